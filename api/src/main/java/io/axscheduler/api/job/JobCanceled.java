@@ -1,0 +1,4 @@
+package io.axscheduler.api.job;
+
+public record JobCanceled(String jobId, String reason, JobStatus previousStatus) {
+}

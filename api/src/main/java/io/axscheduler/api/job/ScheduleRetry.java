@@ -1,0 +1,9 @@
+package io.axscheduler.api.job;
+
+import org.axonframework.modelling.command.TargetAggregateIdentifier;
+
+import java.time.Instant;
+
+/** The retry policy decided that the failed or timed-out {@code attempt} runs again at {@code runAt}. */
+public record ScheduleRetry(@TargetAggregateIdentifier String jobId, int attempt, Instant runAt) {
+}

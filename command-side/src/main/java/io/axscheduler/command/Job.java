@@ -1,0 +1,156 @@
+package io.axscheduler.command;
+
+import io.axscheduler.api.job.*;
+import io.axscheduler.api.problem.IllegalTransitionException;
+import org.axonframework.commandhandling.CommandHandler;
+import org.axonframework.eventsourcing.EventSourcingHandler;
+import org.axonframework.modelling.command.AggregateIdentifier;
+import org.axonframework.spring.stereotype.Aggregate;
+
+import java.time.Clock;
+
+import static io.axscheduler.api.job.JobStatus.*;
+import static org.axonframework.modelling.command.AggregateLifecycle.apply;
+
+/**
+ * One job's life. Each handler checks the move with {@link JobTransitions}, checks that the command speaks of the
+ * attempt that is current (a late outcome of an older attempt is refused), then applies the event; state changes
+ * only in the event-sourcing handlers. The event store's unique (aggregate, sequence) makes every move a
+ * compare-and-set across nodes.
+ */
+@Aggregate
+class Job {
+
+    @AggregateIdentifier
+    private String jobId;
+    private JobStatus status;
+    /** Runs started so far; a claim prepares run number {@code attempt + 1}. */
+    private int attempt;
+    private long timeoutMs;
+    private RetryPolicy retryPolicy;
+
+    Job() {
+    }
+
+    Job(SubmitJob c) {
+        apply(new JobCreated(c.jobId(), c.jobKey(), c.jobType(), c.params(), c.priority(), c.runAt(),
+                c.retryPolicy(), c.timeoutMs(), c.scheduleId(), c.executorApp(), c.routeStrategy()));
+    }
+
+    @CommandHandler
+    void handle(ClaimJob c) {
+        JobTransitions.check(jobId, status, CLAIMED);
+        apply(new JobClaimed(jobId, attempt + 1, c.node(), c.leaseUntil()));
+    }
+
+    @CommandHandler
+    void handle(StartJob c) {
+        requireClaimOf(c.attempt());
+        JobTransitions.check(jobId, status, RUNNING);
+        apply(new JobStarted(jobId, c.attempt(), c.node(), c.worker(), timeoutMs, retryPolicy));
+    }
+
+    @CommandHandler
+    void handle(SucceedJob c) {
+        requireRunning(c.attempt());
+        apply(new JobSucceeded(jobId, c.attempt(), c.result(), c.durationMs()));
+    }
+
+    @CommandHandler
+    void handle(FailJob c) {
+        requireRunning(c.attempt());
+        apply(new JobFailed(jobId, c.attempt(), c.error(), c.durationMs()));
+    }
+
+    @CommandHandler
+    void handle(TimeOutJob c) {
+        if (c.phase() == TimeoutPhase.CLAIM) {
+            requireClaimOf(c.attempt());
+            JobTransitions.check(jobId, status, WAITING);
+        } else {
+            requireRunning(c.attempt());
+        }
+        apply(new JobTimedOut(jobId, c.attempt(), c.phase()));
+    }
+
+    @CommandHandler
+    void handle(ScheduleRetry c) {
+        // the policy retries an attempt that failed or timed out, never one an operator canceled
+        if (c.attempt() != attempt || status == CANCELED) {
+            throw new IllegalTransitionException("job " + jobId + " is " + status + " at attempt " + attempt
+                    + "; attempt " + c.attempt() + " cannot be retried by policy");
+        }
+        JobTransitions.check(jobId, status, RETRY_WAITING);
+        apply(new JobRetryScheduled(jobId, attempt, c.runAt(), false));
+    }
+
+    @CommandHandler
+    void handle(CancelJob c) {
+        JobTransitions.check(jobId, status, CANCELED);
+        apply(new JobCanceled(jobId, c.reason(), status));
+    }
+
+    @CommandHandler
+    void handle(RetryJob c, Clock clock) {
+        JobTransitions.check(jobId, status, RETRY_WAITING);
+        apply(new JobRetryScheduled(jobId, attempt, clock.instant(), true));
+    }
+
+    private void requireClaimOf(int claimedAttempt) {
+        if (status != CLAIMED || claimedAttempt != attempt + 1) {
+            throw new IllegalTransitionException("job " + jobId + " is " + status + " at attempt " + attempt
+                    + "; attempt " + claimedAttempt + " is not the claimed one");
+        }
+    }
+
+    private void requireRunning(int runningAttempt) {
+        if (status != RUNNING || runningAttempt != attempt) {
+            throw new IllegalTransitionException("job " + jobId + " is " + status + " at attempt " + attempt
+                    + "; attempt " + runningAttempt + " is not running");
+        }
+    }
+
+    @EventSourcingHandler
+    void on(JobCreated e) {
+        jobId = e.jobId();
+        status = WAITING;
+        timeoutMs = e.timeoutMs();
+        retryPolicy = e.retryPolicy();
+    }
+
+    @EventSourcingHandler
+    void on(JobClaimed e) {
+        status = CLAIMED;
+    }
+
+    @EventSourcingHandler
+    void on(JobStarted e) {
+        status = RUNNING;
+        attempt = e.attempt();
+    }
+
+    @EventSourcingHandler
+    void on(JobSucceeded e) {
+        status = SUCCEEDED;
+    }
+
+    @EventSourcingHandler
+    void on(JobFailed e) {
+        status = FAILED;
+    }
+
+    @EventSourcingHandler
+    void on(JobTimedOut e) {
+        status = e.phase() == TimeoutPhase.CLAIM ? WAITING : TIMED_OUT;
+    }
+
+    @EventSourcingHandler
+    void on(JobRetryScheduled e) {
+        status = RETRY_WAITING;
+    }
+
+    @EventSourcingHandler
+    void on(JobCanceled e) {
+        status = CANCELED;
+    }
+}

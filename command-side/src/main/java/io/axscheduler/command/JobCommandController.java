@@ -1,0 +1,140 @@
+package io.axscheduler.command;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.axscheduler.api.Metadata;
+import io.axscheduler.api.job.CancelJob;
+import io.axscheduler.api.job.RetryJob;
+import io.axscheduler.api.job.SubmitJob;
+import io.axscheduler.api.job.SubmitResult;
+import io.axscheduler.api.problem.FieldError;
+import io.axscheduler.api.problem.InvalidRequestException;
+import io.axscheduler.api.problem.NotFoundException;
+import io.axscheduler.api.query.FindJob;
+import io.axscheduler.api.query.JobView;
+import io.axscheduler.api.spi.JobTypeCatalog;
+import org.axonframework.messaging.responsetypes.ResponseTypes;
+import org.axonframework.queryhandling.QueryGateway;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.transaction.support.TransactionTemplate;
+import org.springframework.web.bind.annotation.*;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** The job commands of the HTTP API: submit (single and batch), cancel, re-run. */
+@RestController
+@RequestMapping("/api/v1/jobs")
+class JobCommandController {
+
+    static final int MAX_BATCH = 1_000;
+    static final int MAX_ACTOR_LENGTH = 100;
+    static final int MAX_REASON_LENGTH = 1_000;
+
+    private final JobRequestParser parser;
+    private final JobCommandSender sender;
+    private final QueryGateway queries;
+    private final TransactionTemplate transaction;
+
+    JobCommandController(JobTypeCatalog jobTypes, ObjectMapper json, Clock clock, JobCommandSender sender,
+                         QueryGateway queries, TransactionTemplate transaction) {
+        this.parser = new JobRequestParser(jobTypes, json, clock);
+        this.sender = sender;
+        this.queries = queries;
+        this.transaction = transaction;
+    }
+
+    @PostMapping
+    ResponseEntity<SubmitResult> submit(@RequestBody JsonNode body, @RequestHeader(value = "X-Actor", required = false) String actor) {
+        List<FieldError> errors = new ArrayList<>();
+        SubmitJob command = parser.parse(body, "", errors);
+        String who = actor(actor, errors);
+        if (!errors.isEmpty()) throw new InvalidRequestException(errors);
+        SubmitResult result = sender.send(command.jobId(), command, who);
+        return ResponseEntity.status(result.created() ? HttpStatus.CREATED : HttpStatus.OK).body(result);
+    }
+
+    /** All jobs of a batch are validated first and created in one transaction: the batch lands whole or not at all. */
+    @PostMapping("/batch")
+    Map<String, List<SubmitResult>> submitBatch(@RequestBody JsonNode body, @RequestHeader(value = "X-Actor", required = false) String actor) {
+        List<FieldError> errors = new ArrayList<>();
+        JsonNode jobs = body == null ? null : body.get("jobs");
+        if (jobs == null || !jobs.isArray()) {
+            throw InvalidRequestException.of("jobs", "must be an array of jobs");
+        }
+        if (jobs.isEmpty() || jobs.size() > MAX_BATCH) {
+            throw InvalidRequestException.of("jobs", "must hold 1 to " + MAX_BATCH + " jobs, held " + jobs.size());
+        }
+        body.fieldNames().forEachRemaining(name -> {
+            if (!name.equals("jobs")) errors.add(new FieldError(name, "is not a known field"));
+        });
+        List<SubmitJob> commands = new ArrayList<>(jobs.size());
+        for (int i = 0; i < jobs.size(); i++) {
+            commands.add(parser.parse(jobs.get(i), "jobs[" + i + "]", errors));
+        }
+        String who = actor(actor, errors);
+        if (!errors.isEmpty()) throw new InvalidRequestException(errors);
+        List<SubmitResult> results = transaction.execute(tx -> {
+            List<SubmitResult> made = new ArrayList<>(commands.size());
+            for (SubmitJob command : commands) {
+                made.add(sender.send(command.jobId(), command, who));
+            }
+            return made;
+        });
+        return Map.of("results", results);
+    }
+
+    @PostMapping("/{jobId}/cancel")
+    JobView cancel(@PathVariable String jobId, @RequestBody(required = false) JsonNode body,
+                   @RequestHeader(value = "X-Actor", required = false) String actor) {
+        List<FieldError> errors = new ArrayList<>();
+        String reason = reason(body, errors);
+        String who = actor(actor, errors);
+        if (!errors.isEmpty()) throw new InvalidRequestException(errors);
+        sender.send(jobId, new CancelJob(jobId, reason), who);
+        return view(jobId);
+    }
+
+    @PostMapping("/{jobId}/retry")
+    JobView retry(@PathVariable String jobId, @RequestHeader(value = "X-Actor", required = false) String actor) {
+        List<FieldError> errors = new ArrayList<>();
+        String who = actor(actor, errors);
+        if (!errors.isEmpty()) throw new InvalidRequestException(errors);
+        sender.send(jobId, new RetryJob(jobId), who);
+        return view(jobId);
+    }
+
+    private JobView view(String jobId) {
+        return queries.query(new FindJob(jobId), ResponseTypes.optionalInstanceOf(JobView.class)).join()
+                .orElseThrow(() -> new NotFoundException("job", jobId));
+    }
+
+    private static String reason(JsonNode body, List<FieldError> errors) {
+        if (body == null || body.isNull() || body.isMissingNode()) return null;
+        if (!body.isObject()) {
+            errors.add(new FieldError("body", "must be a JSON object"));
+            return null;
+        }
+        body.fieldNames().forEachRemaining(name -> {
+            if (!name.equals("reason")) errors.add(new FieldError(name, "is not a known field"));
+        });
+        JsonNode reason = body.get("reason");
+        if (reason == null || reason.isNull()) return null;
+        if (!reason.isTextual() || reason.asText().length() > MAX_REASON_LENGTH) {
+            errors.add(new FieldError("reason", "must be a string of at most " + MAX_REASON_LENGTH + " characters"));
+            return null;
+        }
+        return reason.asText();
+    }
+
+    private static String actor(String header, List<FieldError> errors) {
+        if (header == null || header.isBlank()) return Metadata.ANONYMOUS;
+        if (header.length() > MAX_ACTOR_LENGTH) {
+            errors.add(new FieldError("X-Actor", "must be at most " + MAX_ACTOR_LENGTH + " characters"));
+        }
+        return header.strip();
+    }
+}

@@ -1,0 +1,258 @@
+package io.axscheduler.command;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.axscheduler.api.job.Backoff;
+import io.axscheduler.api.job.RetryPolicy;
+import io.axscheduler.api.job.RouteStrategy;
+import io.axscheduler.api.job.SubmitJob;
+import io.axscheduler.api.problem.FieldError;
+import io.axscheduler.api.spi.JobTypeCatalog;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * Turns one job of a submit body into a {@link SubmitJob}, or into the list of everything wrong with it, each error
+ * naming its field. Reads the JSON tree itself so that a wrong type ({@code "priority": "high"}) or an unknown field
+ * ({@code "maxRetry"}) is reported against the field, not as an unreadable body.
+ */
+final class JobRequestParser {
+
+    static final int MAX_PARAMS_BYTES = 64 * 1024;
+    static final int MAX_PRIORITY = 1_000;
+    static final long MAX_DELAY_MS = 366L * 24 * 3600 * 1000;
+    static final long MAX_TIMEOUT_MS = 24L * 3600 * 1000;
+    static final int MAX_KEY_LENGTH = 255;
+    static final int MAX_NAME_LENGTH = 100;
+
+    private static final Set<String> FIELDS = Set.of("jobKey", "jobType", "params", "priority", "runAt", "delayMs",
+            "maxRetries", "backoff", "timeoutMs", "executorApp", "routeStrategy");
+    private static final Set<String> BACKOFF_FIELDS = Set.of("initialMs", "multiplier", "maxMs", "delaysMs");
+
+    private final JobTypeCatalog jobTypes;
+    private final ObjectMapper json;
+    private final Clock clock;
+
+    JobRequestParser(JobTypeCatalog jobTypes, ObjectMapper json, Clock clock) {
+        this.jobTypes = jobTypes;
+        this.json = json;
+        this.clock = clock;
+    }
+
+    /** Adds to {@code errors} (fields prefixed with {@code path}) and returns null when anything is wrong. */
+    SubmitJob parse(JsonNode body, String path, List<FieldError> errors) {
+        int before = errors.size();
+        if (body == null || !body.isObject()) {
+            errors.add(new FieldError(path.isEmpty() ? "body" : path, "must be a JSON object"));
+            return null;
+        }
+        Fields f = new Fields(body, path, errors);
+        f.rejectUnknown(FIELDS);
+
+        String jobType = f.string("jobType", MAX_NAME_LENGTH);
+        if (jobType == null) {
+            if (!f.has("jobType")) f.error("jobType", "is required");
+        } else if (!jobTypes.knows(jobType)) {
+            f.error("jobType", "unknown job type '" + jobType + "'; known types: " + jobTypes.jobTypes());
+        }
+        String jobKey = f.string("jobKey", MAX_KEY_LENGTH);
+        Map<String, Object> params = params(f);
+        int priority = (int) f.integer("priority", -MAX_PRIORITY, MAX_PRIORITY, 0);
+        Instant runAt = runAt(f);
+        int maxRetries = (int) f.integer("maxRetries", 0, RetryPolicy.MAX_RETRIES_LIMIT, RetryPolicy.DEFAULT_MAX_RETRIES);
+        Backoff backoff = backoff(f);
+        long timeoutMs = f.integer("timeoutMs", 1, MAX_TIMEOUT_MS, 30_000);
+        String executorApp = f.string("executorApp", MAX_NAME_LENGTH);
+        String routeStrategy = f.string("routeStrategy", MAX_NAME_LENGTH);
+        if (routeStrategy != null && !isRouteStrategy(routeStrategy)) {
+            f.error("routeStrategy", "must be one of " + List.of(RouteStrategy.values()));
+        }
+        if (errors.size() > before) {
+            return null;
+        }
+        return new SubmitJob(UUID.randomUUID().toString(), jobKey, jobType, params, priority, runAt,
+                new RetryPolicy(maxRetries, backoff), timeoutMs, null, executorApp, routeStrategy);
+    }
+
+    private Map<String, Object> params(Fields f) {
+        JsonNode node = f.node("params");
+        if (node == null) return Map.of();
+        if (!node.isObject()) {
+            f.error("params", "must be a JSON object");
+            return null;
+        }
+        try {
+            int bytes = json.writeValueAsString(node).getBytes(StandardCharsets.UTF_8).length;
+            if (bytes > MAX_PARAMS_BYTES) {
+                f.error("params", "must be at most 64 KiB of JSON, was " + bytes + " bytes");
+                return null;
+            }
+            @SuppressWarnings("unchecked")
+            Map<String, Object> params = json.treeToValue(node, LinkedHashMap.class);
+            return params;
+        } catch (JsonProcessingException e) {
+            f.error("params", "cannot be read: " + e.getOriginalMessage());
+            return null;
+        }
+    }
+
+    private Instant runAt(Fields f) {
+        String runAt = f.string("runAt", 64);
+        long delayMs = f.integer("delayMs", 0, MAX_DELAY_MS, 0);
+        if (runAt != null && f.has("delayMs")) {
+            f.error("runAt", "give runAt or delayMs, not both");
+            return null;
+        }
+        if (runAt == null) {
+            return clock.instant().plusMillis(delayMs);
+        }
+        try {
+            return Instant.parse(runAt);
+        } catch (DateTimeParseException e) {
+            f.error("runAt", "must be an ISO-8601 instant such as 2026-11-30T10:00:00.000Z");
+            return null;
+        }
+    }
+
+    private Backoff backoff(Fields f) {
+        JsonNode node = f.node("backoff");
+        if (node == null) return Backoff.defaults();
+        if (!node.isObject()) {
+            f.error("backoff", "must be a JSON object");
+            return null;
+        }
+        Fields b = f.nested("backoff", node);
+        b.rejectUnknown(BACKOFF_FIELDS);
+        int before = f.errors.size();
+        List<Long> delays = null;
+        JsonNode delayNodes = b.node("delaysMs");
+        if (delayNodes != null) {
+            if (!delayNodes.isArray()) {
+                b.error("delaysMs", "must be an array of milliseconds");
+            } else {
+                delays = new ArrayList<>();
+                for (int i = 0; i < delayNodes.size(); i++) {
+                    JsonNode d = delayNodes.get(i);
+                    if (!d.canConvertToLong() || !d.isIntegralNumber() || d.asLong() < 0) {
+                        b.error("delaysMs[" + i + "]", "must be a non-negative whole number of milliseconds");
+                    } else {
+                        delays.add(d.asLong());
+                    }
+                }
+            }
+        }
+        Long initialMs = b.has("initialMs") ? b.integer("initialMs", 0, MAX_DELAY_MS, 0) : null;
+        Double multiplier = b.has("multiplier") ? b.decimal("multiplier") : null;
+        Long maxMs = b.has("maxMs") ? b.integer("maxMs", 0, MAX_DELAY_MS, 0) : null;
+        if (f.errors.size() > before) return null;
+        try {
+            return new Backoff(initialMs, multiplier, maxMs, delays);
+        } catch (IllegalArgumentException e) {
+            f.error("backoff", e.getMessage());
+            return null;
+        }
+    }
+
+    private static boolean isRouteStrategy(String name) {
+        for (RouteStrategy s : RouteStrategy.values()) {
+            if (s.name().equals(name)) return true;
+        }
+        return false;
+    }
+
+    /** Typed reads of one JSON object's fields, each reporting its own errors under the object's path. */
+    private static final class Fields {
+        private final JsonNode body;
+        private final String path;
+        private final List<FieldError> errors;
+
+        Fields(JsonNode body, String path, List<FieldError> errors) {
+            this.body = body;
+            this.path = path;
+            this.errors = errors;
+        }
+
+        Fields nested(String field, JsonNode node) {
+            return new Fields(node, name(field), errors);
+        }
+
+        boolean has(String field) {
+            JsonNode n = body.get(field);
+            return n != null && !n.isNull();
+        }
+
+        JsonNode node(String field) {
+            return has(field) ? body.get(field) : null;
+        }
+
+        void error(String field, String message) {
+            errors.add(new FieldError(name(field), message));
+        }
+
+        void rejectUnknown(Set<String> known) {
+            for (Iterator<String> it = body.fieldNames(); it.hasNext(); ) {
+                String name = it.next();
+                if (!known.contains(name)) error(name, "is not a known field");
+            }
+        }
+
+        String string(String field, int maxLength) {
+            JsonNode n = node(field);
+            if (n == null) return null;
+            if (!n.isTextual()) {
+                error(field, "must be a string");
+                return null;
+            }
+            String s = n.asText();
+            if (s.isBlank()) {
+                error(field, "must not be blank");
+                return null;
+            }
+            if (s.length() > maxLength) {
+                error(field, "must be at most " + maxLength + " characters");
+                return null;
+            }
+            return s;
+        }
+
+        long integer(String field, long min, long max, long fallback) {
+            JsonNode n = node(field);
+            if (n == null) return fallback;
+            if (!n.isIntegralNumber() || !n.canConvertToLong()) {
+                error(field, "must be a whole number");
+                return fallback;
+            }
+            long v = n.asLong();
+            if (v < min) {
+                error(field, min == 0 ? "must not be negative" : "must be at least " + min);
+            } else if (v > max) {
+                error(field, "must be at most " + max);
+            }
+            return v;
+        }
+
+        Double decimal(String field) {
+            JsonNode n = node(field);
+            if (!n.isNumber()) {
+                error(field, "must be a number");
+                return null;
+            }
+            return n.asDouble();
+        }
+
+        private String name(String field) {
+            return path.isEmpty() ? field : path + "." + field;
+        }
+    }
+}

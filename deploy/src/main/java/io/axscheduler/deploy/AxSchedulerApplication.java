@@ -1,0 +1,33 @@
+package io.axscheduler.deploy;
+
+import io.axscheduler.scheduler.SchedulerProperties;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.scheduling.annotation.EnableScheduling;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One ax-scheduler node. With no {@code AX_DB_URL} it starts an embedded MariaDB whose data stays under
+ * {@code ./data/}; with one, it joins whatever other nodes share that database.
+ */
+@SpringBootApplication(scanBasePackages = "io.axscheduler")
+@EnableScheduling
+@EnableConfigurationProperties(SchedulerProperties.class)
+public class AxSchedulerApplication {
+
+    public static void main(String[] args) {
+        quietAxon();
+        List<String> arguments = new ArrayList<>(List.of(args));
+        EmbeddedDatabase.startUnlessConfigured(arguments);
+        SpringApplication.run(AxSchedulerApplication.class, arguments.toArray(String[]::new));
+    }
+
+    /** Axon's update checker calls home and its console banner prints ads: neither belongs in a scheduler's log. */
+    public static void quietAxon() {
+        System.setProperty("axon.update-check.disabled", "true");
+        System.setProperty("disable-axoniq-console-message", "true");
+    }
+}

@@ -1,0 +1,68 @@
+package io.axscheduler.deploy;
+
+import io.axscheduler.api.Metadata;
+import org.axonframework.commandhandling.CommandBus;
+import org.axonframework.commandhandling.CommandMessage;
+import org.axonframework.common.jdbc.ConnectionProvider;
+import org.axonframework.common.Registration;
+import org.axonframework.config.ConfigurerModule;
+import org.axonframework.eventhandling.PropagatingErrorHandler;
+import org.axonframework.messaging.MessageDispatchInterceptor;
+import org.axonframework.messaging.correlation.CorrelationDataProvider;
+import org.axonframework.messaging.correlation.MessageOriginProvider;
+import org.axonframework.messaging.correlation.SimpleCorrelationDataProvider;
+import org.axonframework.spring.jdbc.SpringDataSourceConnectionProvider;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import javax.sql.DataSource;
+import java.util.Map;
+
+/**
+ * Axon on the node's own database, with the traps of DESIGN.md closed. Kept apart from beans that inject a
+ * CommandGateway: mixing them in one configuration class makes a bean cycle.
+ */
+@Configuration(proxyBeanMethods = false)
+class AxonSetup {
+
+    /**
+     * A plain Spring connection provider. Axon's default wraps it in a unit-of-work-aware provider that rolls the
+     * shared connection back when one command of a batch fails — the claims before it vanished while the outer
+     * commit still reported success.
+     */
+    @Bean
+    ConnectionProvider connectionProvider(DataSource dataSource) {
+        return new SpringDataSourceConnectionProvider(dataSource);
+    }
+
+    /**
+     * A failing projection must fail the command whose events it could not project. Axon's default logs and skips,
+     * and job_queue — which the scanner reads — silently diverges from the event store.
+     */
+    @Bean
+    ConfigurerModule propagateHandlerErrors() {
+        return configurer -> configurer.eventProcessing()
+                .registerDefaultListenerInvocationErrorHandler(c -> PropagatingErrorHandler.instance());
+    }
+
+    /** actor and node travel from a command to the events it causes, with the correlation and causation ids. */
+    @Bean
+    CorrelationDataProvider messageOrigin() {
+        return new MessageOriginProvider();
+    }
+
+    @Bean
+    CorrelationDataProvider actorAndNode() {
+        return new SimpleCorrelationDataProvider(Metadata.ACTOR, Metadata.NODE);
+    }
+
+    /** Every command names the node that handled it; one without an actor is {@code anonymous}. */
+    @Bean
+    Registration stampNodeAndActor(CommandBus commandBus, @Value("${ax.node.id}") String node) {
+        MessageDispatchInterceptor<CommandMessage<?>> stamp = messages -> (index, command) -> command.andMetaData(Map.of(
+                Metadata.NODE, node,
+                Metadata.ACTOR, command.getMetaData().getOrDefault(Metadata.ACTOR, Metadata.ANONYMOUS)));
+        return commandBus.registerDispatchInterceptor(stamp);
+    }
+}

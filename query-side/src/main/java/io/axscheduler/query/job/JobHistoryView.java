@@ -1,0 +1,7 @@
+package io.axscheduler.query.job;
+
+import java.util.List;
+
+/** {@code GET /api/v1/jobs/{id}/history}: the job's whole event stream. */
+public record JobHistoryView(String jobId, List<HistoryEvent> events) {
+}

@@ -1,0 +1,72 @@
+package io.axscheduler.query.job;
+
+import io.axscheduler.api.job.JobStatus;
+import io.axscheduler.api.problem.FieldError;
+import io.axscheduler.api.problem.InvalidRequestException;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The filters and page of {@code GET /api/v1/jobs}. Parsed from raw strings so that a bad value is answered with our
+ * 400 naming the field, not with Spring's conversion error.
+ */
+public record JobListRequest(JobStatus status, String jobType, String scheduleId, int page, int size) {
+
+    public static final int DEFAULT_SIZE = 50;
+    /** Bounds one answer's rows, and so its query time and memory. */
+    public static final int MAX_SIZE = 500;
+
+    /** Blank values count as absent; every invalid field is reported at once. */
+    public static JobListRequest parse(String status, String jobType, String scheduleId, String page, String size) {
+        List<FieldError> errors = new ArrayList<>();
+        JobStatus parsedStatus = parseStatus(status, errors);
+        int parsedPage = parseInt("page", page, 0, 0, Integer.MAX_VALUE, errors);
+        int parsedSize = parseInt("size", size, DEFAULT_SIZE, 1, MAX_SIZE, errors);
+        if (!errors.isEmpty()) {
+            throw new InvalidRequestException(errors);
+        }
+        return new JobListRequest(parsedStatus, blankToNull(jobType), blankToNull(scheduleId), parsedPage, parsedSize);
+    }
+
+    public long offset() {
+        return (long) page * size;
+    }
+
+    private static JobStatus parseStatus(String status, List<FieldError> errors) {
+        String value = blankToNull(status);
+        if (value == null) {
+            return null;
+        }
+        try {
+            return JobStatus.valueOf(value);
+        } catch (IllegalArgumentException e) {
+            errors.add(new FieldError("status", "must be one of " + Arrays.toString(JobStatus.values())));
+            return null;
+        }
+    }
+
+    private static int parseInt(String field, String raw, int absent, int min, int max, List<FieldError> errors) {
+        String value = blankToNull(raw);
+        if (value == null) {
+            return absent;
+        }
+        try {
+            int parsed = Integer.parseInt(value);
+            if (parsed >= min && parsed <= max) {
+                return parsed;
+            }
+        } catch (NumberFormatException e) {
+            // falls through to the same message as an out-of-range number
+        }
+        errors.add(new FieldError(field, max == Integer.MAX_VALUE
+                ? "must be a whole number of at least " + min
+                : "must be a whole number from " + min + " to " + max));
+        return absent;
+    }
+
+    private static String blankToNull(String value) {
+        return value == null || value.isBlank() ? null : value.trim();
+    }
+}

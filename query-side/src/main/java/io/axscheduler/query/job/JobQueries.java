@@ -1,0 +1,52 @@
+package io.axscheduler.query.job;
+
+import io.axscheduler.api.query.FindJob;
+import io.axscheduler.api.query.JobView;
+import org.axonframework.queryhandling.QueryHandler;
+import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.stereotype.Component;
+
+import java.util.Map;
+import java.util.Optional;
+
+/** Reads jobs from the job_queue read model. */
+@Component
+public class JobQueries {
+
+    private final NamedParameterJdbcTemplate jdbc;
+
+    public JobQueries(NamedParameterJdbcTemplate jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    @QueryHandler
+    public Optional<JobView> handle(FindJob query) {
+        return jdbc.query("SELECT " + JobRows.COLUMNS + " FROM job_queue WHERE job_id = :jobId",
+                        Map.of("jobId", query.jobId()), JobRows::toView)
+                .stream()
+                .findFirst();
+    }
+
+    public JobPage list(JobListRequest request) {
+        StringBuilder where = new StringBuilder(" WHERE 1 = 1");
+        MapSqlParameterSource params = new MapSqlParameterSource();
+        if (request.status() != null) {
+            where.append(" AND status = :status");
+            params.addValue("status", request.status().name());
+        }
+        if (request.jobType() != null) {
+            where.append(" AND job_type = :jobType");
+            params.addValue("jobType", request.jobType());
+        }
+        if (request.scheduleId() != null) {
+            where.append(" AND schedule_id = :scheduleId");
+            params.addValue("scheduleId", request.scheduleId());
+        }
+        Long total = jdbc.queryForObject("SELECT COUNT(*) FROM job_queue" + where, params, Long.class);
+        params.addValue("limit", request.size()).addValue("offset", request.offset());
+        var items = jdbc.query("SELECT " + JobRows.COLUMNS + " FROM job_queue" + where
+                + " ORDER BY created_at DESC, job_id LIMIT :limit OFFSET :offset", params, JobRows::toView);
+        return new JobPage(items, request.page(), request.size(), total == null ? 0 : total);
+    }
+}

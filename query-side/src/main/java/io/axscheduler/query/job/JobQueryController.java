@@ -1,0 +1,60 @@
+package io.axscheduler.query.job;
+
+import io.axscheduler.api.problem.InvalidRequestException;
+import io.axscheduler.api.problem.NotFoundException;
+import io.axscheduler.api.query.FindJob;
+import io.axscheduler.api.query.JobView;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+
+/** The read endpoints of jobs: the job_queue read model, and the audit replayed from the event store. */
+@RestController
+@RequestMapping("/api/v1/jobs")
+public class JobQueryController {
+
+    private final JobQueries queries;
+    private final JobHistory history;
+
+    public JobQueryController(JobQueries queries, JobHistory history) {
+        this.queries = queries;
+        this.history = history;
+    }
+
+    @GetMapping("/{jobId}")
+    public JobView find(@PathVariable("jobId") String jobId) {
+        return queries.handle(new FindJob(jobId)).orElseThrow(() -> new NotFoundException("job", jobId));
+    }
+
+    @GetMapping
+    public JobPage list(@RequestParam(name = "status", required = false) String status,
+                        @RequestParam(name = "jobType", required = false) String jobType,
+                        @RequestParam(name = "scheduleId", required = false) String scheduleId,
+                        @RequestParam(name = "page", required = false) String page,
+                        @RequestParam(name = "size", required = false) String size) {
+        return queries.list(JobListRequest.parse(status, jobType, scheduleId, page, size));
+    }
+
+    /** The whole stream, or with {@code asOf} the job folded from the events at or before that instant. */
+    @GetMapping("/{jobId}/history")
+    public Object history(@PathVariable("jobId") String jobId,
+                          @RequestParam(name = "asOf", required = false) String asOf) {
+        if (asOf == null) {
+            return history.replay(jobId);
+        }
+        return history.replayUntil(jobId, parseAsOf(asOf));
+    }
+
+    static Instant parseAsOf(String asOf) {
+        try {
+            return Instant.parse(asOf.trim());
+        } catch (DateTimeParseException e) {
+            throw InvalidRequestException.of("asOf", "must be an ISO-8601 instant, e.g. 2026-11-30T10:00:00.000Z");
+        }
+    }
+}

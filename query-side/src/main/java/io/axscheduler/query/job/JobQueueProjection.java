@@ -1,0 +1,190 @@
+package io.axscheduler.query.job;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.axscheduler.api.job.JobCanceled;
+import io.axscheduler.api.job.JobClaimed;
+import io.axscheduler.api.job.JobCreated;
+import io.axscheduler.api.job.JobFailed;
+import io.axscheduler.api.job.JobRetryScheduled;
+import io.axscheduler.api.job.JobStarted;
+import io.axscheduler.api.job.JobSucceeded;
+import io.axscheduler.api.job.JobTimedOut;
+import io.axscheduler.api.job.TimeoutPhase;
+import org.axonframework.config.ProcessingGroup;
+import org.axonframework.eventhandling.EventHandler;
+import org.axonframework.eventhandling.ResetHandler;
+import org.axonframework.eventhandling.Timestamp;
+import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.stereotype.Component;
+
+import java.sql.Types;
+import java.time.Instant;
+import java.util.Map;
+
+/**
+ * The job_queue read model the scanner claims from. It runs in a subscribing processor, inside the transaction that
+ * appends the event: an exception here must roll the append back, so nothing is caught, and an update that does not
+ * hit exactly one row is a divergence that fails the command rather than one that is logged and forgotten.
+ */
+@Component
+@ProcessingGroup(JobQueueProjection.PROCESSING_GROUP)
+public class JobQueueProjection {
+
+    public static final String PROCESSING_GROUP = "job-queue";
+
+    private final NamedParameterJdbcTemplate jdbc;
+    private final ObjectMapper objectMapper;
+
+    public JobQueueProjection(NamedParameterJdbcTemplate jdbc, ObjectMapper objectMapper) {
+        this.jdbc = jdbc;
+        this.objectMapper = objectMapper;
+    }
+
+    @EventHandler
+    void on(JobCreated event, @Timestamp Instant at) {
+        int rows = jdbc.update("""
+                INSERT INTO job_queue (job_id, job_key, job_type, status, claimable, priority, neg_priority, run_at,
+                                       attempt, max_retries, timeout_ms, params, schedule_id, executor_app,
+                                       route_strategy, created_at, updated_at)
+                VALUES (:jobId, :jobKey, :jobType, 'WAITING', 1, :priority, :negPriority, :runAt,
+                        0, :maxRetries, :timeoutMs, :params, :scheduleId, :executorApp,
+                        :routeStrategy, :at, :at)""",
+                new MapSqlParameterSource()
+                        .addValue("jobId", event.jobId())
+                        .addValue("jobKey", event.jobKey(), Types.VARCHAR)
+                        .addValue("jobType", event.jobType())
+                        .addValue("priority", event.priority())
+                        .addValue("negPriority", -event.priority())
+                        .addValue("runAt", event.runAt().toEpochMilli())
+                        .addValue("maxRetries", event.retryPolicy().maxRetries())
+                        .addValue("timeoutMs", event.timeoutMs())
+                        .addValue("params", paramsJson(event.params()), Types.VARCHAR)
+                        .addValue("scheduleId", event.scheduleId(), Types.VARCHAR)
+                        .addValue("executorApp", event.executorApp(), Types.VARCHAR)
+                        .addValue("routeStrategy", event.routeStrategy(), Types.VARCHAR)
+                        .addValue("at", at.toEpochMilli()));
+        requireOneRow(rows, event.jobId(), event);
+    }
+
+    @EventHandler
+    void on(JobClaimed event, @Timestamp Instant at) {
+        int rows = jdbc.update("""
+                UPDATE job_queue SET status = 'CLAIMED', claimable = 0, node = :node, lease_until = :leaseUntil,
+                                     updated_at = :at
+                WHERE job_id = :jobId""",
+                new MapSqlParameterSource()
+                        .addValue("jobId", event.jobId())
+                        .addValue("node", event.node(), Types.VARCHAR)
+                        .addValue("leaseUntil", epochMillis(event.leaseUntil()), Types.BIGINT)
+                        .addValue("at", at.toEpochMilli()));
+        requireOneRow(rows, event.jobId(), event);
+    }
+
+    @EventHandler
+    void on(JobStarted event, @Timestamp Instant at) {
+        int rows = jdbc.update("""
+                UPDATE job_queue SET status = 'RUNNING', claimable = 0, attempt = :attempt, node = :node,
+                                     worker = :worker, lease_until = NULL, updated_at = :at
+                WHERE job_id = :jobId""",
+                new MapSqlParameterSource()
+                        .addValue("jobId", event.jobId())
+                        .addValue("attempt", event.attempt())
+                        .addValue("node", event.node(), Types.VARCHAR)
+                        .addValue("worker", event.worker(), Types.VARCHAR)
+                        .addValue("at", at.toEpochMilli()));
+        requireOneRow(rows, event.jobId(), event);
+    }
+
+    @EventHandler
+    void on(JobSucceeded event, @Timestamp Instant at) {
+        int rows = jdbc.update("""
+                UPDATE job_queue SET status = 'SUCCEEDED', claimable = 0, result = :result, updated_at = :at
+                WHERE job_id = :jobId""",
+                new MapSqlParameterSource()
+                        .addValue("jobId", event.jobId())
+                        .addValue("result", TextLimit.truncate(event.result()), Types.VARCHAR)
+                        .addValue("at", at.toEpochMilli()));
+        requireOneRow(rows, event.jobId(), event);
+    }
+
+    @EventHandler
+    void on(JobFailed event, @Timestamp Instant at) {
+        endWithError(event.jobId(), "FAILED", event.error(), at, event);
+    }
+
+    @EventHandler
+    void on(JobTimedOut event, @Timestamp Instant at) {
+        if (event.phase() == TimeoutPhase.RUN) {
+            endWithError(event.jobId(), "TIMED_OUT", JobStateFold.runTimeoutError(event.attempt()), at, event);
+            return;
+        }
+        // the claim lapsed before the run began: the job never ran, so it waits again as if never claimed
+        int rows = jdbc.update("""
+                UPDATE job_queue SET status = 'WAITING', claimable = 1, lease_until = NULL, node = NULL,
+                                     updated_at = :at
+                WHERE job_id = :jobId""",
+                Map.of("jobId", event.jobId(), "at", at.toEpochMilli()));
+        requireOneRow(rows, event.jobId(), event);
+    }
+
+    @EventHandler
+    void on(JobRetryScheduled event, @Timestamp Instant at) {
+        int rows = jdbc.update("""
+                UPDATE job_queue SET status = 'RETRY_WAITING', claimable = 1, run_at = :runAt, updated_at = :at
+                WHERE job_id = :jobId""",
+                Map.of("jobId", event.jobId(), "runAt", event.runAt().toEpochMilli(), "at", at.toEpochMilli()));
+        requireOneRow(rows, event.jobId(), event);
+    }
+
+    @EventHandler
+    void on(JobCanceled event, @Timestamp Instant at) {
+        int rows = jdbc.update("""
+                UPDATE job_queue SET status = 'CANCELED', claimable = 0, updated_at = :at
+                WHERE job_id = :jobId""",
+                Map.of("jobId", event.jobId(), "at", at.toEpochMilli()));
+        requireOneRow(rows, event.jobId(), event);
+    }
+
+    @ResetHandler
+    void deleteAllRows() {
+        jdbc.update("DELETE FROM job_queue", Map.of());
+    }
+
+    private void endWithError(String jobId, String status, String error, Instant at, Object event) {
+        int rows = jdbc.update("""
+                UPDATE job_queue SET status = :status, claimable = 0, last_error = :lastError, updated_at = :at
+                WHERE job_id = :jobId""",
+                new MapSqlParameterSource()
+                        .addValue("jobId", jobId)
+                        .addValue("status", status)
+                        .addValue("lastError", TextLimit.truncate(error), Types.VARCHAR)
+                        .addValue("at", at.toEpochMilli()));
+        requireOneRow(rows, jobId, event);
+    }
+
+    private String paramsJson(Map<String, Object> params) {
+        if (params == null || params.isEmpty()) {
+            return null;
+        }
+        try {
+            return objectMapper.writeValueAsString(params);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("params of job cannot be written as JSON", e);
+        }
+    }
+
+    private static Long epochMillis(Instant instant) {
+        return instant == null ? null : instant.toEpochMilli();
+    }
+
+    // 0 rows: the row the event assumes is missing (JobCreated lost, or the table was cleared under a running
+    // system); more than 1 cannot happen on a primary key, so it would be a schema bug.
+    private static void requireOneRow(int rows, String jobId, Object event) {
+        if (rows != 1) {
+            throw new IllegalStateException("job_queue: " + event.getClass().getSimpleName() + " of job " + jobId
+                    + " changed " + rows + " rows, expected 1");
+        }
+    }
+}

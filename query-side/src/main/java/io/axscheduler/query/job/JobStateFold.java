@@ -1,0 +1,113 @@
+package io.axscheduler.query.job;
+
+import io.axscheduler.api.job.JobCanceled;
+import io.axscheduler.api.job.JobClaimed;
+import io.axscheduler.api.job.JobCreated;
+import io.axscheduler.api.job.JobFailed;
+import io.axscheduler.api.job.JobRetryScheduled;
+import io.axscheduler.api.job.JobStarted;
+import io.axscheduler.api.job.JobStatus;
+import io.axscheduler.api.job.JobSucceeded;
+import io.axscheduler.api.job.JobTimedOut;
+import io.axscheduler.api.job.TimeoutPhase;
+import io.axscheduler.api.query.JobView;
+
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * A job's events folded into the view {@code GET /api/v1/jobs/{id}} shows, with the meanings {@link JobQueueProjection}
+ * writes to job_queue: the history endpoint answers "what did the job look like at T" with it, from the event store
+ * alone, so the answer does not depend on the read model being intact.
+ */
+public final class JobStateFold {
+
+    private JobStateFold() {
+    }
+
+    /** The text both the projection and the fold record when a run outlives its timeout. */
+    static String runTimeoutError(int attempt) {
+        return "attempt " + attempt + " timed out";
+    }
+
+    /** Folds a job's events, oldest first; the first must be its {@link JobCreated}. */
+    public static JobView fold(List<TimedEvent> events) {
+        if (events.isEmpty() || !(events.get(0).payload() instanceof JobCreated created)) {
+            throw new IllegalArgumentException("a job's history starts with JobCreated");
+        }
+        State state = new State(created, events.get(0).timestamp());
+        for (TimedEvent event : events.subList(1, events.size())) {
+            state.apply(event.payload(), event.timestamp());
+        }
+        return state.toView();
+    }
+
+    private static final class State {
+        private final String jobId;
+        private final String jobKey;
+        private final String jobType;
+        private final int priority;
+        private final int maxRetries;
+        private final String scheduleId;
+        private final Instant createdAt;
+        private JobStatus status = JobStatus.WAITING;
+        private Instant runAt;
+        private int attempt;
+        private String node;
+        private String worker;
+        private Instant updatedAt;
+        private String lastError;
+        private String result;
+
+        State(JobCreated created, Instant at) {
+            jobId = created.jobId();
+            jobKey = created.jobKey();
+            jobType = created.jobType();
+            priority = created.priority();
+            maxRetries = created.retryPolicy().maxRetries();
+            scheduleId = created.scheduleId();
+            runAt = created.runAt();
+            createdAt = at;
+            updatedAt = at;
+        }
+
+        // Events added to the api later are skipped here, as the projection skips events it has no handler for,
+        // so the two keep agreeing.
+        void apply(Object payload, Instant at) {
+            if (payload instanceof JobClaimed e) {
+                status = JobStatus.CLAIMED;
+                node = e.node();
+            } else if (payload instanceof JobStarted e) {
+                status = JobStatus.RUNNING;
+                attempt = e.attempt();
+                node = e.node();
+                worker = e.worker();
+            } else if (payload instanceof JobSucceeded e) {
+                status = JobStatus.SUCCEEDED;
+                result = TextLimit.truncate(e.result());
+            } else if (payload instanceof JobFailed e) {
+                status = JobStatus.FAILED;
+                lastError = TextLimit.truncate(e.error());
+            } else if (payload instanceof JobTimedOut e && e.phase() == TimeoutPhase.CLAIM) {
+                status = JobStatus.WAITING;
+                node = null;
+            } else if (payload instanceof JobTimedOut e) {
+                status = JobStatus.TIMED_OUT;
+                lastError = runTimeoutError(e.attempt());
+            } else if (payload instanceof JobRetryScheduled e) {
+                status = JobStatus.RETRY_WAITING;
+                runAt = e.runAt();
+            } else if (payload instanceof JobCanceled) {
+                status = JobStatus.CANCELED;
+            } else {
+                return;
+            }
+            updatedAt = at;
+        }
+
+        JobView toView() {
+            return new JobView(jobId, jobKey, jobType, status, priority, runAt, attempt, maxRetries, node, worker,
+                    createdAt, updatedAt, lastError, result, scheduleId);
+        }
+    }
+}

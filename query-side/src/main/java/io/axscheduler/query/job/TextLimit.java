@@ -1,0 +1,22 @@
+package io.axscheduler.query.job;
+
+/** Error and result texts are bounded by their VARCHAR(2000) columns; a longer one must not fail the event append. */
+final class TextLimit {
+
+    static final int MAX_CHARS = 2000;
+
+    private TextLimit() {
+    }
+
+    static String truncate(String text) {
+        if (text == null || text.length() <= MAX_CHARS) {
+            return text;
+        }
+        int end = MAX_CHARS;
+        // a cut between the halves of a surrogate pair leaves invalid UTF-16, which utf8mb4 columns refuse
+        if (Character.isHighSurrogate(text.charAt(end - 1))) {
+            end--;
+        }
+        return text.substring(0, end);
+    }
+}

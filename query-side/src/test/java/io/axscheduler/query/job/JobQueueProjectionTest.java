@@ -1,0 +1,105 @@
+package io.axscheduler.query.job;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.axscheduler.api.job.JobCanceled;
+import io.axscheduler.api.job.JobFailed;
+import io.axscheduler.api.job.JobStatus;
+import io.axscheduler.api.job.JobTimedOut;
+import io.axscheduler.api.job.TimeoutPhase;
+import org.junit.jupiter.api.Test;
+import org.mockito.ArgumentCaptor;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.jdbc.core.namedparam.SqlParameterSource;
+
+import java.util.Map;
+
+import static io.axscheduler.query.job.JobEvents.CREATED_AT;
+import static io.axscheduler.query.job.JobEvents.JOB_ID;
+import static io.axscheduler.query.job.JobEvents.RUN_AT;
+import static io.axscheduler.query.job.JobEvents.at;
+import static io.axscheduler.query.job.JobEvents.created;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.ArgumentMatchers.anyMap;
+import static org.mockito.ArgumentMatchers.anyString;
+import static org.mockito.ArgumentMatchers.eq;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.verify;
+import static org.mockito.Mockito.when;
+
+/** The SQL itself runs against a real server in deploy's integration tests; here, what is bound and checked. */
+class JobQueueProjectionTest {
+
+    private final NamedParameterJdbcTemplate jdbc = mock(NamedParameterJdbcTemplate.class);
+    private final JobQueueProjection projection = new JobQueueProjection(jdbc, new ObjectMapper());
+
+    private SqlParameterSource insertedWith(Object params) {
+        when(jdbc.update(anyString(), any(SqlParameterSource.class))).thenReturn(1);
+        projection.on(created(params == null ? null : Map.of("orderNo", params)), CREATED_AT);
+        ArgumentCaptor<SqlParameterSource> bound = ArgumentCaptor.forClass(SqlParameterSource.class);
+        verify(jdbc).update(anyString(), bound.capture());
+        return bound.getValue();
+    }
+
+    @Test
+    void a_created_job_is_inserted_claimable_with_epoch_millis_and_negated_priority() {
+        SqlParameterSource bound = insertedWith("42");
+
+        assertThat(bound.getValue("runAt")).isEqualTo(RUN_AT.toEpochMilli());
+        assertThat(bound.getValue("at")).isEqualTo(CREATED_AT.toEpochMilli());
+        assertThat(bound.getValue("negPriority")).isEqualTo(-7);
+        assertThat(bound.getValue("maxRetries")).isEqualTo(3);
+        assertThat(bound.getValue("params")).isEqualTo("{\"orderNo\":\"42\"}");
+    }
+
+    @Test
+    void a_job_without_params_stores_null_rather_than_an_empty_object() {
+        SqlParameterSource bound = insertedWith(null);
+
+        assertThat(bound.getValue("params")).isNull();
+    }
+
+    @Test
+    void an_update_that_finds_no_row_fails_so_the_event_append_rolls_back() {
+        when(jdbc.update(anyString(), anyMap())).thenReturn(0);
+
+        assertThatThrownBy(() -> projection.on(new JobCanceled(JOB_ID, "stop", JobStatus.WAITING), at(1)))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("JobCanceled")
+                .hasMessageContaining(JOB_ID);
+    }
+
+    @Test
+    void an_update_that_changes_more_than_one_row_fails_too() {
+        when(jdbc.update(anyString(), any(SqlParameterSource.class))).thenReturn(2);
+
+        assertThatThrownBy(() -> projection.on(new JobFailed(JOB_ID, 1, "boom", 1), at(1)))
+                .isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void a_run_timeout_records_which_attempt_timed_out() {
+        when(jdbc.update(anyString(), any(SqlParameterSource.class))).thenReturn(1);
+
+        projection.on(new JobTimedOut(JOB_ID, 2, TimeoutPhase.RUN), at(5));
+
+        ArgumentCaptor<SqlParameterSource> bound = ArgumentCaptor.forClass(SqlParameterSource.class);
+        verify(jdbc).update(anyString(), bound.capture());
+        assertThat(bound.getValue().getValue("status")).isEqualTo("TIMED_OUT");
+        assertThat(bound.getValue().getValue("lastError")).isEqualTo("attempt 2 timed out");
+    }
+
+    @Test
+    void a_long_error_is_cut_to_the_column_size_before_it_is_written() {
+        when(jdbc.update(anyString(), any(SqlParameterSource.class))).thenReturn(1);
+
+        projection.on(new JobFailed(JOB_ID, 1, "e".repeat(3_000), 1), at(5));
+
+        ArgumentCaptor<SqlParameterSource> bound = ArgumentCaptor.forClass(SqlParameterSource.class);
+        verify(jdbc).update(eq("""
+                UPDATE job_queue SET status = :status, claimable = 0, last_error = :lastError, updated_at = :at
+                WHERE job_id = :jobId"""), bound.capture());
+        assertThat((String) bound.getValue().getValue("lastError")).hasSize(2_000);
+    }
+}

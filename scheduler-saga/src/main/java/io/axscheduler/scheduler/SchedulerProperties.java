@@ -1,0 +1,71 @@
+package io.axscheduler.scheduler;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+import java.util.List;
+
+/**
+ * Every bound of a scheduler node, under {@code ax.scheduler}. Scan thread, dispatch pools and the database pool are
+ * sized separately so that a stuck job type or a slow database cannot take the others down with it.
+ */
+@ConfigurationProperties("ax.scheduler")
+public record SchedulerProperties(@DefaultValue Scan scan,
+                                  @DefaultValue Execution execution,
+                                  @DefaultValue Health health,
+                                  @DefaultValue Jobs jobs) {
+
+    /**
+     * @param minIntervalMs  shortest pause between scans (jitter spreads the nodes apart)
+     * @param maxIntervalMs  longest pause between scans
+     * @param batchSize      most jobs one scan claims, in one transaction
+     * @param agingAfterMs   a job due this long ago is claimed before higher-priority work, so it cannot starve
+     * @param leaseMs        a claimed job not started by then goes back to waiting
+     * @param leaseCheckMs   how often each node looks for expired claim leases
+     * @param enabled        false keeps this node from claiming anything (it still serves the API)
+     */
+    public record Scan(@DefaultValue("800") long minIntervalMs,
+                       @DefaultValue("1200") long maxIntervalMs,
+                       @DefaultValue("200") int batchSize,
+                       @DefaultValue("60000") long agingAfterMs,
+                       @DefaultValue("30000") long leaseMs,
+                       @DefaultValue("2000") long leaseCheckMs,
+                       @DefaultValue("true") boolean enabled) {
+        public Scan {
+            if (minIntervalMs < 10 || maxIntervalMs < minIntervalMs) throw new IllegalArgumentException("scan intervals: 10 <= min <= max");
+            if (batchSize < 1 || batchSize > 1000) throw new IllegalArgumentException("ax.scheduler.scan.batch-size must be 1..1000");
+            if (leaseMs < 1000) throw new IllegalArgumentException("ax.scheduler.scan.lease-ms must be at least 1000");
+        }
+    }
+
+    /**
+     * @param threadsPerType  concurrent runs per job type on this node, unless a handler asks for its own number
+     * @param shutdownGraceMs how long a stopping node lets running jobs finish before it hands them back
+     * @param cancelCheckMs   how often running jobs are checked for a cancel or timeout decided elsewhere
+     */
+    public record Execution(@DefaultValue("16") int threadsPerType,
+                            @DefaultValue("10000") long shutdownGraceMs,
+                            @DefaultValue("1000") long cancelCheckMs) {
+        public Execution {
+            if (threadsPerType < 1 || threadsPerType > 1000) throw new IllegalArgumentException("ax.scheduler.execution.threads-per-type must be 1..1000");
+        }
+    }
+
+    /** @param scanStallMs the node reports DOWN when no scan completed for this long */
+    public record Health(@DefaultValue("30000") long scanStallMs) {
+    }
+
+    /**
+     * @param builtinsEnabled     the {@code noop}, {@code sleep} and {@code flaky} types
+     * @param httpAllowedHosts    hosts the {@code http} type may call; empty refuses every call
+     * @param httpConnectTimeoutMs connect timeout of the {@code http} type
+     * @param httpReadTimeoutMs   response timeout of the {@code http} type
+     * @param maxSleepMs          longest {@code sleep} accepted
+     */
+    public record Jobs(@DefaultValue("true") boolean builtinsEnabled,
+                       @DefaultValue({"localhost", "127.0.0.1"}) List<String> httpAllowedHosts,
+                       @DefaultValue("2000") long httpConnectTimeoutMs,
+                       @DefaultValue("10000") long httpReadTimeoutMs,
+                       @DefaultValue("3600000") long maxSleepMs) {
+    }
+}

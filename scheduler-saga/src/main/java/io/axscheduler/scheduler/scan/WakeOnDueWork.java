@@ -1,0 +1,55 @@
+package io.axscheduler.scheduler.scan;
+
+import io.axscheduler.api.job.JobCreated;
+import io.axscheduler.api.job.JobRetryScheduled;
+import org.axonframework.config.ProcessingGroup;
+import org.axonframework.eventhandling.EventHandler;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+
+import java.time.Clock;
+import java.time.Instant;
+
+/**
+ * Work this node creates that is already due is scanned for at once, not at the next tick. A subscribing processor,
+ * so it sees only this node's events; it wakes the scanner after the commit, when the rows are visible.
+ */
+@Component
+@ProcessingGroup(WakeOnDueWork.PROCESSING_GROUP)
+public class WakeOnDueWork {
+
+    public static final String PROCESSING_GROUP = "scan-wakeup";
+
+    private final ScanDueJobs scanner;
+    private final Clock clock;
+
+    public WakeOnDueWork(ScanDueJobs scanner, Clock clock) {
+        this.scanner = scanner;
+        this.clock = clock;
+    }
+
+    @EventHandler
+    void on(JobCreated event) {
+        wakeIfDue(event.runAt());
+    }
+
+    @EventHandler
+    void on(JobRetryScheduled event) {
+        wakeIfDue(event.runAt());
+    }
+
+    private void wakeIfDue(Instant runAt) {
+        if (runAt.isAfter(clock.instant())) return;
+        if (TransactionSynchronizationManager.isSynchronizationActive()) {
+            TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+                @Override
+                public void afterCommit() {
+                    scanner.wake();
+                }
+            });
+        } else {
+            scanner.wake();
+        }
+    }
+}
