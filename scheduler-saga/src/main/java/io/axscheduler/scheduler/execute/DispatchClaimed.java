@@ -15,6 +15,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Component;
 
+import java.util.Collection;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
@@ -37,6 +38,7 @@ public class DispatchClaimed {
     private final SchedulerCommands commands;
     private final ObjectMapper json;
     private final String node;
+    /** Keyed by job id and attempt: a timed-out attempt may still be winding down when the retry starts here. */
     private final Map<String, RunningAttempt> running = new ConcurrentHashMap<>();
     private volatile boolean stopping;
     private volatile Runnable onSlotFreed = () -> { };
@@ -65,8 +67,12 @@ public class DispatchClaimed {
         }
     }
 
-    Map<String, RunningAttempt> running() {
-        return running;
+    Collection<RunningAttempt> running() {
+        return running.values();
+    }
+
+    private static String key(ClaimedJob job) {
+        return job.jobId() + "#" + job.attempt();
     }
 
     private void run(JobExecutors.TypePool pool, ClaimedJob job) {
@@ -83,7 +89,7 @@ public class DispatchClaimed {
                 return;
             }
             attempt.runOn(Thread.currentThread());
-            running.put(job.jobId(), attempt);
+            running.put(key(job), attempt);
             long started = System.nanoTime();
             String result = null;
             String error = null;
@@ -92,7 +98,7 @@ public class DispatchClaimed {
             } catch (Throwable t) {
                 error = describe(t);
             } finally {
-                running.remove(job.jobId());
+                running.remove(key(job));
                 Thread.interrupted(); // a cancel may have interrupted us; the report below must still go out
             }
             long durationMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);

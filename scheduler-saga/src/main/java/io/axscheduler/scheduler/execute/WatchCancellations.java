@@ -7,6 +7,8 @@ import org.springframework.stereotype.Component;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * A cancel or a run timeout may be decided on any node; the node running the attempt learns of it here, from the
@@ -25,16 +27,15 @@ public class WatchCancellations {
 
     @Scheduled(fixedDelayString = "${ax.scheduler.execution.cancel-check-ms:1000}")
     public void signalEndedAttempts() {
-        Map<String, RunningAttempt> running = new HashMap<>(dispatcher.running());
+        List<RunningAttempt> running = List.copyOf(dispatcher.running());
         if (running.isEmpty()) return;
-        List<Map<String, Object>> rows = jdbc.queryForList(
-                "SELECT job_id, status, attempt FROM job_queue WHERE job_id IN (:ids)",
-                Map.of("ids", running.keySet()));
-        for (Map<String, Object> row : rows) {
-            RunningAttempt attempt = running.get((String) row.get("job_id"));
-            boolean stillOurs = "RUNNING".equals(row.get("status"))
-                    && ((Number) row.get("attempt")).intValue() == attempt.attempt();
-            if (!stillOurs) attempt.cancel();
+        Set<String> jobIds = running.stream().map(RunningAttempt::jobId).collect(Collectors.toSet());
+        Map<String, Integer> runningAttemptOf = new HashMap<>();
+        jdbc.query("SELECT job_id, status, attempt FROM job_queue WHERE job_id IN (:ids)", Map.of("ids", jobIds), rs -> {
+            if ("RUNNING".equals(rs.getString("status"))) runningAttemptOf.put(rs.getString("job_id"), rs.getInt("attempt"));
+        });
+        for (RunningAttempt attempt : running) {
+            if (!Integer.valueOf(attempt.attempt()).equals(runningAttemptOf.get(attempt.jobId()))) attempt.cancel();
         }
     }
 }

@@ -1,0 +1,36 @@
+package io.axscheduler.deploy;
+
+import io.axscheduler.api.spi.JobContext;
+import io.axscheduler.api.spi.JobHandler;
+import org.springframework.stereotype.Component;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Job type {@code count}: records every execution in a JVM-wide map, so that tests running several nodes in one JVM
+ * can see a job executed twice, whichever nodes ran it. {@code params.ms} makes it take that long.
+ */
+@Component
+class CountingJobHandler implements JobHandler {
+
+    static final Map<String, AtomicInteger> executions = new ConcurrentHashMap<>();
+    static final Map<String, String> executedOn = new ConcurrentHashMap<>();
+
+    @Override
+    public String jobType() {
+        return "count";
+    }
+
+    @Override
+    public String execute(JobContext context) throws Exception {
+        executions.computeIfAbsent(context.jobId(), id -> new AtomicInteger()).incrementAndGet();
+        executedOn.put(context.jobId(), Thread.currentThread().getName());
+        Object ms = context.params().get("ms");
+        if (ms instanceof Number n && n.longValue() > 0 && context.awaitCancellation(n.longValue())) {
+            throw new InterruptedException("cancelled");
+        }
+        return "counted";
+    }
+}

