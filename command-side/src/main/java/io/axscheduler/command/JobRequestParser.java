@@ -32,6 +32,8 @@ final class JobRequestParser {
     static final int MAX_PARAMS_BYTES = 64 * 1024;
     static final int MAX_PRIORITY = 1_000;
     static final long MAX_DELAY_MS = 366L * 24 * 3600 * 1000;
+    /** How far ahead runAt may lie: far enough for any real plan, near enough that epoch milliseconds hold it. */
+    static final long MAX_RUN_AT_AHEAD_MS = 10 * MAX_DELAY_MS;
     static final long MAX_TIMEOUT_MS = 24L * 3600 * 1000;
     static final int MAX_KEY_LENGTH = 255;
     static final int MAX_NAME_LENGTH = 100;
@@ -118,7 +120,12 @@ final class JobRequestParser {
             return clock.instant().plusMillis(delayMs);
         }
         try {
-            return Instant.parse(runAt);
+            Instant at = Instant.parse(runAt);
+            if (at.isBefore(Instant.EPOCH) || at.isAfter(clock.instant().plusMillis(MAX_RUN_AT_AHEAD_MS))) {
+                f.error("runAt", "must lie between 1970 and ten years from now");
+                return null;
+            }
+            return at;
         } catch (DateTimeParseException e) {
             f.error("runAt", "must be an ISO-8601 instant such as 2026-11-30T10:00:00.000Z");
             return null;
@@ -144,8 +151,8 @@ final class JobRequestParser {
                 delays = new ArrayList<>();
                 for (int i = 0; i < delayNodes.size(); i++) {
                     JsonNode d = delayNodes.get(i);
-                    if (!d.canConvertToLong() || !d.isIntegralNumber() || d.asLong() < 0) {
-                        b.error("delaysMs[" + i + "]", "must be a non-negative whole number of milliseconds");
+                    if (!d.canConvertToLong() || !d.isIntegralNumber() || d.asLong() < 0 || d.asLong() > MAX_DELAY_MS) {
+                        b.error("delaysMs[" + i + "]", "must be a whole number of milliseconds from 0 to " + MAX_DELAY_MS);
                     } else {
                         delays.add(d.asLong());
                     }

@@ -68,10 +68,9 @@ public class ScanDueJobs implements SmartLifecycle {
         Map<String, Integer> free = executors.freeSlots();
         List<ClaimedJob> claimed = free.isEmpty() ? List.of() : claimDueJobs.claim(free);
         claimed.forEach(dispatcher::dispatch);
-        // a scan that filled its batch or some pool probably left due work behind: scan again when a slot frees
-        backlog = free.isEmpty() || claimed.size() >= properties.scan().batchSize()
-                || claimed.stream().map(ClaimedJob::jobType).distinct()
-                .anyMatch(type -> claimed.stream().filter(j -> j.jobType().equals(type)).count() >= free.get(type));
+        // a full batch, or a pool with no room left, probably left due work behind: scan again as soon as a slot frees
+        backlog = claimed.size() >= properties.scan().batchSize()
+                || executors.freeSlots().size() < executors.jobTypes().size();
         lastCompletedScan = clock.instant();
         return claimed.size();
     }
