@@ -96,10 +96,12 @@ public class DispatchClaimed {
             try {
                 result = pool.handler.execute(attempt);
             } catch (Throwable t) {
-                error = describe(t);
+                error = stopping && attempt.isCancelled()
+                        ? truncate(node + " stopped before the attempt finished (" + describe(t) + ")")
+                        : describe(t);
             } finally {
                 running.remove(key(job));
-                Thread.interrupted(); // a cancel may have interrupted us; the report below must still go out
+                attempt.handlerReturned();
             }
             long durationMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
             report(error == null
@@ -151,8 +153,7 @@ public class DispatchClaimed {
         }
         running.values().forEach(a -> {
             a.cancel();
-            Thread t = a.runner();
-            if (t != null) t.interrupt();
+            a.interruptHandler();
         });
         long reportDeadline = System.currentTimeMillis() + 5_000;
         while (executors.inFlight() > 0 && System.currentTimeMillis() < reportDeadline) {

@@ -12,7 +12,7 @@ final class RunningAttempt implements JobContext {
     private final ClaimedJob job;
     private final Map<String, Object> params;
     private final CountDownLatch cancelled = new CountDownLatch(1);
-    private volatile Thread runner;
+    private Thread runner;
 
     RunningAttempt(ClaimedJob job, Map<String, Object> params) {
         this.job = job;
@@ -23,12 +23,19 @@ final class RunningAttempt implements JobContext {
         cancelled.countDown();
     }
 
-    void runOn(Thread thread) {
+    synchronized void runOn(Thread thread) {
         runner = thread;
     }
 
-    Thread runner() {
-        return runner;
+    /** Interrupts the handler only while it runs: an interrupt that lands on the report afterwards would lose it. */
+    synchronized void interruptHandler() {
+        if (runner != null) runner.interrupt();
+    }
+
+    /** The handler returned: no interrupt reaches this thread from here on, and one that came late is cleared. */
+    synchronized void handlerReturned() {
+        runner = null;
+        Thread.interrupted();
     }
 
     @Override
