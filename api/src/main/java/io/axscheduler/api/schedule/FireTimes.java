@@ -1,0 +1,234 @@
+package io.axscheduler.api.schedule;
+
+import com.cronutils.model.Cron;
+import com.cronutils.model.time.ExecutionTime;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.time.zone.ZoneOffsetTransition;
+import java.time.ZonedDateTime;
+import java.time.temporal.ChronoUnit;
+import java.time.zone.ZoneRules;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The fire times of a trigger, pure: the same trigger, anchor and instant always give the same answer, so tests set
+ * the time and every node agrees.
+ *
+ * <p>Cron expressions are matched against the wall clock of the trigger's zone. Across daylight-saving changes a
+ * local time that names one moment of the day fires once: a time in the skipped hour (02:30 on a spring-forward day)
+ * fires at the same wall-clock distance after the gap (03:30), and a time in the repeated hour fires at its first
+ * occurrence only. An expression whose hour field is {@code *} runs all day by the real clock instead: it does not
+ * fire in the skipped hour (those times do not exist) and fires in both copies of the repeated hour.
+ *
+ * <p>A fixed rate fires at {@code anchor + k × interval} (k ≥ 1); a fixed delay fires {@code delay} after the anchor
+ * the first time and afterwards {@code delay} after the previous run ended, which only the caller knows.
+ */
+public final class FireTimes {
+
+    /** Bounds the searches below; a cron expression that matches nothing (Feb 30) ends there. */
+    static final int MAX_STEPS = 1_000;
+    static final int SAMPLE_FOR_INTERVAL = 200;
+    public static final int MAX_PREVIEW = 100;
+
+    private FireTimes() {
+    }
+
+    /** The first fire time strictly after {@code after}, or empty when the trigger fires no more (or, for a fixed delay, waits for a run to end). */
+    public static Optional<Instant> next(Trigger trigger, Instant anchor, Instant after) {
+        return switch (trigger.type()) {
+            case CRON -> nextCron(trigger, after);
+            case FIXED_RATE -> Optional.of(nextRate(anchor, trigger.intervalMs(), after));
+            case FIXED_DELAY -> {
+                Instant first = anchor.plusMillis(trigger.delayMs());
+                yield first.isAfter(after) ? Optional.of(first) : Optional.empty();
+            }
+            case ONCE -> trigger.at().isAfter(after) ? Optional.of(trigger.at()) : Optional.empty();
+        };
+    }
+
+    /**
+     * The next {@code count} fire times after {@code after}. For a fixed delay these are estimates that assume
+     * every run takes no time, since the real ones depend on when runs end.
+     */
+    public static List<Instant> preview(Trigger trigger, Instant anchor, Instant after, int count) {
+        int n = Math.min(count, MAX_PREVIEW);
+        List<Instant> times = new ArrayList<>(n);
+        if (trigger.type() == TriggerType.FIXED_DELAY) {
+            Instant t = nextRate(anchor, trigger.delayMs(), after);
+            for (int i = 0; i < n; i++, t = t.plusMillis(trigger.delayMs())) times.add(t);
+            return times;
+        }
+        Instant cursor = after;
+        while (times.size() < n) {
+            Optional<Instant> next = next(trigger, anchor, cursor);
+            if (next.isEmpty()) break;
+            times.add(next.get());
+            cursor = next.get();
+        }
+        return times;
+    }
+
+    /**
+     * The shortest gap between two fires, sampled over the next fires from {@code from}; empty for a trigger that
+     * fires at most once. The floor on schedules is checked against it.
+     */
+    public static Optional<Duration> shortestInterval(Trigger trigger, Instant anchor, Instant from) {
+        return switch (trigger.type()) {
+            case FIXED_RATE -> Optional.of(Duration.ofMillis(trigger.intervalMs()));
+            case FIXED_DELAY -> Optional.of(Duration.ofMillis(trigger.delayMs()));
+            case ONCE -> Optional.empty();
+            case CRON -> {
+                List<Instant> sample = preview(trigger, anchor, from, SAMPLE_FOR_INTERVAL);
+                Duration shortest = null;
+                for (int i = 1; i < sample.size(); i++) {
+                    Duration gap = Duration.between(sample.get(i - 1), sample.get(i));
+                    if (shortest == null || gap.compareTo(shortest) < 0) shortest = gap;
+                }
+                yield Optional.ofNullable(shortest);
+            }
+        };
+    }
+
+    /** How many times the trigger fires in the 24 hours after {@code from} (a fixed delay: at most, if runs took no time). */
+    public static long firesPerDay(Trigger trigger, Instant anchor, Instant from) {
+        Instant end = from.plus(Duration.ofDays(1));
+        return switch (trigger.type()) {
+            case FIXED_RATE -> Duration.ofDays(1).toMillis() / trigger.intervalMs();
+            case FIXED_DELAY -> Duration.ofDays(1).toMillis() / trigger.delayMs();
+            case ONCE -> trigger.at().isAfter(from) && !trigger.at().isAfter(end) ? 1 : 0;
+            case CRON -> countCron(trigger, from);
+        };
+    }
+
+    /** A human description: cron-utils' for cron expressions, ours for the others. */
+    public static String describe(Trigger trigger) {
+        return switch (trigger.type()) {
+            case CRON -> CronSupport.describe(CronSupport.parse(trigger.expression(), trigger.dialect()));
+            case FIXED_RATE -> "every " + humanDuration(trigger.intervalMs());
+            case FIXED_DELAY -> humanDuration(trigger.delayMs()) + " after the previous run ended";
+            case ONCE -> "once at " + trigger.at();
+        };
+    }
+
+    static String humanDuration(long ms) {
+        if (ms % 3_600_000 == 0) return plural(ms / 3_600_000, "hour");
+        if (ms % 60_000 == 0) return plural(ms / 60_000, "minute");
+        if (ms % 1_000 == 0) return plural(ms / 1_000, "second");
+        return ms + " ms";
+    }
+
+    private static String plural(long n, String unit) {
+        return n + " " + unit + (n == 1 ? "" : "s");
+    }
+
+    private static Instant nextRate(Instant anchor, long intervalMs, Instant after) {
+        long elapsed = after.toEpochMilli() - anchor.toEpochMilli();
+        long k = elapsed < 0 ? 1 : Math.floorDiv(elapsed, intervalMs) + 1;
+        return anchor.plusMillis(k * intervalMs);
+    }
+
+    // Cron fields combine as a product, so the seconds field matches the same seconds in every matching minute:
+    // walk the day by minutes (at most 1,440 steps) and multiply, instead of stepping up to 86,400 times. The day
+    // counted is the 24 hours from the start of the minute of `from`.
+    private static long countCron(Trigger trigger, Instant from) {
+        Instant start = from.truncatedTo(ChronoUnit.MINUTES);
+        Instant end = start.plus(Duration.ofDays(1));
+        Trigger byMinute = trigger;
+        long perMinute = 1;
+        if (trigger.dialect() == CronDialect.QUARTZ) {
+            String[] fields = trigger.expression().split("\\s+", 2);
+            byMinute = Trigger.cron("0 " + fields[1], trigger.timezone(), CronDialect.QUARTZ);
+            perMinute = countSecondsOfMinute(fields[0]);
+        }
+        long minutes = 0;
+        Instant cursor = start.minusMillis(1);
+        while (true) {
+            Optional<Instant> next = nextCron(byMinute, cursor);
+            if (next.isEmpty() || !next.get().isBefore(end)) return minutes * perMinute;
+            minutes++;
+            cursor = next.get();
+        }
+    }
+
+    private static long countSecondsOfMinute(String secondsField) {
+        ExecutionTime seconds = CronSupport.execution(secondsField + " * * * * ?", CronDialect.QUARTZ);
+        LocalDateTime minute = LocalDateTime.of(2000, 1, 1, 0, 0);
+        long count = 0;
+        Optional<LocalDateTime> next = nextLocal(seconds, minute.minusSeconds(1));
+        while (next.isPresent() && next.get().isBefore(minute.plusMinutes(1))) {
+            count++;
+            next = nextLocal(seconds, next.get());
+        }
+        return count;
+    }
+
+    private static Optional<Instant> nextCron(Trigger trigger, Instant after) {
+        Cron cron = CronSupport.parse(trigger.expression(), trigger.dialect());
+        ExecutionTime execution = CronSupport.execution(trigger.expression(), trigger.dialect());
+        boolean allDay = CronSupport.runsEveryHour(cron);
+        ZoneId zone = trigger.zone();
+        ZoneRules rules = zone.getRules();
+        LocalDateTime cursor = LocalDateTime.ofInstant(after, zone);
+        for (int step = 0; step < MAX_STEPS; step++) {
+            Optional<LocalDateTime> local = nextLocal(execution, cursor);
+            if (local.isEmpty()) return Optional.empty();
+            LocalDateTime l = local.get();
+            Instant candidate = candidate(rules, zone, l, after, allDay);
+            if (allDay) {
+                candidate = earlierInRepeatedHour(execution, rules, after, candidate);
+            }
+            if (candidate != null && candidate.isAfter(after)) return Optional.of(candidate);
+            cursor = l;
+        }
+        return Optional.empty();
+    }
+
+    /** The instant a matching wall-clock time fires at, or null when it does not fire after {@code after}. */
+    private static Instant candidate(ZoneRules rules, ZoneId zone, LocalDateTime l, Instant after, boolean allDay) {
+        List<ZoneOffset> offsets = rules.getValidOffsets(l);
+        if (offsets.size() == 1) {
+            return l.toInstant(offsets.get(0));
+        }
+        if (offsets.isEmpty()) {
+            // in the skipped hour: a time of day is moved past the gap; an all-day expression simply has no such time
+            return allDay ? null : ZonedDateTime.ofLocal(l, zone, null).toInstant();
+        }
+        Instant a = l.toInstant(offsets.get(0));
+        Instant b = l.toInstant(offsets.get(1));
+        Instant first = a.isBefore(b) ? a : b;
+        Instant second = a.isBefore(b) ? b : a;
+        if (first.isAfter(after)) return first;
+        return allDay && second.isAfter(after) ? second : null;
+    }
+
+    /**
+     * An all-day expression walked by wall clock would jump from the end of the first copy of a repeated hour to the
+     * hour after it; the fires in the second copy come first.
+     */
+    private static Instant earlierInRepeatedHour(ExecutionTime execution, ZoneRules rules, Instant after, Instant candidate) {
+        ZoneOffsetTransition t = rules.nextTransition(after);
+        if (t == null || !t.isOverlap() || (candidate != null && !t.getInstant().isBefore(candidate))) {
+            return candidate;
+        }
+        Optional<LocalDateTime> inRepeat = nextLocal(execution, t.getDateTimeAfter().minusNanos(1));
+        if (inRepeat.isEmpty() || !inRepeat.get().isBefore(t.getDateTimeBefore())) return candidate;
+        Instant repeated = inRepeat.get().toInstant(t.getOffsetAfter());
+        if (!repeated.isAfter(after)) return candidate;
+        return candidate == null || repeated.isBefore(candidate) ? repeated : candidate;
+    }
+
+    /**
+     * The next matching wall-clock time strictly after {@code cursor}, computed on a zone without transitions. Fire
+     * times are whole seconds; cron-utils would carry the cursor's fraction into its answer.
+     */
+    private static Optional<LocalDateTime> nextLocal(ExecutionTime execution, LocalDateTime cursor) {
+        return execution.nextExecution(cursor.truncatedTo(ChronoUnit.SECONDS).atZone(ZoneOffset.UTC))
+                .map(t -> t.toLocalDateTime().truncatedTo(ChronoUnit.SECONDS));
+    }
+}

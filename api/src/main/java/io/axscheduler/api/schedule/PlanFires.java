@@ -1,0 +1,79 @@
+package io.axscheduler.api.schedule;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Applies the misfire policy to a schedule whose fire time has come. A fire time is missed when it is more than
+ * {@code misfireThresholdMs} old at the scan (nodes were down, the schedule was paused, the scan fell behind);
+ * fires that are merely a scan interval late are all on time and all fire.
+ * <ul>
+ *   <li>{@code FIRE_ONCE}: one catch-up fire, at the first missed time, then on schedule from now;</li>
+ *   <li>{@code SKIP}: the missed times are skipped (recorded once) and the schedule resumes at the next future time;</li>
+ *   <li>{@code FIRE_ALL}: every missed time fires, up to {@code fireAllMax}; beyond that the rest are skipped.</li>
+ * </ul>
+ * Pure, so every policy is tested with set instants.
+ */
+public final class PlanFires {
+
+    private PlanFires() {
+    }
+
+    public static FirePlan plan(Trigger trigger, Instant anchor, Instant due, Instant now, MisfirePolicy policy,
+                                long misfireThresholdMs, int fireAllMax) {
+        if (due == null || due.isAfter(now)) {
+            return new FirePlan(List.of(), due);
+        }
+        boolean missed = now.toEpochMilli() - due.toEpochMilli() > misfireThresholdMs;
+        if (trigger.type() == TriggerType.ONCE || trigger.type() == TriggerType.FIXED_DELAY) {
+            return single(trigger, due, now, missed, policy);
+        }
+        // The due times up to now, one more than the bound so that "more than the bound" is visible.
+        List<Instant> dueTimes = new ArrayList<>();
+        Instant cursor = due;
+        dueTimes.add(due);
+        while (dueTimes.size() <= fireAllMax) {
+            Optional<Instant> next = FireTimes.next(trigger, anchor, cursor);
+            if (next.isEmpty() || next.get().isAfter(now)) break;
+            dueTimes.add(next.get());
+            cursor = next.get();
+        }
+        boolean beyondBound = dueTimes.size() > fireAllMax;
+        Instant nextAfterNow = FireTimes.next(trigger, anchor, now).orElse(null);
+        List<PlannedFire> fires = new ArrayList<>();
+        if (!missed) {
+            // only late by less than the threshold: every due time is on time
+            dueTimes.stream().limit(fireAllMax).forEach(t -> fires.add(PlannedFire.fire(t)));
+            return new FirePlan(fires, beyondBound ? dueTimes.get(fireAllMax) : nextAfter(trigger, anchor, dueTimes));
+        }
+        String missedCount = (beyondBound ? "more than " + fireAllMax : String.valueOf(dueTimes.size()))
+                + " fire time" + (dueTimes.size() == 1 ? "" : "s") + " missed since " + due;
+        switch (policy) {
+            case FIRE_ONCE -> fires.add(PlannedFire.fire(due));
+            case SKIP -> fires.add(PlannedFire.skip(due, missedCount + "; misfire policy SKIP"));
+            case FIRE_ALL -> {
+                dueTimes.stream().limit(fireAllMax).forEach(t -> fires.add(PlannedFire.fire(t)));
+                if (beyondBound) {
+                    fires.add(PlannedFire.skip(dueTimes.get(fireAllMax), missedCount
+                            + "; misfire policy FIRE_ALL fired the first " + fireAllMax + ", the rest are skipped"));
+                }
+            }
+        }
+        return new FirePlan(fires, nextAfterNow);
+    }
+
+    private static Instant nextAfter(Trigger trigger, Instant anchor, List<Instant> dueTimes) {
+        return FireTimes.next(trigger, anchor, dueTimes.get(dueTimes.size() - 1)).orElse(null);
+    }
+
+    /** Once and fixed delay have a single due time; a fixed delay skipped starts its delay again from now. */
+    private static FirePlan single(Trigger trigger, Instant due, Instant now, boolean missed, MisfirePolicy policy) {
+        if (missed && policy == MisfirePolicy.SKIP) {
+            Instant next = trigger.type() == TriggerType.FIXED_DELAY ? now.plusMillis(trigger.delayMs()) : null;
+            return new FirePlan(List.of(PlannedFire.skip(due, "fire time " + due + " missed; misfire policy SKIP")), next);
+        }
+        return new FirePlan(List.of(PlannedFire.fire(due)), null);
+    }
+}

@@ -1,0 +1,4 @@
+package io.axscheduler.api.schedule;
+
+public record ScheduleDeleted(String scheduleId) {
+}

@@ -1,0 +1,9 @@
+package io.axscheduler.api.schedule;
+
+import org.axonframework.modelling.command.TargetAggregateIdentifier;
+
+import java.time.Instant;
+
+/** Records a due fire time that makes no job (misfire or overlap policy), and the fire time after it. */
+public record SkipScheduleFire(@TargetAggregateIdentifier String scheduleId, Instant fireTime, String reason, Instant nextFireTime) {
+}

@@ -1,0 +1,156 @@
+package io.axscheduler.api.schedule;
+
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneId;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class FireTimesTest {
+
+    private static final ZoneId BERLIN = ZoneId.of("Europe/Berlin");
+
+    private final SettableClock clock = new SettableClock("2026-03-27T12:00:00Z");
+
+    private static List<Instant> times(String... instants) {
+        return java.util.Arrays.stream(instants).map(Instant::parse).toList();
+    }
+
+    private static long firesOn(List<Instant> fires, LocalDate day, ZoneId zone) {
+        return fires.stream().filter(t -> t.atZone(zone).toLocalDate().equals(day)).count();
+    }
+
+    @Test
+    void daily_0230_in_berlin_fires_once_on_the_spring_forward_day_just_after_the_gap() {
+        Trigger daily = Trigger.cron("0 30 2 * * ?", "Europe/Berlin", null);
+        List<Instant> fires = FireTimes.preview(daily, clock.instant(), clock.instant(), 4);
+        assertThat(fires).containsExactlyElementsOf(times(
+                "2026-03-28T01:30:00Z",   // 02:30 CET
+                "2026-03-29T01:30:00Z",   // 02:30 does not exist: 03:30 CEST, once
+                "2026-03-30T00:30:00Z",   // 02:30 CEST
+                "2026-03-31T00:30:00Z"));
+        assertThat(firesOn(fires, LocalDate.of(2026, 3, 29), BERLIN)).isEqualTo(1);
+    }
+
+    @Test
+    void daily_0230_in_berlin_fires_once_on_the_fall_back_day_at_its_first_occurrence() {
+        clock.set("2026-10-24T12:00:00Z");
+        Trigger daily = Trigger.cron("0 30 2 * * ?", "Europe/Berlin", null);
+        List<Instant> fires = FireTimes.preview(daily, clock.instant(), clock.instant(), 3);
+        assertThat(fires).containsExactlyElementsOf(times(
+                "2026-10-25T00:30:00Z",   // 02:30 CEST; 02:30 CET an hour later does not fire again
+                "2026-10-26T01:30:00Z",
+                "2026-10-27T01:30:00Z"));
+        assertThat(firesOn(fires, LocalDate.of(2026, 10, 25), BERLIN)).isEqualTo(1);
+    }
+
+    @Test
+    void an_all_day_expression_runs_through_both_copies_of_the_repeated_hour() {
+        clock.set("2026-10-24T23:50:00Z");
+        Trigger every20 = Trigger.cron("0 */20 * * * ?", "Europe/Berlin", null);
+        assertThat(FireTimes.preview(every20, clock.instant(), clock.instant(), 7)).containsExactlyElementsOf(times(
+                "2026-10-25T00:00:00Z", "2026-10-25T00:20:00Z", "2026-10-25T00:40:00Z",   // 02:00-02:40 CEST
+                "2026-10-25T01:00:00Z", "2026-10-25T01:20:00Z", "2026-10-25T01:40:00Z",   // 02:00-02:40 CET
+                "2026-10-25T02:00:00Z"));
+    }
+
+    @Test
+    void an_all_day_expression_has_no_fires_in_the_skipped_hour_and_no_duplicates_after_it() {
+        clock.set("2026-03-29T00:30:00Z");
+        Trigger every20 = Trigger.cron("0 */20 * * * ?", "Europe/Berlin", null);
+        assertThat(FireTimes.preview(every20, clock.instant(), clock.instant(), 4)).containsExactlyElementsOf(times(
+                "2026-03-29T00:40:00Z",   // 01:40 CET
+                "2026-03-29T01:00:00Z",   // 03:00 CEST
+                "2026-03-29T01:20:00Z",
+                "2026-03-29T01:40:00Z"));
+    }
+
+    @Test
+    void asia_shanghai_has_no_daylight_saving_and_is_eight_hours_ahead() {
+        Trigger bills = Trigger.cron("0 5 1 * * ?", "Asia/Shanghai", null);
+        assertThat(FireTimes.preview(bills, clock.instant(), clock.instant(), 2))
+                .containsExactlyElementsOf(times("2026-03-27T17:05:00Z", "2026-03-28T17:05:00Z"));
+    }
+
+    @Test
+    void utc_is_the_default_zone_and_quartz_with_seconds_the_default_dialect() {
+        clock.set("2026-03-27T12:00:00.500Z");
+        Trigger everySecond = Trigger.cron("* * * * * ?", null, null);
+        assertThat(everySecond.timezone()).isEqualTo("UTC");
+        assertThat(everySecond.dialect()).isEqualTo(CronDialect.QUARTZ);
+        assertThat(FireTimes.preview(everySecond, clock.instant(), clock.instant(), 3))
+                .containsExactlyElementsOf(times("2026-03-27T12:00:01Z", "2026-03-27T12:00:02Z", "2026-03-27T12:00:03Z"));
+    }
+
+    @Test
+    void the_next_fire_is_strictly_after_the_given_instant() {
+        Trigger everyFive = Trigger.cron("0 */5 * * * ?", "UTC", null);
+        assertThat(FireTimes.next(everyFive, clock.instant(), Instant.parse("2026-03-27T12:05:00Z")))
+                .contains(Instant.parse("2026-03-27T12:10:00Z"));
+    }
+
+    @Test
+    void unix_dialect_reads_five_fields_without_seconds() {
+        Trigger unix = Trigger.cron("*/15 * * * *", "UTC", CronDialect.UNIX);
+        assertThat(FireTimes.preview(unix, clock.instant(), clock.instant(), 2))
+                .containsExactlyElementsOf(times("2026-03-27T12:15:00Z", "2026-03-27T12:30:00Z"));
+        assertThatThrownBy(() -> Trigger.cron("*/15 * * * *", "UTC", CronDialect.QUARTZ))
+                .isInstanceOf(InvalidTriggerException.class)
+                .satisfies(e -> assertThat(((InvalidTriggerException) e).field()).isEqualTo("expression"));
+    }
+
+    @Test
+    void fixed_rate_fires_at_the_anchor_plus_whole_intervals() {
+        Instant anchor = clock.instant();
+        Trigger rate = Trigger.fixedRate(30_000);
+        clock.advance(Duration.ofSeconds(95));
+        assertThat(FireTimes.next(rate, anchor, clock.instant())).contains(anchor.plusSeconds(120));
+        assertThat(FireTimes.next(rate, anchor, anchor)).contains(anchor.plusSeconds(30));
+    }
+
+    @Test
+    void fixed_delay_fires_once_after_the_anchor_then_waits_for_a_run_to_end() {
+        Instant anchor = clock.instant();
+        Trigger delay = Trigger.fixedDelay(10_000);
+        assertThat(FireTimes.next(delay, anchor, anchor)).contains(anchor.plusSeconds(10));
+        assertThat(FireTimes.next(delay, anchor, anchor.plusSeconds(10))).isEmpty();
+    }
+
+    @Test
+    void once_fires_at_its_instant_and_never_again() {
+        Trigger once = Trigger.once(Instant.parse("2026-04-01T00:00:00Z"));
+        assertThat(FireTimes.preview(once, clock.instant(), clock.instant(), 5)).containsExactly(once.at());
+    }
+
+    @Test
+    void fires_per_day_counts_the_next_24_hours() {
+        assertThat(FireTimes.firesPerDay(Trigger.cron("* * * * * ?", "UTC", null), clock.instant(), clock.instant())).isEqualTo(86_400);
+        assertThat(FireTimes.firesPerDay(Trigger.cron("0 * * * * ?", "UTC", null), clock.instant(), clock.instant())).isEqualTo(1_440);
+        assertThat(FireTimes.firesPerDay(Trigger.cron("0 */5 * * * ?", "Asia/Shanghai", null), clock.instant(), clock.instant())).isEqualTo(288);
+        assertThat(FireTimes.firesPerDay(Trigger.cron("0/10 0 1 * * ?", "UTC", null), clock.instant(), clock.instant())).isEqualTo(6);
+        assertThat(FireTimes.firesPerDay(Trigger.cron("0 5 1 * * ?", "UTC", null), clock.instant(), clock.instant())).isEqualTo(1);
+        assertThat(FireTimes.firesPerDay(Trigger.fixedRate(30_000), clock.instant(), clock.instant())).isEqualTo(2_880);
+    }
+
+    @Test
+    void shortest_interval_is_what_the_floor_is_checked_against() {
+        assertThat(FireTimes.shortestInterval(Trigger.cron("*/1 * * * * ?", "UTC", null), clock.instant(), clock.instant()))
+                .contains(Duration.ofSeconds(1));
+        assertThat(FireTimes.shortestInterval(Trigger.cron("0 0/5 * * * ?", "UTC", null), clock.instant(), clock.instant()))
+                .contains(Duration.ofMinutes(5));
+        assertThat(FireTimes.shortestInterval(Trigger.fixedRate(250), clock.instant(), clock.instant())).contains(Duration.ofMillis(250));
+        assertThat(FireTimes.shortestInterval(Trigger.once(clock.instant().plusSeconds(5)), clock.instant(), clock.instant())).isEmpty();
+    }
+
+    @Test
+    void descriptions_are_human() {
+        assertThat(FireTimes.describe(Trigger.cron("0 */5 * * * ?", null, null))).isEqualTo("every 5 minutes");
+        assertThat(FireTimes.describe(Trigger.fixedRate(30_000))).isEqualTo("every 30 seconds");
+        assertThat(FireTimes.describe(Trigger.fixedDelay(60_000))).isEqualTo("1 minute after the previous run ended");
+    }
+}

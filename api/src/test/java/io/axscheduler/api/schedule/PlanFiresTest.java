@@ -1,0 +1,114 @@
+package io.axscheduler.api.schedule;
+
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.Instant;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Each misfire policy after downtime, and on-time fires that are merely a scan late. */
+class PlanFiresTest {
+
+    private static final long THRESHOLD_MS = 5_000;
+    private static final int FIRE_ALL_MAX = 100;
+    private static final Trigger EVERY_SECOND = Trigger.cron("* * * * * ?", "UTC", null);
+    private static final Trigger EVERY_MINUTE = Trigger.cron("0 * * * * ?", "UTC", null);
+
+    private final SettableClock clock = new SettableClock("2026-05-01T10:00:00Z");
+    private final Instant anchor = clock.instant();
+
+    private FirePlan plan(Trigger trigger, Instant due, MisfirePolicy policy) {
+        return PlanFires.plan(trigger, anchor, due, clock.instant(), policy, THRESHOLD_MS, FIRE_ALL_MAX);
+    }
+
+    @Test
+    void nothing_is_due_before_the_fire_time() {
+        Instant due = clock.instant().plusSeconds(1);
+        FirePlan plan = plan(EVERY_SECOND, due, MisfirePolicy.FIRE_ONCE);
+        assertThat(plan.fires()).isEmpty();
+        assertThat(plan.nextFireTime()).isEqualTo(due);
+    }
+
+    @Test
+    void fires_a_scan_interval_late_are_on_time_and_all_fire_whatever_the_policy() {
+        Instant due = clock.instant();
+        clock.advance(Duration.ofMillis(1_700));
+        for (MisfirePolicy policy : MisfirePolicy.values()) {
+            FirePlan plan = plan(EVERY_SECOND, due, policy);
+            assertThat(plan.fires()).containsExactly(PlannedFire.fire(due), PlannedFire.fire(due.plusSeconds(1)));
+            assertThat(plan.nextFireTime()).isEqualTo(due.plusSeconds(2));
+            assertThat(plan.nextAfter(0)).isEqualTo(due.plusSeconds(1));
+        }
+    }
+
+    @Test
+    void fire_once_after_downtime_fires_one_catch_up_then_follows_the_schedule() {
+        Instant due = clock.instant().plusSeconds(60);
+        clock.advance(Duration.ofMinutes(10).plusSeconds(30));
+        FirePlan plan = plan(EVERY_MINUTE, due, MisfirePolicy.FIRE_ONCE);
+        assertThat(plan.fires()).containsExactly(PlannedFire.fire(due));
+        assertThat(plan.nextFireTime()).isEqualTo(Instant.parse("2026-05-01T10:11:00Z"));
+    }
+
+    @Test
+    void skip_after_downtime_records_one_skip_and_resumes_at_the_next_future_time() {
+        Instant due = clock.instant().plusSeconds(60);
+        clock.advance(Duration.ofMinutes(10).plusSeconds(30));
+        FirePlan plan = plan(EVERY_MINUTE, due, MisfirePolicy.SKIP);
+        assertThat(plan.fires()).hasSize(1);
+        assertThat(plan.fires().get(0).fires()).isFalse();
+        assertThat(plan.fires().get(0).skipReason()).contains("10 fire times missed").contains("SKIP");
+        assertThat(plan.nextFireTime()).isEqualTo(Instant.parse("2026-05-01T10:11:00Z"));
+    }
+
+    @Test
+    void fire_all_after_downtime_fires_every_missed_time() {
+        Instant due = clock.instant().plusSeconds(60);
+        clock.advance(Duration.ofMinutes(10).plusSeconds(30));
+        FirePlan plan = plan(EVERY_MINUTE, due, MisfirePolicy.FIRE_ALL);
+        assertThat(plan.fires()).hasSize(10).allMatch(PlannedFire::fires);
+        assertThat(plan.fires().get(9).fireTime()).isEqualTo(Instant.parse("2026-05-01T10:10:00Z"));
+        assertThat(plan.nextFireTime()).isEqualTo(Instant.parse("2026-05-01T10:11:00Z"));
+    }
+
+    @Test
+    void fire_all_is_bounded_and_skips_the_rest() {
+        Instant due = clock.instant().plusSeconds(1);
+        clock.advance(Duration.ofHours(1));
+        FirePlan plan = PlanFires.plan(EVERY_SECOND, anchor, due, clock.instant(), MisfirePolicy.FIRE_ALL, THRESHOLD_MS, 5);
+        assertThat(plan.fires()).hasSize(6);
+        assertThat(plan.fires().subList(0, 5)).allMatch(PlannedFire::fires);
+        assertThat(plan.fires().get(5).fires()).isFalse();
+        assertThat(plan.fires().get(5).skipReason()).contains("more than 5");
+        assertThat(plan.nextFireTime()).isEqualTo(clock.instant().plusSeconds(1));
+    }
+
+    @Test
+    void fixed_delay_skipped_after_downtime_starts_its_delay_again_from_now() {
+        Trigger delay = Trigger.fixedDelay(10_000);
+        Instant due = clock.instant();
+        clock.advance(Duration.ofMinutes(5));
+        assertThat(plan(delay, due, MisfirePolicy.SKIP).nextFireTime()).isEqualTo(clock.instant().plusSeconds(10));
+        FirePlan once = plan(delay, due, MisfirePolicy.FIRE_ONCE);
+        assertThat(once.fires()).containsExactly(PlannedFire.fire(due));
+        assertThat(once.nextFireTime()).isNull();
+    }
+
+    @Test
+    void a_once_trigger_fires_late_unless_skipping() {
+        Trigger once = Trigger.once(clock.instant());
+        clock.advance(Duration.ofMinutes(5));
+        assertThat(plan(once, once.at(), MisfirePolicy.FIRE_ONCE).fires()).containsExactly(PlannedFire.fire(once.at()));
+        assertThat(plan(once, once.at(), MisfirePolicy.SKIP).fires().get(0).fires()).isFalse();
+        assertThat(plan(once, once.at(), MisfirePolicy.SKIP).nextFireTime()).isNull();
+    }
+
+    @Test
+    void job_keys_are_the_schedule_and_the_fire_time() {
+        Instant t = Instant.parse("2026-05-01T10:00:01Z");
+        assertThat(ScheduleJobKeys.of("s-1", t, FireKind.SCHEDULED)).isEqualTo("schedule:s-1@2026-05-01T10:00:01.000Z");
+        assertThat(ScheduleJobKeys.of("s-1", t, FireKind.QUEUED)).isEqualTo("schedule:s-1@2026-05-01T10:00:01.000Z");
+        assertThat(ScheduleJobKeys.of("s-1", t, FireKind.MANUAL)).endsWith(":manual");
+    }
+}
