@@ -116,7 +116,7 @@ public final class FireTimes {
         };
     }
 
-    static String humanDuration(long ms) {
+    public static String humanDuration(long ms) {
         if (ms % 3_600_000 == 0) return plural(ms / 3_600_000, "hour");
         if (ms % 60_000 == 0) return plural(ms / 60_000, "minute");
         if (ms % 1_000 == 0) return plural(ms / 1_000, "second");

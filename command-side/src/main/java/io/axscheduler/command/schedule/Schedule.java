@@ -1,0 +1,178 @@
+package io.axscheduler.command.schedule;
+
+import io.axscheduler.api.problem.IllegalTransitionException;
+import io.axscheduler.api.schedule.*;
+import org.axonframework.commandhandling.CommandHandler;
+import org.axonframework.eventsourcing.EventSourcingHandler;
+import org.axonframework.modelling.command.AggregateIdentifier;
+import org.axonframework.spring.stereotype.Aggregate;
+
+import java.time.Instant;
+import java.util.Objects;
+
+import static io.axscheduler.api.schedule.ScheduleState.*;
+import static org.axonframework.modelling.command.AggregateLifecycle.apply;
+
+/**
+ * One recurring schedule. Fires are compare-and-set on the fire time: a scheduled fire must name the fire time the
+ * schedule is waiting for, so of two nodes firing the same time only the first append wins (the event store's
+ * unique sequence settles a true race). A fire answers with the job template to submit, read from this stream.
+ */
+@Aggregate
+class Schedule {
+
+    @AggregateIdentifier
+    private String scheduleId;
+    private ScheduleState state;
+    private Trigger trigger;
+    private JobTemplate job;
+    private Instant nextFireTime;
+    private Instant queuedFireTime;
+    private String lastJobId;
+
+    Schedule() {
+    }
+
+    @CommandHandler
+    Schedule(CreateSchedule c) {
+        apply(new ScheduleCreated(c.scheduleId(), c.name(), c.trigger(), c.job(), c.misfirePolicy(), c.overlapPolicy(),
+                c.anchor(), FireTimes.next(c.trigger(), c.anchor(), c.anchor()).orElse(null)));
+    }
+
+    @CommandHandler
+    void handle(UpdateSchedule c) {
+        require(state != DELETED, "update");
+        apply(new ScheduleUpdated(scheduleId, c.name(), c.trigger(), c.job(), c.misfirePolicy(), c.overlapPolicy(),
+                c.anchor(), FireTimes.next(c.trigger(), c.anchor(), c.anchor()).orElse(null)));
+    }
+
+    @CommandHandler
+    void handle(PauseSchedule c) {
+        require(state != DELETED, "pause");
+        if (state == ACTIVE) apply(new SchedulePaused(scheduleId));
+    }
+
+    @CommandHandler
+    void handle(ResumeSchedule c) {
+        require(state != DELETED, "resume");
+        if (state == PAUSED) apply(new ScheduleResumed(scheduleId, nextFireTime));
+    }
+
+    @CommandHandler
+    void handle(DeleteSchedule c) {
+        if (state != DELETED) apply(new ScheduleDeleted(scheduleId));
+    }
+
+    @CommandHandler
+    JobTemplate handle(FireSchedule c) {
+        require(state != DELETED, "fire");
+        Instant next = nextFireTime;
+        switch (c.kind()) {
+            case SCHEDULED -> {
+                requireDue(c.fireTime(), nextFireTime, "fire");
+                requireLater(c.nextFireTime(), c.fireTime());
+                next = c.nextFireTime();
+            }
+            case QUEUED -> requireDue(c.fireTime(), queuedFireTime, "release the queued fire");
+            case MANUAL -> { }
+        }
+        apply(new ScheduleFired(scheduleId, c.fireTime(), c.kind(), c.jobId(), next));
+        return job;
+    }
+
+    @CommandHandler
+    void handle(SkipScheduleFire c) {
+        requireDue(c.fireTime(), nextFireTime, "skip");
+        requireLater(c.nextFireTime(), c.fireTime());
+        apply(new ScheduleFireSkipped(scheduleId, c.fireTime(), c.reason(), c.nextFireTime()));
+    }
+
+    @CommandHandler
+    void handle(QueueScheduleFire c) {
+        requireDue(c.fireTime(), nextFireTime, "queue");
+        requireLater(c.nextFireTime(), c.fireTime());
+        require(queuedFireTime == null, "queue a second fire");
+        apply(new ScheduleFireQueued(scheduleId, c.fireTime(), c.waitingForJobId(), c.nextFireTime()));
+    }
+
+    @CommandHandler
+    void handle(ArmSchedule c) {
+        require(state == ACTIVE && trigger.type() == TriggerType.FIXED_DELAY && nextFireTime == null
+                && Objects.equals(lastJobId, c.afterJobId()), "arm after job " + c.afterJobId());
+        apply(new ScheduleArmed(scheduleId, c.afterJobId(), c.endedAt(), c.endedAt().plusMillis(trigger.delayMs())));
+    }
+
+    private void requireDue(Instant fireTime, Instant expected, String what) {
+        require(state == ACTIVE, what);
+        if (expected == null || !expected.equals(fireTime)) {
+            throw new IllegalTransitionException("schedule " + scheduleId + " cannot " + what + " at " + fireTime
+                    + ": the fire time it waits for is " + expected);
+        }
+    }
+
+    private static void requireLater(Instant next, Instant fireTime) {
+        if (next != null && !next.isAfter(fireTime)) {
+            throw new IllegalArgumentException("next fire time " + next + " must come after " + fireTime);
+        }
+    }
+
+    private void require(boolean allowed, String what) {
+        if (!allowed) {
+            throw new IllegalTransitionException("schedule " + scheduleId + " is " + state + " and cannot " + what);
+        }
+    }
+
+    @EventSourcingHandler
+    void on(ScheduleCreated e) {
+        scheduleId = e.scheduleId();
+        state = ACTIVE;
+        trigger = e.trigger();
+        job = e.job();
+        nextFireTime = e.nextFireTime();
+    }
+
+    @EventSourcingHandler
+    void on(ScheduleUpdated e) {
+        trigger = e.trigger();
+        job = e.job();
+        nextFireTime = e.nextFireTime();
+    }
+
+    @EventSourcingHandler
+    void on(SchedulePaused e) {
+        state = PAUSED;
+    }
+
+    @EventSourcingHandler
+    void on(ScheduleResumed e) {
+        state = ACTIVE;
+    }
+
+    @EventSourcingHandler
+    void on(ScheduleDeleted e) {
+        state = DELETED;
+    }
+
+    @EventSourcingHandler
+    void on(ScheduleFired e) {
+        nextFireTime = e.nextFireTime();
+        lastJobId = e.jobId();
+        if (e.kind() == FireKind.QUEUED) queuedFireTime = null;
+    }
+
+    @EventSourcingHandler
+    void on(ScheduleFireSkipped e) {
+        nextFireTime = e.nextFireTime();
+    }
+
+    @EventSourcingHandler
+    void on(ScheduleFireQueued e) {
+        queuedFireTime = e.fireTime();
+        nextFireTime = e.nextFireTime();
+    }
+
+    @EventSourcingHandler
+    void on(ScheduleArmed e) {
+        nextFireTime = e.nextFireTime();
+    }
+}

@@ -1,0 +1,162 @@
+package io.axscheduler.command.schedule;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.axscheduler.api.Metadata;
+import io.axscheduler.api.job.SubmitJob;
+import io.axscheduler.api.job.SubmitResult;
+import io.axscheduler.api.problem.FieldError;
+import io.axscheduler.api.problem.InvalidRequestException;
+import io.axscheduler.api.problem.NotFoundException;
+import io.axscheduler.api.schedule.*;
+import io.axscheduler.api.spi.JobTypeCatalog;
+import org.axonframework.messaging.responsetypes.ResponseTypes;
+import org.axonframework.queryhandling.QueryGateway;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.transaction.support.TransactionTemplate;
+import org.springframework.web.bind.annotation.*;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/** The schedule commands of the HTTP API: create, update, pause, resume, trigger now, delete; and the cron preview. */
+@RestController
+class ScheduleCommandController {
+
+    static final int PREVIEW = 5;
+    static final int MAX_ACTOR_LENGTH = 100;
+
+    private final ScheduleRequestParser parser;
+    private final ScheduleCommandSender sender;
+    private final QueryGateway queries;
+    private final TransactionTemplate transaction;
+    private final Clock clock;
+
+    ScheduleCommandController(JobTypeCatalog jobTypes, ObjectMapper json, Clock clock, ScheduleCommandSender sender,
+                              QueryGateway queries, TransactionTemplate transaction,
+                              @Value("${ax.scheduler.schedules.min-interval-ms:1000}") long minIntervalMs) {
+        this.parser = new ScheduleRequestParser(jobTypes, json, minIntervalMs);
+        this.sender = sender;
+        this.queries = queries;
+        this.transaction = transaction;
+        this.clock = clock;
+    }
+
+    @PostMapping("/api/v1/schedules")
+    ResponseEntity<Map<String, Object>> create(@RequestBody JsonNode body, @RequestHeader(value = "X-Actor", required = false) String actor) {
+        String who = actor(actor);
+        Instant now = clock.instant();
+        ScheduleRequest r = parser.parse(body, now);
+        String scheduleId = UUID.randomUUID().toString();
+        sender.send(scheduleId, new CreateSchedule(scheduleId, r.name(), r.trigger(), r.job(), r.misfirePolicy(),
+                r.overlapPolicy(), now), who);
+        return ResponseEntity.status(HttpStatus.CREATED).body(answer(scheduleId, r.trigger(), now));
+    }
+
+    @PutMapping("/api/v1/schedules/{scheduleId}")
+    Map<String, Object> update(@PathVariable String scheduleId, @RequestBody JsonNode body,
+                               @RequestHeader(value = "X-Actor", required = false) String actor) {
+        String who = actor(actor);
+        Instant now = clock.instant();
+        ScheduleRequest r = parser.parse(body, now);
+        sender.send(scheduleId, new UpdateSchedule(scheduleId, r.name(), r.trigger(), r.job(), r.misfirePolicy(),
+                r.overlapPolicy(), now), who);
+        return answer(scheduleId, r.trigger(), now);
+    }
+
+    @DeleteMapping("/api/v1/schedules/{scheduleId}")
+    ScheduleView delete(@PathVariable String scheduleId, @RequestHeader(value = "X-Actor", required = false) String actor) {
+        sender.send(scheduleId, new DeleteSchedule(scheduleId), actor(actor));
+        return view(scheduleId);
+    }
+
+    @PostMapping("/api/v1/schedules/{scheduleId}/pause")
+    ScheduleView pause(@PathVariable String scheduleId, @RequestHeader(value = "X-Actor", required = false) String actor) {
+        sender.send(scheduleId, new PauseSchedule(scheduleId), actor(actor));
+        return view(scheduleId);
+    }
+
+    @PostMapping("/api/v1/schedules/{scheduleId}/resume")
+    ScheduleView resume(@PathVariable String scheduleId, @RequestHeader(value = "X-Actor", required = false) String actor) {
+        sender.send(scheduleId, new ResumeSchedule(scheduleId), actor(actor));
+        return view(scheduleId);
+    }
+
+    /**
+     * One job at once, whatever the trigger; a paused schedule can be run by hand, a deleted one cannot. The fire and
+     * its job are written in one transaction: both or neither.
+     */
+    @PostMapping("/api/v1/schedules/{scheduleId}/trigger")
+    ResponseEntity<Map<String, Object>> trigger(@PathVariable String scheduleId,
+                                                @RequestHeader(value = "X-Actor", required = false) String actor) {
+        String who = actor(actor);
+        Instant now = clock.instant();
+        String jobId = UUID.randomUUID().toString();
+        SubmitResult result = transaction.execute(tx -> {
+            JobTemplate job = sender.sendOnce(scheduleId, new FireSchedule(scheduleId, now, FireKind.MANUAL, jobId, null), who);
+            SubmitJob submit = job.toSubmitJob(jobId, scheduleId, now, FireKind.MANUAL);
+            return sender.sendOnce(scheduleId, submit, who);
+        });
+        Map<String, Object> answer = new LinkedHashMap<>();
+        answer.put("scheduleId", scheduleId);
+        answer.put("jobId", result.jobId());
+        answer.put("fireTime", now);
+        answer.put("status", result.status());
+        return ResponseEntity.status(HttpStatus.CREATED).body(answer);
+    }
+
+    @PostMapping("/api/v1/cron/validate")
+    Map<String, Object> validateCron(@RequestBody JsonNode body) {
+        List<FieldError> errors = new ArrayList<>();
+        if (body == null || !body.isObject()) throw InvalidRequestException.of("body", "must be a JSON object");
+        int count = PREVIEW;
+        JsonNode n = body.get("count");
+        if (n != null && !n.isNull()) {
+            if (!n.isIntegralNumber() || n.asLong() < 1 || n.asLong() > FireTimes.MAX_PREVIEW) {
+                errors.add(new FieldError("count", "must be a whole number from 1 to " + FireTimes.MAX_PREVIEW));
+            } else {
+                count = n.asInt();
+            }
+        }
+        Trigger cron = ScheduleRequestParser.cron(body, errors);
+        if (!errors.isEmpty()) throw new InvalidRequestException(errors);
+        Instant now = clock.instant();
+        Map<String, Object> answer = new LinkedHashMap<>();
+        answer.put("valid", true);
+        answer.put("expression", cron.expression());
+        answer.put("timezone", cron.timezone());
+        answer.put("dialect", cron.dialect());
+        answer.put("description", FireTimes.describe(cron));
+        answer.put("nextFireTimes", FireTimes.preview(cron, now, now, count));
+        answer.put("firesPerDay", FireTimes.firesPerDay(cron, now, now));
+        return answer;
+    }
+
+    private static Map<String, Object> answer(String scheduleId, Trigger trigger, Instant now) {
+        Map<String, Object> answer = new LinkedHashMap<>();
+        answer.put("scheduleId", scheduleId);
+        answer.put("nextFireTimes", FireTimes.preview(trigger, now, now, PREVIEW));
+        answer.put("description", FireTimes.describe(trigger));
+        return answer;
+    }
+
+    private ScheduleView view(String scheduleId) {
+        return queries.query(new FindSchedule(scheduleId), ResponseTypes.optionalInstanceOf(ScheduleView.class)).join()
+                .orElseThrow(() -> new NotFoundException("schedule", scheduleId));
+    }
+
+    private static String actor(String header) {
+        if (header == null || header.isBlank()) return Metadata.ANONYMOUS;
+        if (header.length() > MAX_ACTOR_LENGTH) {
+            throw InvalidRequestException.of("X-Actor", "must be at most " + MAX_ACTOR_LENGTH + " characters");
+        }
+        return header.strip();
+    }
+}

@@ -1,0 +1,322 @@
+package io.axscheduler.command.schedule;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.axscheduler.api.job.Backoff;
+import io.axscheduler.api.job.RetryPolicy;
+import io.axscheduler.api.job.RouteStrategy;
+import io.axscheduler.api.problem.FieldError;
+import io.axscheduler.api.problem.InvalidRequestException;
+import io.axscheduler.api.schedule.*;
+import io.axscheduler.api.spi.JobTypeCatalog;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Reads a schedule body from the JSON tree, naming the field of every error ({@code trigger.expression},
+ * {@code job.jobType}, {@code misfirePolicy}). Refuses triggers that fire more often than the configured floor: a
+ * daily job typed as every minute runs 1,440 times a night.
+ */
+final class ScheduleRequestParser {
+
+    static final int MAX_NAME_LENGTH = 200;
+    static final int MAX_PARAMS_BYTES = 64 * 1024;
+    static final int MAX_PRIORITY = 1_000;
+    static final long MAX_TIMEOUT_MS = 24L * 3600 * 1000;
+    static final long MAX_INTERVAL_MS = 366L * 24 * 3600 * 1000;
+
+    private static final Set<String> FIELDS = Set.of("name", "trigger", "job", "misfirePolicy", "overlapPolicy");
+    private static final Set<String> TRIGGER_FIELDS = Set.of("type", "expression", "timezone", "dialect", "intervalMs", "delayMs", "at");
+    private static final Set<String> JOB_FIELDS = Set.of("jobType", "params", "priority", "maxRetries", "backoff",
+            "timeoutMs", "executorApp", "routeStrategy");
+
+    private final JobTypeCatalog jobTypes;
+    private final ObjectMapper json;
+    private final long minIntervalMs;
+
+    ScheduleRequestParser(JobTypeCatalog jobTypes, ObjectMapper json, long minIntervalMs) {
+        this.jobTypes = jobTypes;
+        this.json = json;
+        this.minIntervalMs = minIntervalMs;
+    }
+
+    ScheduleRequest parse(JsonNode body, Instant now) {
+        List<FieldError> errors = new ArrayList<>();
+        if (body == null || !body.isObject()) {
+            throw InvalidRequestException.of("body", "must be a JSON object");
+        }
+        Fields f = new Fields(body, "", errors);
+        f.rejectUnknown(FIELDS);
+        String name = f.string("name", MAX_NAME_LENGTH);
+        Trigger trigger = trigger(f, now);
+        JobTemplate job = job(f);
+        MisfirePolicy misfire = f.enumValue("misfirePolicy", MisfirePolicy.class, MisfirePolicy.DEFAULT);
+        OverlapPolicy overlap = f.enumValue("overlapPolicy", OverlapPolicy.class, OverlapPolicy.DEFAULT);
+        if (!errors.isEmpty()) throw new InvalidRequestException(errors);
+        return new ScheduleRequest(name, trigger, job, misfire, overlap);
+    }
+
+    /** A cron expression alone, as {@code POST /api/v1/cron/validate} sends it. */
+    static Trigger cron(JsonNode body, List<FieldError> errors) {
+        Fields f = new Fields(body, "", errors);
+        f.rejectUnknown(Set.of("expression", "timezone", "dialect", "count"));
+        String expression = f.string("expression", Trigger.MAX_EXPRESSION_LENGTH);
+        if (expression == null && !f.has("expression")) f.error("expression", "is required");
+        String timezone = f.string("timezone", 100);
+        CronDialect dialect = dialect(f);
+        if (!errors.isEmpty()) return null;
+        return build(f, () -> Trigger.cron(expression, timezone, dialect));
+    }
+
+    private Trigger trigger(Fields top, Instant now) {
+        JsonNode node = top.node("trigger");
+        if (node == null) {
+            top.error("trigger", "is required");
+            return null;
+        }
+        if (!node.isObject()) {
+            top.error("trigger", "must be a JSON object");
+            return null;
+        }
+        Fields f = top.nested("trigger", node);
+        int before = f.errors.size();
+        f.rejectUnknown(TRIGGER_FIELDS);
+        String typeName = f.string("type", 40);
+        TriggerType type = typeName == null ? null : TriggerType.fromWireName(typeName);
+        if (typeName == null && !f.has("type")) f.error("type", "is required: one of cron, fixedRate, fixedDelay, once");
+        else if (typeName != null && type == null) f.error("type", "unknown trigger type '" + typeName + "'; one of cron, fixedRate, fixedDelay, once");
+        String expression = f.string("expression", Trigger.MAX_EXPRESSION_LENGTH);
+        String timezone = f.string("timezone", 100);
+        CronDialect dialect = dialect(f);
+        Long intervalMs = f.has("intervalMs") ? f.integer("intervalMs", MAX_INTERVAL_MS) : null;
+        Long delayMs = f.has("delayMs") ? f.integer("delayMs", MAX_INTERVAL_MS) : null;
+        Instant at = f.instant("at");
+        if (f.errors.size() > before) return null;
+        Trigger trigger = build(f, () -> new Trigger(type, expression, timezone, dialect, intervalMs, delayMs, at));
+        if (trigger == null) return null;
+        if (type == TriggerType.ONCE && !at.isAfter(now)) {
+            f.error("at", "must lie in the future; it is " + at + " and now is " + now);
+            return null;
+        }
+        if (type == TriggerType.ONCE && at.isAfter(now.plusMillis(10 * MAX_INTERVAL_MS))) {
+            f.error("at", "must lie within ten years");
+            return null;
+        }
+        checkFloor(f, trigger, now);
+        if (type == TriggerType.CRON && FireTimes.next(trigger, now, now).isEmpty()) {
+            f.error("expression", "never fires after " + now);
+        }
+        return trigger;
+    }
+
+    private void checkFloor(Fields f, Trigger trigger, Instant now) {
+        FireTimes.shortestInterval(trigger, now, now).ifPresent(shortest -> {
+            if (shortest.toMillis() < minIntervalMs) {
+                String field = switch (trigger.type()) {
+                    case CRON -> "expression";
+                    case FIXED_RATE -> "intervalMs";
+                    default -> "delayMs";
+                };
+                f.error(field, "fires every " + FireTimes.humanDuration(shortest.toMillis()) + " (up to "
+                        + Duration.ofDays(1).toMillis() / Math.max(1, shortest.toMillis())
+                        + " times a day), more often than the floor of once every "
+                        + FireTimes.humanDuration(minIntervalMs) + " (ax.scheduler.schedules.min-interval-ms)");
+            }
+        });
+    }
+
+    private JobTemplate job(Fields top) {
+        JsonNode node = top.node("job");
+        if (node == null) {
+            top.error("job", "is required");
+            return null;
+        }
+        if (!node.isObject()) {
+            top.error("job", "must be a JSON object");
+            return null;
+        }
+        Fields f = top.nested("job", node);
+        int before = f.errors.size();
+        f.rejectUnknown(JOB_FIELDS);
+        String jobType = f.string("jobType", 100);
+        if (jobType == null) {
+            if (!f.has("jobType")) f.error("jobType", "is required");
+        } else if (!jobTypes.knows(jobType)) {
+            f.error("jobType", "unknown job type '" + jobType + "'; known types: " + jobTypes.jobTypes());
+        }
+        Map<String, Object> params = params(f);
+        long priority = f.has("priority") ? f.integer("priority", -MAX_PRIORITY, MAX_PRIORITY) : 0;
+        long maxRetries = f.has("maxRetries") ? f.integer("maxRetries", 0, RetryPolicy.MAX_RETRIES_LIMIT) : RetryPolicy.DEFAULT_MAX_RETRIES;
+        Backoff backoff = backoff(f);
+        long timeoutMs = f.has("timeoutMs") ? f.integer("timeoutMs", 1, MAX_TIMEOUT_MS) : 30_000;
+        String executorApp = f.string("executorApp", 100);
+        String routeStrategy = f.string("routeStrategy", 100);
+        if (routeStrategy != null && Arrays.stream(RouteStrategy.values()).noneMatch(s -> s.name().equals(routeStrategy))) {
+            f.error("routeStrategy", "must be one of " + List.of(RouteStrategy.values()));
+        }
+        if (f.errors.size() > before) return null;
+        return new JobTemplate(jobType, params, (int) priority, new RetryPolicy((int) maxRetries, backoff), timeoutMs,
+                executorApp, routeStrategy);
+    }
+
+    private Map<String, Object> params(Fields f) {
+        JsonNode node = f.node("params");
+        if (node == null) return Map.of();
+        if (!node.isObject()) {
+            f.error("params", "must be a JSON object");
+            return null;
+        }
+        try {
+            int bytes = json.writeValueAsString(node).getBytes(StandardCharsets.UTF_8).length;
+            if (bytes > MAX_PARAMS_BYTES) {
+                f.error("params", "must be at most 64 KiB of JSON, was " + bytes + " bytes");
+                return null;
+            }
+            @SuppressWarnings("unchecked")
+            Map<String, Object> params = json.treeToValue(node, LinkedHashMap.class);
+            return params;
+        } catch (JsonProcessingException e) {
+            f.error("params", "cannot be read: " + e.getOriginalMessage());
+            return null;
+        }
+    }
+
+    private Backoff backoff(Fields f) {
+        JsonNode node = f.node("backoff");
+        if (node == null) return Backoff.defaults();
+        try {
+            return json.treeToValue(node, Backoff.class);
+        } catch (JsonProcessingException | IllegalArgumentException e) {
+            Throwable cause = e.getCause() instanceof IllegalArgumentException iae ? iae : e;
+            f.error("backoff", "is not a valid backoff: " + cause.getMessage());
+            return null;
+        }
+    }
+
+    private static CronDialect dialect(Fields f) {
+        String name = f.string("dialect", 20);
+        if (name == null) return null;
+        CronDialect dialect = CronDialect.fromWireName(name);
+        if (dialect == null) f.error("dialect", "unknown dialect '" + name + "'; one of quartz, unix");
+        return dialect;
+    }
+
+    private static Trigger build(Fields f, java.util.function.Supplier<Trigger> trigger) {
+        try {
+            return trigger.get();
+        } catch (InvalidTriggerException e) {
+            f.error(e.field(), e.reason());
+            return null;
+        }
+    }
+
+    /** Typed reads of one JSON object's fields, each reporting its own errors under the object's path. */
+    static final class Fields {
+        private final JsonNode body;
+        private final String path;
+        final List<FieldError> errors;
+
+        Fields(JsonNode body, String path, List<FieldError> errors) {
+            this.body = body;
+            this.path = path;
+            this.errors = errors;
+        }
+
+        Fields nested(String field, JsonNode node) {
+            return new Fields(node, name(field), errors);
+        }
+
+        boolean has(String field) {
+            JsonNode n = body.get(field);
+            return n != null && !n.isNull();
+        }
+
+        JsonNode node(String field) {
+            return has(field) ? body.get(field) : null;
+        }
+
+        void error(String field, String message) {
+            errors.add(new FieldError(name(field), message));
+        }
+
+        void rejectUnknown(Set<String> known) {
+            for (Iterator<String> it = body.fieldNames(); it.hasNext(); ) {
+                String name = it.next();
+                if (!known.contains(name)) error(name, "is not a known field");
+            }
+        }
+
+        String string(String field, int maxLength) {
+            JsonNode n = node(field);
+            if (n == null) return null;
+            if (!n.isTextual()) {
+                error(field, "must be a string");
+                return null;
+            }
+            String s = n.asText();
+            if (s.isBlank()) {
+                error(field, "must not be blank");
+                return null;
+            }
+            if (s.length() > maxLength) {
+                error(field, "must be at most " + maxLength + " characters");
+                return null;
+            }
+            return s;
+        }
+
+        long integer(String field, long max) {
+            return integer(field, Long.MIN_VALUE, max);
+        }
+
+        /** Negative values are reported by the trigger itself when min is unbounded, so its message is the one shown. */
+        long integer(String field, long min, long max) {
+            JsonNode n = node(field);
+            if (!n.isIntegralNumber() || !n.canConvertToLong()) {
+                error(field, "must be a whole number");
+                return 0;
+            }
+            long v = n.asLong();
+            if (v < min) error(field, min == 0 ? "must not be negative" : "must be at least " + min);
+            else if (v > max) error(field, "must be at most " + max);
+            return v;
+        }
+
+        Instant instant(String field) {
+            String s = string(field, 64);
+            if (s == null) return null;
+            try {
+                return Instant.parse(s);
+            } catch (DateTimeParseException e) {
+                error(field, "must be an ISO-8601 instant such as 2026-11-30T10:00:00.000Z");
+                return null;
+            }
+        }
+
+        <E extends Enum<E>> E enumValue(String field, Class<E> type, E fallback) {
+            String s = string(field, 40);
+            if (s == null) return has(field) ? null : fallback;
+            try {
+                return Enum.valueOf(type, s);
+            } catch (IllegalArgumentException e) {
+                error(field, "unknown " + field + " '" + s + "'; one of " + Arrays.toString(type.getEnumConstants()));
+                return null;
+            }
+        }
+
+        private String name(String field) {
+            return path.isEmpty() ? field : path + "." + field;
+        }
+    }
+}

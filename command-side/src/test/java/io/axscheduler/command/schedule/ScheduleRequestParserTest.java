@@ -1,0 +1,81 @@
+package io.axscheduler.command.schedule;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.axscheduler.api.problem.FieldError;
+import io.axscheduler.api.problem.InvalidRequestException;
+import io.axscheduler.api.schedule.MisfirePolicy;
+import io.axscheduler.api.schedule.OverlapPolicy;
+import io.axscheduler.api.schedule.TriggerType;
+import io.axscheduler.api.spi.JobTypeCatalog;
+import org.junit.jupiter.api.Test;
+
+import java.time.Instant;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+class ScheduleRequestParserTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Instant NOW = Instant.parse("2026-05-01T10:00:00Z");
+    private static final JobTypeCatalog CATALOG = new JobTypeCatalog() {
+        public boolean knows(String jobType) {
+            return jobTypes().contains(jobType);
+        }
+
+        public Set<String> jobTypes() {
+            return Set.of("noop", "http");
+        }
+    };
+    private final ScheduleRequestParser parser = new ScheduleRequestParser(CATALOG, JSON, 1_000);
+
+    private ScheduleRequest parse(String json) throws Exception {
+        return parser.parse(JSON.readTree(json), NOW);
+    }
+
+    private FieldError refused(String json) {
+        InvalidRequestException e = catchThrowableOfType(InvalidRequestException.class, () -> parse(json));
+        assertThat(e).as("refused: " + json).isNotNull();
+        return e.errors().get(0);
+    }
+
+    @Test
+    void the_contract_example_is_accepted_with_defaults_filled_in() throws Exception {
+        ScheduleRequest r = parse("""
+                {"name":"close-unpaid-orders","trigger":{"type":"cron","expression":"0 */5 * * * ?","timezone":"Asia/Shanghai"},
+                 "job":{"jobType":"http","params":{"x":1},"priority":0,"maxRetries":3,"timeoutMs":30000},
+                 "overlapPolicy":"SKIP_IF_RUNNING"}""");
+        assertThat(r.trigger().type()).isEqualTo(TriggerType.CRON);
+        assertThat(r.misfirePolicy()).isEqualTo(MisfirePolicy.FIRE_ONCE);
+        assertThat(r.overlapPolicy()).isEqualTo(OverlapPolicy.SKIP_IF_RUNNING);
+        assertThat(r.job().jobType()).isEqualTo("http");
+    }
+
+    @Test
+    void every_bad_field_is_named() {
+        String job = "\"job\":{\"jobType\":\"noop\"}";
+        assertThat(refused("{\"trigger\":{\"type\":\"cron\",\"expression\":\"nope\"}," + job + "}").field()).isEqualTo("trigger.expression");
+        assertThat(refused("{\"trigger\":{\"type\":\"cron\",\"expression\":\"0 * * * * ?\",\"timezone\":\"Mars/Base\"}," + job + "}").field()).isEqualTo("trigger.timezone");
+        assertThat(refused("{\"trigger\":{\"type\":\"hourly\"}," + job + "}").field()).isEqualTo("trigger.type");
+        assertThat(refused("{\"trigger\":{\"type\":\"fixedRate\",\"intervalMs\":-5}," + job + "}").field()).isEqualTo("trigger.intervalMs");
+        assertThat(refused("{\"trigger\":{\"type\":\"fixedDelay\",\"delayMs\":-5}," + job + "}").field()).isEqualTo("trigger.delayMs");
+        assertThat(refused("{\"trigger\":{\"type\":\"once\",\"at\":\"2020-01-01T00:00:00Z\"}," + job + "}").field()).isEqualTo("trigger.at");
+        assertThat(refused("{\"trigger\":{\"type\":\"fixedRate\",\"intervalMs\":5000}," + job + ",\"misfirePolicy\":\"SOMETIMES\"}").field()).isEqualTo("misfirePolicy");
+        assertThat(refused("{\"trigger\":{\"type\":\"fixedRate\",\"intervalMs\":5000}," + job + ",\"overlapPolicy\":\"NEVER\"}").field()).isEqualTo("overlapPolicy");
+        assertThat(refused("{\"trigger\":{\"type\":\"fixedRate\",\"intervalMs\":5000},\"job\":{\"jobType\":\"mystery\"}}").field()).isEqualTo("job.jobType");
+        assertThat(refused("{\"trigger\":{\"type\":\"fixedRate\",\"intervalMs\":5000}}").field()).isEqualTo("job");
+    }
+
+    @Test
+    void a_schedule_firing_more_often_than_the_floor_is_refused_with_the_reason() {
+        FieldError e = refused("{\"trigger\":{\"type\":\"fixedRate\",\"intervalMs\":200},\"job\":{\"jobType\":\"noop\"}}");
+        assertThat(e.field()).isEqualTo("trigger.intervalMs");
+        assertThat(e.message()).contains("more often than the floor").contains("432000 times a day");
+        ScheduleRequestParser strict = new ScheduleRequestParser(CATALOG, JSON, 3_600_000);
+        InvalidRequestException minutely = catchThrowableOfType(InvalidRequestException.class, () -> strict.parse(JSON.readTree(
+                "{\"trigger\":{\"type\":\"cron\",\"expression\":\"0 * * * * ?\"},\"job\":{\"jobType\":\"noop\"}}"), NOW));
+        assertThat(minutely.errors().get(0).field()).isEqualTo("trigger.expression");
+        assertThat(minutely.errors().get(0).message()).contains("1440 times a day");
+    }
+}
