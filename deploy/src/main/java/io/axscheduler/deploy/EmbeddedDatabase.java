@@ -118,10 +118,15 @@ final class EmbeddedDatabase {
      * database to finish running jobs and hand back the rest.
      */
     static void stopAfter(ConfigurableApplicationContext node) {
+        stopOnExit(node::close);
+    }
+
+    /** Stops the embedded server on JVM exit, after {@code first} has run. */
+    static void stopOnExit(Runnable first) {
         DB db = running;
         if (db == null) return;
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            node.close();
+            first.run();
             try {
                 db.stop();
             } catch (Exception e) {

@@ -29,6 +29,7 @@ final class TestDatabase {
                 try {
                     Path home = Files.createTempDirectory("ax-test-db");
                     String url = EmbeddedDatabase.start(home, 0);
+                    EmbeddedDatabase.stopOnExit(() -> { });
                     serverUrl = url.substring(0, url.lastIndexOf('/') + 1);
                 } catch (Exception e) {
                     throw new IllegalStateException("could not start the embedded test database", e);
