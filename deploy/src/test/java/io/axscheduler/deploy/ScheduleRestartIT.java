@@ -1,0 +1,50 @@
+package io.axscheduler.deploy;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Every node down across several fire times: FIRE_ONCE fires one catch-up, then follows the schedule again. */
+class ScheduleRestartIT {
+
+    @Test
+    void fire_once_fires_a_single_catch_up_after_every_node_was_down_then_follows_the_schedule() throws Exception {
+        String db = TestDatabase.freshDatabase("schedule_restart");
+        String id;
+        long lastBefore;
+        long downUntil;
+        try (Node a = Node.start(db, "node-a"); Node b = Node.start(db, "node-b")) {
+            id = ScheduleHttp.create(a.api, """
+                    {"name":"rate-1s","trigger":{"type":"fixedRate","intervalMs":1000},"job":{"jobType":"noop"},
+                     "misfirePolicy":"FIRE_ONCE"}""");
+            Thread.sleep(3_500);
+        }
+        JdbcTemplate direct = new JdbcTemplate(new org.springframework.jdbc.datasource.DriverManagerDataSource(
+                db, TestDatabase.user(), TestDatabase.password()));
+        lastBefore = direct.queryForObject("SELECT MAX(run_at) FROM job_queue WHERE schedule_id = ?", Long.class, id);
+        Thread.sleep(6_000);
+        downUntil = direct.queryForObject("SELECT ROUND(UNIX_TIMESTAMP(NOW(3)) * 1000)", Long.class);
+        try (Node a = Node.start(db, "node-a"); Node b = Node.start(db, "node-b")) {
+            Thread.sleep(4_000);
+            assertThat(a.api.post("/api/v1/schedules/" + id + "/pause", "{}").status()).isEqualTo(200);
+        }
+        List<Long> after = direct.queryForList("SELECT run_at FROM job_queue WHERE schedule_id = ? AND run_at > ? ORDER BY run_at",
+                Long.class, id, lastBefore);
+        List<Long> missedWindow = after.stream().filter(t -> t <= downUntil).toList();
+        assertThat(missedWindow).as("jobs for the fire times missed while down").containsExactly(lastBefore + 1_000);
+        List<Long> onSchedule = after.stream().filter(t -> t > downUntil).toList();
+        assertThat(onSchedule).as("fires after the restart").hasSizeGreaterThanOrEqualTo(2);
+        for (int i = 1; i < onSchedule.size(); i++) {
+            assertThat(onSchedule.get(i) - onSchedule.get(i - 1)).isEqualTo(1_000);
+        }
+        Integer keys = direct.queryForObject("SELECT COUNT(DISTINCT job_key) FROM job_queue WHERE schedule_id = ?", Integer.class, id);
+        Integer jobs = direct.queryForObject("SELECT COUNT(*) FROM job_queue WHERE schedule_id = ?", Integer.class, id);
+        assertThat(keys).isEqualTo(jobs);
+        List<Map<String, Object>> all = direct.queryForList("SELECT job_key, run_at FROM job_queue WHERE schedule_id = ? ORDER BY run_at", id);
+        System.out.println("jobs of the schedule across the restart: " + all);
+    }
+}

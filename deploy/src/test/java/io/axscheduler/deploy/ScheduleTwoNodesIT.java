@@ -1,0 +1,143 @@
+package io.axscheduler.deploy;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Two nodes on one database fire a schedule: every fire time makes exactly one job, never two, never none. */
+class ScheduleTwoNodesIT {
+
+    static Node a;
+    static Node b;
+
+    @BeforeAll
+    static void start() {
+        String db = TestDatabase.freshDatabase("schedule_two_nodes");
+        a = Node.start(db, "node-a");
+        b = Node.start(db, "node-b");
+    }
+
+    @AfterAll
+    static void stop() {
+        if (b != null) b.close();
+        if (a != null) a.close();
+    }
+
+    @Test
+    void a_schedule_firing_every_second_on_two_nodes_makes_exactly_one_job_per_fire_time() throws Exception {
+        String id = ScheduleHttp.create(a.api, """
+                {"name":"every-second","trigger":{"type":"cron","expression":"* * * * * ?"},"job":{"jobType":"noop"}}""");
+        Thread.sleep(12_000);
+        assertThat(b.api.post("/api/v1/schedules/" + id + "/pause", "{}").status()).isEqualTo(200);
+        Thread.sleep(1_500);
+
+        JdbcTemplate jdbc = a.jdbc();
+        List<Map<String, Object>> jobs = jdbc.queryForList(
+                "SELECT job_key, run_at FROM job_queue WHERE schedule_id = ? ORDER BY run_at", id);
+        assertThat(jobs.size()).isGreaterThanOrEqualTo(10);
+        assertThat(new HashSet<>(jobs.stream().map(j -> j.get("job_key")).toList())).hasSize(jobs.size());
+        for (int i = 1; i < jobs.size(); i++) {
+            long gap = ((Number) jobs.get(i).get("run_at")).longValue() - ((Number) jobs.get(i - 1).get("run_at")).longValue();
+            assertThat(gap).as("gap between fire %d and %d", i - 1, i).isEqualTo(1_000);
+        }
+        Integer fired = jdbc.queryForObject("SELECT COUNT(*) FROM DomainEventEntry WHERE aggregateIdentifier = ?"
+                + " AND payloadType LIKE '%ScheduleFired'", Integer.class, id);
+        assertThat(fired).isEqualTo(jobs.size());
+        var listed = a.api.get("/api/v1/jobs?scheduleId=" + id + "&size=500");
+        assertThat(listed.body().path("total").asInt()).isEqualTo(jobs.size());
+        System.out.println("jobs run by node: " + jdbc.queryForList("SELECT node, COUNT(*) n FROM job_queue WHERE schedule_id = ? GROUP BY node", id));
+
+        var view = b.api.get("/api/v1/schedules/" + id);
+        assertThat(view.status()).isEqualTo(200);
+        assertThat(view.body().path("paused").asBoolean()).isTrue();
+        assertThat(view.body().path("fireCount").asInt()).isEqualTo(jobs.size());
+        assertThat(view.body().path("lastJobId").asText()).isNotBlank();
+        Await.until(Duration.ofSeconds(10), () -> "SUCCEEDED".equals(b.api.get("/api/v1/schedules/" + id).body().path("lastJobStatus").asText()),
+                () -> b.api.get("/api/v1/schedules/" + id).body().toString());
+    }
+
+    @Test
+    void operations_pause_resume_trigger_update_delete_and_history_work_over_http() {
+        String id = ScheduleHttp.create(a.api, """
+                {"name":"ops-hourly","trigger":{"type":"cron","expression":"0 0 * * * ?","timezone":"Europe/Berlin"},
+                 "job":{"jobType":"noop"},"misfirePolicy":"SKIP","overlapPolicy":"QUEUE"}""");
+        var triggered = b.api.post("/api/v1/schedules/" + id + "/trigger", "{}");
+        assertThat(triggered.status()).isEqualTo(201);
+        String jobId = triggered.text("jobId");
+        Await.until(Duration.ofSeconds(10), () -> "SUCCEEDED".equals(a.api.get("/api/v1/jobs/" + jobId).text("status")),
+                () -> a.api.get("/api/v1/jobs/" + jobId).body().toString());
+        assertThat(a.api.get("/api/v1/jobs/" + jobId).text("scheduleId")).isEqualTo(id);
+
+        var updated = ScheduleHttp.put(a.api, "/api/v1/schedules/" + id, """
+                {"name":"ops-daily","trigger":{"type":"cron","expression":"0 5 1 * * ?","timezone":"Asia/Shanghai"},"job":{"jobType":"noop"}}""");
+        assertThat(updated.status()).isEqualTo(200);
+        assertThat(updated.body().path("nextFireTimes")).hasSize(5);
+        assertThat(updated.body().path("nextFireTimes").get(0).asText()).endsWith("T17:05:00.000Z");
+        assertThat(a.api.get("/api/v1/schedules?name=ops-daily").body().path("total").asInt()).isEqualTo(1);
+
+        assertThat(a.api.post("/api/v1/schedules/" + id + "/pause", "{}").body().path("state").asText()).isEqualTo("PAUSED");
+        assertThat(a.api.get("/api/v1/schedules?state=PAUSED").body().path("items").toString()).contains(id);
+        assertThat(a.api.post("/api/v1/schedules/" + id + "/resume", "{}").body().path("state").asText()).isEqualTo("ACTIVE");
+        assertThat(ScheduleHttp.delete(a.api, "/api/v1/schedules/" + id).body().path("state").asText()).isEqualTo("DELETED");
+        var pauseDeleted = a.api.post("/api/v1/schedules/" + id + "/pause", "{}");
+        assertThat(pauseDeleted.status()).isEqualTo(409);
+        assertThat(pauseDeleted.contentType()).contains("application/problem+json");
+        assertThat(a.api.post("/api/v1/schedules/" + id + "/trigger", "{}").status()).isEqualTo(409);
+
+        var history = b.api.get("/api/v1/schedules/" + id + "/history");
+        assertThat(history.status()).isEqualTo(200);
+        List<String> types = new java.util.ArrayList<>();
+        history.body().path("events").forEach(e -> types.add(e.path("type").asText()));
+        assertThat(types).containsExactly(
+                "ScheduleCreated", "ScheduleFired", "ScheduleUpdated", "SchedulePaused", "ScheduleResumed", "ScheduleDeleted");
+
+        assertThat(a.api.get("/api/v1/schedules/no-such-schedule").status()).isEqualTo(404);
+        assertThat(a.api.post("/api/v1/schedules/no-such-schedule/pause", "{}").status()).isEqualTo(404);
+        assertThat(a.api.get("/api/v1/schedules/no-such-schedule/history").status()).isEqualTo(404);
+    }
+
+    @Test
+    void bad_requests_are_refused_naming_the_field() {
+        assertThat(field(a.api.post("/api/v1/schedules", """
+                {"trigger":{"type":"cron","expression":"0 61 * * * ?"},"job":{"jobType":"noop"}}"""))).isEqualTo("trigger.expression");
+        assertThat(field(a.api.post("/api/v1/schedules", """
+                {"trigger":{"type":"cron","expression":"0 0 * * * ?","timezone":"Mars/Base"},"job":{"jobType":"noop"}}"""))).isEqualTo("trigger.timezone");
+        assertThat(field(a.api.post("/api/v1/schedules", """
+                {"trigger":{"type":"weekly"},"job":{"jobType":"noop"}}"""))).isEqualTo("trigger.type");
+        assertThat(field(a.api.post("/api/v1/schedules", """
+                {"trigger":{"type":"fixedRate","intervalMs":-1},"job":{"jobType":"noop"}}"""))).isEqualTo("trigger.intervalMs");
+        assertThat(field(a.api.post("/api/v1/schedules", """
+                {"trigger":{"type":"fixedRate","intervalMs":100},"job":{"jobType":"noop"}}"""))).isEqualTo("trigger.intervalMs");
+        assertThat(field(a.api.post("/api/v1/schedules", """
+                {"trigger":{"type":"once","at":"2001-01-01T00:00:00Z"},"job":{"jobType":"noop"}}"""))).isEqualTo("trigger.at");
+        assertThat(field(a.api.post("/api/v1/schedules", """
+                {"trigger":{"type":"fixedRate","intervalMs":5000},"job":{"jobType":"noop"},"misfirePolicy":"LATER"}"""))).isEqualTo("misfirePolicy");
+        assertThat(field(a.api.post("/api/v1/schedules", """
+                {"trigger":{"type":"fixedRate","intervalMs":5000},"job":{"jobType":"nope"}}"""))).isEqualTo("job.jobType");
+
+        var valid = a.api.post("/api/v1/cron/validate", """
+                {"expression":"0 */5 * * * ?","timezone":"Asia/Shanghai","count":3}""");
+        assertThat(valid.status()).isEqualTo(200);
+        assertThat(valid.body().path("valid").asBoolean()).isTrue();
+        assertThat(valid.text("description")).isEqualTo("every 5 minutes");
+        assertThat(valid.body().path("nextFireTimes")).hasSize(3);
+        assertThat(valid.body().path("firesPerDay").asLong()).isEqualTo(288);
+        assertThat(a.api.post("/api/v1/cron/validate", "{\"expression\":\"*/5 * * * *\",\"dialect\":\"unix\"}").status()).isEqualTo(200);
+        assertThat(field(a.api.post("/api/v1/cron/validate", "{\"expression\":\"*/5 * * * *\"}"))).isEqualTo("expression");
+        assertThat(field(a.api.post("/api/v1/cron/validate", "{\"expression\":\"0 0 * * * ?\",\"timezone\":\"Nowhere\"}"))).isEqualTo("timezone");
+    }
+
+    private static String field(Api.Response r) {
+        assertThat(r.status()).as(r.body().toString()).isEqualTo(400);
+        assertThat(r.contentType()).contains("application/problem+json");
+        return r.body().path("errors").get(0).path("field").asText();
+    }
+}

@@ -1,0 +1,185 @@
+package io.axscheduler.scheduler.schedule;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.axscheduler.api.job.JobStatus;
+import io.axscheduler.api.job.SubmitResult;
+import io.axscheduler.api.schedule.*;
+import io.axscheduler.scheduler.DatabaseTime;
+import io.axscheduler.scheduler.SchedulerCommands;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionTemplate;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * Fires one schedule whose time has come, in one transaction: lock its row with {@code FOR UPDATE SKIP LOCKED}
+ * (another node firing it skips it), plan its due fire times with the misfire policy against database time, apply
+ * the overlap policy, then for each fire send {@code FireSchedule} and the {@code SubmitJob} keyed by (schedule, fire
+ * time). The aggregate refuses a fire time that is no longer due, and the job key refuses a second job for one fire
+ * time: either failing aborts the whole transaction, so a fire time makes exactly one job or none yet.
+ */
+@Component
+public class FireDueSchedules {
+
+    private static final Logger log = LoggerFactory.getLogger(FireDueSchedules.class);
+
+    private final NamedParameterJdbcTemplate jdbc;
+    private final TransactionTemplate transaction;
+    private final SchedulerCommands commands;
+    private final DatabaseTime databaseTime;
+    private final ObjectMapper json;
+    private final long misfireThresholdMs;
+    private final int fireAllMax;
+
+    public FireDueSchedules(NamedParameterJdbcTemplate jdbc, TransactionTemplate transaction, SchedulerCommands commands,
+                            DatabaseTime databaseTime, ObjectMapper json,
+                            @Value("${ax.scheduler.schedules.misfire-threshold-ms:5000}") long misfireThresholdMs,
+                            @Value("${ax.scheduler.schedules.fire-all-max:100}") int fireAllMax) {
+        this.jdbc = jdbc;
+        this.transaction = transaction;
+        this.commands = commands;
+        this.databaseTime = databaseTime;
+        this.json = json;
+        this.misfireThresholdMs = misfireThresholdMs;
+        if (fireAllMax < 1 || fireAllMax > 10_000) throw new IllegalArgumentException("ax.scheduler.schedules.fire-all-max must be 1..10000");
+        this.fireAllMax = fireAllMax;
+    }
+
+    /** Schedules due now by database time, oldest first; read without locks, each is locked when fired. */
+    public List<String> dueScheduleIds(int limit) {
+        return jdbc.queryForList("SELECT schedule_id FROM schedules WHERE state = 'ACTIVE' AND next_fire_at <= "
+                + DatabaseTime.NOW_MS + " ORDER BY next_fire_at LIMIT :limit", Map.of("limit", limit), String.class);
+    }
+
+    /** Fires what is due of one schedule; returns the jobs made (0 when another node holds it or it is no longer due). */
+    public int fire(String scheduleId) {
+        Integer made = transaction.execute(tx -> {
+            List<Map<String, Object>> rows = jdbc.queryForList("""
+                    SELECT schedule_id, trigger_json, anchor_at, next_fire_at, queued_fire_at, misfire_policy,
+                           overlap_policy, last_job_id
+                    FROM schedules WHERE schedule_id = :id AND state = 'ACTIVE' AND next_fire_at <= """ + " " + DatabaseTime.NOW_MS
+                    + " FOR UPDATE SKIP LOCKED", Map.of("id", scheduleId));
+            if (rows.isEmpty()) return 0;
+            return fireLocked(rows.get(0), databaseTime.nowMs());
+        });
+        return made == null ? 0 : made;
+    }
+
+    private int fireLocked(Map<String, Object> row, long nowMs) {
+        String scheduleId = (String) row.get("schedule_id");
+        Trigger trigger = read((String) row.get("trigger_json"), Trigger.class);
+        Instant anchor = Instant.ofEpochMilli(((Number) row.get("anchor_at")).longValue());
+        Instant due = Instant.ofEpochMilli(((Number) row.get("next_fire_at")).longValue());
+        Instant queued = row.get("queued_fire_at") == null ? null : Instant.ofEpochMilli(((Number) row.get("queued_fire_at")).longValue());
+        OverlapPolicy overlap = OverlapPolicy.valueOf((String) row.get("overlap_policy"));
+        FirePlan plan = PlanFires.plan(trigger, anchor, due, Instant.ofEpochMilli(nowMs),
+                MisfirePolicy.valueOf((String) row.get("misfire_policy")), misfireThresholdMs, fireAllMax);
+        LastJob lastJob = lastJob((String) row.get("last_job_id"));
+        int made = 0;
+        for (int i = 0; i < plan.fires().size(); i++) {
+            PlannedFire planned = plan.fires().get(i);
+            Instant next = plan.nextAfter(i);
+            if (!planned.fires()) {
+                commands.sendAndWait(new SkipScheduleFire(scheduleId, planned.fireTime(), planned.skipReason(), next));
+                continue;
+            }
+            switch (OverlapDecision.decide(overlap, lastJob, queued)) {
+                case FIRE -> {
+                    String jobId = submit(scheduleId, planned.fireTime(), FireKind.SCHEDULED, next);
+                    lastJob = new LastJob(jobId, JobStatus.WAITING, 0, Integer.MAX_VALUE);
+                    made++;
+                }
+                case QUEUE -> {
+                    commands.sendAndWait(new QueueScheduleFire(scheduleId, planned.fireTime(), lastJob.jobId(), next));
+                    queued = planned.fireTime();
+                }
+                case SKIP -> commands.sendAndWait(new SkipScheduleFire(scheduleId, planned.fireTime(),
+                        OverlapDecision.skipReason(overlap, lastJob), next));
+            }
+        }
+        return made;
+    }
+
+    /** Releases fires held back by overlap policy QUEUE whose job has ended; returns the jobs made. */
+    public int releaseQueued(int limit) {
+        int made = 0;
+        List<String> ids = jdbc.queryForList("SELECT s.schedule_id FROM schedules s LEFT JOIN job_queue j ON j.job_id = s.last_job_id"
+                + " WHERE s.state = 'ACTIVE' AND s.queued_fire_at IS NOT NULL AND (j.job_id IS NULL OR " + LastJob.ENDED_SQL + ")"
+                + " LIMIT :limit", Map.of("limit", limit), String.class);
+        for (String id : ids) {
+            Integer one = transaction.execute(tx -> {
+                List<Map<String, Object>> rows = jdbc.queryForList("SELECT queued_fire_at, last_job_id FROM schedules"
+                        + " WHERE schedule_id = :id AND state = 'ACTIVE' AND queued_fire_at IS NOT NULL FOR UPDATE SKIP LOCKED",
+                        Map.of("id", id));
+                if (rows.isEmpty()) return 0;
+                LastJob last = lastJob((String) rows.get(0).get("last_job_id"));
+                if (last != null && !last.ended()) return 0;
+                submit(id, Instant.ofEpochMilli(((Number) rows.get(0).get("queued_fire_at")).longValue()), FireKind.QUEUED, null);
+                return 1;
+            });
+            made += one == null ? 0 : one;
+        }
+        return made;
+    }
+
+    /** Fixed-delay schedules whose last job ended get their next fire time: the delay after that end. */
+    public int armFixedDelays(int limit) {
+        int armed = 0;
+        List<String> ids = jdbc.queryForList("SELECT s.schedule_id FROM schedules s JOIN job_queue j ON j.job_id = s.last_job_id"
+                + " WHERE s.state = 'ACTIVE' AND s.trigger_type = 'FIXED_DELAY' AND s.next_fire_at IS NULL AND "
+                + LastJob.ENDED_SQL + " LIMIT :limit", Map.of("limit", limit), String.class);
+        for (String id : ids) {
+            Integer one = transaction.execute(tx -> {
+                List<Map<String, Object>> rows = jdbc.queryForList("SELECT last_job_id FROM schedules WHERE schedule_id = :id"
+                        + " AND state = 'ACTIVE' AND trigger_type = 'FIXED_DELAY' AND next_fire_at IS NULL FOR UPDATE SKIP LOCKED",
+                        Map.of("id", id));
+                if (rows.isEmpty()) return 0;
+                String jobId = (String) rows.get(0).get("last_job_id");
+                List<Long> ended = jdbc.queryForList("SELECT j.updated_at FROM job_queue j WHERE j.job_id = :jobId AND "
+                        + LastJob.ENDED_SQL, Map.of("jobId", jobId), Long.class);
+                if (ended.isEmpty()) return 0;
+                commands.sendAndWait(new ArmSchedule(id, jobId, Instant.ofEpochMilli(ended.get(0))));
+                return 1;
+            });
+            armed += one == null ? 0 : one;
+        }
+        return armed;
+    }
+
+    private String submit(String scheduleId, Instant fireTime, FireKind kind, Instant next) {
+        String jobId = UUID.randomUUID().toString();
+        JobTemplate template = commands.sendAndWait(new FireSchedule(scheduleId, fireTime, kind, jobId, next));
+        SubmitResult result = commands.sendAndWait(template.toSubmitJob(jobId, scheduleId, fireTime, kind));
+        if (!result.created()) {
+            // the key says this fire time already made a job: the fire above must not stand
+            throw new IllegalStateException("schedule " + scheduleId + " fire time " + fireTime
+                    + " already made job " + result.jobId() + "; nothing fired");
+        }
+        log.debug("schedule {} fired {} ({}) as job {}", scheduleId, fireTime, kind, jobId);
+        return jobId;
+    }
+
+    private LastJob lastJob(String jobId) {
+        if (jobId == null) return null;
+        List<LastJob> jobs = jdbc.query("SELECT status, attempt, max_retries FROM job_queue WHERE job_id = :id",
+                Map.of("id", jobId), (rs, i) -> new LastJob(jobId, JobStatus.valueOf(rs.getString("status")),
+                        rs.getInt("attempt"), rs.getInt("max_retries")));
+        return jobs.isEmpty() ? null : jobs.get(0);
+    }
+
+    private <T> T read(String text, Class<T> type) {
+        try {
+            return json.readValue(text, type);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("schedules row holds unreadable " + type.getSimpleName(), e);
+        }
+    }
+}
