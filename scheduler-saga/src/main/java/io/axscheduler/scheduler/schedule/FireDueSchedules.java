@@ -84,6 +84,13 @@ public class FireDueSchedules {
                 MisfirePolicy.valueOf((String) row.get("misfire_policy")), misfireThresholdMs, fireAllMax);
         LastJob lastJob = lastJob((String) row.get("last_job_id"));
         int made = 0;
+        if (queued != null && (lastJob == null || lastJob.ended())) {
+            // the held-back fire goes first: it waited longer than the fires due now, which must queue behind it
+            String jobId = submit(scheduleId, queued, FireKind.QUEUED, null);
+            lastJob = new LastJob(jobId, JobStatus.WAITING, 0, Integer.MAX_VALUE);
+            queued = null;
+            made++;
+        }
         for (int i = 0; i < plan.fires().size(); i++) {
             PlannedFire planned = plan.fires().get(i);
             Instant next = plan.nextAfter(i);
