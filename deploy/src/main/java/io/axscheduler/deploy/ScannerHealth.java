@@ -2,6 +2,7 @@ package io.axscheduler.deploy;
 
 import io.axscheduler.scheduler.SchedulerProperties;
 import io.axscheduler.scheduler.scan.ScanDueJobs;
+import io.axscheduler.scheduler.schedule.ScanSchedules;
 import org.springframework.boot.actuate.health.Health;
 import org.springframework.boot.actuate.health.HealthIndicator;
 import org.springframework.stereotype.Component;
@@ -11,7 +12,8 @@ import java.time.Duration;
 import java.time.Instant;
 
 /**
- * DOWN when this node's scanner has not completed a scan for longer than {@code ax.scheduler.health.scan-stall-ms}:
+ * DOWN when this node's job scan or schedule pass has not completed for longer than
+ * {@code ax.scheduler.health.scan-stall-ms}:
  * the "half-dead" node whose process lives while its scan thread is stuck on the database. A load balancer or
  * orchestrator can then replace it.
  */
@@ -19,11 +21,13 @@ import java.time.Instant;
 class ScannerHealth implements HealthIndicator {
 
     private final ScanDueJobs scanner;
+    private final ScanSchedules scheduleScanner;
     private final SchedulerProperties properties;
     private final Clock clock;
 
-    ScannerHealth(ScanDueJobs scanner, SchedulerProperties properties, Clock clock) {
+    ScannerHealth(ScanDueJobs scanner, ScanSchedules scheduleScanner, SchedulerProperties properties, Clock clock) {
         this.scanner = scanner;
+        this.scheduleScanner = scheduleScanner;
         this.properties = properties;
         this.clock = clock;
     }
@@ -33,12 +37,16 @@ class ScannerHealth implements HealthIndicator {
         if (!properties.scan().enabled()) {
             return Health.up().withDetail("scanning", "switched off on this node").build();
         }
-        Instant last = scanner.lastCompletedScan();
-        Duration since = Duration.between(last, clock.instant());
-        Health.Builder health = since.toMillis() > properties.health().scanStallMs() ? Health.down() : Health.up();
-        return health.withDetail("lastCompletedScan", last.toString())
-                .withDetail("millisSinceLastScan", since.toMillis())
-                .withDetail("stallAfterMs", properties.health().scanStallMs())
+        Instant now = clock.instant();
+        long jobScanAge = Duration.between(scanner.lastCompletedScan(), now).toMillis();
+        long scheduleScanAge = Duration.between(scheduleScanner.lastCompletedPass(), now).toMillis();
+        long stallAfter = properties.health().scanStallMs();
+        Health.Builder health = jobScanAge > stallAfter || scheduleScanAge > stallAfter ? Health.down() : Health.up();
+        return health.withDetail("lastCompletedScan", scanner.lastCompletedScan().toString())
+                .withDetail("millisSinceLastScan", jobScanAge)
+                .withDetail("lastCompletedSchedulePass", scheduleScanner.lastCompletedPass().toString())
+                .withDetail("millisSinceLastSchedulePass", scheduleScanAge)
+                .withDetail("stallAfterMs", stallAfter)
                 .build();
     }
 }

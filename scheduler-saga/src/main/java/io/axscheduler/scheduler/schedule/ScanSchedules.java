@@ -6,6 +6,8 @@ import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
+import java.time.Clock;
+import java.time.Instant;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -24,10 +26,12 @@ public class ScanSchedules implements SmartLifecycle {
     private final long maxIntervalMs;
     private final int batchSize;
     private final boolean enabled;
+    private final Clock clock;
     private volatile boolean running;
+    private volatile Instant lastCompletedPass;
     private Thread thread;
 
-    public ScanSchedules(FireDueSchedules fire,
+    public ScanSchedules(FireDueSchedules fire, Clock clock,
                          @Value("${ax.scheduler.schedules.scan-min-interval-ms:400}") long minIntervalMs,
                          @Value("${ax.scheduler.schedules.scan-max-interval-ms:600}") long maxIntervalMs,
                          @Value("${ax.scheduler.schedules.batch-size:100}") int batchSize,
@@ -39,6 +43,13 @@ public class ScanSchedules implements SmartLifecycle {
         this.maxIntervalMs = maxIntervalMs;
         this.batchSize = batchSize;
         this.enabled = enabled;
+        this.clock = clock;
+        this.lastCompletedPass = clock.instant();
+    }
+
+    /** When the last pass finished, failed schedules or not; health goes DOWN when this falls too far behind. */
+    public Instant lastCompletedPass() {
+        return lastCompletedPass;
     }
 
     /** One pass on the caller's thread; returns the jobs made. */
@@ -57,6 +68,7 @@ public class ScanSchedules implements SmartLifecycle {
         } catch (RuntimeException e) {
             log.warn("releasing queued fires or arming fixed delays failed; retried at the next tick: {}", e.toString());
         }
+        lastCompletedPass = clock.instant();
         return made;
     }
 
