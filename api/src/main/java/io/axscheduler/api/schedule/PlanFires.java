@@ -6,9 +6,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Applies the misfire policy to a schedule whose fire time has come. A fire time is missed when it is more than
- * {@code misfireThresholdMs} old at the scan (nodes were down, the schedule was paused, the scan fell behind);
- * fires that are merely a scan interval late are all on time and all fire.
+ * Applies the misfire policy to a schedule whose fire time has come. A fire time is missed when it is older at the
+ * scan than {@code misfireThresholdMs} or than two of the schedule's periods, whichever is shorter (nodes were down,
+ * the schedule was paused): a 1 s schedule stopped for 4 s is a misfire, a fire a scan interval late is on time.
  * <ul>
  *   <li>{@code FIRE_ONCE}: one catch-up fire, at the first missed time, then on schedule from now;</li>
  *   <li>{@code SKIP}: the missed times are skipped (recorded once) and the schedule resumes at the next future time;</li>
@@ -26,9 +26,9 @@ public final class PlanFires {
         if (due == null || due.isAfter(now)) {
             return new FirePlan(List.of(), due);
         }
-        boolean missed = now.toEpochMilli() - due.toEpochMilli() > misfireThresholdMs;
+        boolean late = now.toEpochMilli() - due.toEpochMilli() > misfireThresholdMs;
         if (trigger.type() == TriggerType.ONCE || trigger.type() == TriggerType.FIXED_DELAY) {
-            return single(trigger, due, now, missed, policy);
+            return single(trigger, due, now, late, policy);
         }
         // The due times up to now, one more than the bound so that "more than the bound" is visible.
         List<Instant> dueTimes = new ArrayList<>();
@@ -41,6 +41,10 @@ public final class PlanFires {
             cursor = next.get();
         }
         boolean beyondBound = dueTimes.size() > fireAllMax;
+        // for a short period the threshold shrinks to two periods: "one catch-up fire" must not become several
+        long period = dueTimes.size() > 1 ? dueTimes.get(1).toEpochMilli() - due.toEpochMilli()
+                : FireTimes.next(trigger, anchor, due).map(n -> n.toEpochMilli() - due.toEpochMilli()).orElse(Long.MAX_VALUE / 4);
+        boolean missed = late || now.toEpochMilli() - due.toEpochMilli() > 2 * period;
         Instant nextAfterNow = FireTimes.next(trigger, anchor, now).orElse(null);
         List<PlannedFire> fires = new ArrayList<>();
         if (!missed) {

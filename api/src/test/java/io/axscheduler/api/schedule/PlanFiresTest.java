@@ -31,6 +31,17 @@ class PlanFiresTest {
     }
 
     @Test
+    void a_fire_a_scan_interval_late_is_on_time_whatever_the_policy() {
+        Instant due = clock.instant();
+        clock.advance(Duration.ofMillis(700));
+        for (MisfirePolicy policy : MisfirePolicy.values()) {
+            FirePlan plan = plan(EVERY_SECOND, due, policy);
+            assertThat(plan.fires()).containsExactly(PlannedFire.fire(due));
+            assertThat(plan.nextFireTime()).isEqualTo(due.plusSeconds(1));
+        }
+    }
+
+    @Test
     void fires_a_scan_interval_late_are_on_time_and_all_fire_whatever_the_policy() {
         Instant due = clock.instant();
         clock.advance(Duration.ofMillis(1_700));
@@ -38,8 +49,19 @@ class PlanFiresTest {
             FirePlan plan = plan(EVERY_SECOND, due, policy);
             assertThat(plan.fires()).containsExactly(PlannedFire.fire(due), PlannedFire.fire(due.plusSeconds(1)));
             assertThat(plan.nextFireTime()).isEqualTo(due.plusSeconds(2));
-            assertThat(plan.nextAfter(0)).isEqualTo(due.plusSeconds(1));
         }
+    }
+
+    @Test
+    void fire_times_older_than_two_periods_are_a_misfire_even_within_the_threshold() {
+        Instant due = clock.instant();
+        clock.advance(Duration.ofMillis(3_700));
+
+        assertThat(plan(EVERY_SECOND, due, MisfirePolicy.FIRE_ONCE).fires()).containsExactly(PlannedFire.fire(due));
+        assertThat(plan(EVERY_SECOND, due, MisfirePolicy.FIRE_ONCE).nextFireTime()).isEqualTo(due.plusSeconds(4));
+        assertThat(plan(EVERY_SECOND, due, MisfirePolicy.SKIP).fires()).singleElement().satisfies(f -> assertThat(f.skipReason()).contains("SKIP"));
+        assertThat(plan(EVERY_SECOND, due, MisfirePolicy.FIRE_ALL).fires()).containsExactly(PlannedFire.fire(due),
+                PlannedFire.fire(due.plusSeconds(1)), PlannedFire.fire(due.plusSeconds(2)), PlannedFire.fire(due.plusSeconds(3)));
     }
 
     @Test
