@@ -1,0 +1,6 @@
+package io.axscheduler.api.worker;
+
+import java.util.List;
+
+public record WorkerList(List<WorkerView> items) {
+}
