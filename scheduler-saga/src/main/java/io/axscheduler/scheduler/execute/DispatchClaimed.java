@@ -10,6 +10,7 @@ import io.axscheduler.api.job.TimeoutPhase;
 import io.axscheduler.api.problem.IllegalTransitionException;
 import io.axscheduler.scheduler.SchedulerCommands;
 import io.axscheduler.scheduler.SchedulerProperties;
+import io.axscheduler.scheduler.worker.DispatchRemote;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Value;
@@ -24,7 +25,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * Runs claimed jobs on their type's pool: start (JobStarted), execute the handler, report the outcome. An outcome
  * the aggregate refuses — the attempt was canceled or timed out meanwhile — is dropped: the aggregate only takes the
- * outcome of the attempt that is running.
+ * outcome of the attempt that is running. Jobs bound to an executor app, or of a type no handler here runs, are
+ * pushed to remote workers instead.
  */
 @Component
 public class DispatchClaimed {
@@ -35,6 +37,7 @@ public class DispatchClaimed {
     private static final int REPORT_ATTEMPTS = 5;
 
     private final JobExecutors executors;
+    private final DispatchRemote remote;
     private final SchedulerCommands commands;
     private final ObjectMapper json;
     private final String node;
@@ -43,9 +46,10 @@ public class DispatchClaimed {
     private volatile boolean stopping;
     private volatile Runnable onSlotFreed = () -> { };
 
-    public DispatchClaimed(JobExecutors executors, SchedulerCommands commands, ObjectMapper json,
+    public DispatchClaimed(JobExecutors executors, DispatchRemote remote, SchedulerCommands commands, ObjectMapper json,
                            @Value("${ax.node.id}") String node) {
         this.executors = executors;
+        this.remote = remote;
         this.commands = commands;
         this.json = json;
         this.node = node;
@@ -57,6 +61,10 @@ public class DispatchClaimed {
     }
 
     public void dispatch(ClaimedJob job) {
+        if (job.executorApp() != null || !executors.runsInProcess(job.jobType())) {
+            remote.dispatch(job);
+            return;
+        }
         JobExecutors.TypePool pool = executors.poolOf(job.jobType());
         pool.inFlight.incrementAndGet();
         try {
@@ -160,6 +168,7 @@ public class DispatchClaimed {
             sleepQuietly(50);
         }
         executors.pools().forEach(p -> p.executor.shutdownNow());
+        remote.shutdown();
     }
 
     public boolean isStopping() {

@@ -3,6 +3,7 @@ package io.axscheduler.scheduler.execute;
 import io.axscheduler.api.spi.JobHandler;
 import io.axscheduler.api.spi.JobTypeCatalog;
 import io.axscheduler.scheduler.SchedulerProperties;
+import io.axscheduler.scheduler.worker.WorkerRegistry;
 import org.springframework.stereotype.Component;
 
 import java.util.Collection;
@@ -19,14 +20,17 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * One bounded pool per job type, so that a runaway type fills only its own threads. The scanner asks
  * {@link #freeSlots()} before it claims, and claims no more than that: claimed work never waits in an unbounded
- * queue, and what another node could run is left for it.
+ * queue, and what another node could run is left for it. As the job type catalog it also knows the types only
+ * remote workers registered.
  */
 @Component
 public class JobExecutors implements JobTypeCatalog {
 
     private final Map<String, TypePool> pools = new LinkedHashMap<>();
+    private final WorkerRegistry workers;
 
-    public JobExecutors(List<JobHandler> handlers, SchedulerProperties properties) {
+    public JobExecutors(List<JobHandler> handlers, SchedulerProperties properties, WorkerRegistry workers) {
+        this.workers = workers;
         for (JobHandler handler : handlers) {
             int threads = handler.concurrency() > 0 ? handler.concurrency() : properties.execution().threadsPerType();
             TypePool previous = pools.put(handler.jobType(), new TypePool(handler, threads));
@@ -39,12 +43,23 @@ public class JobExecutors implements JobTypeCatalog {
 
     @Override
     public boolean knows(String jobType) {
-        return pools.containsKey(jobType);
+        return pools.containsKey(jobType) || workers.runsJobType(jobType);
     }
 
     @Override
     public Set<String> jobTypes() {
-        return new TreeSet<>(pools.keySet());
+        Set<String> types = new TreeSet<>(pools.keySet());
+        types.addAll(workers.jobTypes());
+        return types;
+    }
+
+    /** Whether a handler on this node runs the type (jobs of it bound to no executor app then run here). */
+    public boolean runsInProcess(String jobType) {
+        return pools.containsKey(jobType);
+    }
+
+    public int inProcessTypeCount() {
+        return pools.size();
     }
 
     /** Job type → how many more jobs of it this node can start right now; types without room are left out. */

@@ -5,6 +5,7 @@ import io.axscheduler.scheduler.DatabaseTime;
 import io.axscheduler.scheduler.SchedulerCommands;
 import io.axscheduler.scheduler.SchedulerProperties;
 import io.axscheduler.scheduler.execute.ClaimedJob;
+import io.axscheduler.scheduler.worker.RemoteLanes;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.jdbc.core.RowMapper;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
@@ -26,10 +27,13 @@ import java.util.Map;
 @Component
 public class ClaimDueJobs {
 
-    private static final String COLUMNS = "job_id, job_type, attempt, job_key, params";
+    private static final String COLUMNS = "job_id, job_type, attempt, job_key, params, executor_app, route_strategy, timeout_ms";
     private static final RowMapper<ClaimedJob> CLAIMED = (rs, i) -> new ClaimedJob(
             rs.getString("job_id"), rs.getString("job_type"), rs.getInt("attempt") + 1,
-            rs.getString("job_key"), rs.getString("params"));
+            rs.getString("job_key"), rs.getString("params"), rs.getString("executor_app"),
+            rs.getString("route_strategy"), rs.getLong("timeout_ms"));
+    /** In-process pools run only jobs bound to no executor app; bound ones go to that app's remote workers. */
+    private static final String UNBOUND = "executor_app IS NULL";
 
     private final NamedParameterJdbcTemplate jdbc;
     private final TransactionTemplate transaction;
@@ -53,17 +57,22 @@ public class ClaimDueJobs {
      * past the aging bound, oldest first, then the rest by priority and due time.
      */
     public List<ClaimedJob> claim(Map<String, Integer> freeSlots) {
+        return claim(freeSlots, List.of());
+    }
+
+    /** As {@link #claim(Map)}, and up to each remote lane's free slots of jobs for remote workers in the same batch. */
+    public List<ClaimedJob> claim(Map<String, Integer> freeSlots, List<RemoteLanes.Lane> remote) {
         return transaction.execute(tx -> {
             long now = databaseTime.nowMs();
             Map<String, ClaimedJob> chosen = new LinkedHashMap<>();
-            int budget = settings.batchSize();
             for (Map.Entry<String, Integer> type : freeSlots.entrySet()) {
-                int limit = Math.min(type.getValue(), budget - chosen.size());
-                if (limit <= 0) break;
-                int aged = lockDue(type.getKey(), now - settings.agingAfterMs(), "run_at", limit, 0, chosen);
-                if (aged < limit) {
-                    lockDue(type.getKey(), now, "neg_priority, run_at", limit - aged, aged, chosen);
-                }
+                if (!claimLane(type.getKey(), UNBOUND, Map.of(), type.getValue(), now, chosen)) break;
+            }
+            for (RemoteLanes.Lane lane : remote) {
+                boolean room = lane.executorApp() == null
+                        ? claimLane(lane.jobType(), UNBOUND, Map.of(), lane.freeSlots(), now, chosen)
+                        : claimLane(lane.jobType(), "executor_app = :app", Map.of("app", lane.executorApp()), lane.freeSlots(), now, chosen);
+                if (!room) break;
             }
             Instant leaseUntil = Instant.ofEpochMilli(now + settings.leaseMs());
             for (ClaimedJob job : chosen.values()) {
@@ -73,16 +82,31 @@ public class ClaimDueJobs {
         });
     }
 
+    /** Claims up to {@code slots} jobs of one lane; false once the batch is full. */
+    private boolean claimLane(String jobType, String lane, Map<String, Object> laneParams, int slots, long now,
+                              Map<String, ClaimedJob> chosen) {
+        int limit = Math.min(slots, settings.batchSize() - chosen.size());
+        if (limit <= 0) return false;
+        int aged = lockDue(jobType, lane, laneParams, now - settings.agingAfterMs(), "run_at", limit, 0, chosen);
+        if (aged < limit) {
+            lockDue(jobType, lane, laneParams, now, "neg_priority, run_at", limit - aged, aged, chosen);
+        }
+        return true;
+    }
+
     /**
      * Adds up to {@code want} newly locked jobs to {@code chosen} and returns how many it added. Our own
      * transaction's locks are not skipped, so this pass may return the {@code alreadyHeld} rows an earlier pass
      * locked: it asks for that many more and de-duplicates by id.
      */
-    private int lockDue(String jobType, long dueBy, String order, int want, int alreadyHeld, Map<String, ClaimedJob> chosen) {
+    private int lockDue(String jobType, String lane, Map<String, Object> laneParams, long dueBy, String order, int want,
+                        int alreadyHeld, Map<String, ClaimedJob> chosen) {
+        Map<String, Object> params = new java.util.HashMap<>(laneParams);
+        params.putAll(Map.of("type", jobType, "dueBy", dueBy, "limit", want + alreadyHeld));
         List<ClaimedJob> rows = jdbc.query("SELECT " + COLUMNS + " FROM job_queue"
-                        + " WHERE claimable = 1 AND job_type = :type AND run_at <= :dueBy"
+                        + " WHERE claimable = 1 AND job_type = :type AND " + lane + " AND run_at <= :dueBy"
                         + " ORDER BY " + order + " LIMIT :limit FOR UPDATE SKIP LOCKED",
-                Map.of("type", jobType, "dueBy", dueBy, "limit", want + alreadyHeld), CLAIMED);
+                params, CLAIMED);
         int added = 0;
         for (ClaimedJob row : rows) {
             if (added == want) break;

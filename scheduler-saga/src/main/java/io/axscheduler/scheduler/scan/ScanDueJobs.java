@@ -4,6 +4,7 @@ import io.axscheduler.scheduler.SchedulerProperties;
 import io.axscheduler.scheduler.execute.ClaimedJob;
 import io.axscheduler.scheduler.execute.DispatchClaimed;
 import io.axscheduler.scheduler.execute.JobExecutors;
+import io.axscheduler.scheduler.worker.RemoteLanes;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -27,6 +28,7 @@ public class ScanDueJobs implements SmartLifecycle {
 
     private final ClaimDueJobs claimDueJobs;
     private final JobExecutors executors;
+    private final RemoteLanes remoteLanes;
     private final DispatchClaimed dispatcher;
     private final SchedulerProperties properties;
     private final Clock clock;
@@ -37,10 +39,11 @@ public class ScanDueJobs implements SmartLifecycle {
     private volatile Instant lastCompletedScan;
     private Thread thread;
 
-    public ScanDueJobs(ClaimDueJobs claimDueJobs, JobExecutors executors, DispatchClaimed dispatcher,
+    public ScanDueJobs(ClaimDueJobs claimDueJobs, JobExecutors executors, RemoteLanes remoteLanes, DispatchClaimed dispatcher,
                        SchedulerProperties properties, Clock clock) {
         this.claimDueJobs = claimDueJobs;
         this.executors = executors;
+        this.remoteLanes = remoteLanes;
         this.dispatcher = dispatcher;
         this.properties = properties;
         this.clock = clock;
@@ -66,11 +69,12 @@ public class ScanDueJobs implements SmartLifecycle {
     /** Runs one scan on the caller's thread and returns how many jobs it claimed. */
     public int scanOnce() {
         Map<String, Integer> free = executors.freeSlots();
-        List<ClaimedJob> claimed = free.isEmpty() ? List.of() : claimDueJobs.claim(free);
+        List<RemoteLanes.Lane> remote = remoteLanes.free(executors::runsInProcess);
+        List<ClaimedJob> claimed = free.isEmpty() && remote.isEmpty() ? List.of() : claimDueJobs.claim(free, remote);
         claimed.forEach(dispatcher::dispatch);
         // a full batch, or a pool with no room left, probably left due work behind: scan again as soon as a slot frees
         backlog = claimed.size() >= properties.scan().batchSize()
-                || executors.freeSlots().size() < executors.jobTypes().size();
+                || executors.freeSlots().size() < executors.inProcessTypeCount();
         lastCompletedScan = clock.instant();
         return claimed.size();
     }

@@ -1,0 +1,70 @@
+package io.axscheduler.scheduler.worker;
+
+import io.axscheduler.scheduler.worker.route.Candidate;
+import org.springframework.stereotype.Component;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
+
+/**
+ * Remote capacity, as the scanner claims by it: for each job type and executor app, the free slots of available
+ * workers, less this node's pushes still on their way (not yet counted in the workers' in-flight). Jobs bound to
+ * no app go to any app's workers, but only for types no in-process handler runs.
+ */
+@Component
+public class RemoteLanes {
+
+    /** Jobs of {@code jobType} bound to {@code executorApp} (null: bound to none) that may be claimed now. */
+    public record Lane(String jobType, String executorApp, int freeSlots) {
+    }
+
+    private final WorkerRegistry registry;
+    private final Map<String, AtomicInteger> pending = new ConcurrentHashMap<>();
+
+    public RemoteLanes(WorkerRegistry registry) {
+        this.registry = registry;
+    }
+
+    public List<Lane> free(Predicate<String> runsInProcess) {
+        Map<String, Lane> lanes = new LinkedHashMap<>();
+        for (WorkerRegistry.Registered worker : registry.available()) {
+            Candidate c = worker.candidate();
+            for (String type : c.jobTypes()) {
+                add(lanes, type, worker.app(), c.freeSlots());
+                if (!runsInProcess.test(type)) add(lanes, type, null, c.freeSlots());
+            }
+        }
+        List<Lane> free = new ArrayList<>();
+        lanes.forEach((key, lane) -> {
+            int room = lane.freeSlots() - pendingOf(key).get();
+            if (room > 0) free.add(new Lane(lane.jobType(), lane.executorApp(), room));
+        });
+        return free;
+    }
+
+    void pushStarted(String jobType, String executorApp) {
+        pendingOf(key(jobType, executorApp)).incrementAndGet();
+    }
+
+    void pushEnded(String jobType, String executorApp) {
+        pendingOf(key(jobType, executorApp)).decrementAndGet();
+    }
+
+    static String key(String jobType, String executorApp) {
+        return jobType + "@" + (executorApp == null ? "*" : executorApp);
+    }
+
+    private AtomicInteger pendingOf(String key) {
+        return pending.computeIfAbsent(key, k -> new AtomicInteger());
+    }
+
+    private static void add(Map<String, Lane> lanes, String type, String app, int slots) {
+        lanes.merge(key(type, app), new Lane(type, app, slots),
+                (a, b) -> new Lane(a.jobType(), a.executorApp(), a.freeSlots() + b.freeSlots()));
+    }
+}
