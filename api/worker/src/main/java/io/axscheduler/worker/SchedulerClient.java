@@ -1,0 +1,97 @@
+package io.axscheduler.worker;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.axscheduler.api.worker.CallbackSignature;
+import io.axscheduler.api.worker.Heartbeat;
+import io.axscheduler.api.worker.JobCallback;
+import io.axscheduler.api.worker.RegisterWorker;
+import io.axscheduler.api.worker.WorkerRegistered;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Clock;
+import java.time.Duration;
+
+/** The worker's calls to the scheduler, each bounded by the connect and read timeouts. */
+public class SchedulerClient {
+
+    /** What a call answered; {@code status} 0 when the scheduler could not be reached. */
+    public record Answer(int status, String body) {
+        boolean ok() {
+            return status / 100 == 2;
+        }
+    }
+
+    private final HttpClient http;
+    private final String base;
+    private final Duration readTimeout;
+    private final ObjectMapper json;
+    private final Clock clock;
+
+    public SchedulerClient(AxWorkerProperties properties, ObjectMapper json, Clock clock) {
+        this.base = properties.schedulerUrl().endsWith("/")
+                ? properties.schedulerUrl().substring(0, properties.schedulerUrl().length() - 1) : properties.schedulerUrl();
+        this.readTimeout = Duration.ofMillis(properties.readTimeoutMs());
+        this.json = json;
+        this.clock = clock;
+        this.http = HttpClient.newBuilder().connectTimeout(Duration.ofMillis(properties.connectTimeoutMs()))
+                .version(HttpClient.Version.HTTP_1_1).build();
+    }
+
+    public WorkerRegistered register(RegisterWorker request) {
+        Answer answer = send("POST", "/api/v1/workers/register", write(request), null, null);
+        if (!answer.ok()) throw new IllegalStateException("registration refused (" + answer.status() + "): " + answer.body());
+        try {
+            return json.readValue(answer.body(), WorkerRegistered.class);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public Answer heartbeat(String workerId, int inFlight) {
+        return send("POST", "/api/v1/workers/" + workerId + "/heartbeat", write(new Heartbeat(inFlight)), null, null);
+    }
+
+    public Answer deregister(String workerId) {
+        return send("DELETE", "/api/v1/workers/" + workerId, null, null, null);
+    }
+
+    /** Signs with a fresh timestamp on every call, so a retried callback is not mistaken for a replay. */
+    public Answer callback(JobCallback callback, String secret) {
+        String body = write(callback);
+        long timestamp = clock.millis();
+        return send("POST", "/api/v1/workers/callbacks", body, timestamp, CallbackSignature.sign(secret, timestamp, body));
+    }
+
+    private Answer send(String method, String path, String body, Long timestamp, String signature) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path)).timeout(readTimeout)
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        if (body != null) request.header("Content-Type", "application/json");
+        if (signature != null) {
+            request.header(CallbackSignature.TIMESTAMP_HEADER, String.valueOf(timestamp))
+                    .header(CallbackSignature.SIGNATURE_HEADER, signature);
+        }
+        try {
+            HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            return new Answer(response.statusCode(), response.body());
+        } catch (IOException e) {
+            return new Answer(0, e.toString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new Answer(0, "interrupted");
+        }
+    }
+
+    private String write(Object value) {
+        try {
+            return json.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException(e);
+        }
+    }
+}

@@ -1,0 +1,172 @@
+package io.axscheduler.worker;
+
+import io.axscheduler.api.spi.JobHandler;
+import io.axscheduler.api.worker.JobCallback;
+import io.axscheduler.api.worker.PushAnswer;
+import io.axscheduler.api.worker.PushState;
+import io.axscheduler.api.worker.PushedJob;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Takes pushed jobs and runs them on a bounded pool — never on the HTTP thread, which answers at once. Every push is
+ * remembered by job, attempt and shard (the last {@code rememberedRuns} of them): a push repeated after a lost answer
+ * is answered with what this worker knows (RUNNING, or DONE with the outcome, which is called back again) and never
+ * run twice. A run that outlives the job's timeout is told to stop.
+ */
+public class WorkerRuns {
+
+    private static final Logger log = LoggerFactory.getLogger(WorkerRuns.class);
+    private static final int MAX_TEXT = 2000;
+
+    private final Map<String, JobHandler> handlers = new LinkedHashMap<>();
+    private final Map<String, PushedRun> runs;
+    private final ThreadPoolExecutor pool;
+    private final ScheduledExecutorService timeouts;
+    private final AxWorkerProperties properties;
+    private final Reporter reporter;
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private volatile boolean stopping;
+
+    /** Delivers an outcome to the scheduler (signed, retried); the runtime knows the worker id and secret. */
+    public interface Reporter {
+        void report(JobCallback outcome);
+        /** The worker id callbacks are sent as right now (null before registration). */
+        String workerId();
+    }
+
+    public WorkerRuns(List<JobHandler> handlers, AxWorkerProperties properties, Reporter reporter) {
+        for (JobHandler handler : handlers) {
+            if (handlers.stream().filter(h -> h.jobType().equals(handler.jobType())).count() > 1) {
+                throw new IllegalStateException("two handlers claim job type '" + handler.jobType() + "'");
+            }
+            this.handlers.put(handler.jobType(), handler);
+        }
+        this.properties = properties;
+        this.reporter = reporter;
+        int remembered = properties.rememberedRuns();
+        this.runs = new LinkedHashMap<>(16, 0.75f, false) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, PushedRun> eldest) {
+                return size() > remembered && eldest.getValue().outcome() != null;
+            }
+        };
+        AtomicInteger n = new AtomicInteger();
+        // no queue: a push beyond capacity is answered BUSY at once and the scheduler tries another worker
+        this.pool = new ThreadPoolExecutor(properties.capacity(), properties.capacity(), 60, TimeUnit.SECONDS,
+                new SynchronousQueue<>(), r -> daemon(r, "ax-worker-run-" + n.incrementAndGet()));
+        pool.allowCoreThreadTimeOut(true);
+        this.timeouts = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "ax-worker-timeouts"));
+    }
+
+    public List<String> jobTypes() {
+        return List.copyOf(handlers.keySet());
+    }
+
+    public int inFlight() {
+        return inFlight.get();
+    }
+
+    public PushAnswer accept(PushedJob job) {
+        if (stopping) return new PushAnswer(PushState.BUSY, null);
+        JobHandler handler = handlers.get(job.jobType());
+        PushedRun run;
+        synchronized (runs) {
+            PushedRun known = runs.get(job.runKey());
+            if (known != null) {
+                JobCallback outcome = known.outcome();
+                if (outcome == null) return new PushAnswer(PushState.RUNNING, null);
+                reporter.report(outcome);
+                return new PushAnswer(PushState.DONE, outcome);
+            }
+            run = new PushedRun(job);
+            runs.put(job.runKey(), run);
+        }
+        inFlight.incrementAndGet();
+        try {
+            pool.execute(() -> run(run, handler));
+        } catch (RejectedExecutionException full) {
+            inFlight.decrementAndGet();
+            synchronized (runs) {
+                runs.remove(job.runKey());
+            }
+            return new PushAnswer(PushState.BUSY, null);
+        }
+        return new PushAnswer(PushState.ACCEPTED, null);
+    }
+
+    private void run(PushedRun run, JobHandler handler) {
+        PushedJob job = run.job();
+        var timeout = timeouts.schedule(run::cancel, Math.max(1, job.timeoutMs()), TimeUnit.MILLISECONDS);
+        long started = System.nanoTime();
+        String result = null;
+        String error = null;
+        try {
+            if (handler == null) throw new IllegalStateException("no handler for job type '" + job.jobType() + "' on this worker");
+            result = handler.execute(run);
+        } catch (Throwable t) {
+            error = t.getClass().getSimpleName() + (t.getMessage() == null ? "" : ": " + t.getMessage());
+        } finally {
+            timeout.cancel(false);
+            Thread.interrupted();
+        }
+        long durationMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+        JobCallback outcome = new JobCallback(reporter.workerId(), job.jobId(), job.attempt(), job.shardIndex(),
+                error == null, truncate(result), truncate(error), durationMs);
+        run.ended(outcome);
+        inFlight.decrementAndGet();
+        if (stopping && run.isCancelled()) {
+            // the scheduler timed this attempt out when the worker deregistered; it runs elsewhere now
+            log.info("job {} attempt {} stopped with the worker; not reported", job.jobId(), job.attempt());
+            return;
+        }
+        reporter.report(outcome);
+    }
+
+    /** Stops taking pushes, waits up to the grace period for running jobs, then asks the rest to stop. */
+    public void stop(long graceMs) {
+        stopping = true;
+        long deadline = System.currentTimeMillis() + graceMs;
+        while (inFlight.get() > 0 && System.currentTimeMillis() < deadline) {
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+    }
+
+    /** Cancels what still runs and lets the threads go. */
+    public void cancelAll() {
+        Collection<PushedRun> all;
+        synchronized (runs) {
+            all = List.copyOf(runs.values());
+        }
+        all.forEach(PushedRun::cancel);
+        pool.shutdownNow();
+        timeouts.shutdownNow();
+    }
+
+    private static String truncate(String s) {
+        return s == null || s.length() <= MAX_TEXT ? s : s.substring(0, MAX_TEXT);
+    }
+
+    private static Thread daemon(Runnable r, String name) {
+        Thread t = new Thread(r, name);
+        t.setDaemon(true);
+        return t;
+    }
+}

@@ -1,0 +1,139 @@
+package io.axscheduler.worker;
+
+import io.axscheduler.api.worker.JobCallback;
+import io.axscheduler.api.worker.RegisterWorker;
+import io.axscheduler.api.worker.WorkerRegistered;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.web.context.WebServerApplicationContext;
+import org.springframework.context.ApplicationContext;
+import org.springframework.context.SmartLifecycle;
+
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The worker's membership: registers once the web server listens (so the address is real), heartbeats at the
+ * interval the scheduler asks for, registers again when the scheduler no longer knows it (it was silent too long),
+ * and on shutdown stops taking pushes, lets running jobs finish for the grace period, and deregisters — which makes
+ * the scheduler time out what is left and run it elsewhere.
+ */
+public class WorkerRuntime implements SmartLifecycle, WorkerRuns.Reporter {
+
+    private static final Logger log = LoggerFactory.getLogger(WorkerRuntime.class);
+
+    private final AxWorkerProperties properties;
+    private final SchedulerClient scheduler;
+    private final ApplicationContext context;
+    private final ScheduledExecutorService ticks = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "ax-worker-heartbeat");
+        t.setDaemon(true);
+        return t;
+    });
+    private WorkerRuns runs;
+    private volatile WorkerRegistered registration;
+    private volatile boolean running;
+
+    public WorkerRuntime(AxWorkerProperties properties, SchedulerClient scheduler, ApplicationContext context) {
+        this.properties = properties;
+        this.scheduler = scheduler;
+        this.context = context;
+    }
+
+    void runsWith(WorkerRuns runs) {
+        this.runs = runs;
+    }
+
+    public String workerId() {
+        WorkerRegistered r = registration;
+        return r == null ? null : r.workerId();
+    }
+
+    @Override
+    public void start() {
+        running = true;
+        ticks.execute(this::tick);
+    }
+
+    /** Registers when not registered, heartbeats otherwise; reschedules itself at the scheduler's interval. */
+    private void tick() {
+        long next = 2000;
+        try {
+            WorkerRegistered current = registration;
+            if (current == null) {
+                registration = scheduler.register(new RegisterWorker(properties.app(), address(), runs.jobTypes(), properties.capacity()));
+                log.info("registered with {} as {} for {}", properties.schedulerUrl(), registration.workerId(), runs.jobTypes());
+                next = registration.heartbeatIntervalMs();
+            } else {
+                SchedulerClient.Answer answer = scheduler.heartbeat(current.workerId(), runs.inFlight());
+                if (answer.status() == 404) {
+                    log.warn("the scheduler no longer knows worker {}; registering again", current.workerId());
+                    registration = null;
+                    next = 0;
+                } else if (!answer.ok()) {
+                    log.warn("heartbeat of {} failed: {} {}", current.workerId(), answer.status(), answer.body());
+                }
+                next = registration == null ? 0 : current.heartbeatIntervalMs();
+            }
+        } catch (RuntimeException e) {
+            log.warn("cannot reach the scheduler at {}: {}", properties.schedulerUrl(), e.getMessage());
+        }
+        if (running) ticks.schedule(this::tick, next, TimeUnit.MILLISECONDS);
+    }
+
+    /** Retries a few times; if the scheduler cannot be told, the attempt's run deadline times it out there. */
+    @Override
+    public void report(JobCallback outcome) {
+        WorkerRegistered current = registration;
+        if (current == null || !current.workerId().equals(outcome.workerId())) {
+            log.warn("outcome of job {} attempt {} not reported: this worker registered again since", outcome.jobId(), outcome.attempt());
+            return;
+        }
+        for (int i = 1; i <= properties.callbackAttempts(); i++) {
+            SchedulerClient.Answer answer = scheduler.callback(outcome, current.secret());
+            if (answer.ok()) return;
+            if (answer.status() / 100 == 4) {
+                log.warn("callback for job {} attempt {} refused ({}): {}", outcome.jobId(), outcome.attempt(), answer.status(), answer.body());
+                return;
+            }
+            try {
+                Thread.sleep(200L * i);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+        log.warn("callback for job {} attempt {} not delivered after {} tries", outcome.jobId(), outcome.attempt(), properties.callbackAttempts());
+    }
+
+    @Override
+    public void stop() {
+        running = false;
+        runs.stop(properties.shutdownGraceMs());
+        WorkerRegistered current = registration;
+        if (current != null) {
+            SchedulerClient.Answer answer = scheduler.deregister(current.workerId());
+            log.info("deregistered {} ({})", current.workerId(), answer.status());
+        }
+        ticks.shutdownNow();
+        runs.cancelAll();
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    /** After the web server starts (so its port is known) and stopped before it (so running jobs can still report). */
+    @Override
+    public int getPhase() {
+        return Integer.MAX_VALUE;
+    }
+
+    private String address() {
+        if (properties.address() != null && !properties.address().isBlank()) return properties.address();
+        int port = ((WebServerApplicationContext) context).getWebServer().getPort();
+        return "http://127.0.0.1:" + port;
+    }
+}
