@@ -1,0 +1,194 @@
+package io.axscheduler.deploy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.sun.net.httpserver.HttpServer;
+import io.axscheduler.api.worker.CallbackSignature;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * One node and two demo workers over real HTTP: registry, round-robin spread, sharding broadcast; and a fake worker
+ * whose callbacks the test signs itself, for duplicate, forged, stale and replayed callbacks.
+ */
+class WorkerRemoteIT {
+
+    static Node node;
+    static WorkerNode one;
+    static WorkerNode two;
+    static final Queue<WorkerNode.Run> runs = new ConcurrentLinkedQueue<>();
+    static final HttpClient http = HttpClient.newHttpClient();
+
+    @BeforeAll
+    static void start() {
+        node = Node.start(TestDatabase.freshDatabase("workers"), "node-w", Map.of(
+                "ax.scheduler.workers.heartbeat-interval-ms", "1000",
+                "ax.scheduler.workers.expiry-check-ms", "500"));
+        one = WorkerNode.start("one", node.api.port, "demo", runs, Map.of());
+        two = WorkerNode.start("two", node.api.port, "demo", runs, Map.of());
+        Await.until(Duration.ofSeconds(20), () -> node.api.get("/api/v1/workers").body().path("items").size() == 2,
+                () -> node.api.get("/api/v1/workers").body().toString());
+    }
+
+    @AfterAll
+    static void stop() {
+        one.close();
+        two.close();
+        node.close();
+    }
+
+    static JsonNode awaitStatus(String jobId, String status) {
+        Await.until(Duration.ofSeconds(30), () -> status.equals(node.api.get("/api/v1/jobs/" + jobId).text("status")),
+                () -> node.api.get("/api/v1/jobs/" + jobId).body().toString());
+        return node.api.get("/api/v1/jobs/" + jobId).body();
+    }
+
+    static List<JsonNode> events(String jobId) {
+        List<JsonNode> events = new ArrayList<>();
+        node.api.get("/api/v1/jobs/" + jobId + "/history").body().path("events").forEach(events::add);
+        return events;
+    }
+
+    @Test
+    void workers_are_listed_with_app_address_job_types_and_health() {
+        List<JsonNode> items = new ArrayList<>();
+        node.api.get("/api/v1/workers").body().path("items").forEach(w -> {
+            if (w.path("app").asText().equals("demo")) items.add(w);
+        });
+        assertThat(items).extracting(w -> w.path("workerId").asText()).containsExactlyInAnyOrder(one.workerId(), two.workerId());
+        for (JsonNode worker : items) {
+            assertThat(worker.path("app").asText()).isEqualTo("demo");
+            assertThat(worker.path("address").asText()).startsWith("http://127.0.0.1:");
+            assertThat(worker.path("jobTypes").toString()).contains("echo", "sleep", "flaky");
+            assertThat(worker.path("lastHeartbeat").asText()).endsWith("Z");
+            assertThat(worker.path("consecutiveFailures").asInt()).isZero();
+            assertThat(worker.path("coolingDown").asBoolean()).isFalse();
+            assertThat(worker.has("inFlight")).isTrue();
+        }
+    }
+
+    @Test
+    void a_registration_without_job_types_or_address_is_refused_naming_the_fields() {
+        Api.Response r = node.api.post("/api/v1/workers/register", "{\"app\":\"x\",\"address\":\"ftp://h\",\"jobTypes\":[],\"capacity\":0}");
+        assertThat(r.status()).isEqualTo(400);
+        assertThat(r.body().path("errors").toString()).contains("address", "jobTypes", "capacity");
+    }
+
+    @Test
+    void a_type_only_remote_workers_run_is_accepted_and_round_robin_spreads_jobs_evenly() {
+        List<String> jobIds = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            jobIds.add(node.api.submit("{\"jobType\":\"echo\",\"executorApp\":\"demo\",\"routeStrategy\":\"ROUND_ROBIN\",\"params\":{\"i\":" + i + "}}"));
+        }
+        Map<String, Long> byWorker = jobIds.stream().map(id -> awaitStatus(id, "SUCCEEDED"))
+                .collect(Collectors.groupingBy(job -> job.path("worker").asText(), Collectors.counting()));
+        assertThat(byWorker).containsOnlyKeys(one.workerId(), two.workerId());
+        assertThat(byWorker.values()).containsOnly(5L);
+
+        JsonNode started = events(jobIds.get(0)).stream().filter(e -> e.path("type").asText().equals("JobStarted")).findFirst().orElseThrow();
+        JsonNode succeeded = events(jobIds.get(0)).stream().filter(e -> e.path("type").asText().equals("JobSucceeded")).findFirst().orElseThrow();
+        assertThat(started.path("payload").path("worker").asText()).isIn(one.workerId(), two.workerId());
+        assertThat(succeeded.path("metadata").path("worker").asText()).isEqualTo(started.path("payload").path("worker").asText());
+    }
+
+    @Test
+    void a_sharding_broadcast_runs_once_on_each_worker_and_succeeds_when_both_shards_do() {
+        String jobId = node.api.submit("{\"jobType\":\"echo\",\"executorApp\":\"demo\",\"routeStrategy\":\"SHARDING_BROADCAST\"}");
+        JsonNode job = awaitStatus(jobId, "SUCCEEDED");
+
+        List<WorkerNode.Run> shards = runs.stream().filter(r -> r.jobId().equals(jobId)).toList();
+        assertThat(shards).hasSize(2);
+        assertThat(shards).extracting(WorkerNode.Run::worker).containsExactlyInAnyOrder("one", "two");
+        assertThat(shards).extracting(r -> String.valueOf(r.shardIndex())).containsExactlyInAnyOrder("0", "1");
+        assertThat(shards).extracting(r -> String.valueOf(r.shardTotal())).containsOnly("2");
+        assertThat(job.path("attempt").asInt()).isEqualTo(1);
+        assertThat(job.path("result").asText()).startsWith("all 2 shards succeeded");
+        assertThat(job.path("worker").asText()).contains(one.workerId()).contains(two.workerId());
+    }
+
+    @Test
+    void a_failing_shard_fails_the_broadcast_and_the_retry_runs_every_shard_again() {
+        String jobId = node.api.submit("{\"jobType\":\"flaky\",\"executorApp\":\"demo\",\"routeStrategy\":\"SHARDING_BROADCAST\","
+                + "\"params\":{\"failTimes\":1},\"maxRetries\":2,\"backoff\":{\"delaysMs\":[200]}}");
+        JsonNode job = awaitStatus(jobId, "SUCCEEDED");
+        assertThat(job.path("attempt").asInt()).isEqualTo(2);
+        assertThat(runs.stream().filter(r -> r.jobId().equals(jobId) && r.attempt() == 2 && r.succeeded())).hasSize(2);
+    }
+
+    @Test
+    void a_duplicate_or_late_callback_changes_nothing_and_forged_stale_or_replayed_ones_are_refused() throws Exception {
+        List<String> pushed = new java.util.concurrent.CopyOnWriteArrayList<>();
+        HttpServer fake = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        fake.createContext("/ax-worker/jobs", exchange -> {
+            pushed.add(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+            byte[] answer = "{\"state\":\"ACCEPTED\",\"outcome\":null}".getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", "application/json");
+            exchange.sendResponseHeaders(202, answer.length);
+            exchange.getResponseBody().write(answer);
+            exchange.close();
+        });
+        fake.start();
+        try {
+            Api.Response registered = node.api.post("/api/v1/workers/register", "{\"app\":\"fake\",\"address\":\"http://127.0.0.1:"
+                    + fake.getAddress().getPort() + "\",\"jobTypes\":[\"fake-type\"],\"capacity\":2}");
+            assertThat(registered.status()).isEqualTo(201);
+            String workerId = registered.text("workerId");
+            String secret = registered.text("secret");
+
+            String jobId = node.api.submit("{\"jobType\":\"fake-type\",\"executorApp\":\"fake\"}");
+            awaitStatus(jobId, "RUNNING");
+            assertThat(pushed).hasSize(1);
+            String body = "{\"workerId\":\"" + workerId + "\",\"jobId\":\"" + jobId + "\",\"attempt\":1,\"shardIndex\":0,"
+                    + "\"succeeded\":true,\"result\":\"done\",\"error\":null,\"durationMs\":5}";
+            long now = System.currentTimeMillis();
+
+            assertThat(callback(body, null, null)).isEqualTo(401);
+            assertThat(callback(body, now, CallbackSignature.sign("not-the-secret", now, body))).isEqualTo(401);
+            assertThat(callback(body, now - 3_600_000, CallbackSignature.sign(secret, now - 3_600_000, body))).isEqualTo(401);
+            assertThat(node.api.get("/api/v1/jobs/" + jobId).text("status")).isEqualTo("RUNNING");
+
+            String signature = CallbackSignature.sign(secret, now, body);
+            assertThat(callback(body, now, signature)).isEqualTo(200);
+            JsonNode job = awaitStatus(jobId, "SUCCEEDED");
+            assertThat(job.path("worker").asText()).isEqualTo(workerId);
+            int eventsAfterSuccess = events(jobId).size();
+
+            assertThat(callback(body, now, signature)).as("the same request replayed").isEqualTo(401);
+            long later = now + 10;
+            assertThat(callback(body, later, CallbackSignature.sign(secret, later, body))).as("a duplicate, freshly signed").isEqualTo(200);
+            String failed = body.replace("\"succeeded\":true", "\"succeeded\":false");
+            assertThat(callback(failed, later + 1, CallbackSignature.sign(secret, later + 1, failed))).as("a late failure").isEqualTo(200);
+
+            assertThat(events(jobId)).hasSize(eventsAfterSuccess);
+            assertThat(node.api.get("/api/v1/jobs/" + jobId).text("status")).isEqualTo("SUCCEEDED");
+            assertThat(node.api.get("/api/v1/jobs/" + jobId).text("result")).isEqualTo("done");
+        } finally {
+            fake.stop(0);
+        }
+    }
+
+    static int callback(String body, Long timestamp, String signature) throws IOException, InterruptedException {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + node.api.port + "/api/v1/workers/callbacks"))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body));
+        if (timestamp != null) request.header(CallbackSignature.TIMESTAMP_HEADER, String.valueOf(timestamp));
+        if (signature != null) request.header(CallbackSignature.SIGNATURE_HEADER, signature);
+        return http.send(request.build(), HttpResponse.BodyHandlers.ofString()).statusCode();
+    }
+}
