@@ -184,6 +184,44 @@ class WorkerRemoteIT {
         }
     }
 
+    @Test
+    void a_worker_whose_pushes_keep_failing_cools_down_and_gets_no_new_work() throws Exception {
+        int closedPort;
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+            closedPort = socket.getLocalPort();
+        }
+        Api.Response registered = node.api.post("/api/v1/workers/register", "{\"app\":\"unreachable\",\"address\":\"http://127.0.0.1:"
+                + closedPort + "\",\"jobTypes\":[\"unreachable-type\"],\"capacity\":1}");
+        String workerId = registered.text("workerId");
+        String jobId = node.api.submit("{\"jobType\":\"unreachable-type\",\"executorApp\":\"unreachable\"}");
+
+        Await.until(Duration.ofSeconds(30), () -> {
+            node.api.post("/api/v1/workers/" + workerId + "/heartbeat", "{\"inFlight\":0}");
+            return worker(workerId).path("coolingDown").asBoolean();
+        }, () -> worker(workerId).toString());
+
+        assertThat(worker(workerId).path("consecutiveFailures").asInt()).isEqualTo(5);
+        JsonNode job = node.api.get("/api/v1/jobs/" + jobId).body();
+        assertThat(job.path("status").asText()).as("never ran: each failed push handed the claim back").isEqualTo("WAITING");
+        assertThat(job.path("attempt").asInt()).isZero();
+        Thread.sleep(2500);
+        node.api.post("/api/v1/workers/" + workerId + "/heartbeat", "{\"inFlight\":0}");
+        assertThat(worker(workerId).path("consecutiveFailures").asInt()).as("no push while cooling down").isEqualTo(5);
+        assertThat(deregister(workerId)).isEqualTo(204);
+    }
+
+    static int deregister(String workerId) throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + node.api.port + "/api/v1/workers/" + workerId))
+                .DELETE().build(), HttpResponse.BodyHandlers.ofString()).statusCode();
+    }
+
+    static JsonNode worker(String workerId) {
+        for (JsonNode w : node.api.get("/api/v1/workers").body().path("items")) {
+            if (w.path("workerId").asText().equals(workerId)) return w;
+        }
+        return Api.JSON.nullNode();
+    }
+
     static int callback(String body, Long timestamp, String signature) throws IOException, InterruptedException {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + node.api.port + "/api/v1/workers/callbacks"))
                 .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body));
