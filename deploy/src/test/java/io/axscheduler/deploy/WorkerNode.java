@@ -22,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * A demo worker (echo, sleep, flaky) started in this JVM on a random port, talking to a node over real HTTP. Every
@@ -57,15 +58,23 @@ final class WorkerNode implements AutoCloseable {
         all.putAll(settings);
         List<String> args = new ArrayList<>();
         all.forEach((k, v) -> args.add("--" + k + "=" + v));
-        ConfigurableApplicationContext context = new SpringApplicationBuilder(WorkerApplication.class)
+        return new WorkerNode(name, run(name, runs, args.toArray(String[]::new)));
+    }
+
+    /** A worker in a JVM of its own (to be killed with SIGKILL): the arguments name the scheduler, app and port. */
+    public static void main(String[] args) {
+        run("separate-jvm", new ConcurrentLinkedQueue<>(), args);
+    }
+
+    private static ConfigurableApplicationContext run(String name, Queue<Run> runs, String[] args) {
+        return new SpringApplicationBuilder(WorkerApplication.class)
                 .web(WebApplicationType.SERVLET)
                 .initializers(ctx -> {
                     for (JobHandler handler : List.of(new EchoHandler(), new SleepHandler(), new FlakyHandler())) {
                         ctx.getBeanFactory().registerSingleton("handler-" + handler.jobType(), new Recording(handler, name, runs));
                     }
                 })
-                .run(args.toArray(String[]::new));
-        return new WorkerNode(name, context);
+                .run(args);
     }
 
     int port() {
