@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Runs the peers (../shared/peers: db-scheduler, Quartz, JobRunr) and ax-scheduler back to back on the same MariaDB
+# and prints each figure with the ratio ax-scheduler / best peer. bash deploy/bench/compare.sh [W1 W2]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+workloads=${*:-"W1 W2"}
+peers=${PEERS_DIR:-../shared/peers}
+out=$(mktemp -d)
+echo "[compare] peers: $workloads (logs in $peers/logs)" >&2
+PEERS_WORKLOADS="$workloads" PEERS_JDBC_BASE=${PEERS_JDBC_BASE:-jdbc:mariadb://127.0.0.1:3306} bash "$peers/run.sh" > "$out/peers.jsonl"
+echo "[compare] ax-scheduler: $workloads" >&2
+bash deploy/bench/run.sh $workloads > "$out/ax.jsonl"
+cat "$out/peers.jsonl" "$out/ax.jsonl"
+python3 - "$out/peers.jsonl" "$out/ax.jsonl" <<'PY'
+import json, sys
+rows = [json.loads(l) for f in sys.argv[1:] for l in open(f) if l.strip().startswith("{")]
+figures = {"W1": [("jobs_per_s", max), ("p99_ms", min), ("exactly_once", None)],
+           "W2": [("p50_ms", min), ("p99_ms", min), ("max_ms", min), ("missing", None), ("duplicates", None)]}
+for w, figs in figures.items():
+    at = [r for r in rows if r.get("workload") == w and "error" not in r]
+    if not at: continue
+    print(f"\n{w}: " + "  ".join(f"{r['system']}" for r in at))
+    for fig, best in figs:
+        vals = {r["system"]: r.get(fig) for r in at}
+        line = f"  {fig:>14}: " + "  ".join(f"{s}={v}" for s, v in vals.items())
+        peers_vals = [v for s, v in vals.items() if s != "ax-scheduler" and isinstance(v, (int, float)) and not isinstance(v, bool)]
+        ours = vals.get("ax-scheduler")
+        if best and peers_vals and isinstance(ours, (int, float)):
+            b = best(peers_vals)
+            line += f"   ratio ax/best-peer = {ours / b:.2f}" if b else ""
+        print(line)
+PY

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# ax-scheduler's own benchmark (../shared/BENCHMARK.md): bash deploy/bench/run.sh [W1|W2] …  (W1 and W2 when none)
+# The full production stack on the server of BENCH_JDBC_URL (default jdbc:mariadb://127.0.0.1:3306/, the peers'
+# driver), user BENCH_DB_USER / BENCH_DB_PASSWORD (root / empty), database BENCH_DB_NAME (ax_bench, dropped and
+# re-created per workload). stdout: one JSON line per workload; progress on stderr.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+if [ ! -f deploy/target/ax-scheduler.jar ] || [ -n "${BENCH_REBUILD:-}" ]; then
+  mvn -q -B package -DskipTests 1>&2
+fi
+exec java ${BENCH_JAVA_OPTS:--Xmx2g} -cp deploy/target/ax-scheduler.jar \
+  -Dloader.main=io.axscheduler.deploy.bench.Benchmark \
+  org.springframework.boot.loader.launch.PropertiesLauncher "$@"
