@@ -26,6 +26,8 @@ class Job {
     private JobStatus status;
     /** Runs started so far; a claim prepares run number {@code attempt + 1}. */
     private int attempt;
+    /** The worker running the current attempt, so that its outcome names it. */
+    private String worker;
     private long timeoutMs;
     private RetryPolicy retryPolicy;
 
@@ -53,13 +55,13 @@ class Job {
     @CommandHandler
     void handle(SucceedJob c) {
         requireRunning(c.attempt());
-        apply(new JobSucceeded(jobId, c.attempt(), c.result(), c.durationMs()));
+        apply(new JobSucceeded(jobId, c.attempt(), c.result(), c.durationMs(), worker));
     }
 
     @CommandHandler
     void handle(FailJob c) {
         requireRunning(c.attempt());
-        apply(new JobFailed(jobId, c.attempt(), c.error(), c.durationMs()));
+        apply(new JobFailed(jobId, c.attempt(), c.error(), c.durationMs(), worker));
     }
 
     @CommandHandler
@@ -127,6 +129,7 @@ class Job {
     void on(JobStarted e) {
         status = RUNNING;
         attempt = e.attempt();
+        worker = e.worker();
     }
 
     @EventSourcingHandler

@@ -156,6 +156,16 @@ class JobTest {
     // --- start ---
 
     @Test
+    void the_outcome_of_an_attempt_names_the_worker_that_ran_it() {
+        fixture.given(created(), claimed(1), new JobStarted(JOB_ID, 1, "node-a", "worker-7", TIMEOUT_MS, POLICY))
+                .when(new SucceedJob(JOB_ID, 1, "done", 40))
+                .expectEvents(new JobSucceeded(JOB_ID, 1, "done", 40, "worker-7"));
+        fixture.given(created(), claimed(1), new JobStarted(JOB_ID, 1, "node-a", "worker-7", TIMEOUT_MS, POLICY))
+                .when(new FailJob(JOB_ID, 1, "boom", 40))
+                .expectEvents(new JobFailed(JOB_ID, 1, "boom", 40, "worker-7"));
+    }
+
+    @Test
     void the_claimed_attempt_starts_carrying_the_jobs_timeout_and_retry_policy() {
         fixture.given(historyUpTo(CLAIMED))
                 .when(new StartJob(JOB_ID, 1, "node-a", "worker-7"))
