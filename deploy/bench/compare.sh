@@ -6,8 +6,10 @@ cd "$(dirname "$0")/../.."
 workloads=${*:-"W1 W2"}
 peers=${PEERS_DIR:-../shared/peers}
 out=$(mktemp -d)
-echo "[compare] peers: $workloads (logs in $peers/logs)" >&2
-PEERS_WORKLOADS="$workloads" PEERS_JDBC_BASE=${PEERS_JDBC_BASE:-jdbc:mariadb://127.0.0.1:3306} bash "$peers/run.sh" > "$out/peers.jsonl"
+# a copy, so that shared/ stays as it was laid (the harness writes target/ and logs/ beside itself)
+cp -r "$peers" "$out/peers"
+echo "[compare] peers: $workloads (logs in $out/peers/logs)" >&2
+PEERS_WORKLOADS="$workloads" PEERS_JDBC_BASE=${PEERS_JDBC_BASE:-jdbc:mariadb://127.0.0.1:3306} bash "$out/peers/run.sh" > "$out/peers.jsonl"
 echo "[compare] ax-scheduler: $workloads" >&2
 bash deploy/bench/run.sh $workloads > "$out/ax.jsonl"
 cat "$out/peers.jsonl" "$out/ax.jsonl"
