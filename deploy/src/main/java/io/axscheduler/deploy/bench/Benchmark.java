@@ -223,7 +223,8 @@ public final class Benchmark {
                         "--ax.scheduler.execution.threads-per-type=16",
                         "--server.port=0",
                         "--ax.node.id=bench",
-                        "--logging.level.root=WARN");
+                        "--logging.level.root=WARN",
+                        "--spring.main.banner-mode=off");
         return new Node(context, handler);
     }
 
