@@ -35,11 +35,11 @@ class JobCommandController {
     static final int MAX_REASON_LENGTH = 1_000;
 
     private final JobRequestParser parser;
-    private final JobCommandSender sender;
+    private final OperatorCommands sender;
     private final QueryGateway queries;
     private final TransactionTemplate transaction;
 
-    JobCommandController(JobTypeCatalog jobTypes, ObjectMapper json, Clock clock, JobCommandSender sender,
+    JobCommandController(JobTypeCatalog jobTypes, ObjectMapper json, Clock clock, OperatorCommands sender,
                          QueryGateway queries, TransactionTemplate transaction) {
         this.parser = new JobRequestParser(jobTypes, json, clock);
         this.sender = sender;
@@ -53,7 +53,7 @@ class JobCommandController {
         SubmitJob command = parser.parse(body, "", errors);
         String who = actor(actor, errors);
         if (!errors.isEmpty()) throw new InvalidRequestException(errors);
-        SubmitResult result = sender.send(command.jobId(), command, who);
+        SubmitResult result = sender.send("job", command.jobId(), command, who);
         return ResponseEntity.status(result.created() ? HttpStatus.CREATED : HttpStatus.OK).body(result);
     }
 
@@ -80,7 +80,7 @@ class JobCommandController {
         List<SubmitResult> results = transaction.execute(tx -> {
             List<SubmitResult> made = new ArrayList<>(commands.size());
             for (SubmitJob command : commands) {
-                made.add(sender.send(command.jobId(), command, who));
+                made.add(sender.sendOnce("job", command.jobId(), command, who));
             }
             return made;
         });
@@ -94,7 +94,7 @@ class JobCommandController {
         String reason = reason(body, errors);
         String who = actor(actor, errors);
         if (!errors.isEmpty()) throw new InvalidRequestException(errors);
-        sender.send(jobId, new CancelJob(jobId, reason), who);
+        sender.send("job", jobId, new CancelJob(jobId, reason), who);
         return view(jobId);
     }
 
@@ -103,7 +103,7 @@ class JobCommandController {
         List<FieldError> errors = new ArrayList<>();
         String who = actor(actor, errors);
         if (!errors.isEmpty()) throw new InvalidRequestException(errors);
-        sender.send(jobId, new RetryJob(jobId), who);
+        sender.send("job", jobId, new RetryJob(jobId), who);
         return view(jobId);
     }
 

@@ -15,7 +15,6 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,7 +26,7 @@ import java.util.UUID;
  * naming its field. Reads the JSON tree itself so that a wrong type ({@code "priority": "high"}) or an unknown field
  * ({@code "maxRetry"}) is reported against the field, not as an unreadable body.
  */
-final class JobRequestParser {
+public final class JobRequestParser {
 
     static final int MAX_PARAMS_BYTES = 64 * 1024;
     static final int MAX_PRIORITY = 1_000;
@@ -59,7 +58,7 @@ final class JobRequestParser {
             errors.add(new FieldError(path.isEmpty() ? "body" : path, "must be a JSON object"));
             return null;
         }
-        Fields f = new Fields(body, path, errors);
+        JsonFields f = new JsonFields(body, path, errors);
         f.rejectUnknown(FIELDS);
 
         String jobType = f.string("jobType", MAX_NAME_LENGTH);
@@ -69,11 +68,11 @@ final class JobRequestParser {
             f.error("jobType", "unknown job type '" + jobType + "'; known types: " + jobTypes.jobTypes());
         }
         String jobKey = f.string("jobKey", MAX_KEY_LENGTH);
-        Map<String, Object> params = params(f);
+        Map<String, Object> params = readParams(f, json);
         int priority = (int) f.integer("priority", -MAX_PRIORITY, MAX_PRIORITY, 0);
         Instant runAt = runAt(f);
         int maxRetries = (int) f.integer("maxRetries", 0, RetryPolicy.MAX_RETRIES_LIMIT, RetryPolicy.DEFAULT_MAX_RETRIES);
-        Backoff backoff = backoff(f);
+        Backoff backoff = readBackoff(f);
         long timeoutMs = f.integer("timeoutMs", 1, MAX_TIMEOUT_MS, 30_000);
         String executorApp = f.string("executorApp", MAX_NAME_LENGTH);
         String routeStrategy = f.string("routeStrategy", MAX_NAME_LENGTH);
@@ -87,7 +86,8 @@ final class JobRequestParser {
                 new RetryPolicy(maxRetries, backoff), timeoutMs, null, executorApp, routeStrategy);
     }
 
-    private Map<String, Object> params(Fields f) {
+    /** {@code params}: a JSON object of at most 64 KiB, or empty. Shared with the job template of a schedule. */
+    public static Map<String, Object> readParams(JsonFields f, ObjectMapper json) {
         JsonNode node = f.node("params");
         if (node == null) return Map.of();
         if (!node.isObject()) {
@@ -109,7 +109,7 @@ final class JobRequestParser {
         }
     }
 
-    private Instant runAt(Fields f) {
+    private Instant runAt(JsonFields f) {
         String runAt = f.string("runAt", 64);
         long delayMs = f.integer("delayMs", 0, MAX_DELAY_MS, 0);
         if (runAt != null && f.has("delayMs")) {
@@ -132,16 +132,17 @@ final class JobRequestParser {
         }
     }
 
-    private Backoff backoff(Fields f) {
+    /** {@code backoff}: exponential or an explicit list of delays, each bounded. Shared with schedules. */
+    public static Backoff readBackoff(JsonFields f) {
         JsonNode node = f.node("backoff");
         if (node == null) return Backoff.defaults();
         if (!node.isObject()) {
             f.error("backoff", "must be a JSON object");
             return null;
         }
-        Fields b = f.nested("backoff", node);
+        JsonFields b = f.nested("backoff", node);
         b.rejectUnknown(BACKOFF_FIELDS);
-        int before = f.errors.size();
+        int before = f.errorCount();
         List<Long> delays = null;
         JsonNode delayNodes = b.node("delaysMs");
         if (delayNodes != null) {
@@ -162,7 +163,7 @@ final class JobRequestParser {
         Long initialMs = b.has("initialMs") ? b.integer("initialMs", 0, MAX_DELAY_MS, 0) : null;
         Double multiplier = b.has("multiplier") ? b.decimal("multiplier") : null;
         Long maxMs = b.has("maxMs") ? b.integer("maxMs", 0, MAX_DELAY_MS, 0) : null;
-        if (f.errors.size() > before) return null;
+        if (f.errorCount() > before) return null;
         try {
             return new Backoff(initialMs, multiplier, maxMs, delays);
         } catch (IllegalArgumentException e) {
@@ -176,90 +177,5 @@ final class JobRequestParser {
             if (s.name().equals(name)) return true;
         }
         return false;
-    }
-
-    /** Typed reads of one JSON object's fields, each reporting its own errors under the object's path. */
-    private static final class Fields {
-        private final JsonNode body;
-        private final String path;
-        private final List<FieldError> errors;
-
-        Fields(JsonNode body, String path, List<FieldError> errors) {
-            this.body = body;
-            this.path = path;
-            this.errors = errors;
-        }
-
-        Fields nested(String field, JsonNode node) {
-            return new Fields(node, name(field), errors);
-        }
-
-        boolean has(String field) {
-            JsonNode n = body.get(field);
-            return n != null && !n.isNull();
-        }
-
-        JsonNode node(String field) {
-            return has(field) ? body.get(field) : null;
-        }
-
-        void error(String field, String message) {
-            errors.add(new FieldError(name(field), message));
-        }
-
-        void rejectUnknown(Set<String> known) {
-            for (Iterator<String> it = body.fieldNames(); it.hasNext(); ) {
-                String name = it.next();
-                if (!known.contains(name)) error(name, "is not a known field");
-            }
-        }
-
-        String string(String field, int maxLength) {
-            JsonNode n = node(field);
-            if (n == null) return null;
-            if (!n.isTextual()) {
-                error(field, "must be a string");
-                return null;
-            }
-            String s = n.asText();
-            if (s.isBlank()) {
-                error(field, "must not be blank");
-                return null;
-            }
-            if (s.length() > maxLength) {
-                error(field, "must be at most " + maxLength + " characters");
-                return null;
-            }
-            return s;
-        }
-
-        long integer(String field, long min, long max, long fallback) {
-            JsonNode n = node(field);
-            if (n == null) return fallback;
-            if (!n.isIntegralNumber() || !n.canConvertToLong()) {
-                error(field, "must be a whole number");
-                return fallback;
-            }
-            long v = n.asLong();
-            if (v < min) {
-                error(field, min == 0 ? "must not be negative" : "must be at least " + min);
-            } else if (v > max) {
-                error(field, "must be at most " + max);
-            }
-            return v;
-        }
-
-        Double decimal(String field) {
-            JsonNode n = node(field);
-            if (!n.isNumber()) {
-                error(field, "must be a number");
-                return null;
-            }
-            return n.asDouble();
-        }
-
-        private String name(String field) {
-            return path.isEmpty() ? field : path + "." + field;
-        }
     }
 }

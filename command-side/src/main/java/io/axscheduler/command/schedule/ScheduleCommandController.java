@@ -1,5 +1,7 @@
 package io.axscheduler.command.schedule;
 
+import io.axscheduler.command.OperatorCommands;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.axscheduler.api.Metadata;
@@ -34,12 +36,12 @@ class ScheduleCommandController {
     static final int MAX_ACTOR_LENGTH = 100;
 
     private final ScheduleRequestParser parser;
-    private final ScheduleCommandSender sender;
+    private final OperatorCommands sender;
     private final QueryGateway queries;
     private final TransactionTemplate transaction;
     private final Clock clock;
 
-    ScheduleCommandController(JobTypeCatalog jobTypes, ObjectMapper json, Clock clock, ScheduleCommandSender sender,
+    ScheduleCommandController(JobTypeCatalog jobTypes, ObjectMapper json, Clock clock, OperatorCommands sender,
                               QueryGateway queries, TransactionTemplate transaction,
                               @Value("${ax.scheduler.schedules.min-interval-ms:1000}") long minIntervalMs) {
         this.parser = new ScheduleRequestParser(jobTypes, json, minIntervalMs);
@@ -55,7 +57,7 @@ class ScheduleCommandController {
         Instant now = clock.instant();
         ScheduleRequest r = parser.parse(body, now);
         String scheduleId = UUID.randomUUID().toString();
-        sender.send(scheduleId, new CreateSchedule(scheduleId, r.name(), r.trigger(), r.job(), r.misfirePolicy(),
+        sender.send("schedule", scheduleId, new CreateSchedule(scheduleId, r.name(), r.trigger(), r.job(), r.misfirePolicy(),
                 r.overlapPolicy(), now), who);
         return ResponseEntity.status(HttpStatus.CREATED).body(answer(scheduleId, r.trigger(), now));
     }
@@ -66,26 +68,26 @@ class ScheduleCommandController {
         String who = actor(actor);
         Instant now = clock.instant();
         ScheduleRequest r = parser.parse(body, now);
-        sender.send(scheduleId, new UpdateSchedule(scheduleId, r.name(), r.trigger(), r.job(), r.misfirePolicy(),
+        sender.send("schedule", scheduleId, new UpdateSchedule(scheduleId, r.name(), r.trigger(), r.job(), r.misfirePolicy(),
                 r.overlapPolicy(), now), who);
         return answer(scheduleId, r.trigger(), now);
     }
 
     @DeleteMapping("/api/v1/schedules/{scheduleId}")
     ScheduleView delete(@PathVariable String scheduleId, @RequestHeader(value = "X-Actor", required = false) String actor) {
-        sender.send(scheduleId, new DeleteSchedule(scheduleId), actor(actor));
+        sender.send("schedule", scheduleId, new DeleteSchedule(scheduleId), actor(actor));
         return view(scheduleId);
     }
 
     @PostMapping("/api/v1/schedules/{scheduleId}/pause")
     ScheduleView pause(@PathVariable String scheduleId, @RequestHeader(value = "X-Actor", required = false) String actor) {
-        sender.send(scheduleId, new PauseSchedule(scheduleId), actor(actor));
+        sender.send("schedule", scheduleId, new PauseSchedule(scheduleId), actor(actor));
         return view(scheduleId);
     }
 
     @PostMapping("/api/v1/schedules/{scheduleId}/resume")
     ScheduleView resume(@PathVariable String scheduleId, @RequestHeader(value = "X-Actor", required = false) String actor) {
-        sender.send(scheduleId, new ResumeSchedule(scheduleId), actor(actor));
+        sender.send("schedule", scheduleId, new ResumeSchedule(scheduleId), actor(actor));
         return view(scheduleId);
     }
 
@@ -100,9 +102,9 @@ class ScheduleCommandController {
         Instant now = clock.instant();
         String jobId = UUID.randomUUID().toString();
         SubmitResult result = transaction.execute(tx -> {
-            JobTemplate job = sender.sendOnce(scheduleId, new FireSchedule(scheduleId, now, FireKind.MANUAL, jobId, null), who);
+            JobTemplate job = sender.sendOnce("schedule", scheduleId, new FireSchedule(scheduleId, now, FireKind.MANUAL, jobId, null), who);
             SubmitJob submit = job.toSubmitJob(jobId, scheduleId, now, FireKind.MANUAL);
-            return sender.sendOnce(scheduleId, submit, who);
+            return sender.sendOnce("schedule", scheduleId, submit, who);
         });
         Map<String, Object> answer = new LinkedHashMap<>();
         answer.put("scheduleId", scheduleId);

@@ -1,6 +1,8 @@
 package io.axscheduler.command.schedule;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
+import io.axscheduler.command.JobRequestParser;
+import io.axscheduler.command.JsonFields;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.axscheduler.api.job.Backoff;
@@ -11,14 +13,10 @@ import io.axscheduler.api.problem.InvalidRequestException;
 import io.axscheduler.api.schedule.*;
 import io.axscheduler.api.spi.JobTypeCatalog;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -56,7 +54,7 @@ final class ScheduleRequestParser {
         if (body == null || !body.isObject()) {
             throw InvalidRequestException.of("body", "must be a JSON object");
         }
-        Fields f = new Fields(body, "", errors);
+        JsonFields f = new JsonFields(body, "", errors);
         f.rejectUnknown(FIELDS);
         String name = f.string("name", MAX_NAME_LENGTH);
         Trigger trigger = trigger(f, now);
@@ -69,7 +67,7 @@ final class ScheduleRequestParser {
 
     /** A cron expression alone, as {@code POST /api/v1/cron/validate} sends it. */
     static Trigger cron(JsonNode body, List<FieldError> errors) {
-        Fields f = new Fields(body, "", errors);
+        JsonFields f = new JsonFields(body, "", errors);
         f.rejectUnknown(Set.of("expression", "timezone", "dialect", "count"));
         String expression = f.string("expression", Trigger.MAX_EXPRESSION_LENGTH);
         if (expression == null && !f.has("expression")) f.error("expression", "is required");
@@ -79,7 +77,7 @@ final class ScheduleRequestParser {
         return build(f, () -> Trigger.cron(expression, timezone, dialect));
     }
 
-    private Trigger trigger(Fields top, Instant now) {
+    private Trigger trigger(JsonFields top, Instant now) {
         JsonNode node = top.node("trigger");
         if (node == null) {
             top.error("trigger", "is required");
@@ -89,8 +87,8 @@ final class ScheduleRequestParser {
             top.error("trigger", "must be a JSON object");
             return null;
         }
-        Fields f = top.nested("trigger", node);
-        int before = f.errors.size();
+        JsonFields f = top.nested("trigger", node);
+        int before = f.errorCount();
         f.rejectUnknown(TRIGGER_FIELDS);
         String typeName = f.string("type", 40);
         TriggerType type = typeName == null ? null : TriggerType.fromWireName(typeName);
@@ -102,7 +100,7 @@ final class ScheduleRequestParser {
         Long intervalMs = f.has("intervalMs") ? f.integer("intervalMs", MAX_INTERVAL_MS) : null;
         Long delayMs = f.has("delayMs") ? f.integer("delayMs", MAX_INTERVAL_MS) : null;
         Instant at = f.instant("at");
-        if (f.errors.size() > before) return null;
+        if (f.errorCount() > before) return null;
         Trigger trigger = build(f, () -> new Trigger(type, expression, timezone, dialect, intervalMs, delayMs, at));
         if (trigger == null) return null;
         if (type == TriggerType.ONCE && !at.isAfter(now)) {
@@ -120,7 +118,7 @@ final class ScheduleRequestParser {
         return trigger;
     }
 
-    private void checkFloor(Fields f, Trigger trigger, Instant now) {
+    private void checkFloor(JsonFields f, Trigger trigger, Instant now) {
         FireTimes.shortestInterval(trigger, now, now).ifPresent(shortest -> {
             if (shortest.toMillis() < minIntervalMs) {
                 String field = switch (trigger.type()) {
@@ -136,7 +134,7 @@ final class ScheduleRequestParser {
         });
     }
 
-    private JobTemplate job(Fields top) {
+    private JobTemplate job(JsonFields top) {
         JsonNode node = top.node("job");
         if (node == null) {
             top.error("job", "is required");
@@ -146,8 +144,8 @@ final class ScheduleRequestParser {
             top.error("job", "must be a JSON object");
             return null;
         }
-        Fields f = top.nested("job", node);
-        int before = f.errors.size();
+        JsonFields f = top.nested("job", node);
+        int before = f.errorCount();
         f.rejectUnknown(JOB_FIELDS);
         String jobType = f.string("jobType", 100);
         if (jobType == null) {
@@ -155,56 +153,22 @@ final class ScheduleRequestParser {
         } else if (!jobTypes.knows(jobType)) {
             f.error("jobType", "unknown job type '" + jobType + "'; known types: " + jobTypes.jobTypes());
         }
-        Map<String, Object> params = params(f);
+        Map<String, Object> params = JobRequestParser.readParams(f, json);
         long priority = f.has("priority") ? f.integer("priority", -MAX_PRIORITY, MAX_PRIORITY) : 0;
         long maxRetries = f.has("maxRetries") ? f.integer("maxRetries", 0, RetryPolicy.MAX_RETRIES_LIMIT) : RetryPolicy.DEFAULT_MAX_RETRIES;
-        Backoff backoff = backoff(f);
+        Backoff backoff = JobRequestParser.readBackoff(f);
         long timeoutMs = f.has("timeoutMs") ? f.integer("timeoutMs", 1, MAX_TIMEOUT_MS) : 30_000;
         String executorApp = f.string("executorApp", 100);
         String routeStrategy = f.string("routeStrategy", 100);
         if (routeStrategy != null && Arrays.stream(RouteStrategy.values()).noneMatch(s -> s.name().equals(routeStrategy))) {
             f.error("routeStrategy", "must be one of " + List.of(RouteStrategy.values()));
         }
-        if (f.errors.size() > before) return null;
+        if (f.errorCount() > before) return null;
         return new JobTemplate(jobType, params, (int) priority, new RetryPolicy((int) maxRetries, backoff), timeoutMs,
                 executorApp, routeStrategy);
     }
 
-    private Map<String, Object> params(Fields f) {
-        JsonNode node = f.node("params");
-        if (node == null) return Map.of();
-        if (!node.isObject()) {
-            f.error("params", "must be a JSON object");
-            return null;
-        }
-        try {
-            int bytes = json.writeValueAsString(node).getBytes(StandardCharsets.UTF_8).length;
-            if (bytes > MAX_PARAMS_BYTES) {
-                f.error("params", "must be at most 64 KiB of JSON, was " + bytes + " bytes");
-                return null;
-            }
-            @SuppressWarnings("unchecked")
-            Map<String, Object> params = json.treeToValue(node, LinkedHashMap.class);
-            return params;
-        } catch (JsonProcessingException e) {
-            f.error("params", "cannot be read: " + e.getOriginalMessage());
-            return null;
-        }
-    }
-
-    private Backoff backoff(Fields f) {
-        JsonNode node = f.node("backoff");
-        if (node == null) return Backoff.defaults();
-        try {
-            return json.treeToValue(node, Backoff.class);
-        } catch (JsonProcessingException | IllegalArgumentException e) {
-            Throwable cause = e.getCause() instanceof IllegalArgumentException iae ? iae : e;
-            f.error("backoff", "is not a valid backoff: " + cause.getMessage());
-            return null;
-        }
-    }
-
-    private static CronDialect dialect(Fields f) {
+    private static CronDialect dialect(JsonFields f) {
         String name = f.string("dialect", 20);
         if (name == null) return null;
         CronDialect dialect = CronDialect.fromWireName(name);
@@ -212,111 +176,12 @@ final class ScheduleRequestParser {
         return dialect;
     }
 
-    private static Trigger build(Fields f, java.util.function.Supplier<Trigger> trigger) {
+    private static Trigger build(JsonFields f, java.util.function.Supplier<Trigger> trigger) {
         try {
             return trigger.get();
         } catch (InvalidTriggerException e) {
             f.error(e.field(), e.reason());
             return null;
-        }
-    }
-
-    /** Typed reads of one JSON object's fields, each reporting its own errors under the object's path. */
-    static final class Fields {
-        private final JsonNode body;
-        private final String path;
-        final List<FieldError> errors;
-
-        Fields(JsonNode body, String path, List<FieldError> errors) {
-            this.body = body;
-            this.path = path;
-            this.errors = errors;
-        }
-
-        Fields nested(String field, JsonNode node) {
-            return new Fields(node, name(field), errors);
-        }
-
-        boolean has(String field) {
-            JsonNode n = body.get(field);
-            return n != null && !n.isNull();
-        }
-
-        JsonNode node(String field) {
-            return has(field) ? body.get(field) : null;
-        }
-
-        void error(String field, String message) {
-            errors.add(new FieldError(name(field), message));
-        }
-
-        void rejectUnknown(Set<String> known) {
-            for (Iterator<String> it = body.fieldNames(); it.hasNext(); ) {
-                String name = it.next();
-                if (!known.contains(name)) error(name, "is not a known field");
-            }
-        }
-
-        String string(String field, int maxLength) {
-            JsonNode n = node(field);
-            if (n == null) return null;
-            if (!n.isTextual()) {
-                error(field, "must be a string");
-                return null;
-            }
-            String s = n.asText();
-            if (s.isBlank()) {
-                error(field, "must not be blank");
-                return null;
-            }
-            if (s.length() > maxLength) {
-                error(field, "must be at most " + maxLength + " characters");
-                return null;
-            }
-            return s;
-        }
-
-        long integer(String field, long max) {
-            return integer(field, Long.MIN_VALUE, max);
-        }
-
-        /** Negative values are reported by the trigger itself when min is unbounded, so its message is the one shown. */
-        long integer(String field, long min, long max) {
-            JsonNode n = node(field);
-            if (!n.isIntegralNumber() || !n.canConvertToLong()) {
-                error(field, "must be a whole number");
-                return 0;
-            }
-            long v = n.asLong();
-            if (v < min) error(field, min == 0 ? "must not be negative" : "must be at least " + min);
-            else if (v > max) error(field, "must be at most " + max);
-            return v;
-        }
-
-        Instant instant(String field) {
-            String s = string(field, 64);
-            if (s == null) return null;
-            try {
-                return Instant.parse(s);
-            } catch (DateTimeParseException e) {
-                error(field, "must be an ISO-8601 instant such as 2026-11-30T10:00:00.000Z");
-                return null;
-            }
-        }
-
-        <E extends Enum<E>> E enumValue(String field, Class<E> type, E fallback) {
-            String s = string(field, 40);
-            if (s == null) return has(field) ? null : fallback;
-            try {
-                return Enum.valueOf(type, s);
-            } catch (IllegalArgumentException e) {
-                error(field, "unknown " + field + " '" + s + "'; one of " + Arrays.toString(type.getEnumConstants()));
-                return null;
-            }
-        }
-
-        private String name(String field) {
-            return path.isEmpty() ? field : path + "." + field;
         }
     }
 }

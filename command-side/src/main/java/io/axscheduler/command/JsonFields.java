@@ -1,0 +1,128 @@
+package io.axscheduler.command;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.axscheduler.api.problem.FieldError;
+
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Set;
+
+/** Typed reads of one JSON object's fields, each reporting its own errors under the object's path. */
+public final class JsonFields {
+    private final JsonNode body;
+    private final String path;
+    private final List<FieldError> errors;
+
+    public JsonFields(JsonNode body, String path, List<FieldError> errors) {
+        this.body = body;
+        this.path = path;
+        this.errors = errors;
+    }
+
+    public JsonFields nested(String field, JsonNode node) {
+        return new JsonFields(node, name(field), errors);
+    }
+
+    /** How many errors the whole request has so far: compare before and after a part to see whether it failed. */
+    public int errorCount() {
+        return errors.size();
+    }
+
+    public boolean has(String field) {
+        JsonNode n = body.get(field);
+        return n != null && !n.isNull();
+    }
+
+    public JsonNode node(String field) {
+        return has(field) ? body.get(field) : null;
+    }
+
+    public void error(String field, String message) {
+        errors.add(new FieldError(name(field), message));
+    }
+
+    public void rejectUnknown(Set<String> known) {
+        for (Iterator<String> it = body.fieldNames(); it.hasNext(); ) {
+            String name = it.next();
+            if (!known.contains(name)) error(name, "is not a known field");
+        }
+    }
+
+    public String string(String field, int maxLength) {
+        JsonNode n = node(field);
+        if (n == null) return null;
+        if (!n.isTextual()) {
+            error(field, "must be a string");
+            return null;
+        }
+        String s = n.asText();
+        if (s.isBlank()) {
+            error(field, "must not be blank");
+            return null;
+        }
+        if (s.length() > maxLength) {
+            error(field, "must be at most " + maxLength + " characters");
+            return null;
+        }
+        return s;
+    }
+
+    public long integer(String field, long min, long max, long fallback) {
+        return has(field) ? integer(field, min, max) : fallback;
+    }
+
+    public Double decimal(String field) {
+        JsonNode n = node(field);
+        if (!n.isNumber()) {
+            error(field, "must be a number");
+            return null;
+        }
+        return n.asDouble();
+    }
+
+    public long integer(String field, long max) {
+        return integer(field, Long.MIN_VALUE, max);
+    }
+
+    /** Negative values are reported by the trigger itself when min is unbounded, so its message is the one shown. */
+    public long integer(String field, long min, long max) {
+        JsonNode n = node(field);
+        if (!n.isIntegralNumber() || !n.canConvertToLong()) {
+            error(field, "must be a whole number");
+            return 0;
+        }
+        long v = n.asLong();
+        if (v < min) error(field, min == 0 ? "must not be negative" : "must be at least " + min);
+        else if (v > max) error(field, "must be at most " + max);
+        return v;
+    }
+
+    public Instant instant(String field) {
+        String s = string(field, 64);
+        if (s == null) return null;
+        try {
+            return Instant.parse(s);
+        } catch (DateTimeParseException e) {
+            error(field, "must be an ISO-8601 instant such as 2026-11-30T10:00:00.000Z");
+            return null;
+        }
+    }
+
+    public <E extends Enum<E>> E enumValue(String field, Class<E> type, E fallback) {
+        String s = string(field, 40);
+        if (s == null) return has(field) ? null : fallback;
+        try {
+            return Enum.valueOf(type, s);
+        } catch (IllegalArgumentException e) {
+            error(field, "unknown " + field + " '" + s + "'; one of " + Arrays.toString(type.getEnumConstants()));
+            return null;
+        }
+    }
+
+    private String name(String field) {
+        return path.isEmpty() ? field : path + "." + field;
+    }
+}
