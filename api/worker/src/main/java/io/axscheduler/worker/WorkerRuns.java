@@ -15,7 +15,7 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -38,6 +38,7 @@ public class WorkerRuns {
     private final AxWorkerProperties properties;
     private final Reporter reporter;
     private final AtomicInteger inFlight = new AtomicInteger();
+    private final int capacity;
     private volatile boolean stopping;
 
     /** Delivers an outcome to the scheduler (signed, retried); the runtime knows the worker id and secret. */
@@ -64,9 +65,12 @@ public class WorkerRuns {
             }
         };
         AtomicInteger n = new AtomicInteger();
-        // no queue: a push beyond capacity is answered BUSY at once and the scheduler tries another worker
-        this.pool = new ThreadPoolExecutor(properties.capacity(), properties.capacity(), 60, TimeUnit.SECONDS,
-                new SynchronousQueue<>(), r -> daemon(r, "ax-worker-run-" + n.incrementAndGet()));
+        // capacity is gated by inFlight, not by the pool: a push beyond it is answered BUSY at once and the
+        // scheduler tries another worker. The small queue only absorbs the moment between a run's report and its
+        // thread becoming free again, which with a hand-off queue answered BUSY to a push that had room.
+        this.capacity = properties.capacity();
+        this.pool = new ThreadPoolExecutor(capacity, capacity, 60, TimeUnit.SECONDS,
+                new ArrayBlockingQueue<>(capacity), r -> daemon(r, "ax-worker-run-" + n.incrementAndGet()));
         pool.allowCoreThreadTimeOut(true);
         this.timeouts = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "ax-worker-timeouts"));
     }
@@ -94,8 +98,9 @@ public class WorkerRuns {
             run = new PushedRun(job);
             runs.put(job.runKey(), run);
         }
-        inFlight.incrementAndGet();
+        boolean room = inFlight.incrementAndGet() <= capacity;
         try {
+            if (!room) throw new RejectedExecutionException("capacity " + capacity + " in use");
             pool.execute(() -> run(run, handler));
         } catch (RejectedExecutionException full) {
             inFlight.decrementAndGet();
