@@ -1,26 +1,16 @@
 package io.axscheduler.scheduler.execute;
 
-import io.axscheduler.api.spi.JobContext;
+import io.axscheduler.api.spi.CancellableJobContext;
 
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
-/** One attempt running on this node, as its handler sees it, with the signal that asks it to stop. */
-final class RunningAttempt implements JobContext {
+/** One attempt running on this node, as its handler sees it, and the thread it runs on (for a shutdown interrupt). */
+final class RunningAttempt extends CancellableJobContext {
 
-    private final ClaimedJob job;
-    private final Map<String, Object> params;
-    private final CountDownLatch cancelled = new CountDownLatch(1);
     private Thread runner;
 
     RunningAttempt(ClaimedJob job, Map<String, Object> params) {
-        this.job = job;
-        this.params = params;
-    }
-
-    void cancel() {
-        cancelled.countDown();
+        super(job.jobId(), job.jobType(), job.attempt(), job.jobKey() != null ? job.jobKey() : job.jobId(), params);
     }
 
     synchronized void runOn(Thread thread) {
@@ -36,40 +26,5 @@ final class RunningAttempt implements JobContext {
     synchronized void handlerReturned() {
         runner = null;
         Thread.interrupted();
-    }
-
-    @Override
-    public String jobId() {
-        return job.jobId();
-    }
-
-    @Override
-    public String jobType() {
-        return job.jobType();
-    }
-
-    @Override
-    public int attempt() {
-        return job.attempt();
-    }
-
-    @Override
-    public String idempotencyKey() {
-        return job.jobKey() != null ? job.jobKey() : job.jobId();
-    }
-
-    @Override
-    public Map<String, Object> params() {
-        return params;
-    }
-
-    @Override
-    public boolean isCancelled() {
-        return cancelled.getCount() == 0;
-    }
-
-    @Override
-    public boolean awaitCancellation(long millis) throws InterruptedException {
-        return cancelled.await(millis, TimeUnit.MILLISECONDS);
     }
 }
