@@ -1,5 +1,6 @@
 package io.axscheduler.query.job;
 
+import io.axscheduler.query.history.HistoryEvent;
 import io.axscheduler.api.query.JobView;
 
 import java.time.Instant;

@@ -1,6 +1,6 @@
 package io.axscheduler.query.schedule;
 
-import io.axscheduler.query.job.HistoryEvent;
+import io.axscheduler.query.history.HistoryEvent;
 
 import java.util.List;
 

@@ -1,5 +1,7 @@
 package io.axscheduler.query.job;
 
+import io.axscheduler.query.history.EventStreams;
+import io.axscheduler.query.history.HistoryEvent;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
@@ -36,7 +38,7 @@ class JobHistoryTest {
     @BeforeEach
     void setUp() {
         eventStore = EmbeddedEventStore.builder().storageEngine(storage).build();
-        history = new JobHistory(eventStore, objectMapper);
+        history = new JobHistory(new EventStreams(eventStore, objectMapper));
         append(JOB_ID, 0, created(), CREATED_AT,
                 Map.of("actor", "alice", "node", "node-a", "correlationId", "c-1", "traceId", "t-1"));
         append(JOB_ID, 1, new JobClaimed(JOB_ID, 1, "node-b", at(60)), at(10), Map.of("actor", "scheduler"));

@@ -1,0 +1,63 @@
+package io.axscheduler.query.history;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.axscheduler.api.Metadata;
+import io.axscheduler.api.problem.NotFoundException;
+import org.axonframework.eventhandling.DomainEventMessage;
+import org.axonframework.eventsourcing.eventstore.EventStore;
+import org.springframework.stereotype.Component;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Reads an aggregate's stream straight from the event store — the audit must not depend on a projection — and
+ * renders it as the history endpoints show it.
+ */
+@Component
+public class EventStreams {
+
+    static final String CORRELATION_ID = "correlationId";
+
+    private final EventStore eventStore;
+    private final ObjectMapper objectMapper;
+
+    public EventStreams(EventStore eventStore, ObjectMapper objectMapper) {
+        this.eventStore = eventStore;
+        this.objectMapper = objectMapper;
+    }
+
+    /**
+     * The whole stream of {@code id}, which must begin with {@code creation}: jobs and schedules share the store,
+     * and a schedule's id is not a job. Unknown → 404 naming {@code kind}.
+     */
+    public List<DomainEventMessage<?>> read(String kind, String id, Class<?> creation) {
+        // From sequence 0: readEvents(id) would start at the latest snapshot and hide the events before it.
+        List<DomainEventMessage<?>> events = eventStore.readEvents(id, 0L).asStream()
+                .<DomainEventMessage<?>>map(event -> event)
+                .toList();
+        if (events.isEmpty() || !creation.isInstance(events.get(0).getPayload())) {
+            throw new NotFoundException(kind, id);
+        }
+        return events;
+    }
+
+    public List<HistoryEvent> render(List<DomainEventMessage<?>> events) {
+        return events.stream()
+                .map(event -> new HistoryEvent(event.getSequenceNumber(), event.getPayloadType().getSimpleName(),
+                        event.getTimestamp(), objectMapper.valueToTree(event.getPayload()), metadata(event)))
+                .toList();
+    }
+
+    // The contract names actor, node and correlationId; they come first and are present even when an old event
+    // lacks them, so clients can rely on the keys.
+    private static Map<String, Object> metadata(DomainEventMessage<?> event) {
+        Map<String, Object> metadata = new LinkedHashMap<>();
+        metadata.put(Metadata.ACTOR, event.getMetaData().get(Metadata.ACTOR));
+        metadata.put(Metadata.NODE, event.getMetaData().get(Metadata.NODE));
+        metadata.put(CORRELATION_ID, event.getMetaData().get(CORRELATION_ID));
+        event.getMetaData().forEach(metadata::putIfAbsent);
+        return metadata;
+    }
+}
