@@ -1,5 +1,6 @@
 package io.axscheduler.scheduler.scan;
 
+import io.axscheduler.scheduler.ScanThread;
 import io.axscheduler.scheduler.SchedulerProperties;
 import io.axscheduler.scheduler.execute.ClaimedJob;
 import io.axscheduler.scheduler.execute.DispatchClaimed;
@@ -14,7 +15,6 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The node's scan loop, on a thread of its own: every 0.8–1.2 s (the jitter keeps nodes from scanning in step), at
@@ -32,13 +32,10 @@ public class ScanDueJobs implements SmartLifecycle {
     private final DispatchClaimed dispatcher;
     private final SchedulerProperties properties;
     private final Clock clock;
-    private final Object signal = new Object();
-    private boolean wakeRequested;
+    private final ScanThread thread;
     private volatile boolean backlog;
-    private volatile boolean running;
     private volatile boolean paused;
     private volatile Instant lastCompletedScan;
-    private Thread thread;
 
     public ScanDueJobs(ClaimDueJobs claimDueJobs, JobExecutors executors, RemoteLanes remoteLanes, DispatchClaimed dispatcher,
                        SchedulerProperties properties, Clock clock) {
@@ -49,17 +46,14 @@ public class ScanDueJobs implements SmartLifecycle {
         this.properties = properties;
         this.clock = clock;
         this.lastCompletedScan = clock.instant();
-        dispatcher.onSlotFreed(() -> {
-            wake(); // due work may be waiting for exactly this slot; an idle queue costs one cheap scan
-        });
+        this.thread = new ScanThread("ax-scan", properties.scan().minIntervalMs(), properties.scan().maxIntervalMs(), this::pass);
+        // due work may be waiting for exactly the slot that freed; an idle queue costs one cheap scan
+        dispatcher.onSlotFreed(this::wake);
     }
 
     /** Scan now rather than at the next tick. */
     public void wake() {
-        synchronized (signal) {
-            wakeRequested = true;
-            signal.notifyAll();
-        }
+        thread.wake();
     }
 
     /**
@@ -98,35 +92,15 @@ public class ScanDueJobs implements SmartLifecycle {
         return claimed.size();
     }
 
-    private void loop() {
-        while (running) {
-            try {
-                int claimed = scanOnce();
-                if (claimed > 0 && backlog && !executors.freeSlots().isEmpty()) continue;
-            } catch (RuntimeException e) {
-                log.warn("scan failed; the claim batch was rolled back and is retried at the next scan: {}", e.toString());
-                log.debug("scan failure", e);
-            }
-            pause();
-        }
-    }
-
-    private void pause() {
-        SchedulerProperties.Scan scan = properties.scan();
-        long waitMs = ThreadLocalRandom.current().nextLong(scan.minIntervalMs(), scan.maxIntervalMs() + 1);
-        long until = System.currentTimeMillis() + waitMs;
-        synchronized (signal) {
-            while (running && !wakeRequested) {
-                long left = until - System.currentTimeMillis();
-                if (left <= 0) break;
-                try {
-                    signal.wait(left);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
-            }
-            wakeRequested = false;
+    /** One pass of the loop; true when it claimed and room is left, so the next pass should follow at once. */
+    private boolean pass() {
+        try {
+            int claimed = scanOnce();
+            return claimed > 0 && backlog && !executors.freeSlots().isEmpty();
+        } catch (RuntimeException e) {
+            log.warn("scan failed; the claim batch was rolled back and is retried at the next scan: {}", e.toString());
+            log.debug("scan failure", e);
+            return false;
         }
     }
 
@@ -136,30 +110,19 @@ public class ScanDueJobs implements SmartLifecycle {
             log.info("scanning is switched off on this node (ax.scheduler.scan.enabled=false)");
             return;
         }
-        running = true;
-        thread = new Thread(this::loop, "ax-scan");
-        thread.setDaemon(true);
         thread.start();
     }
 
     /** Stops claiming first, then lets the dispatcher finish or hand back what it holds. */
     @Override
     public void stop() {
-        running = false;
-        wake();
-        if (thread != null) {
-            try {
-                thread.join(30_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        thread.stop();
         dispatcher.shutdown(properties.execution().shutdownGraceMs());
     }
 
     @Override
     public boolean isRunning() {
-        return running;
+        return thread.isRunning();
     }
 
     /** Last to start and first to stop: claims end before Axon, the web server and the pool go down. */

@@ -1,5 +1,6 @@
 package io.axscheduler.scheduler.schedule;
 
+import io.axscheduler.scheduler.ScanThread;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Value;
@@ -8,7 +9,6 @@ import org.springframework.stereotype.Component;
 
 import java.time.Clock;
 import java.time.Instant;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The node's schedule loop, on a thread of its own (not the shared tick pool, not the job scan): every
@@ -22,25 +22,20 @@ public class ScanSchedules implements SmartLifecycle {
     private static final Logger log = LoggerFactory.getLogger(ScanSchedules.class);
 
     private final FireDueSchedules fire;
-    private final long minIntervalMs;
-    private final long maxIntervalMs;
+    private final ScanThread thread;
     private final int batchSize;
     private final boolean enabled;
     private final Clock clock;
-    private volatile boolean running;
     private volatile Instant lastCompletedPass;
-    private Thread thread;
 
     public ScanSchedules(FireDueSchedules fire, Clock clock,
                          @Value("${ax.scheduler.schedules.scan-min-interval-ms:400}") long minIntervalMs,
                          @Value("${ax.scheduler.schedules.scan-max-interval-ms:600}") long maxIntervalMs,
                          @Value("${ax.scheduler.schedules.batch-size:100}") int batchSize,
                          @Value("${ax.scheduler.scan.enabled:true}") boolean enabled) {
-        if (minIntervalMs < 10 || maxIntervalMs < minIntervalMs) throw new IllegalArgumentException("schedule scan intervals: 10 <= min <= max");
         if (batchSize < 1 || batchSize > 1000) throw new IllegalArgumentException("ax.scheduler.schedules.batch-size must be 1..1000");
         this.fire = fire;
-        this.minIntervalMs = minIntervalMs;
-        this.maxIntervalMs = maxIntervalMs;
+        this.thread = new ScanThread("ax-schedules", minIntervalMs, maxIntervalMs, this::pass);
         this.batchSize = batchSize;
         this.enabled = enabled;
         this.clock = clock;
@@ -72,47 +67,29 @@ public class ScanSchedules implements SmartLifecycle {
         return made;
     }
 
-    private void loop() {
-        while (running) {
-            try {
-                scanOnce();
-            } catch (RuntimeException e) {
-                log.warn("schedule scan failed; retried at the next tick: {}", e.toString());
-            }
-            try {
-                Thread.sleep(ThreadLocalRandom.current().nextLong(minIntervalMs, maxIntervalMs + 1));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
+    private boolean pass() {
+        try {
+            scanOnce();
+        } catch (RuntimeException e) {
+            log.warn("schedule scan failed; retried at the next tick: {}", e.toString());
         }
+        return false;
     }
 
     @Override
     public void start() {
         if (!enabled) return;
-        running = true;
-        thread = new Thread(this::loop, "ax-schedules");
-        thread.setDaemon(true);
         thread.start();
     }
 
     @Override
     public void stop() {
-        running = false;
-        // no interrupt: it could land inside a JDBC call of a fire transaction; the pause is under a second
-        if (thread != null) {
-            try {
-                thread.join(30_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        thread.stop();
     }
 
     @Override
     public boolean isRunning() {
-        return running;
+        return thread.isRunning();
     }
 
     /** Stops with the job scan, before Axon and the pool go down. */
