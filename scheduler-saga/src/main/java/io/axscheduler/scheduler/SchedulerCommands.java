@@ -1,10 +1,13 @@
 package io.axscheduler.scheduler;
 
 import io.axscheduler.api.Metadata;
+import io.axscheduler.api.job.JobCommand;
+import io.axscheduler.api.job.JobCommandBatch;
 import org.axonframework.commandhandling.GenericCommandMessage;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.springframework.stereotype.Component;
 
+import java.util.List;
 import java.util.Map;
 
 /** Commands the node sends on its own behalf: their events name the actor {@code scheduler}. */
@@ -20,5 +23,15 @@ public class SchedulerCommands {
     public <R> R sendAndWait(Object command) {
         return commands.sendAndWait(GenericCommandMessage.asCommandMessage(command)
                 .andMetaData(Map.of(Metadata.ACTOR, Metadata.SCHEDULER)));
+    }
+
+    /**
+     * Sends the commands as one {@link JobCommandBatch} (one transaction, joining the caller's if there is one) and
+     * answers, per command in order, null when applied or why it was refused.
+     */
+    public List<String> sendBatch(List<? extends JobCommand> batch) {
+        if (batch.isEmpty()) return List.of();
+        JobCommandBatch.Result result = sendAndWait(new JobCommandBatch(List.<JobCommand>copyOf(batch)));
+        return result.refusals();
     }
 }

@@ -43,11 +43,19 @@ public record SchedulerProperties(@DefaultValue Scan scan,
      * @param shutdownGraceMs how long a stopping node lets running jobs finish before it hands them back
      * @param cancelCheckMs   how often running jobs are checked for a cancel or timeout decided elsewhere
      */
+    /**
+     * @param reportQueue outcomes waiting to be written; a handler that finds it full waits for room
+     * @param reportBatch outcomes written in one transaction at most
+     */
     public record Execution(@DefaultValue("16") int threadsPerType,
                             @DefaultValue("10000") long shutdownGraceMs,
-                            @DefaultValue("1000") long cancelCheckMs) {
+                            @DefaultValue("1000") long cancelCheckMs,
+                            @DefaultValue("4096") int reportQueue,
+                            @DefaultValue("500") int reportBatch) {
         public Execution {
             if (threadsPerType < 1 || threadsPerType > 1000) throw new IllegalArgumentException("ax.scheduler.execution.threads-per-type must be 1..1000");
+            if (reportQueue < 1) throw new IllegalArgumentException("ax.scheduler.execution.report-queue must be positive");
+            if (reportBatch < 1 || reportBatch > 1000) throw new IllegalArgumentException("ax.scheduler.execution.report-batch must be 1..1000");
         }
     }
 

@@ -5,5 +5,5 @@ import org.axonframework.modelling.command.TargetAggregateIdentifier;
 import java.time.Instant;
 
 /** A node takes a due job; if it has not started the job by {@code leaseUntil}, the job goes back to waiting. */
-public record ClaimJob(@TargetAggregateIdentifier String jobId, String node, Instant leaseUntil) {
+public record ClaimJob(@TargetAggregateIdentifier String jobId, String node, Instant leaseUntil) implements JobCommand {
 }

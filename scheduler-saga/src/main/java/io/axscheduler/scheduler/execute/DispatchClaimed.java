@@ -3,12 +3,7 @@ package io.axscheduler.scheduler.execute;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.axscheduler.api.job.FailJob;
-import io.axscheduler.api.job.StartJob;
 import io.axscheduler.api.job.SucceedJob;
-import io.axscheduler.api.job.TimeOutJob;
-import io.axscheduler.api.job.TimeoutPhase;
-import io.axscheduler.api.problem.IllegalTransitionException;
-import io.axscheduler.scheduler.SchedulerCommands;
 import io.axscheduler.scheduler.SchedulerProperties;
 import io.axscheduler.scheduler.worker.DispatchRemote;
 import org.slf4j.Logger;
@@ -16,17 +11,18 @@ import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Component;
 
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs claimed jobs on their type's pool: start (JobStarted), execute the handler, report the outcome. An outcome
- * the aggregate refuses — the attempt was canceled or timed out meanwhile — is dropped: the aggregate only takes the
- * outcome of the attempt that is running. Jobs bound to an executor app, or of a type no handler here runs, are
- * pushed to remote workers instead.
+ * Runs the jobs a claim batch started here on their type's pool and hands each outcome to {@link ReportOutcomes},
+ * which writes outcomes in batches. Jobs bound to an executor app, or of a type no handler here runs, are pushed to
+ * remote workers instead.
  */
 @Component
 public class DispatchClaimed {
@@ -34,11 +30,10 @@ public class DispatchClaimed {
     public static final String IN_PROCESS_WORKER = "in-process";
     private static final Logger log = LoggerFactory.getLogger(DispatchClaimed.class);
     private static final int MAX_ERROR_LENGTH = 2000;
-    private static final int REPORT_ATTEMPTS = 5;
 
     private final JobExecutors executors;
     private final DispatchRemote remote;
-    private final SchedulerCommands commands;
+    private final ReportOutcomes outcomes;
     private final ObjectMapper json;
     private final String node;
     /** Keyed by job id and attempt: a timed-out attempt may still be winding down when the retry starts here. */
@@ -46,11 +41,11 @@ public class DispatchClaimed {
     private volatile boolean stopping;
     private volatile Runnable onSlotFreed = () -> { };
 
-    public DispatchClaimed(JobExecutors executors, DispatchRemote remote, SchedulerCommands commands, ObjectMapper json,
-                           @Value("${ax.node.id}") String node) {
+    public DispatchClaimed(JobExecutors executors, DispatchRemote remote, ReportOutcomes outcomes,
+                           ObjectMapper json, @Value("${ax.node.id}") String node) {
         this.executors = executors;
         this.remote = remote;
-        this.commands = commands;
+        this.outcomes = outcomes;
         this.json = json;
         this.node = node;
     }
@@ -60,18 +55,24 @@ public class DispatchClaimed {
         this.onSlotFreed = listener;
     }
 
-    public void dispatch(ClaimedJob job) {
-        if (job.executorApp() != null || !executors.runsInProcess(job.jobType())) {
-            remote.dispatch(job);
-            return;
-        }
-        JobExecutors.TypePool pool = executors.poolOf(job.jobType());
-        pool.inFlight.incrementAndGet();
-        try {
-            pool.executor.execute(() -> run(pool, job));
-        } catch (RejectedExecutionException e) {
-            pool.inFlight.decrementAndGet();
-            release(job);
+    /**
+     * Runs what a claim batch handed over: jobs it started here go to their type's pool; jobs for remote workers are
+     * pushed to one.
+     */
+    public void dispatch(List<ClaimedJob> claimed) {
+        for (ClaimedJob job : claimed) {
+            if (!job.started()) {
+                remote.dispatch(job);
+                continue;
+            }
+            JobExecutors.TypePool pool = executors.poolOf(job.jobType());
+            pool.inFlight.incrementAndGet();
+            try {
+                pool.executor.execute(() -> run(pool, job));
+            } catch (RejectedExecutionException e) {
+                pool.inFlight.decrementAndGet();
+                reportQuietly(new FailJob(job.jobId(), job.attempt(), node + " had no thread for the attempt", 0));
+            }
         }
     }
 
@@ -83,19 +84,10 @@ public class DispatchClaimed {
         return job.jobId() + "#" + job.attempt();
     }
 
+    /** Runs a started attempt and hands its outcome to the writer; the slot is free as soon as the handler returns. */
     private void run(JobExecutors.TypePool pool, ClaimedJob job) {
         try {
-            if (stopping) {
-                release(job);
-                return;
-            }
             RunningAttempt attempt = new RunningAttempt(job, params(job));
-            try {
-                commands.sendAndWait(new StartJob(job.jobId(), job.attempt(), node, IN_PROCESS_WORKER));
-            } catch (IllegalTransitionException lost) {
-                log.debug("job {} attempt {} not started: {}", job.jobId(), job.attempt(), lost.getMessage());
-                return;
-            }
             attempt.runOn(Thread.currentThread());
             running.put(key(job), attempt);
             long started = System.nanoTime();
@@ -112,9 +104,11 @@ public class DispatchClaimed {
                 attempt.handlerReturned();
             }
             long durationMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
-            report(error == null
+            outcomes.report(error == null
                     ? new SucceedJob(job.jobId(), job.attempt(), truncate(result), durationMs)
                     : new FailJob(job.jobId(), job.attempt(), error, durationMs));
+        } catch (InterruptedException e) {
+            log.error("job {} attempt {}: interrupted before its outcome was queued; its run deadline will time it out", job.jobId(), job.attempt());
         } catch (RuntimeException e) {
             log.error("job {} attempt {} could not be run or reported; its run deadline will time it out", job.jobId(), job.attempt(), e);
         } finally {
@@ -123,32 +117,11 @@ public class DispatchClaimed {
         }
     }
 
-    /**
-     * A database hiccup must not lose an outcome: try a few times. If all fail, the saga's run deadline times the
-     * attempt out and the retry policy takes over, so the job is never stuck.
-     */
-    private void report(Object outcome) {
-        for (int i = 1; ; i++) {
-            try {
-                commands.sendAndWait(outcome);
-                return;
-            } catch (IllegalTransitionException refused) {
-                log.debug("outcome refused, the attempt already ended: {}", refused.getMessage());
-                return;
-            } catch (RuntimeException e) {
-                if (i == REPORT_ATTEMPTS) throw e;
-                log.warn("reporting {} failed (try {} of {}): {}", outcome, i, REPORT_ATTEMPTS, e.toString());
-                sleepQuietly(200L * i);
-            }
-        }
-    }
-
-    /** Hands a claim back without using a retry: the job never ran here. */
-    private void release(ClaimedJob job) {
+    private void reportQuietly(FailJob outcome) {
         try {
-            commands.sendAndWait(new TimeOutJob(job.jobId(), job.attempt(), TimeoutPhase.CLAIM));
-        } catch (RuntimeException e) {
-            log.warn("could not release claim of job {}; its lease will expire instead: {}", job.jobId(), e.toString());
+            outcomes.report(outcome);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -168,6 +141,7 @@ public class DispatchClaimed {
             sleepQuietly(50);
         }
         executors.pools().forEach(p -> p.executor.shutdownNow());
+        outcomes.drainAndStop(5_000);
         remote.shutdown();
     }
 

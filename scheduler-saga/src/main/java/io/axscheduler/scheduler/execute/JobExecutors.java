@@ -89,7 +89,7 @@ public class JobExecutors implements JobTypeCatalog {
     static final class TypePool {
         final JobHandler handler;
         final int threads;
-        /** Dispatched and not yet reported: counts from hand-over to the pool until the outcome is sent. */
+        /** Dispatched and not yet returned: counts from the start batch until the handler returns (its outcome is then queued). */
         final AtomicInteger inFlight = new AtomicInteger();
         final ThreadPoolExecutor executor;
 

@@ -1,11 +1,16 @@
 package io.axscheduler.scheduler.scan;
 
 import io.axscheduler.api.job.ClaimJob;
+import io.axscheduler.api.job.JobCommand;
+import io.axscheduler.api.job.StartJob;
 import io.axscheduler.scheduler.DatabaseTime;
 import io.axscheduler.scheduler.SchedulerCommands;
 import io.axscheduler.scheduler.SchedulerProperties;
 import io.axscheduler.scheduler.execute.ClaimedJob;
+import io.axscheduler.scheduler.execute.DispatchClaimed;
 import io.axscheduler.scheduler.worker.RemoteLanes;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.jdbc.core.RowMapper;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
@@ -14,24 +19,28 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
- * One claim batch, all or nothing: lock due rows with {@code FOR UPDATE SKIP LOCKED} (other nodes skip them and
- * take the next ones), send {@code ClaimJob} for each, commit once. Any command failure aborts the whole
- * transaction — catching and going on would let Axon roll back the shared connection under the claims already made
- * while the commit still reports success.
+ * One claim batch: lock due rows with {@code FOR UPDATE SKIP LOCKED} (other nodes skip them and take the next ones),
+ * send the claims — and, for this node's own pools, the starts — as one {@link io.axscheduler.api.job.JobCommandBatch},
+ * commit once. A job that refuses is left out of the answer (only what the jobs accepted is returned, and only that
+ * commits); a failure of the batch itself — the append found that another node moved one of the jobs — rolls back
+ * all of it, and the next scan tries again.
  */
 @Component
 public class ClaimDueJobs {
 
+    private static final Logger log = LoggerFactory.getLogger(ClaimDueJobs.class);
     private static final String COLUMNS = "job_id, job_type, attempt, job_key, params, executor_app, route_strategy, timeout_ms";
     private static final RowMapper<ClaimedJob> CLAIMED = (rs, i) -> new ClaimedJob(
             rs.getString("job_id"), rs.getString("job_type"), rs.getInt("attempt") + 1,
             rs.getString("job_key"), rs.getString("params"), rs.getString("executor_app"),
-            rs.getString("route_strategy"), rs.getLong("timeout_ms"));
+            rs.getString("route_strategy"), rs.getLong("timeout_ms"), false);
     /** In-process pools run only jobs bound to no executor app; bound ones go to that app's remote workers. */
     private static final String UNBOUND = "executor_app IS NULL";
 
@@ -60,7 +69,11 @@ public class ClaimDueJobs {
         return claim(freeSlots, List.of());
     }
 
-    /** As {@link #claim(Map)}, and up to each remote lane's free slots of jobs for remote workers in the same batch. */
+    /**
+     * As {@link #claim(Map)}, and up to each remote lane's free slots of jobs for remote workers in the same batch.
+     * Jobs for this node's pools are claimed and started in the one batch (JobClaimed, JobStarted): they run as soon
+     * as it commits, and the answer marks them {@link ClaimedJob#started()}.
+     */
     public List<ClaimedJob> claim(Map<String, Integer> freeSlots, List<RemoteLanes.Lane> remote) {
         return transaction.execute(tx -> {
             long now = databaseTime.nowMs();
@@ -68,6 +81,7 @@ public class ClaimDueJobs {
             for (Map.Entry<String, Integer> type : freeSlots.entrySet()) {
                 if (!claimLane(type.getKey(), UNBOUND, Map.of(), type.getValue(), now, chosen)) break;
             }
+            Set<String> inProcess = new HashSet<>(chosen.keySet());
             for (RemoteLanes.Lane lane : remote) {
                 boolean room = lane.executorApp() == null
                         ? claimLane(lane.jobType(), UNBOUND, Map.of(), lane.freeSlots(), now, chosen)
@@ -75,10 +89,25 @@ public class ClaimDueJobs {
                 if (!room) break;
             }
             Instant leaseUntil = Instant.ofEpochMilli(now + settings.leaseMs());
-            for (ClaimedJob job : chosen.values()) {
-                commands.sendAndWait(new ClaimJob(job.jobId(), node, leaseUntil));
+            List<ClaimedJob> locked = new ArrayList<>(chosen.values());
+            List<JobCommand> batch = new ArrayList<>(locked.size() * 2);
+            for (ClaimedJob job : locked) {
+                batch.add(new ClaimJob(job.jobId(), node, leaseUntil));
+                if (inProcess.contains(job.jobId())) {
+                    batch.add(new StartJob(job.jobId(), job.attempt(), node, DispatchClaimed.IN_PROCESS_WORKER));
+                }
             }
-            return new ArrayList<>(chosen.values());
+            List<String> refusals = commands.sendBatch(batch);
+            List<ClaimedJob> claimed = new ArrayList<>(locked.size());
+            int at = 0;
+            for (ClaimedJob job : locked) {
+                boolean start = inProcess.contains(job.jobId());
+                String refusal = refusals.get(at) != null ? refusals.get(at) : start ? refusals.get(at + 1) : null;
+                at += start ? 2 : 1;
+                if (refusal != null) log.warn("job_queue offered job {} but the job refused the claim: {}", job.jobId(), refusal);
+                else claimed.add(start ? job.startedHere() : job);
+            }
+            return claimed;
         });
     }
 

@@ -83,7 +83,7 @@ public class ScanDueJobs implements SmartLifecycle {
         Map<String, Integer> free = executors.freeSlots();
         List<RemoteLanes.Lane> remote = remoteLanes.free(executors::runsInProcess);
         List<ClaimedJob> claimed = free.isEmpty() && remote.isEmpty() ? List.of() : claimDueJobs.claim(free, remote);
-        claimed.forEach(dispatcher::dispatch);
+        dispatcher.dispatch(claimed);
         log.debug("scan: free {}, remote lanes {}, claimed {}", free, remote.size(), claimed.size());
         // a full batch, or a pool with no room left, probably left due work behind: scan again as soon as a slot frees
         backlog = claimed.size() >= properties.scan().batchSize()

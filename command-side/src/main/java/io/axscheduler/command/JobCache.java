@@ -1,0 +1,105 @@
+package io.axscheduler.command;
+
+import org.axonframework.common.Registration;
+import org.axonframework.common.caching.Cache;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.stereotype.Component;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * The last jobs this node touched, least recently used out first, so that a job's claim, start and outcome on this
+ * node do not replay its events three times. A cached job is only a guess of the newest state: a command decided on a
+ * stale one appends an event at a sequence number another node already used, the event store's unique key refuses it,
+ * and Axon drops the entry when the unit of work rolls back — the next load reads the stream again. The event store
+ * stays the compare-and-set; the cache never decides anything on its own.
+ */
+@Component(JobCache.BEAN)
+class JobCache implements Cache {
+
+    static final String BEAN = "jobCache";
+
+    private final int capacity;
+    private final Map<Object, Object> entries;
+    private final List<EntryListener> listeners = new CopyOnWriteArrayList<>();
+
+    JobCache(@Value("${ax.command.job-cache-entries:20000}") int capacity) {
+        if (capacity < 0) throw new IllegalArgumentException("ax.command.job-cache-entries must not be negative");
+        this.capacity = capacity;
+        this.entries = new LinkedHashMap<>(Math.min(capacity, 1 << 16), 0.75f, true);
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public synchronized <K, V> V get(K key) {
+        V value = (V) entries.get(key);
+        if (value != null) listeners.forEach(l -> l.onEntryRead(key, value));
+        return value;
+    }
+
+    @Override
+    public void put(Object key, Object value) {
+        Object previous;
+        synchronized (this) {
+            if (capacity == 0) return;
+            previous = entries.put(key, value);
+            evictEldest();
+        }
+        listeners.forEach(l -> {
+            if (previous == null) l.onEntryCreated(key, value);
+            else l.onEntryUpdated(key, value);
+        });
+    }
+
+    @Override
+    public boolean putIfAbsent(Object key, Object value) {
+        synchronized (this) {
+            if (capacity == 0 || entries.containsKey(key)) return false;
+            entries.put(key, value);
+            evictEldest();
+        }
+        listeners.forEach(l -> l.onEntryCreated(key, value));
+        return true;
+    }
+
+    @Override
+    public boolean remove(Object key) {
+        boolean removed;
+        synchronized (this) {
+            removed = entries.remove(key) != null;
+        }
+        if (removed) listeners.forEach(l -> l.onEntryRemoved(key));
+        return removed;
+    }
+
+    @Override
+    public synchronized void removeAll() {
+        entries.clear();
+    }
+
+    @Override
+    public synchronized boolean containsKey(Object key) {
+        return entries.containsKey(key);
+    }
+
+    synchronized int size() {
+        return entries.size();
+    }
+
+    @Override
+    public Registration registerCacheEntryListener(EntryListener listener) {
+        listeners.add(listener);
+        return () -> listeners.remove(listener);
+    }
+
+    private void evictEldest() {
+        while (entries.size() > capacity) {
+            Object eldest = entries.keySet().iterator().next();
+            entries.remove(eldest);
+            listeners.forEach(l -> l.onEntryExpired(eldest));
+        }
+    }
+}
