@@ -26,7 +26,8 @@ import java.util.Optional;
  * occurrence only. An expression whose hour field is {@code *} runs all day by the real clock instead: it does not
  * fire in the skipped hour (those times do not exist) and fires in both copies of the repeated hour.
  *
- * <p>A fixed rate fires at {@code anchor + k × interval} (k ≥ 1); a fixed delay fires {@code delay} after the anchor
+ * <p>A fixed rate fires at {@code anchor + k × interval} (k ≥ 1), or, when it names a {@code startAt}, at
+ * {@code startAt + k × interval} (k ≥ 0, so the first fire is {@code startAt} itself); a fixed delay fires {@code delay} after the anchor
  * the first time and afterwards {@code delay} after the previous run ended, which only the caller knows.
  */
 public final class FireTimes {
@@ -43,7 +44,9 @@ public final class FireTimes {
     public static Optional<Instant> next(Trigger trigger, Instant anchor, Instant after) {
         return switch (trigger.type()) {
             case CRON -> nextCron(trigger, after);
-            case FIXED_RATE -> Optional.of(nextRate(anchor, trigger.intervalMs(), after));
+            case FIXED_RATE -> Optional.of(trigger.startAt() == null
+                    ? nextRate(anchor, trigger.intervalMs(), after)
+                    : nextPhased(trigger.startAt(), trigger.intervalMs(), after));
             case FIXED_DELAY -> {
                 Instant first = anchor.plusMillis(trigger.delayMs());
                 yield first.isAfter(after) ? Optional.of(first) : Optional.empty();
@@ -110,7 +113,8 @@ public final class FireTimes {
     public static String describe(Trigger trigger) {
         return switch (trigger.type()) {
             case CRON -> CronSupport.describe(CronSupport.parse(trigger.expression(), trigger.dialect()));
-            case FIXED_RATE -> "every " + humanDuration(trigger.intervalMs());
+            case FIXED_RATE -> "every " + humanDuration(trigger.intervalMs())
+                    + (trigger.startAt() == null ? "" : " from " + trigger.startAt());
             case FIXED_DELAY -> humanDuration(trigger.delayMs()) + " after the previous run ended";
             case ONCE -> "once at " + trigger.at();
         };
@@ -131,6 +135,12 @@ public final class FireTimes {
         long elapsed = after.toEpochMilli() - anchor.toEpochMilli();
         long k = elapsed < 0 ? 1 : Math.floorDiv(elapsed, intervalMs) + 1;
         return anchor.plusMillis(k * intervalMs);
+    }
+
+    private static Instant nextPhased(Instant startAt, long intervalMs, Instant after) {
+        long elapsed = after.toEpochMilli() - startAt.toEpochMilli();
+        long k = elapsed < 0 ? 0 : Math.floorDiv(elapsed, intervalMs) + 1;
+        return startAt.plusMillis(k * intervalMs);
     }
 
     // Cron fields combine as a product, so the seconds field matches the same seconds in every matching minute:

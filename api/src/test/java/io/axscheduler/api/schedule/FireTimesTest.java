@@ -114,6 +114,29 @@ class FireTimesTest {
     }
 
     @Test
+    void fixed_rate_with_start_at_fires_first_exactly_at_start_at_then_every_interval_whatever_the_anchor() {
+        Instant anchor = clock.instant();
+        Instant startAt = anchor.plusMillis(12_345);
+        Trigger rate = Trigger.fixedRate(60_000, startAt);
+        assertThat(FireTimes.next(rate, anchor, anchor)).contains(startAt);
+        assertThat(FireTimes.next(rate, anchor, startAt.minusNanos(1))).contains(startAt);
+        assertThat(FireTimes.next(rate, anchor, startAt)).contains(startAt.plusSeconds(60));
+        assertThat(FireTimes.preview(rate, anchor, anchor, 3))
+                .containsExactly(startAt, startAt.plusSeconds(60), startAt.plusSeconds(120));
+        assertThat(FireTimes.next(rate, anchor.plusSeconds(3600), anchor.plusSeconds(3600)))
+                .as("the anchor does not move the phase").contains(startAt.plusSeconds(3600));
+    }
+
+    @Test
+    void fixed_rate_with_a_past_start_at_keeps_its_phase() {
+        Instant startAt = Instant.parse("2026-03-27T11:00:00.250Z");
+        Trigger rate = Trigger.fixedRate(30_000, startAt);
+        assertThat(FireTimes.next(rate, clock.instant(), clock.instant())).contains(Instant.parse("2026-03-27T12:00:00.250Z"));
+        assertThat(FireTimes.describe(rate)).isEqualTo("every 30 seconds from 2026-03-27T11:00:00.250Z");
+        assertThat(FireTimes.firesPerDay(rate, clock.instant(), clock.instant())).isEqualTo(2_880);
+    }
+
+    @Test
     void fixed_delay_fires_once_after_the_anchor_then_waits_for_a_run_to_end() {
         Instant anchor = clock.instant();
         Trigger delay = Trigger.fixedDelay(10_000);

@@ -35,7 +35,7 @@ final class ScheduleRequestParser {
     static final long MAX_INTERVAL_MS = 366L * 24 * 3600 * 1000;
 
     private static final Set<String> FIELDS = Set.of("name", "trigger", "job", "misfirePolicy", "overlapPolicy");
-    private static final Set<String> TRIGGER_FIELDS = Set.of("type", "expression", "timezone", "dialect", "intervalMs", "delayMs", "at");
+    private static final Set<String> TRIGGER_FIELDS = Set.of("type", "expression", "timezone", "dialect", "intervalMs", "delayMs", "at", "startAt");
     private static final Set<String> JOB_FIELDS = Set.of("jobType", "params", "priority", "maxRetries", "backoff",
             "timeoutMs", "executorApp", "routeStrategy");
 
@@ -100,8 +100,9 @@ final class ScheduleRequestParser {
         Long intervalMs = f.has("intervalMs") ? f.integer("intervalMs", MAX_INTERVAL_MS) : null;
         Long delayMs = f.has("delayMs") ? f.integer("delayMs", MAX_INTERVAL_MS) : null;
         Instant at = f.instant("at");
+        Instant startAt = f.instant("startAt");
         if (f.errorCount() > before) return null;
-        Trigger trigger = build(f, () -> new Trigger(type, expression, timezone, dialect, intervalMs, delayMs, at));
+        Trigger trigger = build(f, () -> new Trigger(type, expression, timezone, dialect, intervalMs, delayMs, at, startAt));
         if (trigger == null) return null;
         if (type == TriggerType.ONCE && !at.isAfter(now)) {
             f.error("at", "must lie in the future; it is " + at + " and now is " + now);
@@ -109,6 +110,10 @@ final class ScheduleRequestParser {
         }
         if (type == TriggerType.ONCE && at.isAfter(now.plusMillis(10 * MAX_INTERVAL_MS))) {
             f.error("at", "must lie within ten years");
+            return null;
+        }
+        if (startAt != null && Duration.between(now, startAt).abs().toMillis() > 10 * MAX_INTERVAL_MS) {
+            f.error("startAt", "must lie within ten years of now");
             return null;
         }
         checkFloor(f, trigger, now);

@@ -3,6 +3,7 @@ package io.axscheduler.command.schedule;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.axscheduler.api.problem.FieldError;
 import io.axscheduler.api.problem.InvalidRequestException;
+import io.axscheduler.api.schedule.FireTimes;
 import io.axscheduler.api.schedule.MisfirePolicy;
 import io.axscheduler.api.schedule.OverlapPolicy;
 import io.axscheduler.api.schedule.TriggerType;
@@ -77,5 +78,28 @@ class ScheduleRequestParserTest {
                 "{\"trigger\":{\"type\":\"cron\",\"expression\":\"0 * * * * ?\"},\"job\":{\"jobType\":\"noop\"}}"), NOW));
         assertThat(minutely.errors().get(0).field()).isEqualTo("trigger.expression");
         assertThat(minutely.errors().get(0).message()).contains("1440 times a day");
+    }
+
+    @Test
+    void a_fixed_rate_takes_its_phase_from_start_at() throws Exception {
+        ScheduleRequest r = parse("""
+                {"trigger":{"type":"fixedRate","intervalMs":60000,"startAt":"2026-05-01T10:00:07.250Z"},"job":{"jobType":"noop"}}""");
+        assertThat(r.trigger().startAt()).isEqualTo(Instant.parse("2026-05-01T10:00:07.250Z"));
+        assertThat(FireTimes.next(r.trigger(), NOW, NOW)).contains(Instant.parse("2026-05-01T10:00:07.250Z"));
+        assertThat(parse("{\"trigger\":{\"type\":\"fixedRate\",\"intervalMs\":60000},\"job\":{\"jobType\":\"noop\"}}")
+                .trigger().startAt()).isNull();
+    }
+
+    @Test
+    void a_bad_start_at_is_named_trigger_start_at() {
+        String job = "\"job\":{\"jobType\":\"noop\"}";
+        for (String bad : new String[]{"\"tomorrow\"", "42", "\"2026-05-01T10:00:00\"", "\"2040-01-01T00:00:00Z\"", "\"1999-01-01T00:00:00Z\""}) {
+            assertThat(refused("{\"trigger\":{\"type\":\"fixedRate\",\"intervalMs\":60000,\"startAt\":" + bad + "}," + job + "}").field())
+                    .as(bad).isEqualTo("trigger.startAt");
+        }
+        assertThat(refused("{\"trigger\":{\"type\":\"fixedDelay\",\"delayMs\":60000,\"startAt\":\"2026-05-01T10:00:00Z\"}," + job + "}").field())
+                .isEqualTo("trigger.startAt");
+        assertThat(refused("{\"trigger\":{\"type\":\"cron\",\"expression\":\"0 * * * * ?\",\"startAt\":\"2026-05-01T10:00:00Z\"}," + job + "}").field())
+                .isEqualTo("trigger.startAt");
     }
 }
