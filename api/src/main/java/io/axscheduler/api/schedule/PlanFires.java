@@ -68,6 +68,26 @@ public final class PlanFires {
         return new FirePlan(fires, nextAfterNow);
     }
 
+    /**
+     * As {@link #plan}, and then the fire times that come due within {@code lookAheadMs} after {@code now}, as
+     * on-time fires: a scan that fires them ahead lets their jobs wait in the queue for their exact due time instead
+     * of being made a scan interval after it. The misfire policy still judges lateness against {@code now}.
+     */
+    public static FirePlan plan(Trigger trigger, Instant anchor, Instant due, Instant now, long lookAheadMs,
+                                MisfirePolicy policy, long misfireThresholdMs, int fireAllMax) {
+        FirePlan base = plan(trigger, anchor, due, now, policy, misfireThresholdMs, fireAllMax);
+        Instant horizon = now.plusMillis(Math.max(0, lookAheadMs));
+        List<PlannedFire> fires = new ArrayList<>(base.fires());
+        Instant next = base.nextFireTime();
+        // once and fixed delay have no fire after a fire: a fixed delay is armed when its job ends
+        boolean repeats = trigger.type() == TriggerType.CRON || trigger.type() == TriggerType.FIXED_RATE;
+        while (next != null && !next.isAfter(horizon) && fires.size() < fireAllMax) {
+            fires.add(PlannedFire.fire(next));
+            next = repeats ? FireTimes.next(trigger, anchor, next).orElse(null) : null;
+        }
+        return new FirePlan(fires, next);
+    }
+
     private static Instant nextAfter(Trigger trigger, Instant anchor, List<Instant> dueTimes) {
         return FireTimes.next(trigger, anchor, dueTimes.get(dueTimes.size() - 1)).orElse(null);
     }

@@ -133,4 +133,53 @@ class PlanFiresTest {
         assertThat(ScheduleJobKeys.of("s-1", t, FireKind.QUEUED)).isEqualTo("schedule:s-1@2026-05-01T10:00:01.000Z");
         assertThat(ScheduleJobKeys.of("s-1", t, FireKind.MANUAL)).endsWith(":manual");
     }
+
+    private FirePlan ahead(Trigger trigger, Instant due, MisfirePolicy policy, long lookAheadMs) {
+        return PlanFires.plan(trigger, anchor, due, clock.instant(), lookAheadMs, policy, THRESHOLD_MS, FIRE_ALL_MAX);
+    }
+
+    @Test
+    void a_fire_time_within_the_look_ahead_fires_now_and_one_beyond_it_waits() {
+        Instant due = clock.instant().plusMillis(1_200);
+        Trigger minutely = Trigger.fixedRate(60_000, due);
+        FirePlan plan = ahead(minutely, due, MisfirePolicy.FIRE_ONCE, 1_500);
+        assertThat(plan.fires()).containsExactly(PlannedFire.fire(due));
+        assertThat(plan.nextFireTime()).isEqualTo(due.plusSeconds(60));
+
+        Instant beyond = clock.instant().plusMillis(1_501);
+        FirePlan later = ahead(Trigger.fixedRate(60_000, beyond), beyond, MisfirePolicy.FIRE_ONCE, 1_500);
+        assertThat(later.fires()).isEmpty();
+        assertThat(later.nextFireTime()).isEqualTo(beyond);
+        assertThat(ahead(minutely, due, MisfirePolicy.FIRE_ONCE, 0).fires()).isEmpty();
+    }
+
+    @Test
+    void a_short_period_fires_every_time_within_the_look_ahead_once_each() {
+        Instant due = clock.instant();
+        clock.advance(Duration.ofMillis(300));
+        FirePlan plan = ahead(EVERY_SECOND, due, MisfirePolicy.SKIP, 1_500);
+        assertThat(plan.fires()).containsExactly(PlannedFire.fire(due), PlannedFire.fire(due.plusSeconds(1)));
+        assertThat(plan.nextFireTime()).isEqualTo(due.plusSeconds(2));
+    }
+
+    @Test
+    void after_a_misfire_the_policy_decides_the_past_and_the_look_ahead_adds_only_future_times() {
+        Instant due = clock.instant();
+        clock.advance(Duration.ofSeconds(30));
+        FirePlan once = ahead(EVERY_SECOND, due, MisfirePolicy.FIRE_ONCE, 1_500);
+        assertThat(once.fires()).containsExactly(PlannedFire.fire(due), PlannedFire.fire(clock.instant().plusSeconds(1)));
+        assertThat(once.nextFireTime()).isEqualTo(clock.instant().plusSeconds(2));
+        FirePlan skip = ahead(EVERY_SECOND, due, MisfirePolicy.SKIP, 1_500);
+        assertThat(skip.fires()).hasSize(2);
+        assertThat(skip.fires().get(0).fires()).isFalse();
+        assertThat(skip.fires().get(1)).isEqualTo(PlannedFire.fire(clock.instant().plusSeconds(1)));
+    }
+
+    @Test
+    void a_once_trigger_within_the_look_ahead_fires_once_and_has_no_next() {
+        Instant at = clock.instant().plusMillis(800);
+        FirePlan plan = ahead(Trigger.once(at), at, MisfirePolicy.FIRE_ONCE, 1_500);
+        assertThat(plan.fires()).containsExactly(PlannedFire.fire(at));
+        assertThat(plan.nextFireTime()).isNull();
+    }
 }

@@ -20,16 +20,24 @@ import java.util.Map;
 import java.util.UUID;
 
 /**
- * Fires one schedule whose time has come, in one transaction: lock its row with {@code FOR UPDATE SKIP LOCKED}
+ * Fires one schedule whose time has come, or comes within the look-ahead ({@code ax.scheduler.schedules.fire-ahead-ms}),
+ * in one transaction: lock its row with {@code FOR UPDATE SKIP LOCKED}
  * (another node firing it skips it), plan its due fire times with the misfire policy against database time, apply
  * the overlap policy, then for each fire send {@code FireSchedule} and the {@code SubmitJob} keyed by (schedule, fire
  * time). The aggregate refuses a fire time that is no longer due, and the job key refuses a second job for one fire
  * time: either failing aborts the whole transaction, so a fire time makes exactly one job or none yet.
+ *
+ * <p>A fire made ahead makes its job at once, due at the exact fire time, so the job waits in the queue for its time
+ * instead of being made a scan interval after it. Only a fire that would fire anyway is made ahead: one the overlap
+ * policy would skip or queue now waits until it is due, when the previous job may have ended. A pause or delete
+ * within the look-ahead does not take back a fire already made.
  */
 @Component
 public class FireDueSchedules {
 
     private static final Logger log = LoggerFactory.getLogger(FireDueSchedules.class);
+    private static final String LOCK_COLUMNS = "SELECT schedule_id, trigger_json, anchor_at, next_fire_at, queued_fire_at,"
+            + " misfire_policy, overlap_policy, last_job_id FROM schedules";
 
     private final NamedParameterJdbcTemplate jdbc;
     private final TransactionTemplate transaction;
@@ -38,11 +46,13 @@ public class FireDueSchedules {
     private final ObjectMapper json;
     private final long misfireThresholdMs;
     private final int fireAllMax;
+    private final long fireAheadMs;
 
     public FireDueSchedules(NamedParameterJdbcTemplate jdbc, TransactionTemplate transaction, SchedulerCommands commands,
                             DatabaseTime databaseTime, ObjectMapper json,
                             @Value("${ax.scheduler.schedules.misfire-threshold-ms:5000}") long misfireThresholdMs,
-                            @Value("${ax.scheduler.schedules.fire-all-max:100}") int fireAllMax) {
+                            @Value("${ax.scheduler.schedules.fire-all-max:100}") int fireAllMax,
+                            @Value("${ax.scheduler.schedules.fire-ahead-ms:0}") long fireAheadMs) {
         this.jdbc = jdbc;
         this.transaction = transaction;
         this.commands = commands;
@@ -51,22 +61,60 @@ public class FireDueSchedules {
         this.misfireThresholdMs = misfireThresholdMs;
         if (fireAllMax < 1 || fireAllMax > 10_000) throw new IllegalArgumentException("ax.scheduler.schedules.fire-all-max must be 1..10000");
         this.fireAllMax = fireAllMax;
+        // beyond the misfire threshold a fire made ahead could not be told from one made late
+        if (fireAheadMs < 0 || fireAheadMs > 60_000) throw new IllegalArgumentException("ax.scheduler.schedules.fire-ahead-ms must be 0..60000");
+        this.fireAheadMs = fireAheadMs;
     }
 
-    /** Schedules due now by database time, oldest first; read without locks, each is locked when fired. */
+    /** Schedules due by database time within the look-ahead, oldest first; read without locks, each is locked when fired. */
     public List<String> dueScheduleIds(int limit) {
         return jdbc.queryForList("SELECT schedule_id FROM schedules WHERE state = 'ACTIVE' AND next_fire_at <= "
-                + DatabaseTime.NOW_MS + " ORDER BY next_fire_at LIMIT :limit", Map.of("limit", limit), String.class);
+                + DatabaseTime.NOW_MS + " + :ahead ORDER BY next_fire_at LIMIT :limit",
+                Map.of("limit", limit, "ahead", fireAheadMs), String.class);
+    }
+
+    /**
+     * What one batch did: schedules locked, the jobs they made, and how many of them were not due yet and left to
+     * wait (a fire ahead that the overlap policy would not fire now).
+     */
+    public record Fired(int schedules, int jobs, int deferred) {
+
+        /** A full batch that moved: more may be due behind it. */
+        public boolean full(int limit) {
+            return schedules >= limit && deferred < schedules;
+        }
+    }
+
+    /**
+     * Fires up to {@code limit} due schedules in one transaction, oldest fire time first: one lock statement and one
+     * commit for the lot instead of one each, which is what lets a node keep up with thousands of schedules a minute.
+     * Rows another node holds are skipped. Any failure rolls the whole batch back and is thrown: the caller then fires
+     * the schedules one by one, so one bad schedule costs the others a retry, never their fires.
+     */
+    public Fired fireDue(int limit) {
+        Fired fired = transaction.execute(tx -> {
+            List<Map<String, Object>> rows = jdbc.queryForList(LOCK_COLUMNS + " WHERE state = 'ACTIVE' AND next_fire_at <= "
+                    + DatabaseTime.NOW_MS + " + :ahead ORDER BY next_fire_at LIMIT :limit FOR UPDATE SKIP LOCKED",
+                    Map.of("limit", limit, "ahead", fireAheadMs));
+            if (rows.isEmpty()) return new Fired(0, 0, 0);
+            long nowMs = databaseTime.nowMs();
+            int jobs = 0, deferred = 0;
+            for (Map<String, Object> row : rows) {
+                int made = fireLocked(row, nowMs);
+                jobs += made;
+                if (made == 0 && ((Number) row.get("next_fire_at")).longValue() > nowMs) deferred++;
+            }
+            return new Fired(rows.size(), jobs, deferred);
+        });
+        return fired == null ? new Fired(0, 0, 0) : fired;
     }
 
     /** Fires what is due of one schedule; returns the jobs made (0 when another node holds it or it is no longer due). */
     public int fire(String scheduleId) {
         Integer made = transaction.execute(tx -> {
-            List<Map<String, Object>> rows = jdbc.queryForList("""
-                    SELECT schedule_id, trigger_json, anchor_at, next_fire_at, queued_fire_at, misfire_policy,
-                           overlap_policy, last_job_id
-                    FROM schedules WHERE schedule_id = :id AND state = 'ACTIVE' AND next_fire_at <= """ + " " + DatabaseTime.NOW_MS
-                    + " FOR UPDATE SKIP LOCKED", Map.of("id", scheduleId));
+            List<Map<String, Object>> rows = jdbc.queryForList(LOCK_COLUMNS + " WHERE schedule_id = :id AND state = 'ACTIVE'"
+                    + " AND next_fire_at <= " + DatabaseTime.NOW_MS + " + :ahead FOR UPDATE SKIP LOCKED",
+                    Map.of("id", scheduleId, "ahead", fireAheadMs));
             if (rows.isEmpty()) return 0;
             return fireLocked(rows.get(0), databaseTime.nowMs());
         });
@@ -80,9 +128,10 @@ public class FireDueSchedules {
         Instant due = Instant.ofEpochMilli(((Number) row.get("next_fire_at")).longValue());
         Instant queued = row.get("queued_fire_at") == null ? null : Instant.ofEpochMilli(((Number) row.get("queued_fire_at")).longValue());
         OverlapPolicy overlap = OverlapPolicy.valueOf((String) row.get("overlap_policy"));
-        FirePlan plan = PlanFires.plan(trigger, anchor, due, Instant.ofEpochMilli(nowMs),
+        FirePlan plan = PlanFires.plan(trigger, anchor, due, Instant.ofEpochMilli(nowMs), fireAheadMs,
                 MisfirePolicy.valueOf((String) row.get("misfire_policy")), misfireThresholdMs, fireAllMax);
-        LastJob lastJob = lastJob((String) row.get("last_job_id"));
+        // ALLOW fires whatever the last job does: its row is read only when a policy or a held-back fire needs it
+        LastJob lastJob = overlap == OverlapPolicy.ALLOW && queued == null ? null : lastJob((String) row.get("last_job_id"));
         int made = 0;
         if (queued != null && (lastJob == null || lastJob.ended())) {
             // the held-back fire goes first: it waited longer than the fires due now, which must queue behind it
@@ -98,7 +147,11 @@ public class FireDueSchedules {
                 commands.sendAndWait(new SkipScheduleFire(scheduleId, planned.fireTime(), planned.skipReason(), next));
                 continue;
             }
-            switch (OverlapDecision.decide(overlap, lastJob, queued)) {
+            OverlapDecision decision = OverlapDecision.decide(overlap, lastJob, queued);
+            if (decision != OverlapDecision.FIRE && planned.fireTime().toEpochMilli() > nowMs) {
+                break; // not due yet: decided when it is, and the schedule already waits for this fire time
+            }
+            switch (decision) {
                 case FIRE -> {
                     String jobId = submit(scheduleId, planned.fireTime(), FireKind.SCHEDULED, next);
                     lastJob = new LastJob(jobId, JobStatus.WAITING, 0, Integer.MAX_VALUE);

@@ -9,12 +9,20 @@ import org.springframework.stereotype.Component;
 
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The node's schedule loop, on a thread of its own (not the shared tick pool, not the job scan): every
- * 0.4–0.6 s by default, with jitter so nodes do not scan in step, it fires due schedules, releases queued fires whose
- * job ended and arms fixed delays. A failing schedule is logged and retried at the next tick; it does not hold back
- * the others, since each is fired in a transaction of its own.
+ * 0.4–0.6 s by default, with jitter so nodes do not scan in step, and at once again after a full batch, it fires due
+ * schedules, releases queued fires whose job ended and arms fixed delays. Due schedules fire a batch to a transaction;
+ * a batch that fails is fired again one schedule to a transaction, so a failing schedule is logged and retried at the
+ * next tick without holding back the others.
  */
 @Component
 public class ScanSchedules implements SmartLifecycle {
@@ -24,16 +32,23 @@ public class ScanSchedules implements SmartLifecycle {
     private final FireDueSchedules fire;
     private final ScanThread thread;
     private final int batchSize;
+    private final int fireThreads;
     private final boolean enabled;
+    private ExecutorService firePool;
     private final Clock clock;
+    private volatile boolean paused;
+    private volatile boolean backlog;
     private volatile Instant lastCompletedPass;
 
     public ScanSchedules(FireDueSchedules fire, Clock clock,
                          @Value("${ax.scheduler.schedules.scan-min-interval-ms:400}") long minIntervalMs,
                          @Value("${ax.scheduler.schedules.scan-max-interval-ms:600}") long maxIntervalMs,
                          @Value("${ax.scheduler.schedules.batch-size:100}") int batchSize,
+                         @Value("${ax.scheduler.schedules.fire-threads:1}") int fireThreads,
                          @Value("${ax.scheduler.scan.enabled:true}") boolean enabled) {
         if (batchSize < 1 || batchSize > 1000) throw new IllegalArgumentException("ax.scheduler.schedules.batch-size must be 1..1000");
+        if (fireThreads < 1 || fireThreads > 16) throw new IllegalArgumentException("ax.scheduler.schedules.fire-threads must be 1..16");
+        this.fireThreads = fireThreads;
         this.fire = fire;
         this.thread = new ScanThread("ax-schedules", minIntervalMs, maxIntervalMs, this::pass);
         this.batchSize = batchSize;
@@ -47,16 +62,48 @@ public class ScanSchedules implements SmartLifecycle {
         return lastCompletedPass;
     }
 
+    /**
+     * Stops firing until {@link #resumeScanning()}, as {@code ScanDueJobs.pauseScanning} stops claiming: for
+     * maintenance, and for benchmarks that create schedules before the clock starts. Health stays UP; fire times
+     * that pass meanwhile are misfires when scanning resumes, judged by each schedule's policy.
+     */
+    public void pauseScanning() {
+        paused = true;
+    }
+
+    public void resumeScanning() {
+        paused = false;
+        thread.wake();
+    }
+
     /** One pass on the caller's thread; returns the jobs made. */
     public int scanOnce() {
-        int made = 0;
-        for (String id : fire.dueScheduleIds(batchSize)) {
-            try {
-                made += fire.fire(id);
-            } catch (RuntimeException e) {
-                log.warn("firing schedule {} failed; rolled back, retried at the next tick: {}", id, e.toString());
+        if (paused) {
+            lastCompletedPass = clock.instant();
+            return 0;
+        }
+        Batch first = fireBatch();
+        int made = first.jobs();
+        boolean full = first.full();
+        if (full && fireThreads > 1) {
+            // a backlog: more batches at once, each on its own connection; SKIP LOCKED keeps them on distinct rows
+            List<Future<Batch>> more = new ArrayList<>(fireThreads);
+            for (int i = 0; i < fireThreads; i++) more.add(firePool.submit(this::fireBatch));
+            full = false;
+            for (Future<Batch> batch : more) {
+                try {
+                    Batch b = batch.get();
+                    made += b.jobs();
+                    full |= b.full();
+                } catch (ExecutionException e) {
+                    log.warn("a parallel schedule batch failed; retried at the next tick: {}", e.getCause().toString());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
             }
         }
+        backlog = full;
         try {
             made += fire.releaseQueued(batchSize);
             fire.armFixedDelays(batchSize);
@@ -67,24 +114,58 @@ public class ScanSchedules implements SmartLifecycle {
         return made;
     }
 
+    private record Batch(int jobs, boolean full) {
+    }
+
+    /** One batch in one transaction; when it fails, its schedules one by one, each in its own. */
+    private Batch fireBatch() {
+        try {
+            FireDueSchedules.Fired fired = fire.fireDue(batchSize);
+            return new Batch(fired.jobs(), fired.full(batchSize));
+        } catch (RuntimeException e) {
+            log.debug("firing a batch of schedules failed; firing them one by one: {}", e.toString());
+            int made = 0;
+            for (String id : fire.dueScheduleIds(batchSize)) {
+                try {
+                    made += fire.fire(id);
+                } catch (RuntimeException one) {
+                    log.warn("firing schedule {} failed; rolled back, retried at the next tick: {}", id, one.toString());
+                }
+            }
+            return new Batch(made, false);
+        }
+    }
+
+    /** One pass of the loop; true when a full batch fired, so more may be due and the next pass follows at once. */
     private boolean pass() {
         try {
             scanOnce();
+            return backlog;
         } catch (RuntimeException e) {
             log.warn("schedule scan failed; retried at the next tick: {}", e.toString());
+            return false;
         }
-        return false;
     }
 
     @Override
     public void start() {
         if (!enabled) return;
+        if (fireThreads > 1) {
+            AtomicInteger n = new AtomicInteger();
+            firePool = Executors.newFixedThreadPool(fireThreads, r -> {
+                Thread t = new Thread(r, "ax-schedules-fire-" + n.incrementAndGet());
+                t.setDaemon(true);
+                return t;
+            });
+        }
         thread.start();
     }
 
+    /** The batches in flight finish with the pass that started them: the scan thread waits for them. */
     @Override
     public void stop() {
         thread.stop();
+        if (firePool != null) firePool.shutdown();
     }
 
     @Override
