@@ -5,7 +5,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
 
+import com.fasterxml.jackson.databind.JsonNode;
+
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -102,6 +106,35 @@ class ScheduleTwoNodesIT {
         assertThat(a.api.get("/api/v1/schedules/no-such-schedule").status()).isEqualTo(404);
         assertThat(a.api.post("/api/v1/schedules/no-such-schedule/pause", "{}").status()).isEqualTo(404);
         assertThat(a.api.get("/api/v1/schedules/no-such-schedule/history").status()).isEqualTo(404);
+    }
+
+    @Test
+    void a_fixed_rate_with_start_at_fires_first_exactly_then_and_a_batch_lands_whole_or_not_at_all() {
+        Instant startAt = Instant.now().plusSeconds(3).truncatedTo(ChronoUnit.SECONDS).plusMillis(250);
+        var made = a.api.post("/api/v1/schedules/batch", """
+                {"schedules":[
+                  {"name":"phased-a","trigger":{"type":"fixedRate","intervalMs":60000,"startAt":"%s"},"job":{"jobType":"noop"}},
+                  {"name":"phased-b","trigger":{"type":"fixedRate","intervalMs":60000,"startAt":"%s"},"job":{"jobType":"noop"}}]}"""
+                .formatted(startAt, startAt.plusMillis(500)));
+        assertThat(made.status()).as(made.body().toString()).isEqualTo(201);
+        JsonNode first = made.body().path("results").get(0);
+        assertThat(first.path("nextFireTime").asText()).isEqualTo(startAt.toString());
+        String id = first.path("scheduleId").asText();
+        JdbcTemplate jdbc = a.jdbc();
+        Await.until(Duration.ofSeconds(20), () -> "SUCCEEDED".equals(b.api.get("/api/v1/schedules/" + id).body().path("lastJobStatus").asText()),
+                () -> b.api.get("/api/v1/schedules/" + id).body().toString());
+        assertThat(jdbc.queryForList("SELECT run_at FROM job_queue WHERE schedule_id = ?", Long.class, id))
+                .containsExactly(startAt.toEpochMilli());
+        assertThat(b.api.get("/api/v1/schedules/" + id).body().path("nextFireTime").asText()).isEqualTo(startAt.plusSeconds(60).toString());
+
+        assertThat(field(a.api.post("/api/v1/schedules/batch", """
+                {"schedules":[{"name":"never-made","trigger":{"type":"fixedRate","intervalMs":60000},"job":{"jobType":"noop"}},
+                              {"name":"never-made","trigger":{"type":"fixedRate","intervalMs":60000,"startAt":"soon"},"job":{"jobType":"noop"}}]}""")))
+                .isEqualTo("schedules[1].trigger.startAt");
+        assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM schedules WHERE name = 'never-made'", Integer.class)).isZero();
+        assertThat(field(a.api.post("/api/v1/schedules", """
+                {"trigger":{"type":"cron","expression":"0 * * * * ?","startAt":"2030-01-01T00:00:00Z"},"job":{"jobType":"noop"}}""")))
+                .isEqualTo("trigger.startAt");
     }
 
     @Test

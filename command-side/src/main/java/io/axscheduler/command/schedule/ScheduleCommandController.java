@@ -33,6 +33,7 @@ import java.util.UUID;
 class ScheduleCommandController {
 
     static final int PREVIEW = 5;
+    static final int MAX_BATCH = 1_000;
     static final int MAX_ACTOR_LENGTH = 100;
 
     private final ScheduleRequestParser parser;
@@ -60,6 +61,45 @@ class ScheduleCommandController {
         sender.send("schedule", scheduleId, new CreateSchedule(scheduleId, r.name(), r.trigger(), r.job(), r.misfirePolicy(),
                 r.overlapPolicy(), now), who);
         return ResponseEntity.status(HttpStatus.CREATED).body(answer(scheduleId, r.trigger(), now));
+    }
+
+    /**
+     * Up to 1000 schedules, all validated first and created in one transaction: the batch lands whole or not at all.
+     * Each answer holds the schedule's id and first fire time.
+     */
+    @PostMapping("/api/v1/schedules/batch")
+    ResponseEntity<Map<String, List<Map<String, Object>>>> createBatch(@RequestBody JsonNode body,
+                                                                       @RequestHeader(value = "X-Actor", required = false) String actor) {
+        JsonNode items = body == null ? null : body.get("schedules");
+        if (items == null || !items.isArray()) throw InvalidRequestException.of("schedules", "must be an array of schedules");
+        if (items.isEmpty() || items.size() > MAX_BATCH) {
+            throw InvalidRequestException.of("schedules", "must hold 1 to " + MAX_BATCH + " schedules, held " + items.size());
+        }
+        List<FieldError> errors = new ArrayList<>();
+        body.fieldNames().forEachRemaining(name -> {
+            if (!name.equals("schedules")) errors.add(new FieldError(name, "is not a known field"));
+        });
+        Instant now = clock.instant();
+        List<ScheduleRequest> requests = new ArrayList<>(items.size());
+        for (int i = 0; i < items.size(); i++) {
+            requests.add(parser.parse(items.get(i), "schedules[" + i + "]", errors, now));
+        }
+        if (!errors.isEmpty()) throw new InvalidRequestException(errors);
+        String who = actor(actor);
+        List<Map<String, Object>> results = transaction.execute(tx -> {
+            List<Map<String, Object>> made = new ArrayList<>(requests.size());
+            for (ScheduleRequest r : requests) {
+                String scheduleId = UUID.randomUUID().toString();
+                sender.sendOnce("schedule", scheduleId, new CreateSchedule(scheduleId, r.name(), r.trigger(), r.job(),
+                        r.misfirePolicy(), r.overlapPolicy(), now), who);
+                Map<String, Object> answer = new LinkedHashMap<>();
+                answer.put("scheduleId", scheduleId);
+                answer.put("nextFireTime", FireTimes.next(r.trigger(), now, now).orElse(null));
+                made.add(answer);
+            }
+            return made;
+        });
+        return ResponseEntity.status(HttpStatus.CREATED).body(Map.of("results", results));
     }
 
     @PutMapping("/api/v1/schedules/{scheduleId}")

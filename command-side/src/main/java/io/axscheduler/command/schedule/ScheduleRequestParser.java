@@ -50,18 +50,30 @@ final class ScheduleRequestParser {
     }
 
     ScheduleRequest parse(JsonNode body, Instant now) {
-        List<FieldError> errors = new ArrayList<>();
         if (body == null || !body.isObject()) {
             throw InvalidRequestException.of("body", "must be a JSON object");
         }
-        JsonFields f = new JsonFields(body, "", errors);
+        List<FieldError> errors = new ArrayList<>();
+        ScheduleRequest request = parse(body, "", errors, now);
+        if (!errors.isEmpty()) throw new InvalidRequestException(errors);
+        return request;
+    }
+
+    /** One schedule of a batch, its fields named under {@code prefix} ({@code schedules[3].trigger.startAt}); null when it has errors. */
+    ScheduleRequest parse(JsonNode body, String prefix, List<FieldError> errors, Instant now) {
+        if (body == null || !body.isObject()) {
+            errors.add(new FieldError(prefix.isEmpty() ? "body" : prefix, "must be a JSON object"));
+            return null;
+        }
+        int before = errors.size();
+        JsonFields f = new JsonFields(body, prefix, errors);
         f.rejectUnknown(FIELDS);
         String name = f.string("name", MAX_NAME_LENGTH);
         Trigger trigger = trigger(f, now);
         JobTemplate job = job(f);
         MisfirePolicy misfire = f.enumValue("misfirePolicy", MisfirePolicy.class, MisfirePolicy.DEFAULT);
         OverlapPolicy overlap = f.enumValue("overlapPolicy", OverlapPolicy.class, OverlapPolicy.DEFAULT);
-        if (!errors.isEmpty()) throw new InvalidRequestException(errors);
+        if (errors.size() > before) return null;
         return new ScheduleRequest(name, trigger, job, misfire, overlap);
     }
 
