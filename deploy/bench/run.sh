@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# ax-scheduler's own benchmark (../shared/BENCHMARK.md): bash deploy/bench/run.sh [W1|W2] …  (W1 and W2 when none)
+# ax-scheduler's own benchmark (../shared/BENCHMARK.md): bash deploy/bench/run.sh [W1|W2|W3] …  (all three when none)
+# W3: W3_SCHEDULES (10000) fixed-rate 60 s schedules for W3_MINUTES (3), W3_LEAD_S (10), W3_DRAIN_S (30), as the peers.
 # The full production stack on the server of BENCH_JDBC_URL (default jdbc:mariadb://127.0.0.1:3306/, the peers'
 # driver), user BENCH_DB_USER / BENCH_DB_PASSWORD (root / empty), database BENCH_DB_NAME (ax_bench, dropped and
 # re-created per workload). stdout: one JSON line per workload; progress on stderr.

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.axscheduler.deploy.AxSchedulerApplication;
 import io.axscheduler.scheduler.scan.ScanDueJobs;
+import io.axscheduler.scheduler.schedule.ScanSchedules;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.servlet.context.ServletWebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -37,6 +38,7 @@ public final class Benchmark {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static final long PERIOD_MS = 60_000;
 
     private final String base = env("BENCH_JDBC_URL", "jdbc:mariadb://127.0.0.1:3306/");
     private final String user = env("BENCH_DB_USER", "root");
@@ -45,7 +47,7 @@ public final class Benchmark {
 
     public static void main(String[] args) throws Exception {
         AxSchedulerApplication.quietAxon();
-        List<String> workloads = args.length == 0 ? List.of("W1", "W2") : Arrays.asList(args);
+        List<String> workloads = args.length == 0 ? List.of("W1", "W2", "W3") : Arrays.asList(args);
         Benchmark bench = new Benchmark();
         for (String workload : workloads) {
             Map<String, Object> line;
@@ -54,7 +56,9 @@ public final class Benchmark {
                     case "W1" -> bench.w1(Integer.parseInt(env("W1_JOBS", "10000")));
                     case "W2" -> bench.w2(Integer.parseInt(env("W2_SECONDS", "20")), Integer.parseInt(env("W2_RATE", "200")),
                             Long.parseLong(env("W2_LEAD_MS", "2000")));
-                    default -> throw new IllegalArgumentException("unknown workload " + workload + " (W1, W2)");
+                    case "W3" -> bench.w3(Integer.parseInt(env("W3_SCHEDULES", "10000")), Integer.parseInt(env("W3_MINUTES", "3")),
+                            Long.parseLong(env("W3_LEAD_S", "10")) * 1000, Long.parseLong(env("W3_DRAIN_S", "30")) * 1000);
+                    default -> throw new IllegalArgumentException("unknown workload " + workload + " (W1, W2, W3)");
                 };
             } catch (Exception e) {
                 e.printStackTrace();
@@ -138,6 +142,136 @@ public final class Benchmark {
             putExactlyOnce(line, node, ids);
             return line;
         }
+    }
+
+    /**
+     * W3, as the peers define it: K fixed-rate schedules of 60 s, schedule i first firing at a + i × 60 s / K (a: the
+     * first whole second at least {@code leadMs} after set-up began), created through the batch API while both the job
+     * scan and the schedule scan are paused. Counted: fire times in the window [from, to − 5 s), from = a or lead after
+     * the start if later; lag = job body start − the fire time in the job's key.
+     */
+    Map<String, Object> w3(int k, int minutes, long leadMs, long drainMs) throws Exception {
+        try (Node node = start()) {
+            node.scanner().pauseScanning();
+            node.schedules().pauseScanning();
+            long setupStart = System.currentTimeMillis();
+            long a = (setupStart + leadMs) / 1000 * 1000 + 1000;
+            long[] first = new long[k];
+            for (int i = 0; i < k; i++) first[i] = a + i * PERIOD_MS / k;
+            String[] ids = new String[k];
+            ExecutorService clients = Executors.newFixedThreadPool(Integer.parseInt(env("W3_CLIENTS", "4")));
+            List<java.util.concurrent.Future<?>> batches = new ArrayList<>();
+            java.util.concurrent.atomic.AtomicInteger created = new java.util.concurrent.atomic.AtomicInteger();
+            for (int from = 0; from < k; from += 1000) {
+                int start = from, n = Math.min(1000, k - from);
+                batches.add(clients.submit(() -> {
+                    StringBuilder body = new StringBuilder("{\"schedules\":[");
+                    for (int i = start; i < start + n; i++) {
+                        body.append(i == start ? "" : ",").append("{\"name\":\"w3-").append(i)
+                                .append("\",\"trigger\":{\"type\":\"fixedRate\",\"intervalMs\":").append(PERIOD_MS)
+                                .append(",\"startAt\":\"").append(Instant.ofEpochMilli(first[i])).append("\"},\"job\":{\"jobType\":\"bench\"}}");
+                    }
+                    JsonNode results = node.post("/api/v1/schedules/batch", body.append("]}").toString()).path("results");
+                    for (int i = 0; i < n; i++) ids[start + i] = results.get(i).path("scheduleId").asText();
+                    progress("W3 created " + created.addAndGet(n) + "/" + k + " schedules");
+                    return null;
+                }));
+            }
+            for (var batch : batches) batch.get();
+            clients.shutdown();
+            double setupS = (System.currentTimeMillis() - setupStart) / 1000.0;
+            Map<String, Integer> index = new java.util.HashMap<>(k * 2);
+            for (int i = 0; i < k; i++) index.put(ids[i], i);
+            long fromMs = Math.max(a, System.currentTimeMillis() + leadMs), toMs = fromMs + minutes * PERIOD_MS;
+            node.handler.recordFires(index, (int) (k * ((toMs + drainMs - a) / PERIOD_MS + 3)));
+            long questionsBefore = node.questions();
+            long eventsBefore = node.eventRows();
+            long jobsBefore = node.scheduledJobs();
+            node.schedules().resumeScanning();
+            node.scanner().resumeScanning();
+            progress("W3 scanning; window " + Instant.ofEpochMilli(fromMs) + " .. " + Instant.ofEpochMilli(toMs) + ", drain " + drainMs / 1000 + " s");
+            long end = toMs + drainMs;
+            while (System.currentTimeMillis() < end) {
+                Thread.sleep(Math.min(10_000, Math.max(1, end - System.currentTimeMillis())));
+                progress("W3 " + node.handler.fireRecords() + " fires run, " + Math.max(0, (end - System.currentTimeMillis()) / 1000) + " s left");
+            }
+            System.gc();
+            Runtime rt = Runtime.getRuntime();
+            double heapMb = (rt.totalMemory() - rt.freeMemory()) / 1048576.0; // node still running, K schedules loaded
+            long questions = node.questions() - questionsBefore;
+            long events = node.eventRows() - eventsBefore;
+            long jobsMade = node.scheduledJobs() - jobsBefore;
+            node.schedules().pauseScanning();
+            node.scanner().pauseScanning();
+            Thread.sleep(2_000); // the event store is read once the jobs in flight have ended
+            Map<String, Object> line = head("W3", node);
+            line.put("schedules", k);
+            line.put("minutes", minutes);
+            putFires(line, node.handler, first, fromMs, toMs - 5_000);
+            line.put("heap_used_mb", round(heapMb));
+            line.put("setup_s", round(setupS));
+            putScheduleExactlyOnce(line, node);
+            line.put("fire_ahead_ms", Long.parseLong(node.context().getEnvironment().getProperty("ax.scheduler.schedules.fire-ahead-ms", "0")));
+            line.put("fire_threads", Integer.parseInt(node.context().getEnvironment().getProperty("ax.scheduler.schedules.fire-threads", "1")));
+            line.put("jobs_made", jobsMade);
+            line.put("event_rows_per_fire", jobsMade == 0 ? null : round((double) events / jobsMade));
+            line.put("statements_per_fire", jobsMade == 0 ? null : round((double) questions / jobsMade));
+            return line;
+        }
+    }
+
+    /** The peers' Fires.stats over the runs recorded: slots of [fromMs, toMs), first run per slot, runs beyond it. */
+    private static void putFires(Map<String, Object> line, BenchHandler handler, long[] first, long fromMs, long toMs) {
+        long expected = 0;
+        for (long p : first) {
+            long from = Math.max(0, Math.floorDiv(fromMs - p + PERIOD_MS - 1, PERIOD_MS));
+            long end = Math.max(0, Math.floorDiv(toMs - p + PERIOD_MS - 1, PERIOD_MS));
+            expected += Math.max(0, end - from);
+        }
+        Map<Long, Long> firstStart = new java.util.HashMap<>();
+        int fires = 0, n = handler.firesRecorded();
+        for (int r = 0; r < n; r++) {
+            long t = handler.fireIntendedMs(r);
+            if (t < fromMs || t >= toMs) continue;
+            fires++;
+            int id = handler.fireSchedule(r);
+            long key = ((long) id << 32) | ((t - first[id]) / PERIOD_MS);
+            firstStart.merge(key, handler.fireStartMs(r), Math::min);
+        }
+        long[] lag = new long[firstStart.size()];
+        int i = 0, early = 0;
+        for (Map.Entry<Long, Long> e : firstStart.entrySet()) {
+            int id = (int) (e.getKey() >>> 32);
+            long slot = e.getKey() & 0xffffffffL;
+            lag[i] = e.getValue() - (first[id] + slot * PERIOD_MS);
+            if (lag[i++] < 0) early++;
+        }
+        Arrays.sort(lag);
+        line.put("fires", fires);
+        line.put("expected_fires", expected);
+        line.put("missed", expected - lag.length);
+        line.put("duplicates", fires - lag.length);
+        putPercentiles(line, lag);
+        line.put("early", early);
+        if (handler.fireRecords() > n) line.put("dropped_records", handler.fireRecords() - n);
+    }
+
+    /**
+     * The event store's word on W3, over every fire of the run (not only the window): jobs started more than once, and
+     * fire times of a schedule that made more than one job or a job that no ScheduleFired names.
+     */
+    private static void putScheduleExactlyOnce(Map<String, Object> line, Node node) {
+        JdbcTemplate jdbc = node.jdbc();
+        Long startEvents = jdbc.queryForObject("SELECT COUNT(*) FROM DomainEventEntry WHERE payloadType LIKE '%.JobStarted'", Long.class);
+        Long startedJobs = jdbc.queryForObject("SELECT COUNT(DISTINCT aggregateIdentifier) FROM DomainEventEntry"
+                + " WHERE payloadType LIKE '%.JobStarted'", Long.class);
+        Long jobsPerSlotExtra = jdbc.queryForObject("SELECT COUNT(*) - COUNT(DISTINCT schedule_id, run_at) FROM job_queue"
+                + " WHERE schedule_id IS NOT NULL", Long.class);
+        Long fired = jdbc.queryForObject("SELECT COUNT(*) FROM DomainEventEntry WHERE payloadType LIKE '%.ScheduleFired'", Long.class);
+        Long scheduleJobs = jdbc.queryForObject("SELECT COUNT(*) FROM job_queue WHERE schedule_id IS NOT NULL", Long.class);
+        line.put("db_started_twice", startEvents - startedJobs);
+        line.put("db_jobs_per_fire_time_extra", jobsPerSlotExtra);
+        line.put("db_fires_without_one_job", Math.abs(fired - scheduleJobs));
     }
 
     private void putExactlyOnce(Map<String, Object> line, Node node, List<String> ids) {
@@ -236,6 +370,18 @@ public final class Benchmark {
 
         ScanDueJobs scanner() {
             return context.getBean(ScanDueJobs.class);
+        }
+
+        ScanSchedules schedules() {
+            return context.getBean(ScanSchedules.class);
+        }
+
+        long eventRows() {
+            return jdbc().queryForObject("SELECT COUNT(*) FROM DomainEventEntry", Long.class);
+        }
+
+        long scheduledJobs() {
+            return jdbc().queryForObject("SELECT COUNT(*) FROM job_queue WHERE schedule_id IS NOT NULL", Long.class);
         }
 
         JdbcTemplate jdbc() {
