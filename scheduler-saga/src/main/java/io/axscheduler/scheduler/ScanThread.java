@@ -1,5 +1,6 @@
 package io.axscheduler.scheduler;
 
+import java.util.TreeSet;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.BooleanSupplier;
 
@@ -10,12 +11,16 @@ import java.util.function.BooleanSupplier;
  */
 public final class ScanThread {
 
+    static final int MAX_WAKE_TIMES = 10_000;
+
     private final String name;
     private final long minPauseMs;
     private final long maxPauseMs;
     private final BooleanSupplier pass;
     private final Object signal = new Object();
     private boolean wakeRequested;
+    /** Moments (epoch ms, this JVM's clock) at which a pass is due, earliest first; guarded by {@code signal}. */
+    private final TreeSet<Long> wakeTimes = new TreeSet<>();
     private volatile boolean running;
     private Thread thread;
 
@@ -60,6 +65,19 @@ public final class ScanThread {
         }
     }
 
+    /**
+     * Run a pass at {@code epochMs} (this JVM's clock), besides the regular ones: work known to fall due then starts
+     * on time instead of at the next pause's end. At most {@value #MAX_WAKE_TIMES} moments are kept, the earliest;
+     * work behind a dropped one is found by the regular passes.
+     */
+    public void wakeAt(long epochMs) {
+        synchronized (signal) {
+            wakeTimes.add(epochMs);
+            if (wakeTimes.size() > MAX_WAKE_TIMES) wakeTimes.pollLast();
+            signal.notifyAll();
+        }
+    }
+
     private void loop() {
         while (running) {
             if (!pass.getAsBoolean()) pause();
@@ -70,7 +88,12 @@ public final class ScanThread {
         long until = System.currentTimeMillis() + ThreadLocalRandom.current().nextLong(minPauseMs, maxPauseMs + 1);
         synchronized (signal) {
             while (running && !wakeRequested) {
-                long left = until - System.currentTimeMillis();
+                long now = System.currentTimeMillis();
+                if (!wakeTimes.isEmpty() && wakeTimes.first() <= now) {
+                    wakeTimes.headSet(now, true).clear();
+                    break;
+                }
+                long left = (wakeTimes.isEmpty() ? until : Math.min(until, wakeTimes.first())) - now;
                 if (left <= 0) break;
                 try {
                     signal.wait(left);

@@ -1,5 +1,6 @@
 package io.axscheduler.scheduler.scan;
 
+import io.axscheduler.scheduler.DatabaseTime;
 import io.axscheduler.scheduler.ScanThread;
 import io.axscheduler.scheduler.SchedulerProperties;
 import io.axscheduler.scheduler.execute.ClaimedJob;
@@ -18,7 +19,8 @@ import java.util.Map;
 
 /**
  * The node's scan loop, on a thread of its own: every 0.8–1.2 s (the jitter keeps nodes from scanning in step), at
- * once when this node created due work, and again as soon as a slot frees while a backlog remains. It claims only as
+ * once when this node created due work, at the due time of work this node created for later, and again as soon as a
+ * slot frees while a backlog remains. It claims only as
  * many jobs as the pools have room for; the rest stays in the database for any node.
  */
 @Component
@@ -32,13 +34,15 @@ public class ScanDueJobs implements SmartLifecycle {
     private final DispatchClaimed dispatcher;
     private final SchedulerProperties properties;
     private final Clock clock;
+    private final DatabaseTime databaseTime;
     private final ScanThread thread;
     private volatile boolean backlog;
     private volatile boolean paused;
     private volatile Instant lastCompletedScan;
 
     public ScanDueJobs(ClaimDueJobs claimDueJobs, JobExecutors executors, RemoteLanes remoteLanes, DispatchClaimed dispatcher,
-                       SchedulerProperties properties, Clock clock) {
+                       SchedulerProperties properties, DatabaseTime databaseTime, Clock clock) {
+        this.databaseTime = databaseTime;
         this.claimDueJobs = claimDueJobs;
         this.executors = executors;
         this.remoteLanes = remoteLanes;
@@ -54,6 +58,11 @@ public class ScanDueJobs implements SmartLifecycle {
     /** Scan now rather than at the next tick. */
     public void wake() {
         thread.wake();
+    }
+
+    /** Scan when the database's clock reaches {@code dueAt}: work due then starts on time, not at the next tick. */
+    public void wakeAt(Instant dueAt) {
+        thread.wakeAt(databaseTime.localMs(dueAt.toEpochMilli()) + 1);
     }
 
     /**

@@ -12,8 +12,9 @@ import java.time.Clock;
 import java.time.Instant;
 
 /**
- * Work this node creates that is already due is scanned for at once, not at the next tick. A subscribing processor,
- * so it sees only this node's events; it wakes the scanner after the commit, when the rows are visible.
+ * Work this node creates is scanned for when it falls due — at once, or at its due time — not at the next tick. A
+ * subscribing processor, so it sees only this node's events; it wakes the scanner after the commit, when the rows
+ * are visible.
  */
 @Component
 @ProcessingGroup(WakeOnDueWork.PROCESSING_GROUP)
@@ -40,16 +41,16 @@ public class WakeOnDueWork {
     }
 
     private void wakeIfDue(Instant runAt) {
-        if (runAt.isAfter(clock.instant())) return;
+        Runnable wake = runAt.isAfter(clock.instant()) ? () -> scanner.wakeAt(runAt) : scanner::wake;
         if (TransactionSynchronizationManager.isSynchronizationActive()) {
             TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
                 @Override
                 public void afterCommit() {
-                    scanner.wake();
+                    wake.run();
                 }
             });
         } else {
-            scanner.wake();
+            wake.run();
         }
     }
 }
