@@ -24,6 +24,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * One claim batch: lock due rows with {@code FOR UPDATE SKIP LOCKED} (other nodes skip them and take the next ones),
@@ -50,6 +51,8 @@ public class ClaimDueJobs {
     private final DatabaseTime databaseTime;
     private final SchedulerProperties.Scan settings;
     private final String node;
+    /** Lane → until when (this JVM's clock) it is known to hold no due work; only the scan thread writes it. */
+    private final Map<String, Long> drainedUntil = new ConcurrentHashMap<>();
 
     public ClaimDueJobs(NamedParameterJdbcTemplate jdbc, TransactionTemplate transaction, SchedulerCommands commands,
                         DatabaseTime databaseTime, SchedulerProperties properties, @Value("${ax.node.id}") String node) {
@@ -111,15 +114,33 @@ public class ClaimDueJobs {
         });
     }
 
-    /** Claims up to {@code slots} jobs of one lane; false once the batch is full. */
+    /**
+     * Work of {@code jobType} (every type when null) falls due at {@code atLocalMs} (this JVM's clock): a lane found
+     * empty is queried again from then on, not only after its quiet spell.
+     */
+    public void expect(String jobType, long atLocalMs) {
+        drainedUntil.replaceAll((lane, until) -> jobType == null || lane.startsWith(jobType + "|") ? Math.min(until, atLocalMs) : until);
+    }
+
+    /**
+     * Claims up to {@code slots} jobs of one lane; false once the batch is full. A lane that came back with less than
+     * it asked for has no more due work: it is left out of the passes of the next scan interval (the regular tick's
+     * cadence, for work other nodes made) unless this node makes work of its type that falls due sooner.
+     */
     private boolean claimLane(String jobType, String lane, Map<String, Object> laneParams, int slots, long now,
                               Map<String, ClaimedJob> chosen) {
         int limit = Math.min(slots, settings.batchSize() - chosen.size());
         if (limit <= 0) return false;
+        String key = jobType + "|" + lane + laneParams;
+        long localNow = System.currentTimeMillis();
+        if (drainedUntil.getOrDefault(key, 0L) > localNow) return true;
         int aged = lockDue(jobType, lane, laneParams, now - settings.agingAfterMs(), "run_at", limit, 0, chosen);
+        int got = aged;
         if (aged < limit) {
-            lockDue(jobType, lane, laneParams, now, "neg_priority, run_at", limit - aged, aged, chosen);
+            got += lockDue(jobType, lane, laneParams, now, "neg_priority, run_at", limit - aged, aged, chosen);
         }
+        if (got < limit) drainedUntil.put(key, localNow + settings.minIntervalMs());
+        else drainedUntil.remove(key);
         return true;
     }
 

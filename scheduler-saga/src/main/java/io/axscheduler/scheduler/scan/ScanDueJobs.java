@@ -60,9 +60,20 @@ public class ScanDueJobs implements SmartLifecycle {
         thread.wake();
     }
 
-    /** Scan when the database's clock reaches {@code dueAt}: work due then starts on time, not at the next tick. */
-    public void wakeAt(Instant dueAt) {
-        thread.wakeAt(databaseTime.localMs(dueAt.toEpochMilli()) + 1);
+    /** This node made work of {@code jobType} (any type when null) that is due now: scan for it at once. */
+    public void wake(String jobType) {
+        claimDueJobs.expect(jobType, 0);
+        thread.wake();
+    }
+
+    /**
+     * This node made work of {@code jobType} (any type when null) due at {@code dueAt}: scan when the database's clock
+     * reaches it, so it starts on time, not at the next tick.
+     */
+    public void wakeAt(String jobType, Instant dueAt) {
+        long at = databaseTime.localMs(dueAt.toEpochMilli()) + 1;
+        claimDueJobs.expect(jobType, at);
+        thread.wakeAt(at);
     }
 
     /**
@@ -75,7 +86,7 @@ public class ScanDueJobs implements SmartLifecycle {
 
     public void resumeScanning() {
         paused = false;
-        wake();
+        wake(null);
     }
 
     /** When the last scan finished; health goes DOWN when this falls too far behind. */

@@ -32,16 +32,17 @@ public class WakeOnDueWork {
 
     @EventHandler
     void on(JobCreated event) {
-        wakeIfDue(event.runAt());
+        wakeIfDue(event.jobType(), event.runAt());
     }
 
+    /** The retry event does not name the job's type: every lane is looked at when it falls due. */
     @EventHandler
     void on(JobRetryScheduled event) {
-        wakeIfDue(event.runAt());
+        wakeIfDue(null, event.runAt());
     }
 
-    private void wakeIfDue(Instant runAt) {
-        Runnable wake = runAt.isAfter(clock.instant()) ? () -> scanner.wakeAt(runAt) : scanner::wake;
+    private void wakeIfDue(String jobType, Instant runAt) {
+        Runnable wake = runAt.isAfter(clock.instant()) ? () -> scanner.wakeAt(jobType, runAt) : () -> scanner.wake(jobType);
         if (TransactionSynchronizationManager.isSynchronizationActive()) {
             TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
                 @Override
