@@ -19,6 +19,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -78,17 +79,19 @@ public class ClaimDueJobs {
      * as it commits, and the answer marks them {@link ClaimedJob#started()}.
      */
     public List<ClaimedJob> claim(Map<String, Integer> freeSlots, List<RemoteLanes.Lane> remote) {
-        return transaction.execute(tx -> {
+        // which lanes came back short is only known to be true once the batch commits
+        Map<String, Boolean> drained = new HashMap<>();
+        List<ClaimedJob> claimed = transaction.execute(tx -> {
             long now = databaseTime.nowMs();
             Map<String, ClaimedJob> chosen = new LinkedHashMap<>();
             for (Map.Entry<String, Integer> type : freeSlots.entrySet()) {
-                if (!claimLane(type.getKey(), UNBOUND, Map.of(), type.getValue(), now, chosen)) break;
+                if (!claimLane(type.getKey(), UNBOUND, Map.of(), type.getValue(), now, chosen, drained)) break;
             }
             Set<String> inProcess = new HashSet<>(chosen.keySet());
             for (RemoteLanes.Lane lane : remote) {
                 boolean room = lane.executorApp() == null
-                        ? claimLane(lane.jobType(), UNBOUND, Map.of(), lane.freeSlots(), now, chosen)
-                        : claimLane(lane.jobType(), "executor_app = :app", Map.of("app", lane.executorApp()), lane.freeSlots(), now, chosen);
+                        ? claimLane(lane.jobType(), UNBOUND, Map.of(), lane.freeSlots(), now, chosen, drained)
+                        : claimLane(lane.jobType(), "executor_app = :app", Map.of("app", lane.executorApp()), lane.freeSlots(), now, chosen, drained);
                 if (!room) break;
             }
             Instant leaseUntil = Instant.ofEpochMilli(now + settings.leaseMs());
@@ -101,17 +104,23 @@ public class ClaimDueJobs {
                 }
             }
             List<String> refusals = commands.sendBatch(batch);
-            List<ClaimedJob> claimed = new ArrayList<>(locked.size());
+            List<ClaimedJob> accepted = new ArrayList<>(locked.size());
             int at = 0;
             for (ClaimedJob job : locked) {
                 boolean start = inProcess.contains(job.jobId());
                 String refusal = refusals.get(at) != null ? refusals.get(at) : start ? refusals.get(at + 1) : null;
                 at += start ? 2 : 1;
                 if (refusal != null) log.warn("job_queue offered job {} but the job refused the claim: {}", job.jobId(), refusal);
-                else claimed.add(start ? job.startedHere() : job);
+                else accepted.add(start ? job.startedHere() : job);
             }
-            return claimed;
+            return accepted;
         });
+        long quietUntil = System.currentTimeMillis() + settings.minIntervalMs();
+        drained.forEach((lane, empty) -> {
+            if (empty) drainedUntil.put(lane, quietUntil);
+            else drainedUntil.remove(lane);
+        });
+        return claimed;
     }
 
     /**
@@ -128,7 +137,7 @@ public class ClaimDueJobs {
      * cadence, for work other nodes made) unless this node makes work of its type that falls due sooner.
      */
     private boolean claimLane(String jobType, String lane, Map<String, Object> laneParams, int slots, long now,
-                              Map<String, ClaimedJob> chosen) {
+                              Map<String, ClaimedJob> chosen, Map<String, Boolean> drained) {
         int limit = Math.min(slots, settings.batchSize() - chosen.size());
         if (limit <= 0) return false;
         String key = jobType + "|" + lane + laneParams;
@@ -139,8 +148,7 @@ public class ClaimDueJobs {
         if (aged < limit) {
             got += lockDue(jobType, lane, laneParams, now, "neg_priority, run_at", limit - aged, aged, chosen);
         }
-        if (got < limit) drainedUntil.put(key, localNow + settings.minIntervalMs());
-        else drainedUntil.remove(key);
+        drained.put(key, got < limit);
         return true;
     }
 
