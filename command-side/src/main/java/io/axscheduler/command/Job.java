@@ -18,7 +18,7 @@ import static org.axonframework.modelling.command.AggregateLifecycle.apply;
  * only in the event-sourcing handlers. The event store's unique (aggregate, sequence) makes every move a
  * compare-and-set across nodes.
  */
-@Aggregate(cache = JobCache.BEAN)
+@Aggregate(cache = AggregateCaches.JOBS)
 class Job {
 
     @AggregateIdentifier

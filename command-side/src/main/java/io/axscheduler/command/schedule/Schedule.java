@@ -5,6 +5,7 @@ import io.axscheduler.api.schedule.*;
 import org.axonframework.commandhandling.CommandHandler;
 import org.axonframework.eventsourcing.EventSourcingHandler;
 import org.axonframework.modelling.command.AggregateIdentifier;
+import io.axscheduler.command.AggregateCaches;
 import org.axonframework.spring.stereotype.Aggregate;
 
 import java.time.Instant;
@@ -18,7 +19,7 @@ import static org.axonframework.modelling.command.AggregateLifecycle.apply;
  * schedule is waiting for, so of two nodes firing the same time only the first append wins (the event store's
  * unique sequence settles a true race). A fire answers with the job template to submit, read from this stream.
  */
-@Aggregate
+@Aggregate(cache = AggregateCaches.SCHEDULES)
 class Schedule {
 
     @AggregateIdentifier

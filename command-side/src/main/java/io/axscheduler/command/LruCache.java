@@ -2,8 +2,8 @@ package io.axscheduler.command;
 
 import org.axonframework.common.Registration;
 import org.axonframework.common.caching.Cache;
-import org.springframework.beans.factory.annotation.Value;
-import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -11,23 +11,20 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * The last jobs this node touched, least recently used out first, so that a job's claim, start and outcome on this
- * node do not replay its events three times. A cached job is only a guess of the newest state: a command decided on a
- * stale one appends an event at a sequence number another node already used, the event store's unique key refuses it,
- * and Axon drops the entry when the unit of work rolls back — the next load reads the stream again. The event store
- * stays the compare-and-set; the cache never decides anything on its own.
+ * The aggregates this node touched last, least recently used out first: a job's claim, start and outcome on this node,
+ * or a schedule's fires, do not replay its events each time. A cached aggregate is only a guess of the newest state: a
+ * command decided on a stale one appends an event at a sequence number another node already used, the event store's
+ * unique key refuses it, and Axon drops the entry when the unit of work rolls back — the next load reads the stream
+ * again. The event store stays the compare-and-set; the cache never decides anything on its own.
  */
-@Component(JobCache.BEAN)
-class JobCache implements Cache {
-
-    static final String BEAN = "jobCache";
+public final class LruCache implements Cache {
 
     private final int capacity;
     private final Map<Object, Object> entries;
     private final List<EntryListener> listeners = new CopyOnWriteArrayList<>();
 
-    JobCache(@Value("${ax.command.job-cache-entries:20000}") int capacity) {
-        if (capacity < 0) throw new IllegalArgumentException("ax.command.job-cache-entries must not be negative");
+    public LruCache(String name, int capacity) {
+        if (capacity < 0) throw new IllegalArgumentException(name + " must not be negative");
         this.capacity = capacity;
         this.entries = new LinkedHashMap<>(Math.min(capacity, 1 << 16), 0.75f, true);
     }
@@ -40,8 +37,15 @@ class JobCache implements Cache {
         return value;
     }
 
+    /**
+     * Axon puts an aggregate here when its unit of work commits, which inside a wider database transaction (a batch)
+     * is before that transaction commits. Should the transaction then roll back, the entry would hold events the
+     * store never kept — and the next command would append after them, leaving a hole no unique key catches. So the
+     * entry goes when the transaction does not commit.
+     */
     @Override
     public void put(Object key, Object value) {
+        forgetUnlessCommitted(key);
         Object previous;
         synchronized (this) {
             if (capacity == 0) return;
@@ -56,6 +60,7 @@ class JobCache implements Cache {
 
     @Override
     public boolean putIfAbsent(Object key, Object value) {
+        forgetUnlessCommitted(key);
         synchronized (this) {
             if (capacity == 0 || entries.containsKey(key)) return false;
             entries.put(key, value);
@@ -93,6 +98,16 @@ class JobCache implements Cache {
     public Registration registerCacheEntryListener(EntryListener listener) {
         listeners.add(listener);
         return () -> listeners.remove(listener);
+    }
+
+    private void forgetUnlessCommitted(Object key) {
+        if (!TransactionSynchronizationManager.isSynchronizationActive()) return;
+        TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+            @Override
+            public void afterCompletion(int status) {
+                if (status != STATUS_COMMITTED) remove(key);
+            }
+        });
     }
 
     private void evictEldest() {

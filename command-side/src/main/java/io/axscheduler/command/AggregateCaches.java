@@ -1,0 +1,23 @@
+package io.axscheduler.command;
+
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** One bounded cache per aggregate type; their sizes are limits of the node like any other. */
+@Configuration(proxyBeanMethods = false)
+public class AggregateCaches {
+
+    public static final String JOBS = "jobCache";
+    public static final String SCHEDULES = "scheduleCache";
+
+    @Bean(JOBS)
+    LruCache jobCache(@Value("${ax.command.job-cache-entries:20000}") int entries) {
+        return new LruCache("ax.command.job-cache-entries", entries);
+    }
+
+    @Bean(SCHEDULES)
+    LruCache scheduleCache(@Value("${ax.command.schedule-cache-entries:20000}") int entries) {
+        return new LruCache("ax.command.schedule-cache-entries", entries);
+    }
+}
