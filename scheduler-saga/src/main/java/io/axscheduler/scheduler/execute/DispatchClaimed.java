@@ -68,7 +68,7 @@ public class DispatchClaimed {
             JobExecutors.TypePool pool = executors.poolOf(job.jobType());
             pool.inFlight.incrementAndGet();
             try {
-                pool.executor.execute(() -> run(pool, job));
+                pool.executor.execute(new Run(pool, job));
             } catch (RejectedExecutionException e) {
                 pool.inFlight.decrementAndGet();
                 reportQuietly(new FailJob(job.jobId(), job.attempt(), node + " had no thread for the attempt", 0));
@@ -103,7 +103,9 @@ public class DispatchClaimed {
                 running.remove(key(job));
                 attempt.handlerReturned();
             }
-            long durationMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+            long ranNanos = System.nanoTime() - started;
+            pool.ran(ranNanos);
+            long durationMs = TimeUnit.NANOSECONDS.toMillis(ranNanos);
             outcomes.report(error == null
                     ? new SucceedJob(job.jobId(), job.attempt(), truncate(result), durationMs)
                     : new FailJob(job.jobId(), job.attempt(), error, durationMs));
@@ -114,6 +116,22 @@ public class DispatchClaimed {
         } finally {
             pool.inFlight.decrementAndGet();
             onSlotFreed.run();
+        }
+    }
+
+    /** A started job handed to its pool; kept as itself so that a shutdown can name the ones that never ran. */
+    private final class Run implements Runnable {
+        final JobExecutors.TypePool pool;
+        final ClaimedJob job;
+
+        Run(JobExecutors.TypePool pool, ClaimedJob job) {
+            this.pool = pool;
+            this.job = job;
+        }
+
+        @Override
+        public void run() {
+            DispatchClaimed.this.run(pool, job);
         }
     }
 
@@ -140,7 +158,12 @@ public class DispatchClaimed {
         while (executors.inFlight() > 0 && System.currentTimeMillis() < reportDeadline) {
             sleepQuietly(50);
         }
-        executors.pools().forEach(p -> p.executor.shutdownNow());
+        executors.pools().forEach(p -> p.executor.shutdownNow().forEach(never -> {
+            // started but still queued behind the pool's threads: it never ran, so it fails here and is retried
+            ClaimedJob job = ((Run) never).job;
+            reportQuietly(new FailJob(job.jobId(), job.attempt(), node + " stopped before the attempt began", 0));
+            p.inFlight.decrementAndGet();
+        }));
         outcomes.drainAndStop(5_000);
         remote.shutdown();
     }

@@ -16,6 +16,7 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One bounded pool per job type, so that a runaway type fills only its own threads. The scanner asks
@@ -62,11 +63,14 @@ public class JobExecutors implements JobTypeCatalog {
         return pools.size();
     }
 
-    /** Job type → how many more jobs of it this node can start right now; types without room are left out. */
+    /**
+     * Job type → how many more jobs of it this node takes right now; types without room are left out. A type whose
+     * runs are short (see {@link TypePool#prefetch()}) also takes up to a pool's worth to queue behind its threads.
+     */
     public Map<String, Integer> freeSlots() {
         Map<String, Integer> free = new LinkedHashMap<>();
         pools.forEach((type, pool) -> {
-            int room = pool.threads - pool.inFlight.get();
+            int room = pool.threads + pool.prefetch() - pool.inFlight.get();
             if (room > 0) free.put(type, room);
         });
         return free;
@@ -87,25 +91,50 @@ public class JobExecutors implements JobTypeCatalog {
     }
 
     static final class TypePool {
+
+        /** Runs of a type are short when they average under this; only such a type queues work behind its threads. */
+        static final long SHORT_RUN_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+        private static final int RUNS_BEFORE_JUDGING = 32;
+
         final JobHandler handler;
         final int threads;
         /** Dispatched and not yet returned: counts from the start batch until the handler returns (its outcome is then queued). */
         final AtomicInteger inFlight = new AtomicInteger();
         final ThreadPoolExecutor executor;
+        private final AtomicLong runs = new AtomicLong();
+        /** Moving average of the handler's run time; written by the pool's threads, read by the scan. */
+        private volatile long averageRunNanos;
 
         TypePool(JobHandler handler, int threads) {
             this.handler = handler;
             this.threads = threads;
             AtomicInteger n = new AtomicInteger();
-            // the queue can hold a pool's worth: dispatch never exceeds free slots, so it is only a safety margin
+            // dispatch never exceeds the free slots (threads + prefetch), but a thread counts itself free a moment
+            // before it takes the next queued job: the queue holds two pools' worth so that moment never rejects one
             this.executor = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS,
-                    new ArrayBlockingQueue<>(threads),
+                    new ArrayBlockingQueue<>(threads * 2),
                     r -> {
                         Thread t = new Thread(r, "ax-job-" + handler.jobType() + "-" + n.incrementAndGet());
                         t.setDaemon(true);
                         return t;
                     });
             executor.allowCoreThreadTimeOut(true);
+        }
+
+        void ran(long nanos) {
+            long n = runs.incrementAndGet();
+            long average = averageRunNanos;
+            averageRunNanos = n == 1 ? nanos : average + (nanos - average) / Math.min(n, 64);
+        }
+
+        /**
+         * How many started jobs may wait for a thread of this pool: a pool's worth when its runs are short (they
+         * wait a few milliseconds, and a claim batch then starts twice as many jobs), none otherwise — a job that
+         * would wait long for a thread is left in the database for a node with room, and its run deadline does not
+         * tick while it waits.
+         */
+        int prefetch() {
+            return runs.get() >= RUNS_BEFORE_JUDGING && averageRunNanos < SHORT_RUN_NANOS ? threads : 0;
         }
     }
 }

@@ -36,6 +36,7 @@ public class ReportOutcomes {
     private volatile boolean stopping;
     /** Reported and not yet written (queued or in the batch being written); the shutdown waits for it to drain. */
     private final AtomicInteger pending = new AtomicInteger();
+    private volatile Runnable onWritten = () -> { };
 
     public ReportOutcomes(SchedulerCommands commands, SchedulerProperties properties) {
         this.commands = commands;
@@ -55,6 +56,21 @@ public class ReportOutcomes {
             pending.decrementAndGet();
             throw e;
         }
+    }
+
+    /** Outcomes reported and not yet written. */
+    public int pending() {
+        return pending.get();
+    }
+
+    /** More outcomes are waiting than one transaction writes: finished jobs are being recorded later than they end. */
+    public boolean behind() {
+        return pending.get() > batchSize;
+    }
+
+    /** Called after each batch is written (the scanner holds back while {@link #behind()}, and goes on from here). */
+    public void onWritten(Runnable listener) {
+        this.onWritten = listener;
     }
 
     /** Stops after writing what is queued, waiting up to {@code timeoutMs}. */
@@ -86,6 +102,7 @@ public class ReportOutcomes {
             } finally {
                 pending.addAndGet(-batch.size());
                 batch.clear();
+                onWritten.run();
             }
         }
     }

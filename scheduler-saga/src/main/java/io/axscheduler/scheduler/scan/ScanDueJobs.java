@@ -6,6 +6,7 @@ import io.axscheduler.scheduler.SchedulerProperties;
 import io.axscheduler.scheduler.execute.ClaimedJob;
 import io.axscheduler.scheduler.execute.DispatchClaimed;
 import io.axscheduler.scheduler.execute.JobExecutors;
+import io.axscheduler.scheduler.execute.ReportOutcomes;
 import io.axscheduler.scheduler.worker.RemoteLanes;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,13 +36,14 @@ public class ScanDueJobs implements SmartLifecycle {
     private final SchedulerProperties properties;
     private final Clock clock;
     private final DatabaseTime databaseTime;
+    private final ReportOutcomes outcomes;
     private final ScanThread thread;
     private volatile boolean backlog;
     private volatile boolean paused;
     private volatile Instant lastCompletedScan;
 
     public ScanDueJobs(ClaimDueJobs claimDueJobs, JobExecutors executors, RemoteLanes remoteLanes, DispatchClaimed dispatcher,
-                       SchedulerProperties properties, DatabaseTime databaseTime, Clock clock) {
+                       ReportOutcomes outcomes, SchedulerProperties properties, DatabaseTime databaseTime, Clock clock) {
         this.databaseTime = databaseTime;
         this.claimDueJobs = claimDueJobs;
         this.executors = executors;
@@ -53,6 +55,8 @@ public class ScanDueJobs implements SmartLifecycle {
         this.thread = new ScanThread("ax-scan", properties.scan().minIntervalMs(), properties.scan().maxIntervalMs(), this::pass);
         // due work may be waiting for exactly the slot that freed; an idle queue costs one cheap scan
         dispatcher.onSlotFreed(this::wake);
+        this.outcomes = outcomes;
+        outcomes.onWritten(this::wake);
     }
 
     /** Scan now rather than at the next tick. */
@@ -100,7 +104,9 @@ public class ScanDueJobs implements SmartLifecycle {
             lastCompletedScan = clock.instant();
             return 0;
         }
-        Map<String, Integer> free = executors.freeSlots();
+        // while outcomes wait to be written, more claims would only lengthen the wait — past a job's run deadline,
+        // which would then time out an attempt that succeeded
+        Map<String, Integer> free = outcomes.behind() ? Map.of() : executors.freeSlots();
         List<RemoteLanes.Lane> remote = remoteLanes.free(executors::runsInProcess);
         List<ClaimedJob> claimed = free.isEmpty() && remote.isEmpty() ? List.of() : claimDueJobs.claim(free, remote);
         dispatcher.dispatch(claimed);
