@@ -1,5 +1,6 @@
 package io.axscheduler.worker;
 
+import io.axscheduler.api.TextLimit;
 import io.axscheduler.api.spi.JobHandler;
 import io.axscheduler.api.worker.JobCallback;
 import io.axscheduler.api.worker.PushAnswer;
@@ -29,7 +30,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 public class WorkerRuns {
 
     private static final Logger log = LoggerFactory.getLogger(WorkerRuns.class);
-    private static final int MAX_TEXT = 2000;
 
     private final Map<String, JobHandler> handlers = new LinkedHashMap<>();
     private final Map<String, PushedRun> runs;
@@ -129,7 +129,7 @@ public class WorkerRuns {
         }
         long durationMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
         JobCallback outcome = new JobCallback(reporter.workerId(), job.jobId(), job.attempt(), job.shardIndex(),
-                error == null, truncate(result), truncate(error), durationMs);
+                error == null, TextLimit.truncate(result), TextLimit.truncate(error), durationMs);
         run.ended(outcome);
         inFlight.decrementAndGet();
         if (stopping && run.isCancelled()) {
@@ -165,9 +165,6 @@ public class WorkerRuns {
         timeouts.shutdownNow();
     }
 
-    private static String truncate(String s) {
-        return s == null || s.length() <= MAX_TEXT ? s : s.substring(0, MAX_TEXT);
-    }
 
     private static Thread daemon(Runnable r, String name) {
         Thread t = new Thread(r, name);

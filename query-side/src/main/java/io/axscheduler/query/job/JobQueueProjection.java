@@ -2,6 +2,7 @@ package io.axscheduler.query.job;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.axscheduler.api.TextLimit;
 import io.axscheduler.api.job.JobCanceled;
 import io.axscheduler.api.job.JobClaimed;
 import io.axscheduler.api.job.JobCreated;

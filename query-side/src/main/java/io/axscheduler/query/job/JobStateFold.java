@@ -1,5 +1,6 @@
 package io.axscheduler.query.job;
 
+import io.axscheduler.api.TextLimit;
 import io.axscheduler.api.job.JobCanceled;
 import io.axscheduler.api.job.JobClaimed;
 import io.axscheduler.api.job.JobCreated;

@@ -2,6 +2,7 @@ package io.axscheduler.query.schedule;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.axscheduler.api.TextLimit;
 import io.axscheduler.api.schedule.*;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
@@ -23,7 +24,6 @@ import java.time.Instant;
 public class SchedulesProjection {
 
     public static final String PROCESSING_GROUP = "schedules";
-    static final int MAX_REASON = 2000;
 
     private final NamedParameterJdbcTemplate jdbc;
     private final ObjectMapper objectMapper;
@@ -86,7 +86,7 @@ public class SchedulesProjection {
     void on(ScheduleFireSkipped e, @Timestamp Instant at) {
         update("next_fire_at = :next, last_skip_reason = :reason, skip_count = skip_count + 1",
                 params(e.scheduleId(), at).addValue("next", millis(e.nextFireTime()), Types.BIGINT)
-                        .addValue("reason", truncate(e.fireTime() + ": " + e.reason()), Types.VARCHAR),
+                        .addValue("reason", TextLimit.truncate(e.fireTime() + ": " + e.reason()), Types.VARCHAR),
                 e.scheduleId(), e);
     }
 
@@ -145,9 +145,6 @@ public class SchedulesProjection {
         return instant == null ? null : instant.toEpochMilli();
     }
 
-    private static String truncate(String text) {
-        return text.length() <= MAX_REASON ? text : text.substring(0, MAX_REASON);
-    }
 
     private static void requireOneRow(int rows, String scheduleId, Object event) {
         if (rows != 1) {

@@ -1,5 +1,6 @@
 package io.axscheduler.scheduler.execute;
 
+import io.axscheduler.api.TextLimit;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.axscheduler.api.job.FailJob;
@@ -29,7 +30,6 @@ public class DispatchClaimed {
 
     public static final String IN_PROCESS_WORKER = "in-process";
     private static final Logger log = LoggerFactory.getLogger(DispatchClaimed.class);
-    private static final int MAX_ERROR_LENGTH = 2000;
 
     private final JobExecutors executors;
     private final DispatchRemote remote;
@@ -97,7 +97,7 @@ public class DispatchClaimed {
                 result = pool.handler.execute(attempt);
             } catch (Throwable t) {
                 error = stopping && attempt.isCancelled()
-                        ? truncate(node + " stopped before the attempt finished (" + describe(t) + ")")
+                        ? TextLimit.truncate(node + " stopped before the attempt finished (" + describe(t) + ")")
                         : describe(t);
             } finally {
                 running.remove(key(job));
@@ -107,7 +107,7 @@ public class DispatchClaimed {
             pool.ran(ranNanos);
             long durationMs = TimeUnit.NANOSECONDS.toMillis(ranNanos);
             outcomes.report(error == null
-                    ? new SucceedJob(job.jobId(), job.attempt(), truncate(result), durationMs)
+                    ? new SucceedJob(job.jobId(), job.attempt(), TextLimit.truncate(result), durationMs)
                     : new FailJob(job.jobId(), job.attempt(), error, durationMs));
         } catch (InterruptedException e) {
             log.error("job {} attempt {}: interrupted before its outcome was queued; its run deadline will time it out", job.jobId(), job.attempt());
@@ -183,12 +183,9 @@ public class DispatchClaimed {
 
     private static String describe(Throwable t) {
         String message = t.getMessage() == null ? "" : ": " + t.getMessage();
-        return truncate(t.getClass().getSimpleName() + message);
+        return TextLimit.truncate(t.getClass().getSimpleName() + message);
     }
 
-    private static String truncate(String s) {
-        return s == null || s.length() <= MAX_ERROR_LENGTH ? s : s.substring(0, MAX_ERROR_LENGTH);
-    }
 
     private static void sleepQuietly(long ms) {
         try {

@@ -1,5 +1,6 @@
 package io.axscheduler.scheduler.worker;
 
+import io.axscheduler.api.TextLimit;
 import io.axscheduler.api.worker.JobCallback;
 import io.axscheduler.scheduler.DatabaseTime;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
@@ -21,7 +22,6 @@ import java.util.stream.Collectors;
 @Component
 public class WorkerDispatches {
 
-    static final int MAX_TEXT = 2000;
 
     private final NamedParameterJdbcTemplate jdbc;
     private final TransactionTemplate transaction;
@@ -100,7 +100,7 @@ public class WorkerDispatches {
                             + " duration_ms = :duration WHERE job_id = :job AND attempt = :attempt AND shard_index = :shard"
                             + " AND status = 'PUSHED'",
                     new MapSqlParameterSource().addValue("status", status)
-                            .addValue("result", truncate(callback.result())).addValue("error", truncate(callback.error()))
+                            .addValue("result", TextLimit.truncate(callback.result())).addValue("error", TextLimit.truncate(callback.error()))
                             .addValue("duration", callback.durationMs()).addValue("job", callback.jobId())
                             .addValue("attempt", callback.attempt()).addValue("shard", callback.shardIndex()));
             if (updated != 1) throw new IllegalStateException("shard row changed under its lock: " + callback);
@@ -122,7 +122,7 @@ public class WorkerDispatches {
             return new Outcome(callback.succeeded(), callback.result(), callback.error(), callback.durationMs(), mine.workerId());
         }
         if (!callback.succeeded()) {
-            return new Outcome(false, null, truncate("shard " + mine.index() + " of " + total + " failed on "
+            return new Outcome(false, null, TextLimit.truncate("shard " + mine.index() + " of " + total + " failed on "
                     + mine.workerId() + ": " + callback.error()), callback.durationMs(), workers);
         }
         long succeeded = shards.stream().filter(s -> "SUCCEEDED".equals(s.status())).count();
@@ -131,10 +131,7 @@ public class WorkerDispatches {
         long longest = shards.stream().mapToLong(Shard::durationMs).max().orElse(0);
         String result = shards.stream().map(s -> s.index() + ":" + (s.result() == null ? "" : s.result()))
                 .collect(Collectors.joining("; ", "all " + total + " shards succeeded: ", ""));
-        return new Outcome(true, truncate(result), null, longest, workers);
+        return new Outcome(true, TextLimit.truncate(result), null, longest, workers);
     }
 
-    private static String truncate(String s) {
-        return s == null || s.length() <= MAX_TEXT ? s : s.substring(0, MAX_TEXT);
-    }
 }

@@ -1,14 +1,17 @@
-package io.axscheduler.query.job;
+package io.axscheduler.api;
 
-/** Error and result texts are bounded by their VARCHAR(2000) columns; a longer one must not fail the event append. */
-final class TextLimit {
+/**
+ * Error, result and reason texts are bounded by their VARCHAR(2000) columns; a longer one must not fail the event
+ * append. Every place that records such a text cuts it here, the same way.
+ */
+public final class TextLimit {
 
-    static final int MAX_CHARS = 2000;
+    public static final int MAX_CHARS = 2000;
 
     private TextLimit() {
     }
 
-    static String truncate(String text) {
+    public static String truncate(String text) {
         if (text == null || text.length() <= MAX_CHARS) {
             return text;
         }

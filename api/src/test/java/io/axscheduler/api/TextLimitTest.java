@@ -1,4 +1,4 @@
-package io.axscheduler.query.job;
+package io.axscheduler.api;
 
 import org.junit.jupiter.api.Test;
 
