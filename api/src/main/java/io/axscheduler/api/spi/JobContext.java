@@ -17,6 +17,24 @@ public interface JobContext {
 
     Map<String, Object> params();
 
+    /** The whole-number parameter {@code name}, or {@code fallback} when absent; any other value is refused. */
+    default long longParam(String name, long fallback) {
+        Object value = params().get(name);
+        if (value == null) return fallback;
+        if (value instanceof Number n) return n.longValue();
+        try {
+            return Long.parseLong(value.toString().trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("params." + name + " must be a whole number, was '" + value + "'");
+        }
+    }
+
+    /** The parameter {@code name} as text, or {@code fallback} when absent. */
+    default String stringParam(String name, String fallback) {
+        Object value = params().get(name);
+        return value == null ? fallback : value.toString();
+    }
+
     /** True once the job was canceled, timed out or the node is shutting down: stop as soon as is safe. */
     boolean isCancelled();
 

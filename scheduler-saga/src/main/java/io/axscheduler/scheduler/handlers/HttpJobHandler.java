@@ -42,18 +42,18 @@ public class HttpJobHandler implements JobHandler {
 
     @Override
     public String execute(JobContext context) throws Exception {
-        URI url = URI.create(Params.string(context.params(), "url", ""));
+        URI url = URI.create(context.stringParam("url", ""));
         if (url.getHost() == null || !("http".equals(url.getScheme()) || "https".equals(url.getScheme()))) {
             throw new IllegalArgumentException("params.url must be an absolute http(s) URL");
         }
         if (!allowedHosts.contains(url.getHost().toLowerCase(Locale.ROOT))) {
             throw new SecurityException("host " + url.getHost() + " is not on ax.scheduler.jobs.http-allowed-hosts");
         }
-        String method = Params.string(context.params(), "method", "GET").toUpperCase(Locale.ROOT);
+        String method = context.stringParam("method", "GET").toUpperCase(Locale.ROOT);
         if (!METHODS.contains(method)) {
             throw new IllegalArgumentException("params.method must be one of " + METHODS);
         }
-        String body = Params.string(context.params(), "body", null);
+        String body = context.stringParam("body", null);
         HttpRequest request = HttpRequest.newBuilder(url)
                 .timeout(readTimeout)
                 .header("Idempotency-Key", context.idempotencyKey())

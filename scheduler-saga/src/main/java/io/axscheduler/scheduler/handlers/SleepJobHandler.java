@@ -19,7 +19,7 @@ public class SleepJobHandler implements JobHandler {
 
     @Override
     public String execute(JobContext context) throws Exception {
-        long ms = Params.longValue(context.params(), "ms", 1_000);
+        long ms = context.longParam("ms", 1_000);
         if (ms < 0 || ms > maxSleepMs) {
             throw new IllegalArgumentException("params.ms must be between 0 and " + maxSleepMs);
         }

@@ -13,7 +13,7 @@ public class FlakyHandler implements JobHandler {
 
     @Override
     public String execute(JobContext context) {
-        long failTimes = DemoParams.longValue(context, "failTimes", 1);
+        long failTimes = context.longParam("failTimes", 1);
         if (context.attempt() <= failTimes) {
             throw new IllegalStateException("planned failure " + context.attempt() + " of " + failTimes);
         }

@@ -15,7 +15,7 @@ public class SleepHandler implements JobHandler {
 
     @Override
     public String execute(JobContext context) throws Exception {
-        long ms = DemoParams.longValue(context, "ms", 1_000);
+        long ms = context.longParam("ms", 1_000);
         if (ms < 0 || ms > MAX_MS) throw new IllegalArgumentException("params.ms must be between 0 and " + MAX_MS);
         if (context.awaitCancellation(ms)) throw new InterruptedException("cancelled after less than " + ms + " ms");
         return "slept " + ms + " ms";
