@@ -1,5 +1,10 @@
 package io.axscheduler.scheduler.execute;
 
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import java.util.Map;
+
 /**
  * A job this node claimed: {@code attempt} is the number the run has. {@code executorApp} and {@code routeStrategy}
  * (both may be null) send it to remote workers. {@code started}: the claim batch also started it here, in-process
@@ -10,6 +15,16 @@ public record ClaimedJob(String jobId, String jobType, int attempt, String jobKe
 
     public ClaimedJob(String jobId, String jobType, int attempt, String jobKey, String paramsJson) {
         this(jobId, jobType, attempt, jobKey, paramsJson, null, null, 30_000, false);
+    }
+
+    /** The job's params as its handler sees them, read back from their JSON column. */
+    public Map<String, Object> params(ObjectMapper json) {
+        if (paramsJson == null || paramsJson.isEmpty()) return Map.of();
+        try {
+            return json.readValue(paramsJson, new TypeReference<Map<String, Object>>() { });
+        } catch (Exception e) {
+            throw new IllegalStateException("params of job " + jobId + " are not a JSON object", e);
+        }
     }
 
     public ClaimedJob startedHere() {

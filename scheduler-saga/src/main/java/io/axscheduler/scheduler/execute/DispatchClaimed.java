@@ -1,7 +1,6 @@
 package io.axscheduler.scheduler.execute;
 
 import io.axscheduler.api.TextLimit;
-import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.axscheduler.api.job.FailJob;
 import io.axscheduler.api.job.SucceedJob;
@@ -87,7 +86,7 @@ public class DispatchClaimed {
     /** Runs a started attempt and hands its outcome to the writer; the slot is free as soon as the handler returns. */
     private void run(JobExecutors.TypePool pool, ClaimedJob job) {
         try {
-            RunningAttempt attempt = new RunningAttempt(job, params(job));
+            RunningAttempt attempt = new RunningAttempt(job, job.params(json));
             attempt.runOn(Thread.currentThread());
             running.put(key(job), attempt);
             long started = System.nanoTime();
@@ -172,14 +171,6 @@ public class DispatchClaimed {
         return stopping;
     }
 
-    private Map<String, Object> params(ClaimedJob job) {
-        if (job.paramsJson() == null || job.paramsJson().isEmpty()) return Map.of();
-        try {
-            return json.readValue(job.paramsJson(), new TypeReference<Map<String, Object>>() { });
-        } catch (Exception e) {
-            throw new IllegalStateException("params of job " + job.jobId() + " are not a JSON object", e);
-        }
-    }
 
     private static String describe(Throwable t) {
         String message = t.getMessage() == null ? "" : ": " + t.getMessage();

@@ -1,6 +1,5 @@
 package io.axscheduler.scheduler.worker;
 
-import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.axscheduler.api.job.FailJob;
 import io.axscheduler.api.job.RouteStrategy;
@@ -185,17 +184,9 @@ public class DispatchRemote {
 
     private PushedJob pushed(ClaimedJob job, int shard, int total) {
         return new PushedJob(job.jobId(), job.attempt(), job.jobType(), job.jobKey() != null ? job.jobKey() : job.jobId(),
-                params(job), job.timeoutMs(), shard, total);
+                job.params(json), job.timeoutMs(), shard, total);
     }
 
-    private Map<String, Object> params(ClaimedJob job) {
-        if (job.paramsJson() == null || job.paramsJson().isEmpty()) return Map.of();
-        try {
-            return json.readValue(job.paramsJson(), new TypeReference<Map<String, Object>>() { });
-        } catch (Exception e) {
-            throw new IllegalStateException("params of job " + job.jobId() + " are not a JSON object", e);
-        }
-    }
 
     /** Hands the claim back without using a retry: no worker ran it. */
     private void release(ClaimedJob job) {
