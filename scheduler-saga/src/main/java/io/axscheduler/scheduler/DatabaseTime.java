@@ -19,6 +19,7 @@ public class DatabaseTime {
         this.jdbc = jdbc;
     }
 
+    /** How far the database's clock was ahead of this JVM's at the last {@link #nowMs()} (negative: behind). */
     private volatile long skewMs;
 
     public long nowMs() {
@@ -26,11 +27,6 @@ public class DatabaseTime {
         long now = jdbc.queryForObject("SELECT " + NOW_MS, Long.class);
         skewMs = now - (before + System.currentTimeMillis()) / 2;
         return now;
-    }
-
-    /** How far the database's clock was ahead of this JVM's at the last {@link #nowMs()} (negative: behind). */
-    public long skewMs() {
-        return skewMs;
     }
 
     /** The moment of this JVM's clock at which the database's clock reads {@code databaseMs}, by the last skew seen. */

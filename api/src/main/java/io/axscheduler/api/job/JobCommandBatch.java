@@ -1,5 +1,7 @@
 package io.axscheduler.api.job;
 
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -23,11 +25,7 @@ public record JobCommandBatch(List<JobCommand> commands) {
     public record Result(List<String> refusals) {
 
         public Result {
-            refusals = java.util.Collections.unmodifiableList(new java.util.ArrayList<>(refusals));
-        }
-
-        public boolean applied(int index) {
-            return refusals.get(index) == null;
+            refusals = Collections.unmodifiableList(new ArrayList<>(refusals));
         }
     }
 }

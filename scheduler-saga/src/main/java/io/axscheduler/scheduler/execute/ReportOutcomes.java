@@ -58,11 +58,6 @@ public class ReportOutcomes {
         }
     }
 
-    /** Outcomes reported and not yet written. */
-    public int pending() {
-        return pending.get();
-    }
-
     /** More outcomes are waiting than one transaction writes: finished jobs are being recorded later than they end. */
     public boolean behind() {
         return pending.get() > batchSize;

@@ -24,6 +24,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -97,21 +98,25 @@ public class ClaimDueJobs {
             Instant leaseUntil = Instant.ofEpochMilli(now + settings.leaseMs());
             List<ClaimedJob> locked = new ArrayList<>(chosen.values());
             List<JobCommand> batch = new ArrayList<>(locked.size() * 2);
-            for (ClaimedJob job : locked) {
+            int[] firstCommand = new int[locked.size() + 1];
+            for (int i = 0; i < locked.size(); i++) {
+                ClaimedJob job = locked.get(i);
+                firstCommand[i] = batch.size();
                 batch.add(new ClaimJob(job.jobId(), node, leaseUntil));
                 if (inProcess.contains(job.jobId())) {
                     batch.add(new StartJob(job.jobId(), job.attempt(), node, DispatchClaimed.IN_PROCESS_WORKER));
                 }
             }
+            firstCommand[locked.size()] = batch.size();
             List<String> refusals = commands.sendBatch(batch);
             List<ClaimedJob> accepted = new ArrayList<>(locked.size());
-            int at = 0;
-            for (ClaimedJob job : locked) {
-                boolean start = inProcess.contains(job.jobId());
-                String refusal = refusals.get(at) != null ? refusals.get(at) : start ? refusals.get(at + 1) : null;
-                at += start ? 2 : 1;
+            for (int i = 0; i < locked.size(); i++) {
+                ClaimedJob job = locked.get(i);
+                // a refused claim makes its start refused too: the first refusal says why
+                String refusal = refusals.subList(firstCommand[i], firstCommand[i + 1]).stream()
+                        .filter(Objects::nonNull).findFirst().orElse(null);
                 if (refusal != null) log.warn("job_queue offered job {} but the job refused the claim: {}", job.jobId(), refusal);
-                else accepted.add(start ? job.startedHere() : job);
+                else accepted.add(inProcess.contains(job.jobId()) ? job.startedHere() : job);
             }
             return accepted;
         });
@@ -159,7 +164,7 @@ public class ClaimDueJobs {
      */
     private int lockDue(String jobType, String lane, Map<String, Object> laneParams, long dueBy, String order, int want,
                         int alreadyHeld, Map<String, ClaimedJob> chosen) {
-        Map<String, Object> params = new java.util.HashMap<>(laneParams);
+        Map<String, Object> params = new HashMap<>(laneParams);
         params.putAll(Map.of("type", jobType, "dueBy", dueBy, "limit", want + alreadyHeld));
         List<ClaimedJob> rows = jdbc.query("SELECT " + COLUMNS + " FROM job_queue"
                         + " WHERE claimable = 1 AND job_type = :type AND " + lane + " AND run_at <= :dueBy"
