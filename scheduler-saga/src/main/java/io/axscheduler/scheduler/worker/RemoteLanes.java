@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 
@@ -23,8 +24,16 @@ public class RemoteLanes {
     public record Lane(String jobType, String executorApp, int freeSlots) {
     }
 
+    /**
+     * How long a read of the registry serves the scan: capacity changes at heartbeat pace (seconds), while a busy node
+     * scans many times a second; pushes in flight are counted locally in between.
+     */
+    static final long WORKERS_READ_EVERY_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
+
     private final WorkerRegistry registry;
     private final Map<String, AtomicInteger> pending = new ConcurrentHashMap<>();
+    private List<WorkerRegistry.Registered> workers = List.of();
+    private long workersReadAt = System.nanoTime() - WORKERS_READ_EVERY_NANOS;
 
     public RemoteLanes(WorkerRegistry registry) {
         this.registry = registry;
@@ -32,7 +41,7 @@ public class RemoteLanes {
 
     public List<Lane> free(Predicate<String> runsInProcess) {
         Map<String, Lane> lanes = new LinkedHashMap<>();
-        for (WorkerRegistry.Registered worker : registry.available()) {
+        for (WorkerRegistry.Registered worker : availableWorkers()) {
             Candidate c = worker.candidate();
             for (String type : c.jobTypes()) {
                 add(lanes, type, worker.app(), c.freeSlots());
@@ -45,6 +54,14 @@ public class RemoteLanes {
             if (room > 0) free.add(new Lane(lane.jobType(), lane.executorApp(), room));
         });
         return free;
+    }
+
+    private synchronized List<WorkerRegistry.Registered> availableWorkers() {
+        if (System.nanoTime() - workersReadAt >= WORKERS_READ_EVERY_NANOS) {
+            workers = registry.available();
+            workersReadAt = System.nanoTime();
+        }
+        return workers;
     }
 
     void pushStarted(String jobType, String executorApp) {
