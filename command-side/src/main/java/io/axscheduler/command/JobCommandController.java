@@ -30,7 +30,6 @@ import java.util.Map;
 @RequestMapping("/api/v1/jobs")
 class JobCommandController {
 
-    static final int MAX_BATCH = 1_000;
     static final int MAX_ACTOR_LENGTH = 100;
     static final int MAX_REASON_LENGTH = 1_000;
 
@@ -61,16 +60,7 @@ class JobCommandController {
     @PostMapping("/batch")
     Map<String, List<SubmitResult>> submitBatch(@RequestBody JsonNode body, @RequestHeader(value = "X-Actor", required = false) String actor) {
         List<FieldError> errors = new ArrayList<>();
-        JsonNode jobs = body == null ? null : body.get("jobs");
-        if (jobs == null || !jobs.isArray()) {
-            throw InvalidRequestException.of("jobs", "must be an array of jobs");
-        }
-        if (jobs.isEmpty() || jobs.size() > MAX_BATCH) {
-            throw InvalidRequestException.of("jobs", "must hold 1 to " + MAX_BATCH + " jobs, held " + jobs.size());
-        }
-        body.fieldNames().forEachRemaining(name -> {
-            if (!name.equals("jobs")) errors.add(new FieldError(name, "is not a known field"));
-        });
+        JsonNode jobs = JsonFields.batchItems(body, "jobs", errors);
         List<SubmitJob> commands = new ArrayList<>(jobs.size());
         for (int i = 0; i < jobs.size(); i++) {
             commands.add(parser.parse(jobs.get(i), "jobs[" + i + "]", errors));

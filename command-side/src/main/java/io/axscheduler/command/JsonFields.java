@@ -2,6 +2,7 @@ package io.axscheduler.command;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.axscheduler.api.problem.FieldError;
+import io.axscheduler.api.problem.InvalidRequestException;
 
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -20,6 +21,27 @@ public final class JsonFields {
         this.body = body;
         this.path = path;
         this.errors = errors;
+    }
+
+    /** Items in one batch request at most: jobs, schedules. */
+    public static final int MAX_BATCH = 1_000;
+
+    /**
+     * The items of a batch request {@code {"<field>": [ … ]}}: an array of 1 to {@link #MAX_BATCH}, answered at once
+     * when it is not; any other field beside it is added to {@code errors}.
+     */
+    public static JsonNode batchItems(JsonNode body, String field, List<FieldError> errors) {
+        JsonNode items = body == null ? null : body.get(field);
+        if (items == null || !items.isArray()) {
+            throw InvalidRequestException.of(field, "must be an array of " + field);
+        }
+        if (items.isEmpty() || items.size() > MAX_BATCH) {
+            throw InvalidRequestException.of(field, "must hold 1 to " + MAX_BATCH + " " + field + ", held " + items.size());
+        }
+        body.fieldNames().forEachRemaining(name -> {
+            if (!name.equals(field)) errors.add(new FieldError(name, "is not a known field"));
+        });
+        return items;
     }
 
     public JsonFields nested(String field, JsonNode node) {

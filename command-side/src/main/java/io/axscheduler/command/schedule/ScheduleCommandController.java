@@ -1,5 +1,6 @@
 package io.axscheduler.command.schedule;
 
+import io.axscheduler.command.JsonFields;
 import io.axscheduler.command.OperatorCommands;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -33,7 +34,6 @@ import java.util.UUID;
 class ScheduleCommandController {
 
     static final int PREVIEW = 5;
-    static final int MAX_BATCH = 1_000;
     static final int MAX_ACTOR_LENGTH = 100;
 
     private final ScheduleRequestParser parser;
@@ -70,15 +70,8 @@ class ScheduleCommandController {
     @PostMapping("/api/v1/schedules/batch")
     ResponseEntity<Map<String, List<Map<String, Object>>>> createBatch(@RequestBody JsonNode body,
                                                                        @RequestHeader(value = "X-Actor", required = false) String actor) {
-        JsonNode items = body == null ? null : body.get("schedules");
-        if (items == null || !items.isArray()) throw InvalidRequestException.of("schedules", "must be an array of schedules");
-        if (items.isEmpty() || items.size() > MAX_BATCH) {
-            throw InvalidRequestException.of("schedules", "must hold 1 to " + MAX_BATCH + " schedules, held " + items.size());
-        }
         List<FieldError> errors = new ArrayList<>();
-        body.fieldNames().forEachRemaining(name -> {
-            if (!name.equals("schedules")) errors.add(new FieldError(name, "is not a known field"));
-        });
+        JsonNode items = JsonFields.batchItems(body, "schedules", errors);
         Instant now = clock.instant();
         List<ScheduleRequest> requests = new ArrayList<>(items.size());
         for (int i = 0; i < items.size(); i++) {
