@@ -82,19 +82,19 @@ public class ScanSchedules implements SmartLifecycle {
             lastCompletedPass = clock.instant();
             return 0;
         }
-        Batch first = fireBatch();
+        FireDueSchedules.Fired first = fireBatch();
         int made = first.jobs();
-        boolean full = first.full();
+        boolean full = first.full(batchSize);
         if (full && fireThreads > 1) {
             // a backlog: more batches at once, each on its own connection; SKIP LOCKED keeps them on distinct rows
-            List<Future<Batch>> more = new ArrayList<>(fireThreads);
+            List<Future<FireDueSchedules.Fired>> more = new ArrayList<>(fireThreads);
             for (int i = 0; i < fireThreads; i++) more.add(firePool.submit(this::fireBatch));
             full = false;
-            for (Future<Batch> batch : more) {
+            for (Future<FireDueSchedules.Fired> batch : more) {
                 try {
-                    Batch b = batch.get();
+                    FireDueSchedules.Fired b = batch.get();
                     made += b.jobs();
-                    full |= b.full();
+                    full |= b.full(batchSize);
                 } catch (ExecutionException e) {
                     log.warn("a parallel schedule batch failed; retried at the next tick: {}", e.getCause().toString());
                 } catch (InterruptedException e) {
@@ -114,14 +114,13 @@ public class ScanSchedules implements SmartLifecycle {
         return made;
     }
 
-    private record Batch(int jobs, boolean full) {
-    }
-
-    /** One batch in one transaction; when it fails, its schedules one by one, each in its own. */
-    private Batch fireBatch() {
+    /**
+     * One batch in one transaction; when it fails, its schedules one by one, each in its own (and the pass does not
+     * go again at once: what failed is retried at the next tick).
+     */
+    private FireDueSchedules.Fired fireBatch() {
         try {
-            FireDueSchedules.Fired fired = fire.fireDue(batchSize);
-            return new Batch(fired.jobs(), fired.full(batchSize));
+            return fire.fireDue(batchSize);
         } catch (RuntimeException e) {
             log.debug("firing a batch of schedules failed; firing them one by one: {}", e.toString());
             int made = 0;
@@ -132,7 +131,7 @@ public class ScanSchedules implements SmartLifecycle {
                     log.warn("firing schedule {} failed; rolled back, retried at the next tick: {}", id, one.toString());
                 }
             }
-            return new Batch(made, false);
+            return new FireDueSchedules.Fired(0, made, 0);
         }
     }
 
