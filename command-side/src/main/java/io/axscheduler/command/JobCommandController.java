@@ -17,7 +17,6 @@ import org.axonframework.messaging.responsetypes.ResponseTypes;
 import org.axonframework.queryhandling.QueryGateway;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
-import org.springframework.transaction.support.TransactionTemplate;
 import org.springframework.web.bind.annotation.*;
 
 import java.time.Clock;
@@ -36,14 +35,12 @@ class JobCommandController {
     private final JobRequestParser parser;
     private final OperatorCommands sender;
     private final QueryGateway queries;
-    private final TransactionTemplate transaction;
 
     JobCommandController(JobTypeCatalog jobTypes, ObjectMapper json, Clock clock, OperatorCommands sender,
-                         QueryGateway queries, TransactionTemplate transaction) {
+                         QueryGateway queries) {
         this.parser = new JobRequestParser(jobTypes, json, clock);
         this.sender = sender;
         this.queries = queries;
-        this.transaction = transaction;
     }
 
     @PostMapping
@@ -67,7 +64,7 @@ class JobCommandController {
         }
         String who = actor(actor, errors);
         if (!errors.isEmpty()) throw new InvalidRequestException(errors);
-        List<SubmitResult> results = transaction.execute(tx -> {
+        List<SubmitResult> results = sender.inOneTransaction("job batch", () -> {
             List<SubmitResult> made = new ArrayList<>(commands.size());
             for (SubmitJob command : commands) {
                 made.add(sender.sendOnce("job", command.jobId(), command, who));

@@ -7,67 +7,103 @@ import org.axonframework.commandhandling.GenericCommandMessage;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.modelling.command.AggregateNotFoundException;
 import org.axonframework.modelling.command.ConcurrencyException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.dao.PessimisticLockingFailureException;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionTemplate;
 
+import java.sql.SQLException;
+import java.sql.SQLTransactionRollbackException;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * Sends an operator's command to a job or a schedule with the actor in its metadata, and translates Axon's answers
- * into the API's: an unknown aggregate is a 404; losing the append race to another node every time is a 409.
+ * into the API's: an unknown aggregate is a 404; losing to another writer every time is a 409.
+ * <p>
+ * Two ways to lose are retried on a fresh transaction, with the aggregate loaded again: another node appended the
+ * same sequence number first (the event store's key), or the database chose this transaction as a deadlock's victim.
+ * The second is ordinary: the fire scan and the claim scan lock a read-model row and then append, while a command
+ * appends and then its projection updates that row.
  */
 @Component
 public class OperatorCommands {
 
     static final int ATTEMPTS_ON_CONCURRENT_CHANGE = 3;
+    private static final int MYSQL_DEADLOCK = 1213;
+    private static final int MYSQL_LOCK_WAIT_TIMEOUT = 1205;
+    private static final Logger log = LoggerFactory.getLogger(OperatorCommands.class);
 
     private final CommandGateway commands;
+    private final TransactionTemplate transaction;
 
-    OperatorCommands(CommandGateway commands) {
+    OperatorCommands(CommandGateway commands, TransactionTemplate transaction) {
         this.commands = commands;
+        this.transaction = transaction;
     }
 
-    /** On its own transaction: a race with another node is retried on a freshly loaded aggregate. */
+    /** One command on its own transaction. */
     public <R> R send(String kind, String id, Object command, String actor) {
-        ConcurrencyException lastRace = null;
-        for (int i = 0; i < ATTEMPTS_ON_CONCURRENT_CHANGE; i++) {
-            try {
-                return sendInTransaction(kind, id, command, actor);
-            } catch (RaceLost e) {
-                lastRace = e.race;
-            }
-        }
-        throw new IllegalTransitionException(kind + " " + id + " kept changing under this command: " + lastRace.getMessage());
+        return retried(kind + " " + id, () -> sendOnce(kind, id, command, actor));
     }
 
     /**
-     * Inside a caller's transaction (a batch) a retry cannot help: the first failure aborts the whole transaction,
-     * so a race is answered at once.
+     * Several {@link #sendOnce} calls in one transaction, all landing or none (a batch; a manual fire and its job).
+     * A race lost by any of them rolls all back and runs the whole work again.
      */
-    public <R> R sendOnce(String kind, String id, Object command, String actor) {
-        try {
-            return sendInTransaction(kind, id, command, actor);
-        } catch (RaceLost e) {
-            throw new IllegalTransitionException(kind + " " + id + " changed under this command: " + e.race.getMessage());
-        }
+    public <R> R inOneTransaction(String what, Supplier<R> work) {
+        return retried(what, () -> transaction.execute(tx -> work.get()));
     }
 
-    private <R> R sendInTransaction(String kind, String id, Object command, String actor) {
+    /** Meant inside {@link #inOneTransaction}: a lost race aborts the transaction, which is then run again. */
+    public <R> R sendOnce(String kind, String id, Object command, String actor) {
         try {
             return commands.sendAndWait(GenericCommandMessage.asCommandMessage(command)
                     .andMetaData(Map.of(Metadata.ACTOR, actor)));
         } catch (AggregateNotFoundException e) {
             throw new NotFoundException(kind, id);
         } catch (ConcurrencyException e) {
-            throw new RaceLost(e);
+            throw new RaceLost(kind + " " + id + " changed under this command: " + e.getMessage());
+        } catch (RuntimeException e) {
+            if (lostALock(e)) throw new RaceLost(kind + " " + id + " met another writer's lock: " + rootMessage(e));
+            throw e;
         }
     }
 
-    private static final class RaceLost extends RuntimeException {
-        final ConcurrencyException race;
+    private static <R> R retried(String what, Supplier<R> attempt) {
+        RaceLost last = null;
+        for (int i = 1; i <= ATTEMPTS_ON_CONCURRENT_CHANGE; i++) {
+            try {
+                return attempt.get();
+            } catch (RaceLost e) {
+                last = e;
+                log.info("{}: attempt {} of {} lost a race, {}", what, i, ATTEMPTS_ON_CONCURRENT_CHANGE, e.getMessage());
+            }
+        }
+        throw new IllegalTransitionException(what + " kept changing under this command; last: " + last.getMessage());
+    }
 
-        RaceLost(ConcurrencyException race) {
-            super(race.getMessage(), null, false, false);
-            this.race = race;
+    /** A deadlock victim or a lock wait that timed out, however Spring or Axon wrapped the driver's exception. */
+    static boolean lostALock(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof PessimisticLockingFailureException || t instanceof SQLTransactionRollbackException) return true;
+            if (t instanceof SQLException sql
+                    && (sql.getErrorCode() == MYSQL_DEADLOCK || sql.getErrorCode() == MYSQL_LOCK_WAIT_TIMEOUT)) return true;
+        }
+        return false;
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) root = root.getCause();
+        return root.getMessage();
+    }
+
+    /** A 409 if it ever escapes a retry loop; inside one, the signal to run again. */
+    private static final class RaceLost extends IllegalTransitionException {
+        RaceLost(String message) {
+            super(message);
         }
     }
 }

@@ -30,7 +30,8 @@ class ScheduleRestartIT {
         downUntil = direct.queryForObject("SELECT ROUND(UNIX_TIMESTAMP(NOW(3)) * 1000)", Long.class);
         try (Node a = Node.start(db, "node-a"); Node b = Node.start(db, "node-b")) {
             Thread.sleep(4_000);
-            assertThat(a.api.post("/api/v1/schedules/" + id + "/pause", "{}").status()).isEqualTo(200);
+            Api.Response paused = a.api.post("/api/v1/schedules/" + id + "/pause", "{}");
+            assertThat(paused.status()).as(paused.body().toString()).isEqualTo(200);
         }
         List<Long> after = direct.queryForList("SELECT run_at FROM job_queue WHERE schedule_id = ? AND run_at > ? ORDER BY run_at",
                 Long.class, id, lastBefore);

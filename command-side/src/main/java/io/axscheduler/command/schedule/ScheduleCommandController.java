@@ -18,7 +18,6 @@ import org.axonframework.queryhandling.QueryGateway;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
-import org.springframework.transaction.support.TransactionTemplate;
 import org.springframework.web.bind.annotation.*;
 
 import java.time.Clock;
@@ -39,16 +38,13 @@ class ScheduleCommandController {
     private final ScheduleRequestParser parser;
     private final OperatorCommands sender;
     private final QueryGateway queries;
-    private final TransactionTemplate transaction;
     private final Clock clock;
 
     ScheduleCommandController(JobTypeCatalog jobTypes, ObjectMapper json, Clock clock, OperatorCommands sender,
-                              QueryGateway queries, TransactionTemplate transaction,
-                              @Value("${ax.scheduler.schedules.min-interval-ms:1000}") long minIntervalMs) {
+                              QueryGateway queries, @Value("${ax.scheduler.schedules.min-interval-ms:1000}") long minIntervalMs) {
         this.parser = new ScheduleRequestParser(jobTypes, json, minIntervalMs);
         this.sender = sender;
         this.queries = queries;
-        this.transaction = transaction;
         this.clock = clock;
     }
 
@@ -79,7 +75,7 @@ class ScheduleCommandController {
         }
         if (!errors.isEmpty()) throw new InvalidRequestException(errors);
         String who = actor(actor);
-        List<Map<String, Object>> results = transaction.execute(tx -> {
+        List<Map<String, Object>> results = sender.inOneTransaction("schedule batch", () -> {
             List<Map<String, Object>> made = new ArrayList<>(requests.size());
             for (ScheduleRequest r : requests) {
                 String scheduleId = UUID.randomUUID().toString();
@@ -134,7 +130,7 @@ class ScheduleCommandController {
         String who = actor(actor);
         Instant now = clock.instant();
         String jobId = UUID.randomUUID().toString();
-        SubmitResult result = transaction.execute(tx -> {
+        SubmitResult result = sender.inOneTransaction("schedule " + scheduleId + " trigger", () -> {
             JobTemplate job = sender.sendOnce("schedule", scheduleId, new FireSchedule(scheduleId, now, FireKind.MANUAL, jobId, null), who);
             SubmitJob submit = job.toSubmitJob(jobId, scheduleId, now, FireKind.MANUAL);
             return sender.sendOnce("schedule", scheduleId, submit, who);
