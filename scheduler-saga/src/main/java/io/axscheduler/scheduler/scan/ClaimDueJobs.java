@@ -26,7 +26,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * One claim batch: lock due rows with {@code FOR UPDATE SKIP LOCKED} (other nodes skip them and take the next ones),
@@ -53,8 +52,7 @@ public class ClaimDueJobs {
     private final DatabaseTime databaseTime;
     private final SchedulerProperties.Scan settings;
     private final String node;
-    /** Lane → until when (this JVM's clock) it is known to hold no due work; only the scan thread writes it. */
-    private final Map<String, Long> drainedUntil = new ConcurrentHashMap<>();
+    private final DrainedLanes drainedLanes = new DrainedLanes();
 
     public ClaimDueJobs(NamedParameterJdbcTemplate jdbc, TransactionTemplate transaction, SchedulerCommands commands,
                         DatabaseTime databaseTime, SchedulerProperties properties, @Value("${ax.node.id}") String node) {
@@ -81,18 +79,19 @@ public class ClaimDueJobs {
      */
     public List<ClaimedJob> claim(Map<String, Integer> freeSlots, List<RemoteLanes.Lane> remote) {
         // which lanes came back short is only known to be true once the batch commits
-        Map<String, Boolean> drained = new HashMap<>();
+        Map<String, DrainedLanes.Queried> queried = new HashMap<>();
+        long passStart = System.currentTimeMillis();
         List<ClaimedJob> claimed = transaction.execute(tx -> {
             long now = databaseTime.nowMs();
             Map<String, ClaimedJob> chosen = new LinkedHashMap<>();
             for (Map.Entry<String, Integer> type : freeSlots.entrySet()) {
-                if (!claimLane(type.getKey(), UNBOUND, Map.of(), type.getValue(), now, chosen, drained)) break;
+                if (!claimLane(type.getKey(), UNBOUND, Map.of(), type.getValue(), now, chosen, queried)) break;
             }
             Set<String> inProcess = new HashSet<>(chosen.keySet());
             for (RemoteLanes.Lane lane : remote) {
                 boolean room = lane.executorApp() == null
-                        ? claimLane(lane.jobType(), UNBOUND, Map.of(), lane.freeSlots(), now, chosen, drained)
-                        : claimLane(lane.jobType(), "executor_app = :app", Map.of("app", lane.executorApp()), lane.freeSlots(), now, chosen, drained);
+                        ? claimLane(lane.jobType(), UNBOUND, Map.of(), lane.freeSlots(), now, chosen, queried)
+                        : claimLane(lane.jobType(), "executor_app = :app", Map.of("app", lane.executorApp()), lane.freeSlots(), now, chosen, queried);
                 if (!room) break;
             }
             Instant leaseUntil = Instant.ofEpochMilli(now + settings.leaseMs());
@@ -120,11 +119,7 @@ public class ClaimDueJobs {
             }
             return accepted;
         });
-        long quietUntil = System.currentTimeMillis() + settings.minIntervalMs();
-        drained.forEach((lane, empty) -> {
-            if (empty) drainedUntil.put(lane, quietUntil);
-            else drainedUntil.remove(lane);
-        });
+        drainedLanes.afterPass(queried, passStart, System.currentTimeMillis() + settings.minIntervalMs());
         return claimed;
     }
 
@@ -133,7 +128,7 @@ public class ClaimDueJobs {
      * empty is queried again from then on, not only after its quiet spell.
      */
     public void expect(String jobType, long atLocalMs) {
-        drainedUntil.replaceAll((lane, until) -> jobType == null || lane.startsWith(jobType + "|") ? Math.min(until, atLocalMs) : until);
+        drainedLanes.expect(jobType, atLocalMs, System.currentTimeMillis());
     }
 
     /**
@@ -142,18 +137,17 @@ public class ClaimDueJobs {
      * cadence, for work other nodes made) unless this node makes work of its type that falls due sooner.
      */
     private boolean claimLane(String jobType, String lane, Map<String, Object> laneParams, int slots, long now,
-                              Map<String, ClaimedJob> chosen, Map<String, Boolean> drained) {
+                              Map<String, ClaimedJob> chosen, Map<String, DrainedLanes.Queried> queried) {
         int limit = Math.min(slots, settings.batchSize() - chosen.size());
         if (limit <= 0) return false;
         String key = jobType + "|" + lane + laneParams;
-        long localNow = System.currentTimeMillis();
-        if (drainedUntil.getOrDefault(key, 0L) > localNow) return true;
+        if (drainedLanes.isQuiet(key, System.currentTimeMillis())) return true;
         int aged = lockDue(jobType, lane, laneParams, now - settings.agingAfterMs(), "run_at", limit, 0, chosen);
         int got = aged;
         if (aged < limit) {
             got += lockDue(jobType, lane, laneParams, now, "neg_priority, run_at", limit - aged, aged, chosen);
         }
-        drained.put(key, got < limit);
+        queried.put(key, new DrainedLanes.Queried(jobType, got < limit));
         return true;
     }
 
