@@ -27,6 +27,8 @@ import java.sql.Statement;
 import java.sql.Types;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -198,30 +200,39 @@ public class JobQueueProjection {
         }).add(sql, params, jobId, event);
     }
 
-    /** The writes of one unit of work in event order; runs of the same statement go as one JDBC batch. */
+    /**
+     * The writes of one unit of work. Each job's writes keep their event order; writes of different jobs touch
+     * different rows and may go in any order. So the n-th write of every job forms layer n, and each layer goes as one
+     * JDBC batch per statement: a claim batch (JobClaimed, JobStarted for each job) is two batches, not one per event.
+     */
     private static final class PendingWrites {
 
-        private final List<Write> writes = new ArrayList<>();
+        private final List<List<Write>> layers = new ArrayList<>();
+        private final Map<String, Integer> writesPerJob = new HashMap<>();
 
         void add(String sql, MapSqlParameterSource params, String jobId, Object event) {
-            writes.add(new Write(sql, params, jobId, event));
+            int layer = writesPerJob.merge(jobId, 1, Integer::sum) - 1;
+            if (layer == layers.size()) layers.add(new ArrayList<>());
+            layers.get(layer).add(new Write(sql, params, jobId, event));
         }
 
         void flush(NamedParameterJdbcTemplate jdbc) {
-            int from = 0;
-            while (from < writes.size()) {
-                int to = from + 1;
-                while (to < writes.size() && writes.get(to).sql().equals(writes.get(from).sql())) to++;
-                List<Write> run = writes.subList(from, to);
-                int[] rows = run.size() == 1
-                        ? new int[] {jdbc.update(run.get(0).sql(), run.get(0).params())}
-                        : jdbc.batchUpdate(run.get(0).sql(), run.stream().map(Write::params).toArray(SqlParameterSource[]::new));
-                for (int i = 0; i < run.size(); i++) {
-                    requireOneRow(rows[i], run.get(i).jobId(), run.get(i).event());
-                }
-                from = to;
+            for (List<Write> layer : layers) {
+                Map<String, List<Write>> bySql = new LinkedHashMap<>();
+                for (Write write : layer) bySql.computeIfAbsent(write.sql(), k -> new ArrayList<>()).add(write);
+                for (List<Write> run : bySql.values()) execute(jdbc, run);
             }
-            writes.clear();
+            layers.clear();
+            writesPerJob.clear();
+        }
+
+        private static void execute(NamedParameterJdbcTemplate jdbc, List<Write> run) {
+            int[] rows = run.size() == 1
+                    ? new int[] {jdbc.update(run.get(0).sql(), run.get(0).params())}
+                    : jdbc.batchUpdate(run.get(0).sql(), run.stream().map(Write::params).toArray(SqlParameterSource[]::new));
+            for (int i = 0; i < run.size(); i++) {
+                requireOneRow(rows[i], run.get(i).jobId(), run.get(i).event());
+            }
         }
     }
 

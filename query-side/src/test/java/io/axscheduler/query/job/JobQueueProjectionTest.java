@@ -2,15 +2,20 @@ package io.axscheduler.query.job;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.axscheduler.api.job.JobCanceled;
+import io.axscheduler.api.job.JobClaimed;
 import io.axscheduler.api.job.JobFailed;
+import io.axscheduler.api.job.JobStarted;
 import io.axscheduler.api.job.JobStatus;
 import io.axscheduler.api.job.JobTimedOut;
+import io.axscheduler.api.job.RetryPolicy;
 import io.axscheduler.api.job.TimeoutPhase;
+import org.axonframework.messaging.unitofwork.DefaultUnitOfWork;
 import org.junit.jupiter.api.Test;
 import org.mockito.ArgumentCaptor;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.jdbc.core.namedparam.SqlParameterSource;
 
+import java.util.List;
 import java.util.Map;
 
 import static io.axscheduler.query.job.JobEvents.CREATED_AT;
@@ -24,7 +29,9 @@ import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyMap;
 import static org.mockito.ArgumentMatchers.anyString;
 import static org.mockito.ArgumentMatchers.eq;
+import static org.mockito.Mockito.inOrder;
 import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.times;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.when;
 
@@ -101,5 +108,25 @@ class JobQueueProjectionTest {
                 UPDATE job_queue SET status = :status, claimable = 0, last_error = :lastError, updated_at = :at
                 WHERE job_id = :jobId"""), bound.capture());
         assertThat((String) bound.getValue().getValue("lastError")).hasSize(2_000);
+    }
+
+    @Test
+    void inside_a_unit_of_work_each_jobs_writes_keep_their_order_and_each_statement_goes_as_one_batch() {
+        when(jdbc.batchUpdate(anyString(), any(SqlParameterSource[].class))).thenReturn(new int[] {1, 1});
+        DefaultUnitOfWork<?> claimBatch = DefaultUnitOfWork.startAndGet(null);
+        for (String job : List.of("job-1", "job-2")) {
+            projection.on(new JobClaimed(job, 1, "node-a", at(30)), at(1));
+            projection.on(new JobStarted(job, 1, "node-a", "in-process", 60_000, RetryPolicy.defaults()), at(1));
+        }
+        claimBatch.commit();
+
+        ArgumentCaptor<String> sql = ArgumentCaptor.forClass(String.class);
+        ArgumentCaptor<SqlParameterSource[]> rows = ArgumentCaptor.forClass(SqlParameterSource[].class);
+        var order = inOrder(jdbc);
+        order.verify(jdbc, times(2)).batchUpdate(sql.capture(), rows.capture());
+        assertThat(sql.getAllValues().get(0)).contains("'CLAIMED'");
+        assertThat(sql.getAllValues().get(1)).contains("'RUNNING'");
+        assertThat(rows.getAllValues()).allSatisfy(batch -> assertThat(batch).extracting(r -> r.getValue("jobId"))
+                .containsExactly("job-1", "job-2"));
     }
 }
