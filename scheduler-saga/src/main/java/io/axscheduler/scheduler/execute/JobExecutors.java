@@ -94,6 +94,10 @@ public class JobExecutors implements JobTypeCatalog {
 
         /** Runs of a type are short when they average under this; only such a type queues work behind its threads. */
         static final long SHORT_RUN_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+        /** A queued job of a short type waits about this long for a thread, at most; the queue is sized to it. */
+        static final long QUEUE_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+        /** ... and at most this many pools' worth wait. */
+        static final int MAX_POOLS_QUEUED = 8;
         private static final int RUNS_BEFORE_JUDGING = 32;
 
         final JobHandler handler;
@@ -110,9 +114,9 @@ public class JobExecutors implements JobTypeCatalog {
             this.threads = threads;
             AtomicInteger n = new AtomicInteger();
             // dispatch never exceeds the free slots (threads + prefetch), but a thread counts itself free a moment
-            // before it takes the next queued job: the queue holds two pools' worth so that moment never rejects one
+            // before it takes the next queued job: the queue holds a pool's worth more so that moment never rejects one
             this.executor = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS,
-                    new ArrayBlockingQueue<>(threads * 2),
+                    new ArrayBlockingQueue<>(threads * (MAX_POOLS_QUEUED + 1)),
                     r -> {
                         Thread t = new Thread(r, "ax-job-" + handler.jobType() + "-" + n.incrementAndGet());
                         t.setDaemon(true);
@@ -128,13 +132,16 @@ public class JobExecutors implements JobTypeCatalog {
         }
 
         /**
-         * How many started jobs may wait for a thread of this pool: a pool's worth when its runs are short (they
-         * wait a few milliseconds, and a claim batch then starts twice as many jobs), none otherwise — a job that
-         * would wait long for a thread is left in the database for a node with room, and its run deadline does not
-         * tick while it waits.
+         * How many started jobs may wait for a thread of this pool. When its runs are short, as many as its threads
+         * get through in about {@link #QUEUE_WAIT_NANOS} (up to {@link #MAX_POOLS_QUEUED} pools' worth): one claim
+         * batch then starts that many more jobs, and fewer batches carry the same work. None otherwise: a job that
+         * would wait long for a thread is better left in the database for a node with room, its run deadline not
+         * ticking.
          */
         int prefetch() {
-            return runs.get() >= RUNS_BEFORE_JUDGING && averageRunNanos < SHORT_RUN_NANOS ? threads : 0;
+            long average = averageRunNanos;
+            if (runs.get() < RUNS_BEFORE_JUDGING || average >= SHORT_RUN_NANOS) return 0;
+            return (int) Math.min((long) threads * MAX_POOLS_QUEUED, threads * QUEUE_WAIT_NANOS / Math.max(average, 1));
         }
     }
 }
