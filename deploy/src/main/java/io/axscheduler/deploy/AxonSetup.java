@@ -1,6 +1,8 @@
 package io.axscheduler.deploy;
 
 import io.axscheduler.api.Metadata;
+import io.axscheduler.scheduler.saga.BatchLookupSagaStore;
+import io.axscheduler.scheduler.saga.JobLifecycleSaga;
 import org.axonframework.commandhandling.CommandBus;
 import org.axonframework.commandhandling.CommandMessage;
 import org.axonframework.common.jdbc.ConnectionProvider;
@@ -11,7 +13,15 @@ import org.axonframework.messaging.MessageDispatchInterceptor;
 import org.axonframework.messaging.correlation.CorrelationDataProvider;
 import org.axonframework.messaging.correlation.MessageOriginProvider;
 import org.axonframework.messaging.correlation.SimpleCorrelationDataProvider;
+import org.axonframework.modelling.saga.metamodel.AnnotationSagaMetaModelFactory;
+import org.axonframework.modelling.saga.metamodel.SagaMetaModelFactory;
+import org.axonframework.modelling.saga.repository.SagaStore;
+import org.axonframework.modelling.saga.repository.jdbc.GenericSagaSqlSchema;
+import org.axonframework.modelling.saga.repository.jdbc.JdbcSagaStore;
+import org.axonframework.modelling.saga.repository.jdbc.SagaSchema;
+import org.axonframework.serialization.Serializer;
 import org.axonframework.spring.jdbc.SpringDataSourceConnectionProvider;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -34,6 +44,26 @@ class AxonSetup {
     @Bean
     ConnectionProvider connectionProvider(DataSource dataSource) {
         return new SpringDataSourceConnectionProvider(dataSource);
+    }
+
+    /**
+     * Axon's JDBC saga store, with the association lookups of a batch of events read in one query instead of one per
+     * event and segment (see {@link BatchLookupSagaStore}).
+     */
+    @Bean
+    SagaStore<Object> sagaStore(ConnectionProvider connections, Serializer serializer, ObjectProvider<org.axonframework.config.Configuration> axon) {
+        SagaSchema schema = new SagaSchema();
+        SagaStore<Object> jdbc = JdbcSagaStore.builder().connectionProvider(connections)
+                .sqlSchema(new GenericSagaSqlSchema(schema)).serializer(serializer).build();
+        SagaMetaModelFactory[] models = new SagaMetaModelFactory[1];
+        return new BatchLookupSagaStore(jdbc, connections, serializer, schema, () -> {
+            if (models[0] == null) {
+                var configuration = axon.getObject();
+                models[0] = new AnnotationSagaMetaModelFactory(configuration.parameterResolverFactory(),
+                        configuration.handlerDefinition(JobLifecycleSaga.class));
+            }
+            return models[0];
+        });
     }
 
     /**
