@@ -50,6 +50,8 @@ public class JobLifecycleSaga {
         attempt = event.attempt();
         retryPolicy = event.retryPolicy();
         cancelDeadline(deadlines);
+        // the attempt's end is already in hand (a short run): a deadline would be armed and disarmed in one commit
+        if (BatchLookahead.attemptEndsLater(jobId, attempt)) return;
         deadlineId = deadlines.schedule(Duration.ofMillis(event.timeoutMs()), RUN_DEADLINE, new RunDeadline(event.attempt()));
     }
 
