@@ -91,9 +91,10 @@ public class JobQueueProjection {
                         .addValue("at", at.toEpochMilli()), event.jobId(), event);
     }
 
+    /** Sets every column a claim sets: in a claim batch, where a job is claimed and started, it replaces the claim's write. */
     @EventHandler
     void on(JobStarted event, @Timestamp Instant at) {
-        write("""
+        write(JobClaimed.class, """
                 UPDATE job_queue SET status = 'RUNNING', claimable = 0, attempt = :attempt, node = :node,
                                      worker = :worker, lease_until = NULL, updated_at = :at
                 WHERE job_id = :jobId""",
@@ -188,6 +189,11 @@ public class JobQueueProjection {
      * rebuild replays through these handlers directly) it runs at once.
      */
     private void write(String sql, MapSqlParameterSource params, String jobId, Object event) {
+        write(null, sql, params, jobId, event);
+    }
+
+    /** As {@link #write(String, MapSqlParameterSource, String, Object)}, replacing a pending write of the job made for {@code supersedes}. */
+    private void write(Class<?> supersedes, String sql, MapSqlParameterSource params, String jobId, Object event) {
         if (!CurrentUnitOfWork.isStarted()) {
             requireOneRow(jdbc.update(sql, params), jobId, event);
             return;
@@ -197,23 +203,31 @@ public class JobQueueProjection {
             PendingWrites pending = new PendingWrites();
             unit.onPrepareCommit(u -> pending.flush(jdbc));
             return pending;
-        }).add(sql, params, jobId, event);
+        }).add(supersedes, new Write(sql, params, jobId, event));
     }
 
     /**
      * The writes of one unit of work. Each job's writes keep their event order; writes of different jobs touch
      * different rows and may go in any order. So the n-th write of every job forms layer n, and each layer goes as one
-     * JDBC batch per statement: a claim batch (JobClaimed, JobStarted for each job) is two batches, not one per event.
+     * JDBC batch per statement: a claim batch (JobClaimed, JobStarted for each job) is one batch, not one per event.
      */
     private static final class PendingWrites {
 
         private final List<List<Write>> layers = new ArrayList<>();
-        private final Map<String, Integer> writesPerJob = new HashMap<>();
+        /** Job → where its last write is: {layer, index in the layer}. */
+        private final Map<String, int[]> lastWrite = new HashMap<>();
 
-        void add(String sql, MapSqlParameterSource params, String jobId, Object event) {
-            int layer = writesPerJob.merge(jobId, 1, Integer::sum) - 1;
+        /** A write whose job's last pending write was made for an event of type {@code supersedes} takes its place. */
+        void add(Class<?> supersedes, Write write) {
+            int[] last = lastWrite.get(write.jobId());
+            if (last != null && supersedes != null && supersedes.isInstance(layers.get(last[0]).get(last[1]).event())) {
+                layers.get(last[0]).set(last[1], write);
+                return;
+            }
+            int layer = last == null ? 0 : last[0] + 1;
             if (layer == layers.size()) layers.add(new ArrayList<>());
-            layers.get(layer).add(new Write(sql, params, jobId, event));
+            layers.get(layer).add(write);
+            lastWrite.put(write.jobId(), new int[] {layer, layers.get(layer).size() - 1});
         }
 
         void flush(NamedParameterJdbcTemplate jdbc) {
@@ -223,7 +237,7 @@ public class JobQueueProjection {
                 for (List<Write> run : bySql.values()) execute(jdbc, run);
             }
             layers.clear();
-            writesPerJob.clear();
+            lastWrite.clear();
         }
 
         private static void execute(NamedParameterJdbcTemplate jdbc, List<Write> run) {

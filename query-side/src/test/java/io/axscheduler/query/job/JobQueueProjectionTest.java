@@ -5,6 +5,7 @@ import io.axscheduler.api.job.JobCanceled;
 import io.axscheduler.api.job.JobClaimed;
 import io.axscheduler.api.job.JobFailed;
 import io.axscheduler.api.job.JobStarted;
+import io.axscheduler.api.job.JobSucceeded;
 import io.axscheduler.api.job.JobStatus;
 import io.axscheduler.api.job.JobTimedOut;
 import io.axscheduler.api.job.RetryPolicy;
@@ -31,6 +32,7 @@ import static org.mockito.ArgumentMatchers.anyString;
 import static org.mockito.ArgumentMatchers.eq;
 import static org.mockito.Mockito.inOrder;
 import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.times;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.when;
@@ -113,6 +115,25 @@ class JobQueueProjectionTest {
     @Test
     void inside_a_unit_of_work_each_jobs_writes_keep_their_order_and_each_statement_goes_as_one_batch() {
         when(jdbc.batchUpdate(anyString(), any(SqlParameterSource[].class))).thenReturn(new int[] {1, 1});
+        DefaultUnitOfWork<?> unit = DefaultUnitOfWork.startAndGet(null);
+        for (String job : List.of("job-1", "job-2")) {
+            projection.on(new JobStarted(job, 1, "node-a", "in-process", 60_000, RetryPolicy.defaults()), at(1));
+            projection.on(new JobSucceeded(job, 1, "ok", 3, "in-process"), at(2));
+        }
+        unit.commit();
+
+        ArgumentCaptor<String> sql = ArgumentCaptor.forClass(String.class);
+        ArgumentCaptor<SqlParameterSource[]> rows = ArgumentCaptor.forClass(SqlParameterSource[].class);
+        inOrder(jdbc).verify(jdbc, times(2)).batchUpdate(sql.capture(), rows.capture());
+        assertThat(sql.getAllValues().get(0)).contains("'RUNNING'");
+        assertThat(sql.getAllValues().get(1)).contains("'SUCCEEDED'");
+        assertThat(rows.getAllValues()).allSatisfy(batch -> assertThat(batch).extracting(r -> r.getValue("jobId"))
+                .containsExactly("job-1", "job-2"));
+    }
+
+    @Test
+    void a_start_in_the_unit_of_work_of_its_claim_replaces_the_claims_write() {
+        when(jdbc.batchUpdate(anyString(), any(SqlParameterSource[].class))).thenReturn(new int[] {1, 1});
         DefaultUnitOfWork<?> claimBatch = DefaultUnitOfWork.startAndGet(null);
         for (String job : List.of("job-1", "job-2")) {
             projection.on(new JobClaimed(job, 1, "node-a", at(30)), at(1));
@@ -121,12 +142,8 @@ class JobQueueProjectionTest {
         claimBatch.commit();
 
         ArgumentCaptor<String> sql = ArgumentCaptor.forClass(String.class);
-        ArgumentCaptor<SqlParameterSource[]> rows = ArgumentCaptor.forClass(SqlParameterSource[].class);
-        var order = inOrder(jdbc);
-        order.verify(jdbc, times(2)).batchUpdate(sql.capture(), rows.capture());
-        assertThat(sql.getAllValues().get(0)).contains("'CLAIMED'");
-        assertThat(sql.getAllValues().get(1)).contains("'RUNNING'");
-        assertThat(rows.getAllValues()).allSatisfy(batch -> assertThat(batch).extracting(r -> r.getValue("jobId"))
-                .containsExactly("job-1", "job-2"));
+        verify(jdbc).batchUpdate(sql.capture(), any(SqlParameterSource[].class));
+        assertThat(sql.getValue()).contains("'RUNNING'");
+        verify(jdbc, never()).update(anyString(), any(SqlParameterSource.class));
     }
 }
