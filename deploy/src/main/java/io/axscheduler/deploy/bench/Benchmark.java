@@ -2,9 +2,14 @@ package io.axscheduler.deploy.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.axscheduler.api.Metadata;
+import io.axscheduler.api.job.RetryPolicy;
+import io.axscheduler.api.job.SubmitJob;
 import io.axscheduler.deploy.AxSchedulerApplication;
 import io.axscheduler.scheduler.scan.ScanDueJobs;
 import io.axscheduler.scheduler.schedule.ScanSchedules;
+import org.axonframework.commandhandling.GenericCommandMessage;
+import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.servlet.context.ServletWebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -23,6 +28,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -55,7 +61,7 @@ public final class Benchmark {
                 line = switch (workload) {
                     case "W1" -> bench.w1(Integer.parseInt(env("W1_JOBS", "10000")));
                     case "W2" -> bench.w2(Integer.parseInt(env("W2_SECONDS", "20")), Integer.parseInt(env("W2_RATE", "200")),
-                            Long.parseLong(env("W2_LEAD_MS", "2000")));
+                            Long.parseLong(env("W2_LEAD_MS", "2000")), env("W2_SUBMIT", "command"));
                     case "W3" -> bench.w3(Integer.parseInt(env("W3_SCHEDULES", "10000")), Integer.parseInt(env("W3_MINUTES", "3")),
                             Long.parseLong(env("W3_LEAD_S", "10")) * 1000, Long.parseLong(env("W3_DRAIN_S", "30")) * 1000);
                     default -> throw new IllegalArgumentException("unknown workload " + workload + " (W1, W2, W3)");
@@ -107,8 +113,14 @@ public final class Benchmark {
         }
     }
 
-    /** W2: for S seconds, R jobs a second, each due {@code leadMs} after its submission; latency = start − due. */
-    Map<String, Object> w2(int seconds, int rate, long leadMs) throws Exception {
+    /**
+     * W2: for S seconds, R jobs a second, each due {@code leadMs} after its submission; latency = start − due. Jobs go
+     * in through {@code submit}: {@code command}, the node's in-process command API (a SubmitJob on its command
+     * gateway, as the peers' harness submits through each library's in-process API), or {@code http}, one
+     * {@code POST /api/v1/jobs} each from 4 client threads.
+     */
+    Map<String, Object> w2(int seconds, int rate, long leadMs, String submit) throws Exception {
+        if (!submit.equals("command") && !submit.equals("http")) throw new IllegalArgumentException("W2_SUBMIT: command or http");
         try (Node node = start()) {
             Map<String, Long> dueMs = new ConcurrentHashMap<>();
             ExecutorService submitters = Executors.newFixedThreadPool(4);
@@ -119,8 +131,10 @@ public final class Benchmark {
             for (int i = 0; i < total; i++) {
                 pacer.schedule(() -> submitters.execute(() -> {
                     Instant due = Instant.ofEpochMilli(System.currentTimeMillis() + leadMs);
-                    JsonNode answer = node.post("/api/v1/jobs", "{\"jobType\":\"bench\",\"runAt\":\"" + due + "\"}");
-                    dueMs.put(answer.path("jobId").asText(), due.toEpochMilli());
+                    String jobId = submit.equals("http")
+                            ? node.post("/api/v1/jobs", "{\"jobType\":\"bench\",\"runAt\":\"" + due + "\"}").path("jobId").asText()
+                            : node.submit(due);
+                    dueMs.put(jobId, due.toEpochMilli());
                 }), i * periodMicros, TimeUnit.MICROSECONDS);
             }
             pacer.shutdown();
@@ -136,6 +150,7 @@ public final class Benchmark {
             Map<String, Object> line = head("W2", node);
             line.put("jobs", total);
             line.put("rate", rate);
+            line.put("submit", submit);
             line.put("submit_rate", round(submitRate));
             putPercentiles(line, latencies);
             line.put("early", Arrays.stream(latencies).filter(l -> l < 0).count());
@@ -396,6 +411,15 @@ public final class Benchmark {
         long lastSucceededMs() {
             Long last = jdbc().queryForObject("SELECT MAX(updated_at) FROM job_queue WHERE status = 'SUCCEEDED'", Long.class);
             return last == null ? 0 : last;
+        }
+
+        /** One job of type bench due at {@code runAt}, through the command gateway: what an embedding service sends. */
+        String submit(Instant runAt) {
+            String jobId = UUID.randomUUID().toString();
+            SubmitJob job = new SubmitJob(jobId, null, "bench", Map.of(), 0, runAt, RetryPolicy.defaults(), 30_000, null, null, null);
+            context.getBean(CommandGateway.class).sendAndWait(GenericCommandMessage.asCommandMessage(job)
+                    .andMetaData(Map.of(Metadata.ACTOR, "bench")));
+            return jobId;
         }
 
         JsonNode post(String path, String json) {
