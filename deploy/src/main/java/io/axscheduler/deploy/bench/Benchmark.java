@@ -122,6 +122,7 @@ public final class Benchmark {
     Map<String, Object> w2(int seconds, int rate, long leadMs, String submit) throws Exception {
         if (!submit.equals("command") && !submit.equals("http")) throw new IllegalArgumentException("W2_SUBMIT: command or http");
         try (Node node = start()) {
+            Thread.sleep(1_000); // as the peers' harness: let the scheduler come up before the load starts
             Map<String, Long> dueMs = new ConcurrentHashMap<>();
             ExecutorService submitters = Executors.newFixedThreadPool(4);
             ScheduledExecutorService pacer = Executors.newSingleThreadScheduledExecutor();
