@@ -19,14 +19,31 @@ public class DatabaseTime {
         this.jdbc = jdbc;
     }
 
+    /** {@link #approximateNowMs()} reads the database's clock again when its last reading is older than this. */
+    static final long SKEW_REFRESH_MS = 5_000;
+
     /** How far the database's clock was ahead of this JVM's at the last {@link #nowMs()} (negative: behind). */
     private volatile long skewMs;
+    private volatile long skewMeasuredAt;
 
+    /** The database's clock, read with a query. */
     public long nowMs() {
         long before = System.currentTimeMillis();
         long now = jdbc.queryForObject("SELECT " + NOW_MS, Long.class);
-        skewMs = now - (before + System.currentTimeMillis()) / 2;
+        long after = System.currentTimeMillis();
+        skewMs = now - (before + after) / 2;
+        skewMeasuredAt = after;
         return now;
+    }
+
+    /**
+     * The database's clock as this JVM's plus the last measured skew (measured again after
+     * {@value #SKEW_REFRESH_MS} ms): within a round trip of the truth, for what need not be exact, such as the end of
+     * a lease. Whether something is due is decided by {@link #NOW_MS} inside the statement, never by this.
+     */
+    public long approximateNowMs() {
+        long local = System.currentTimeMillis();
+        return local - skewMeasuredAt > SKEW_REFRESH_MS ? nowMs() : local + skewMs;
     }
 
     /** The moment of this JVM's clock at which the database's clock reads {@code databaseMs}, by the last skew seen. */

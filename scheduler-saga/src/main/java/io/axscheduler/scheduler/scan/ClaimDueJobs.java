@@ -82,19 +82,19 @@ public class ClaimDueJobs {
         Map<String, DrainedLanes.Queried> queried = new HashMap<>();
         long passStart = System.currentTimeMillis();
         List<ClaimedJob> claimed = transaction.execute(tx -> {
-            long now = databaseTime.nowMs();
             Map<String, ClaimedJob> chosen = new LinkedHashMap<>();
             for (Map.Entry<String, Integer> type : freeSlots.entrySet()) {
-                if (!claimLane(type.getKey(), UNBOUND, Map.of(), type.getValue(), now, chosen, queried)) break;
+                if (!claimLane(type.getKey(), UNBOUND, Map.of(), type.getValue(), chosen, queried)) break;
             }
             Set<String> inProcess = new HashSet<>(chosen.keySet());
             for (RemoteLanes.Lane lane : remote) {
                 boolean room = lane.executorApp() == null
-                        ? claimLane(lane.jobType(), UNBOUND, Map.of(), lane.freeSlots(), now, chosen, queried)
-                        : claimLane(lane.jobType(), "executor_app = :app", Map.of("app", lane.executorApp()), lane.freeSlots(), now, chosen, queried);
+                        ? claimLane(lane.jobType(), UNBOUND, Map.of(), lane.freeSlots(), chosen, queried)
+                        : claimLane(lane.jobType(), "executor_app = :app", Map.of("app", lane.executorApp()), lane.freeSlots(), chosen, queried);
                 if (!room) break;
             }
-            Instant leaseUntil = Instant.ofEpochMilli(now + settings.leaseMs());
+            // due-ness is the database's NOW(3) inside each lane's statement; a lease's end need not be that exact
+            Instant leaseUntil = Instant.ofEpochMilli(databaseTime.approximateNowMs() + settings.leaseMs());
             List<ClaimedJob> locked = new ArrayList<>(chosen.values());
             List<JobCommand> batch = new ArrayList<>(locked.size() * 2);
             int[] firstCommand = new int[locked.size() + 1];
@@ -136,16 +136,16 @@ public class ClaimDueJobs {
      * it asked for has no more due work: it is left out of the passes of the next scan interval (the regular tick's
      * cadence, for work other nodes made) unless this node makes work of its type that falls due sooner.
      */
-    private boolean claimLane(String jobType, String lane, Map<String, Object> laneParams, int slots, long now,
+    private boolean claimLane(String jobType, String lane, Map<String, Object> laneParams, int slots,
                               Map<String, ClaimedJob> chosen, Map<String, DrainedLanes.Queried> queried) {
         int limit = Math.min(slots, settings.batchSize() - chosen.size());
         if (limit <= 0) return false;
         String key = jobType + "|" + lane + laneParams;
         if (drainedLanes.isQuiet(key, System.currentTimeMillis())) return true;
-        int aged = lockDue(jobType, lane, laneParams, now - settings.agingAfterMs(), "run_at", limit, 0, chosen);
+        int aged = lockDue(jobType, lane, laneParams, settings.agingAfterMs(), "run_at", limit, 0, chosen);
         int got = aged;
         if (aged < limit) {
-            got += lockDue(jobType, lane, laneParams, now, "neg_priority, run_at", limit - aged, aged, chosen);
+            got += lockDue(jobType, lane, laneParams, 0, "neg_priority, run_at", limit - aged, aged, chosen);
         }
         queried.put(key, new DrainedLanes.Queried(jobType, got < limit));
         return true;
@@ -156,12 +156,12 @@ public class ClaimDueJobs {
      * transaction's locks are not skipped, so this pass may return the {@code alreadyHeld} rows an earlier pass
      * locked: it asks for that many more and de-duplicates by id.
      */
-    private int lockDue(String jobType, String lane, Map<String, Object> laneParams, long dueBy, String order, int want,
+    private int lockDue(String jobType, String lane, Map<String, Object> laneParams, long dueMsAgo, String order, int want,
                         int alreadyHeld, Map<String, ClaimedJob> chosen) {
         Map<String, Object> params = new HashMap<>(laneParams);
-        params.putAll(Map.of("type", jobType, "dueBy", dueBy, "limit", want + alreadyHeld));
+        params.putAll(Map.of("type", jobType, "ago", dueMsAgo, "limit", want + alreadyHeld));
         List<ClaimedJob> rows = jdbc.query("SELECT " + COLUMNS + " FROM job_queue"
-                        + " WHERE claimable = 1 AND job_type = :type AND " + lane + " AND run_at <= :dueBy"
+                        + " WHERE claimable = 1 AND job_type = :type AND " + lane + " AND run_at <= " + DatabaseTime.NOW_MS + " - :ago"
                         + " ORDER BY " + order + " LIMIT :limit FOR UPDATE SKIP LOCKED",
                 params, CLAIMED);
         int added = 0;
