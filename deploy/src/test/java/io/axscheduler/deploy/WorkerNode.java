@@ -17,6 +17,7 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.servlet.context.ServletWebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -58,7 +59,10 @@ final class WorkerNode implements AutoCloseable {
         all.putAll(settings);
         List<String> args = new ArrayList<>();
         all.forEach((k, v) -> args.add("--" + k + "=" + v));
-        return new WorkerNode(name, run(name, runs, args.toArray(String[]::new)));
+        WorkerNode worker = new WorkerNode(name, run(name, runs, args.toArray(String[]::new)));
+        // the node lists a worker as soon as its row is written, a moment before the worker has read its id back
+        Await.until(Duration.ofSeconds(30), () -> worker.workerId() != null, () -> "worker " + name + " never registered");
+        return worker;
     }
 
     /** A worker in a JVM of its own (to be killed with SIGKILL): the arguments name the scheduler, app and port. */
