@@ -2,10 +2,10 @@ package io.axscheduler.command.schedule;
 
 import io.axscheduler.api.problem.IllegalTransitionException;
 import io.axscheduler.api.schedule.*;
+import io.axscheduler.command.AggregateCaches;
 import org.axonframework.commandhandling.CommandHandler;
 import org.axonframework.eventsourcing.EventSourcingHandler;
 import org.axonframework.modelling.command.AggregateIdentifier;
-import io.axscheduler.command.AggregateCaches;
 import org.axonframework.spring.stereotype.Aggregate;
 
 import java.time.Instant;

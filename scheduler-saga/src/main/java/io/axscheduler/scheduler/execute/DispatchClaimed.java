@@ -1,7 +1,7 @@
 package io.axscheduler.scheduler.execute;
 
-import io.axscheduler.api.TextLimit;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.axscheduler.api.TextLimit;
 import io.axscheduler.api.job.FailJob;
 import io.axscheduler.api.job.SucceedJob;
 import io.axscheduler.scheduler.SchedulerProperties;
@@ -171,12 +171,10 @@ public class DispatchClaimed {
         return stopping;
     }
 
-
     private static String describe(Throwable t) {
         String message = t.getMessage() == null ? "" : ": " + t.getMessage();
         return TextLimit.truncate(t.getClass().getSimpleName() + message);
     }
-
 
     private static void sleepQuietly(long ms) {
         try {

@@ -51,11 +51,11 @@ public class ScanDueJobs implements SmartLifecycle {
         this.dispatcher = dispatcher;
         this.properties = properties;
         this.clock = clock;
+        this.outcomes = outcomes;
         this.lastCompletedScan = clock.instant();
         this.thread = new ScanThread("ax-scan", properties.scan().minIntervalMs(), properties.scan().maxIntervalMs(), this::pass);
         // due work may be waiting for exactly the slot that freed; an idle queue costs one cheap scan
         dispatcher.onSlotFreed(this::wake);
-        this.outcomes = outcomes;
         outcomes.onWritten(this::wake);
     }
 

@@ -187,7 +187,6 @@ public class DispatchRemote {
                 job.params(json), job.timeoutMs(), shard, total);
     }
 
-
     /** Hands the claim back without using a retry: no worker ran it. */
     private void release(ClaimedJob job) {
         try {

@@ -22,7 +22,6 @@ import java.util.stream.Collectors;
 @Component
 public class WorkerDispatches {
 
-
     private final NamedParameterJdbcTemplate jdbc;
     private final TransactionTemplate transaction;
 
@@ -133,5 +132,4 @@ public class WorkerDispatches {
                 .collect(Collectors.joining("; ", "all " + total + " shards succeeded: ", ""));
         return new Outcome(true, TextLimit.truncate(result), null, longest, workers);
     }
-
 }
