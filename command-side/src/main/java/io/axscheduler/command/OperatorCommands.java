@@ -9,6 +9,7 @@ import org.axonframework.modelling.command.AggregateNotFoundException;
 import org.axonframework.modelling.command.ConcurrencyException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.core.NestedExceptionUtils;
 import org.springframework.dao.PessimisticLockingFailureException;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -66,7 +67,9 @@ public class OperatorCommands {
         } catch (ConcurrencyException e) {
             throw new RaceLost(kind + " " + id + " changed under this command: " + e.getMessage());
         } catch (RuntimeException e) {
-            if (lostALock(e)) throw new RaceLost(kind + " " + id + " met another writer's lock: " + rootMessage(e));
+            if (lostALock(e)) {
+                throw new RaceLost(kind + " " + id + " met another writer's lock: " + NestedExceptionUtils.getMostSpecificCause(e).getMessage());
+            }
             throw e;
         }
     }
@@ -86,18 +89,12 @@ public class OperatorCommands {
 
     /** A deadlock victim or a lock wait that timed out, however Spring or Axon wrapped the driver's exception. */
     static boolean lostALock(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof PessimisticLockingFailureException || t instanceof SQLTransactionRollbackException) return true;
             if (t instanceof SQLException sql
                     && (sql.getErrorCode() == MYSQL_DEADLOCK || sql.getErrorCode() == MYSQL_LOCK_WAIT_TIMEOUT)) return true;
         }
         return false;
-    }
-
-    private static String rootMessage(Throwable e) {
-        Throwable root = e;
-        while (root.getCause() != null && root.getCause() != root) root = root.getCause();
-        return root.getMessage();
     }
 
     /** A 409 if it ever escapes a retry loop; inside one, the signal to run again. */
