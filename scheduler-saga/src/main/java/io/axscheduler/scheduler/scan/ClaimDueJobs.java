@@ -79,18 +79,18 @@ public class ClaimDueJobs {
      */
     public List<ClaimedJob> claim(Map<String, Integer> freeSlots, List<RemoteLanes.Lane> remote) {
         // which lanes came back short is only known to be true once the batch commits
-        Map<String, DrainedLanes.Queried> queried = new HashMap<>();
+        Map<DrainedLanes.Lane, Boolean> cameBackShort = new HashMap<>();
         long passStart = System.currentTimeMillis();
         List<ClaimedJob> claimed = transaction.execute(tx -> {
             Map<String, ClaimedJob> chosen = new LinkedHashMap<>();
             for (Map.Entry<String, Integer> type : freeSlots.entrySet()) {
-                if (!claimLane(type.getKey(), UNBOUND, Map.of(), type.getValue(), chosen, queried)) break;
+                if (!claimLane(type.getKey(), UNBOUND, Map.of(), type.getValue(), chosen, cameBackShort)) break;
             }
             Set<String> inProcess = new HashSet<>(chosen.keySet());
             for (RemoteLanes.Lane lane : remote) {
                 boolean room = lane.executorApp() == null
-                        ? claimLane(lane.jobType(), UNBOUND, Map.of(), lane.freeSlots(), chosen, queried)
-                        : claimLane(lane.jobType(), "executor_app = :app", Map.of("app", lane.executorApp()), lane.freeSlots(), chosen, queried);
+                        ? claimLane(lane.jobType(), UNBOUND, Map.of(), lane.freeSlots(), chosen, cameBackShort)
+                        : claimLane(lane.jobType(), "executor_app = :app", Map.of("app", lane.executorApp()), lane.freeSlots(), chosen, cameBackShort);
                 if (!room) break;
             }
             // due-ness is the database's NOW(3) inside each lane's statement; a lease's end need not be that exact
@@ -119,7 +119,7 @@ public class ClaimDueJobs {
             }
             return accepted;
         });
-        drainedLanes.afterPass(queried, passStart, System.currentTimeMillis() + settings.minIntervalMs());
+        drainedLanes.afterPass(cameBackShort, passStart, System.currentTimeMillis() + settings.minIntervalMs());
         return claimed;
     }
 
@@ -137,17 +137,17 @@ public class ClaimDueJobs {
      * cadence, for work other nodes made) unless this node makes work of its type that falls due sooner.
      */
     private boolean claimLane(String jobType, String lane, Map<String, Object> laneParams, int slots,
-                              Map<String, ClaimedJob> chosen, Map<String, DrainedLanes.Queried> queried) {
+                              Map<String, ClaimedJob> chosen, Map<DrainedLanes.Lane, Boolean> cameBackShort) {
         int limit = Math.min(slots, settings.batchSize() - chosen.size());
         if (limit <= 0) return false;
-        String key = jobType + "|" + lane + laneParams;
+        DrainedLanes.Lane key = new DrainedLanes.Lane(jobType, lane, laneParams);
         if (drainedLanes.isQuiet(key, System.currentTimeMillis())) return true;
         int aged = lockDue(jobType, lane, laneParams, settings.agingAfterMs(), "run_at", limit, 0, chosen);
         int got = aged;
         if (aged < limit) {
             got += lockDue(jobType, lane, laneParams, 0, "neg_priority, run_at", limit - aged, aged, chosen);
         }
-        queried.put(key, new DrainedLanes.Queried(jobType, got < limit));
+        cameBackShort.put(key, got < limit);
         return true;
     }
 

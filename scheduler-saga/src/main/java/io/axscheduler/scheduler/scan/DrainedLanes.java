@@ -18,12 +18,18 @@ final class DrainedLanes {
     static final long MARGIN_MS = 5;
     private static final String ANY_TYPE = "";
 
-    private final Map<String, Long> quietUntil = new HashMap<>();
-    private final Map<String, String> typeOfLane = new HashMap<>();
+    private final Map<Lane, Long> quietUntil = new HashMap<>();
     /** Job type ({@link #ANY_TYPE} for every type) → moments its work falls due, not yet seen by a pass. */
     private final Map<String, TreeSet<Long>> expected = new HashMap<>();
 
-    synchronized boolean isQuiet(String lane, long now) {
+    /**
+     * The rows one claim query looks at: a job type, and the SQL condition (with its parameters) that picks the
+     * in-process jobs or one executor app's.
+     */
+    record Lane(String jobType, String condition, Map<String, Object> params) {
+    }
+
+    synchronized boolean isQuiet(Lane lane, long now) {
         return quietUntil.getOrDefault(lane, 0L) > now;
     }
 
@@ -34,26 +40,22 @@ final class DrainedLanes {
         TreeSet<Long> times = expected.computeIfAbsent(jobType == null ? ANY_TYPE : jobType, t -> new TreeSet<>());
         times.add(due);
         if (times.size() > MAX_EXPECTED) times.pollLast();
-        quietUntil.replaceAll((lane, until) -> jobType == null || jobType.equals(typeOfLane.get(lane)) ? Math.min(until, due) : until);
-    }
-
-    /** What a pass found in a lane it queried: whether the lane came back with less than it asked for. */
-    record Queried(String jobType, boolean cameBackShort) {
+        quietUntil.replaceAll((lane, until) -> jobType == null || jobType.equals(lane.jobType()) ? Math.min(until, due) : until);
     }
 
     /**
-     * After a pass that began at {@code passStart} committed: short lanes go quiet until {@code quiet} or the first
-     * moment work of their type is expected, whichever comes first; full ones stay in. What the pass saw is forgotten.
+     * After a pass that began at {@code passStart} committed, with each lane it queried and whether that lane came back
+     * with less than it asked for: short lanes go quiet until {@code quiet} or the first moment work of their type is
+     * expected, whichever comes first; full ones stay in. What the pass saw is forgotten.
      */
-    synchronized void afterPass(Map<String, Queried> lanes, long passStart, long quiet) {
+    synchronized void afterPass(Map<Lane, Boolean> cameBackShort, long passStart, long quiet) {
         long seenUpTo = passStart - MARGIN_MS;
-        lanes.forEach((lane, found) -> {
-            if (!found.cameBackShort()) {
+        cameBackShort.forEach((lane, isShort) -> {
+            if (isShort) {
+                quietUntil.put(lane, Math.min(quiet, Math.min(nextExpected(lane.jobType(), seenUpTo), nextExpected(ANY_TYPE, seenUpTo))));
+            } else {
                 quietUntil.remove(lane);
-                return;
             }
-            typeOfLane.put(lane, found.jobType());
-            quietUntil.put(lane, Math.min(quiet, Math.min(nextExpected(found.jobType(), seenUpTo), nextExpected(ANY_TYPE, seenUpTo))));
         });
         // a lane this pass left out is never quiet past these moments (expect lowered it), so they are done with
         expected.values().forEach(times -> times.headSet(seenUpTo, true).clear());

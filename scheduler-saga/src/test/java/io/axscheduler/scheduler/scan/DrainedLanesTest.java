@@ -8,8 +8,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class DrainedLanesTest {
 
-    private static final String LANE = "report|executor_app IS NULL{}";
-    private static final Map<String, DrainedLanes.Queried> SHORT = Map.of(LANE, new DrainedLanes.Queried("report", true));
+    private static final DrainedLanes.Lane LANE = new DrainedLanes.Lane("report", "executor_app IS NULL", Map.of());
+    private static final DrainedLanes.Lane MAIL = new DrainedLanes.Lane("mail", "executor_app IS NULL", Map.of());
+    private static final Map<DrainedLanes.Lane, Boolean> SHORT = Map.of(LANE, true);
 
     private final DrainedLanes lanes = new DrainedLanes();
 
@@ -24,7 +25,7 @@ class DrainedLanesTest {
     @Test
     void a_lane_that_came_back_full_is_never_quiet() {
         lanes.afterPass(SHORT, 1_000, 1_800);
-        lanes.afterPass(Map.of(LANE, new DrainedLanes.Queried("report", false)), 1_100, 1_900);
+        lanes.afterPass(Map.of(LANE, false), 1_100, 1_900);
 
         assertThat(lanes.isQuiet(LANE, 1_100)).isFalse();
     }
@@ -59,13 +60,12 @@ class DrainedLanesTest {
 
     @Test
     void work_expected_after_the_pass_lowers_the_quiet_spell_of_its_type_only() {
-        lanes.afterPass(Map.of(LANE, new DrainedLanes.Queried("report", true),
-                "mail|executor_app IS NULL{}", new DrainedLanes.Queried("mail", true)), 1_000, 1_800);
+        lanes.afterPass(Map.of(LANE, true, MAIL, true), 1_000, 1_800);
 
         lanes.expect("report", 1_300, 1_100);
 
         assertThat(lanes.isQuiet(LANE, 1_300)).isFalse();
-        assertThat(lanes.isQuiet("mail|executor_app IS NULL{}", 1_300)).isTrue();
+        assertThat(lanes.isQuiet(MAIL, 1_300)).isTrue();
     }
 
     @Test
