@@ -14,7 +14,6 @@ import org.axonframework.messaging.correlation.CorrelationDataProvider;
 import org.axonframework.messaging.correlation.MessageOriginProvider;
 import org.axonframework.messaging.correlation.SimpleCorrelationDataProvider;
 import org.axonframework.modelling.saga.metamodel.AnnotationSagaMetaModelFactory;
-import org.axonframework.modelling.saga.metamodel.SagaMetaModelFactory;
 import org.axonframework.modelling.saga.repository.SagaStore;
 import org.axonframework.modelling.saga.repository.jdbc.GenericSagaSqlSchema;
 import org.axonframework.modelling.saga.repository.jdbc.JdbcSagaStore;
@@ -55,15 +54,8 @@ class AxonSetup {
         SagaSchema schema = new SagaSchema();
         SagaStore<Object> jdbc = JdbcSagaStore.builder().connectionProvider(connections)
                 .sqlSchema(new GenericSagaSqlSchema(schema)).serializer(serializer).build();
-        SagaMetaModelFactory[] models = new SagaMetaModelFactory[1];
-        return new BatchLookupSagaStore(jdbc, connections, serializer, schema, () -> {
-            if (models[0] == null) {
-                var configuration = axon.getObject();
-                models[0] = new AnnotationSagaMetaModelFactory(configuration.parameterResolverFactory(),
-                        configuration.handlerDefinition(JobLifecycleSaga.class));
-            }
-            return models[0];
-        });
+        return new BatchLookupSagaStore(jdbc, connections, serializer, schema, () -> new AnnotationSagaMetaModelFactory(
+                axon.getObject().parameterResolverFactory(), axon.getObject().handlerDefinition(JobLifecycleSaga.class)));
     }
 
     /**

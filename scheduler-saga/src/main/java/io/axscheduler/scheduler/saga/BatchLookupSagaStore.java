@@ -48,13 +48,17 @@ public final class BatchLookupSagaStore implements SagaStore<Object> {
     private final ConnectionProvider connections;
     private final Serializer serializer;
     private final SagaSchema schema;
-    private final Supplier<SagaMetaModelFactory> models;
+    private final Supplier<SagaMetaModelFactory> buildModels;
+    private volatile SagaMetaModelFactory models;
 
-    /** @param models the sagas' models, as the application's configuration builds them (asked when first needed) */
+    /**
+     * @param buildModels builds the sagas' models as the application's configuration does; called at the first batch,
+     *                    when that configuration is complete (the store is one of its parts)
+     */
     public BatchLookupSagaStore(SagaStore<Object> delegate, ConnectionProvider connections, Serializer serializer,
-                                SagaSchema schema, Supplier<SagaMetaModelFactory> models) {
+                                SagaSchema schema, Supplier<SagaMetaModelFactory> buildModels) {
         this.delegate = delegate;
-        this.models = models;
+        this.buildModels = buildModels;
         this.connections = connections;
         this.serializer = serializer;
         this.schema = schema;
@@ -76,7 +80,8 @@ public final class BatchLookupSagaStore implements SagaStore<Object> {
     }
 
     private Set<AssociationValue> associationValues(Class<?> sagaType, List<?> messages) {
-        var model = models.get().modelOf(sagaType);
+        if (models == null) models = buildModels.get();
+        var model = models.modelOf(sagaType);
         Set<AssociationValue> values = new LinkedHashSet<>();
         for (Object message : messages) {
             if (message instanceof EventMessage<?> event) model.resolveAssociation(event).ifPresent(values::add);
