@@ -3,14 +3,24 @@ package io.axscheduler.deploy;
 import io.axscheduler.api.job.JobStarted;
 import io.axscheduler.api.job.JobSucceeded;
 import io.axscheduler.api.job.RetryPolicy;
+import io.axscheduler.scheduler.saga.BatchLookupSagaStore;
 import io.axscheduler.scheduler.saga.JobLifecycleSaga;
+import org.axonframework.common.jdbc.ConnectionProvider;
+import org.axonframework.config.Configuration;
 import org.axonframework.eventhandling.EventMessage;
 import org.axonframework.eventhandling.GenericEventMessage;
 import org.axonframework.messaging.unitofwork.BatchingUnitOfWork;
 import org.axonframework.modelling.saga.AssociationValue;
+import org.axonframework.modelling.saga.AssociationValues;
+import org.axonframework.modelling.saga.metamodel.AnnotationSagaMetaModelFactory;
 import org.axonframework.modelling.saga.repository.SagaStore;
+import org.axonframework.modelling.saga.repository.jdbc.GenericSagaSqlSchema;
+import org.axonframework.modelling.saga.repository.jdbc.JdbcSagaStore;
+import org.axonframework.modelling.saga.repository.jdbc.SagaSchema;
+import org.axonframework.serialization.Serializer;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -41,7 +51,54 @@ class SagaStoreIT {
             assertThat(found.get(1)).isEmpty();
             assertThat(found.get(2)).as("a value the batch did not carry is read on its own").containsExactly("saga-c");
             assertThat(store.findSagas(JobLifecycleSaga.class, job("a"))).containsExactly("saga-a", "saga-a2");
+
+            // the same store around a delegate that records what it is asked: inside the batch (whose work runs once per
+            // event) only the value the batch did not carry reaches it, never the ones the batch's one query answered
+            List<AssociationValue> askedOneByOne = new ArrayList<>();
+            SagaStore<Object> counted = new BatchLookupSagaStore(countingFindSagas(node, askedOneByOne), node.bean(ConnectionProvider.class),
+                    node.bean(Serializer.class), new SagaSchema(), () -> new AnnotationSagaMetaModelFactory(
+                    node.bean(Configuration.class).parameterResolverFactory(),
+                    node.bean(Configuration.class).handlerDefinition(JobLifecycleSaga.class)));
+            new BatchingUnitOfWork<>(batch).execute(() -> {
+                assertThat(counted.findSagas(JobLifecycleSaga.class, job("a"))).containsExactly("saga-a", "saga-a2");
+                assertThat(counted.findSagas(JobLifecycleSaga.class, job("b"))).isEmpty();
+                assertThat(counted.findSagas(JobLifecycleSaga.class, job("c"))).containsExactly("saga-c");
+            });
+            assertThat(askedOneByOne).isNotEmpty().containsOnly(job("c"));
         }
+    }
+
+    /** Axon's JDBC store on the node's database, recording which association values it was asked for. */
+    private static SagaStore<Object> countingFindSagas(Node node, List<AssociationValue> asked) {
+        SagaStore<Object> jdbc = JdbcSagaStore.builder().connectionProvider(node.bean(ConnectionProvider.class))
+                .sqlSchema(new GenericSagaSqlSchema(new SagaSchema())).serializer(node.bean(Serializer.class)).build();
+        return new SagaStore<>() {
+            @Override
+            public Set<String> findSagas(Class<?> sagaType, AssociationValue associationValue) {
+                asked.add(associationValue);
+                return jdbc.findSagas(sagaType, associationValue);
+            }
+
+            @Override
+            public <S> Entry<S> loadSaga(Class<S> sagaType, String sagaIdentifier) {
+                return jdbc.loadSaga(sagaType, sagaIdentifier);
+            }
+
+            @Override
+            public void deleteSaga(Class<?> sagaType, String sagaIdentifier, Set<AssociationValue> associationValues) {
+                jdbc.deleteSaga(sagaType, sagaIdentifier, associationValues);
+            }
+
+            @Override
+            public void insertSaga(Class<?> sagaType, String sagaIdentifier, Object saga, Set<AssociationValue> associationValues) {
+                jdbc.insertSaga(sagaType, sagaIdentifier, saga, associationValues);
+            }
+
+            @Override
+            public void updateSaga(Class<?> sagaType, String sagaIdentifier, Object saga, AssociationValues associationValues) {
+                jdbc.updateSaga(sagaType, sagaIdentifier, saga, associationValues);
+            }
+        };
     }
 
     private static AssociationValue job(String jobId) {
