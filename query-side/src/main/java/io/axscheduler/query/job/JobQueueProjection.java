@@ -214,20 +214,27 @@ public class JobQueueProjection {
     private static final class PendingWrites {
 
         private final List<List<Write>> layers = new ArrayList<>();
-        /** Job → where its last write is: {layer, index in the layer}. */
-        private final Map<String, int[]> lastWrite = new HashMap<>();
+        private final Map<String, Slot> lastWriteOfJob = new HashMap<>();
+
+        /** Where a write waits: its layer, and its place in that layer. */
+        private record Slot(int layer, int index) {
+        }
 
         /** A write whose job's last pending write was made for an event of type {@code supersedes} takes its place. */
         void add(Class<?> supersedes, Write write) {
-            int[] last = lastWrite.get(write.jobId());
-            if (last != null && supersedes != null && supersedes.isInstance(layers.get(last[0]).get(last[1]).event())) {
-                layers.get(last[0]).set(last[1], write);
+            Slot last = lastWriteOfJob.get(write.jobId());
+            if (last != null && supersedes != null && supersedes.isInstance(at(last).event())) {
+                layers.get(last.layer()).set(last.index(), write);
                 return;
             }
-            int layer = last == null ? 0 : last[0] + 1;
+            int layer = last == null ? 0 : last.layer() + 1;
             if (layer == layers.size()) layers.add(new ArrayList<>());
             layers.get(layer).add(write);
-            lastWrite.put(write.jobId(), new int[] {layer, layers.get(layer).size() - 1});
+            lastWriteOfJob.put(write.jobId(), new Slot(layer, layers.get(layer).size() - 1));
+        }
+
+        private Write at(Slot slot) {
+            return layers.get(slot.layer()).get(slot.index());
         }
 
         void flush(NamedParameterJdbcTemplate jdbc) {
@@ -237,7 +244,7 @@ public class JobQueueProjection {
                 for (List<Write> run : bySql.values()) execute(jdbc, run);
             }
             layers.clear();
-            lastWrite.clear();
+            lastWriteOfJob.clear();
         }
 
         private static void execute(NamedParameterJdbcTemplate jdbc, List<Write> run) {
