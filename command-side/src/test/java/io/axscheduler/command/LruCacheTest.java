@@ -30,26 +30,24 @@ class LruCacheTest {
 
     @Test
     void an_entry_put_inside_a_transaction_that_rolls_back_is_forgotten() {
-        LruCache cache = new LruCache("test", 10);
-        TransactionSynchronizationManager.initSynchronization();
-        cache.put("job-1", "state the store never kept");
-
-        TransactionSynchronizationUtils.invokeAfterCompletion(TransactionSynchronizationManager.getSynchronizations(),
-                TransactionSynchronization.STATUS_ROLLED_BACK);
+        LruCache cache = putInsideTransactionThatEnds("job-1", TransactionSynchronization.STATUS_ROLLED_BACK);
 
         assertThat(cache.containsKey("job-1")).isFalse();
     }
 
     @Test
     void an_entry_put_inside_a_transaction_that_commits_stays() {
-        LruCache cache = new LruCache("test", 10);
-        TransactionSynchronizationManager.initSynchronization();
-        cache.put("job-1", "kept");
-
-        TransactionSynchronizationUtils.invokeAfterCompletion(TransactionSynchronizationManager.getSynchronizations(),
-                TransactionSynchronization.STATUS_COMMITTED);
+        LruCache cache = putInsideTransactionThatEnds("job-1", TransactionSynchronization.STATUS_COMMITTED);
 
         assertThat(cache.containsKey("job-1")).isTrue();
+    }
+
+    private static LruCache putInsideTransactionThatEnds(String key, int status) {
+        LruCache cache = new LruCache("test", 10);
+        TransactionSynchronizationManager.initSynchronization();
+        cache.put(key, "state of " + key);
+        TransactionSynchronizationUtils.invokeAfterCompletion(TransactionSynchronizationManager.getSynchronizations(), status);
+        return cache;
     }
 
     @Test
