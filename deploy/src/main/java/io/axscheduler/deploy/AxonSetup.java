@@ -3,16 +3,21 @@ package io.axscheduler.deploy;
 import io.axscheduler.api.Metadata;
 import io.axscheduler.scheduler.saga.BatchLookupSagaStore;
 import io.axscheduler.scheduler.saga.JobLifecycleSaga;
+import io.axscheduler.scheduler.saga.SegmentRoutedSagaManager;
 import org.axonframework.commandhandling.CommandBus;
 import org.axonframework.commandhandling.CommandMessage;
 import org.axonframework.common.jdbc.ConnectionProvider;
 import org.axonframework.common.Registration;
+import org.axonframework.config.Configurer;
 import org.axonframework.config.ConfigurerModule;
+import org.axonframework.config.EventProcessingConfiguration;
 import org.axonframework.eventhandling.PropagatingErrorHandler;
 import org.axonframework.messaging.MessageDispatchInterceptor;
 import org.axonframework.messaging.correlation.CorrelationDataProvider;
 import org.axonframework.messaging.correlation.MessageOriginProvider;
 import org.axonframework.messaging.correlation.SimpleCorrelationDataProvider;
+import org.axonframework.modelling.saga.AnnotatedSagaManager;
+import org.axonframework.modelling.saga.SagaManagerSpanFactory;
 import org.axonframework.modelling.saga.metamodel.AnnotationSagaMetaModelFactory;
 import org.axonframework.modelling.saga.repository.SagaStore;
 import org.axonframework.modelling.saga.repository.jdbc.GenericSagaSqlSchema;
@@ -56,6 +61,35 @@ class AxonSetup {
                 .sqlSchema(new GenericSagaSqlSchema(schema)).serializer(serializer).build();
         return new BatchLookupSagaStore(jdbc, connections, serializer, schema, () -> new AnnotationSagaMetaModelFactory(
                 axon.getObject().parameterResolverFactory(), axon.getObject().handlerDefinition(JobLifecycleSaga.class)));
+    }
+
+    /**
+     * The job saga's events each go to the one segment their job id hashes to, not to all of them (see
+     * {@link SegmentRoutedSagaManager}). Registered after Spring's registration of the {@code @Saga} types, which it
+     * replaces; everything but the manager is Axon's default.
+     */
+    @Bean
+    ConfigurerModule routeSagaEventsBySegment() {
+        return new ConfigurerModule() {
+            @Override
+            public void configureModule(Configurer configurer) {
+                configurer.eventProcessing().registerSaga(JobLifecycleSaga.class, saga -> saga.configureSagaManager(c -> {
+                    EventProcessingConfiguration processing = c.eventProcessingConfiguration();
+                    return new SegmentRoutedSagaManager<>(AnnotatedSagaManager.<JobLifecycleSaga>builder()
+                            .sagaType(JobLifecycleSaga.class)
+                            .sagaRepository(processing.sagaConfiguration(JobLifecycleSaga.class).repository())
+                            .parameterResolverFactory(c.parameterResolverFactory())
+                            .handlerDefinition(c.handlerDefinition(JobLifecycleSaga.class))
+                            .listenerInvocationErrorHandler(processing.listenerInvocationErrorHandler(JobLifecycleSaga.PROCESSING_GROUP))
+                            .spanFactory(c.getComponent(SagaManagerSpanFactory.class)));
+                }));
+            }
+
+            @Override
+            public int order() {
+                return 1;
+            }
+        };
     }
 
     /**

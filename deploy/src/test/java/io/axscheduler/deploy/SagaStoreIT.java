@@ -5,10 +5,12 @@ import io.axscheduler.api.job.JobSucceeded;
 import io.axscheduler.api.job.RetryPolicy;
 import io.axscheduler.scheduler.saga.BatchLookupSagaStore;
 import io.axscheduler.scheduler.saga.JobLifecycleSaga;
+import io.axscheduler.scheduler.saga.SegmentRoutedSagaManager;
 import org.axonframework.common.jdbc.ConnectionProvider;
 import org.axonframework.config.Configuration;
 import org.axonframework.eventhandling.EventMessage;
 import org.axonframework.eventhandling.GenericEventMessage;
+import org.axonframework.eventhandling.Segment;
 import org.axonframework.messaging.unitofwork.BatchingUnitOfWork;
 import org.axonframework.modelling.saga.AssociationValue;
 import org.axonframework.modelling.saga.AssociationValues;
@@ -27,7 +29,10 @@ import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The node's saga store answers a batch's association lookups from one query, with what the per-event query says. */
+/**
+ * The node's saga store answers a batch's association lookups from one query, with what the per-event query says; its
+ * saga manager hands each event to one segment.
+ */
 class SagaStoreIT {
 
     @Test
@@ -65,6 +70,19 @@ class SagaStoreIT {
                 assertThat(counted.findSagas(JobLifecycleSaga.class, job("c"))).containsExactly("saga-c");
             });
             assertThat(askedOneByOne).isNotEmpty().containsOnly(job("c"));
+        }
+    }
+
+    @Test
+    void the_job_saga_gets_each_event_in_the_one_segment_its_job_id_hashes_to() throws Exception {
+        try (Node node = Node.start(TestDatabase.freshDatabase("saga_manager"), "node-a", Map.of("ax.scheduler.scan.enabled", "false"))) {
+            var manager = node.bean(Configuration.class).eventProcessingConfiguration()
+                    .sagaConfiguration(JobLifecycleSaga.class).manager();
+            EventMessage<?> started = GenericEventMessage.asEventMessage(
+                    new JobStarted("a", 1, "node-a", "in-process", 1_000, RetryPolicy.defaults()));
+
+            assertThat(manager).isInstanceOf(SegmentRoutedSagaManager.class);
+            assertThat(Segment.computeSegments(0, 1, 2, 3)).filteredOn(segment -> manager.canHandle(started, segment)).hasSize(1);
         }
     }
 
