@@ -10,12 +10,20 @@ import org.axonframework.messaging.Message;
 import org.axonframework.messaging.unitofwork.BatchingUnitOfWork;
 import org.axonframework.messaging.unitofwork.CurrentUnitOfWork;
 
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
 /**
  * What follows the event being handled in the batch the saga's processor is handling now. A run deadline armed for
  * an attempt whose end is later in the same batch would be inserted and deleted again in one transaction, unseen by
  * anyone: three or four statements per job for nothing, at the rate the scheduler runs short jobs.
  */
 final class BatchLookahead {
+
+    private static final String RESOURCE = BatchLookahead.class.getName();
+    /** The attempt a cancel ends: whichever is running. */
+    private static final int ANY = -1;
 
     private BatchLookahead() {
     }
@@ -25,19 +33,40 @@ final class BatchLookahead {
         if (!CurrentUnitOfWork.isStarted() || !(CurrentUnitOfWork.get().root() instanceof BatchingUnitOfWork<?> batch)) {
             return false;
         }
-        String current = batch.getMessage().getIdentifier();
-        boolean after = false;
-        for (Message<?> message : batch.getMessages()) {
-            if (after && message instanceof EventMessage<?> event && ends(event.getPayload(), jobId, attempt)) return true;
-            if (message.getIdentifier().equals(current)) after = true;
-        }
-        return false;
+        Ends ends = batch.getOrComputeResource(RESOURCE, key -> Ends.of(batch.getMessages()));
+        Integer here = ends.position.get(batch.getMessage().getIdentifier());
+        return here != null && (ends.lastEnd(new Attempt(jobId, attempt)) > here || ends.lastEnd(new Attempt(jobId, ANY)) > here);
     }
 
-    private static boolean ends(Object event, String jobId, int attempt) {
-        if (event instanceof JobSucceeded e) return e.jobId().equals(jobId) && e.attempt() == attempt;
-        if (event instanceof JobFailed e) return e.jobId().equals(jobId) && e.attempt() == attempt;
-        if (event instanceof JobTimedOut e) return e.jobId().equals(jobId) && e.attempt() == attempt && e.phase() == TimeoutPhase.RUN;
-        return event instanceof JobCanceled e && e.jobId().equals(jobId);
+    private record Attempt(String jobId, int attempt) {
+    }
+
+    /** Each message's position in the batch, and the last position at which each attempt ends (a cancel ends any). */
+    private record Ends(Map<String, Integer> position, Map<Attempt, Integer> last) {
+
+        static Ends of(List<? extends Message<?>> messages) {
+            Map<String, Integer> position = new HashMap<>(messages.size() * 2);
+            Map<Attempt, Integer> last = new HashMap<>();
+            for (int i = 0; i < messages.size(); i++) {
+                position.put(messages.get(i).getIdentifier(), i);
+                if (messages.get(i) instanceof EventMessage<?> event) {
+                    Attempt ended = ended(event.getPayload());
+                    if (ended != null) last.put(ended, i);
+                }
+            }
+            return new Ends(position, last);
+        }
+
+        int lastEnd(Attempt attempt) {
+            return last.getOrDefault(attempt, -1);
+        }
+
+        private static Attempt ended(Object event) {
+            if (event instanceof JobSucceeded e) return new Attempt(e.jobId(), e.attempt());
+            if (event instanceof JobFailed e) return new Attempt(e.jobId(), e.attempt());
+            if (event instanceof JobTimedOut e && e.phase() == TimeoutPhase.RUN) return new Attempt(e.jobId(), e.attempt());
+            if (event instanceof JobCanceled e) return new Attempt(e.jobId(), ANY);
+            return null;
+        }
     }
 }
