@@ -109,6 +109,7 @@ public final class Benchmark {
             line.put("end_to_end_s", round((node.lastSucceededMs() - submitStart) / 1000.0));
             putExactlyOnce(line, node, ids);
             putCosts(line, node, jobs, questions);
+            progress("W1 CPU of this JVM by thread, ms: " + cpuByThread());
             return line;
         }
     }
@@ -439,6 +440,26 @@ public final class Benchmark {
         public void close() {
             context.close();
         }
+    }
+
+    /** CPU time of this JVM so far by thread name (numbers dropped), largest first; "other" is the JIT, GC and VM. */
+    private static Map<String, Long> cpuByThread() {
+        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        Map<String, Long> byName = new java.util.TreeMap<>();
+        long threadsMs = 0;
+        for (java.lang.management.ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
+            long ms = info == null ? -1 : threads.getThreadCpuTime(info.getThreadId()) / 1_000_000;
+            if (ms <= 0) continue;
+            byName.merge(info.getThreadName().replaceAll("[-#]?\\d+$", ""), ms, Long::sum);
+            threadsMs += ms;
+        }
+        long processMs = ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime() / 1_000_000;
+        byName.put("other", processMs - threadsMs);
+        Map<String, Long> sorted = new LinkedHashMap<>();
+        byName.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed()).filter(e -> e.getValue() >= 50)
+                .forEach(e -> sorted.put(e.getKey(), e.getValue()));
+        return sorted;
     }
 
     private static void progress(String message) {
