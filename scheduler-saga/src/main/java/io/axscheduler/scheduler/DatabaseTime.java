@@ -1,7 +1,11 @@
 package io.axscheduler.scheduler;
 
+import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
+
+import java.sql.ResultSet;
+import java.sql.Statement;
 
 /**
  * The database's clock, the one truth for anything shared between nodes (due times, leases): node clocks drift,
@@ -24,16 +28,30 @@ public class DatabaseTime {
 
     /** How far the database's clock was ahead of this JVM's at the last {@link #nowMs()} (negative: behind). */
     private volatile long skewMs;
+    /** The least that skew can have been, given when the query was sent and when its answer came back. */
+    private volatile long leastSkewMs;
     private volatile long skewMeasuredAt;
 
-    /** The database's clock, read with a query. */
+    /**
+     * The database's clock, read with a query. The skew is timed around the query alone, on a connection already in
+     * hand: a wait for a pooled connection would widen the window in which the server read its clock.
+     */
     public long nowMs() {
-        long before = System.currentTimeMillis();
-        long now = jdbc.queryForObject("SELECT " + NOW_MS, Long.class);
-        long after = System.currentTimeMillis();
-        skewMs = now - (before + after) / 2;
-        skewMeasuredAt = after;
-        return now;
+        return jdbc.execute((ConnectionCallback<Long>) connection -> {
+            try (Statement statement = connection.createStatement()) {
+                long before = System.currentTimeMillis();
+                long now;
+                try (ResultSet row = statement.executeQuery("SELECT " + NOW_MS)) {
+                    row.next();
+                    now = row.getLong(1);
+                }
+                long after = System.currentTimeMillis();
+                skewMs = now - (before + after) / 2;
+                leastSkewMs = now - after;
+                skewMeasuredAt = after;
+                return now;
+            }
+        });
     }
 
     /**
@@ -46,8 +64,11 @@ public class DatabaseTime {
         return local - skewMeasuredAt > SKEW_REFRESH_MS ? nowMs() : local + skewMs;
     }
 
-    /** The moment of this JVM's clock at which the database's clock reads {@code databaseMs}, by the last skew seen. */
+    /**
+     * The moment of this JVM's clock by which the database's clock has surely reached {@code databaseMs}, by the last
+     * measurement: never early, and late by at most that query's round trip.
+     */
     public long localMs(long databaseMs) {
-        return databaseMs - skewMs;
+        return databaseMs - leastSkewMs;
     }
 }
