@@ -76,12 +76,13 @@ class SagaStoreIT {
     @Test
     void the_job_saga_gets_each_event_in_the_one_segment_its_job_id_hashes_to() throws Exception {
         try (Node node = Node.start(TestDatabase.freshDatabase("saga_manager"), "node-a", Map.of("ax.scheduler.scan.enabled", "false"))) {
-            var manager = node.bean(Configuration.class).eventProcessingConfiguration()
-                    .sagaConfiguration(JobLifecycleSaga.class).manager();
+            var saga = node.bean(Configuration.class).eventProcessingConfiguration().sagaConfiguration(JobLifecycleSaga.class);
+            var manager = saga.manager();
             EventMessage<?> started = GenericEventMessage.asEventMessage(
                     new JobStarted("a", 1, "node-a", "in-process", 1_000, RetryPolicy.defaults()));
 
             assertThat(manager).isInstanceOf(SegmentRoutedSagaManager.class);
+            assertThat(saga.store()).as("the re-registered saga keeps the node's store").isInstanceOf(BatchLookupSagaStore.class);
             assertThat(Segment.computeSegments(0, 1, 2, 3)).filteredOn(segment -> manager.canHandle(started, segment)).hasSize(1);
         }
     }
