@@ -13,7 +13,6 @@ import org.axonframework.eventhandling.GenericEventMessage;
 import org.axonframework.eventhandling.Segment;
 import org.axonframework.messaging.unitofwork.BatchingUnitOfWork;
 import org.axonframework.modelling.saga.AssociationValue;
-import org.axonframework.modelling.saga.AssociationValues;
 import org.axonframework.modelling.saga.metamodel.AnnotationSagaMetaModelFactory;
 import org.axonframework.modelling.saga.repository.SagaStore;
 import org.axonframework.modelling.saga.repository.jdbc.GenericSagaSqlSchema;
@@ -89,33 +88,13 @@ class SagaStoreIT {
 
     /** Axon's JDBC store on the node's database, recording which association values it was asked for. */
     private static SagaStore<Object> countingFindSagas(Node node, List<AssociationValue> asked) {
-        SagaStore<Object> jdbc = JdbcSagaStore.builder().connectionProvider(node.bean(ConnectionProvider.class))
-                .sqlSchema(new GenericSagaSqlSchema(new SagaSchema())).serializer(node.bean(Serializer.class)).build();
-        return new SagaStore<>() {
+        JdbcSagaStore.Builder builder = JdbcSagaStore.builder().connectionProvider(node.bean(ConnectionProvider.class))
+                .sqlSchema(new GenericSagaSqlSchema(new SagaSchema())).serializer(node.bean(Serializer.class));
+        return new JdbcSagaStore(builder) {
             @Override
             public Set<String> findSagas(Class<?> sagaType, AssociationValue associationValue) {
                 asked.add(associationValue);
-                return jdbc.findSagas(sagaType, associationValue);
-            }
-
-            @Override
-            public <S> Entry<S> loadSaga(Class<S> sagaType, String sagaIdentifier) {
-                return jdbc.loadSaga(sagaType, sagaIdentifier);
-            }
-
-            @Override
-            public void deleteSaga(Class<?> sagaType, String sagaIdentifier, Set<AssociationValue> associationValues) {
-                jdbc.deleteSaga(sagaType, sagaIdentifier, associationValues);
-            }
-
-            @Override
-            public void insertSaga(Class<?> sagaType, String sagaIdentifier, Object saga, Set<AssociationValue> associationValues) {
-                jdbc.insertSaga(sagaType, sagaIdentifier, saga, associationValues);
-            }
-
-            @Override
-            public void updateSaga(Class<?> sagaType, String sagaIdentifier, Object saga, AssociationValues associationValues) {
-                jdbc.updateSaga(sagaType, sagaIdentifier, saga, associationValues);
+                return super.findSagas(sagaType, associationValue);
             }
         };
     }
