@@ -30,9 +30,8 @@ import java.util.function.Supplier;
 
 /**
  * A saga store that answers the association lookups of a batch of events with one query per batch. Axon's saga
- * manager asks for each event's sagas one query at a time, and every segment of the processor asks again (a saga
- * belongs to a segment by its id, not by the job it follows): with 4 segments, 8 queries per job, the largest share
- * of the database's work under load.
+ * manager asks for each event's sagas one query at a time: two queries per job (its start and its end), which were
+ * the largest share of the database's work under load.
  * <p>
  * Inside a batch the first lookup reads the sagas of every association value the batch's events carry. That answer
  * holds for the whole batch: sagas this batch creates or ends are written only when it commits (the saga repository
