@@ -2,6 +2,7 @@ package io.axscheduler.deploy.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.management.OperatingSystemMXBean;
 import io.axscheduler.api.Metadata;
 import io.axscheduler.api.job.RetryPolicy;
 import io.axscheduler.api.job.SubmitJob;
@@ -15,6 +16,9 @@ import org.springframework.boot.web.servlet.context.ServletWebServerApplicationC
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.JdbcTemplate;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -25,6 +29,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -197,7 +202,7 @@ public final class Benchmark {
             for (var batch : batches) batch.get();
             clients.shutdown();
             double setupS = (System.currentTimeMillis() - setupStart) / 1000.0;
-            Map<String, Integer> index = new java.util.HashMap<>(k * 2);
+            Map<String, Integer> index = new HashMap<>(k * 2);
             for (int i = 0; i < k; i++) index.put(ids[i], i);
             long fromMs = Math.max(a, System.currentTimeMillis() + leadMs), toMs = fromMs + minutes * PERIOD_MS;
             node.handler.recordFires(index, (int) (k * ((toMs + drainMs - a) / PERIOD_MS + 3)));
@@ -245,7 +250,7 @@ public final class Benchmark {
             long end = Math.max(0, Math.floorDiv(toMs - p + PERIOD_MS - 1, PERIOD_MS));
             expected += Math.max(0, end - from);
         }
-        Map<Long, Long> firstStart = new java.util.HashMap<>();
+        Map<Long, Long> firstStart = new HashMap<>();
         int fires = 0, n = handler.firesRecorded();
         for (int r = 0; r < n; r++) {
             long t = handler.fireIntendedMs(r);
@@ -444,22 +449,18 @@ public final class Benchmark {
 
     /** CPU time of this JVM so far by thread name (numbers dropped), largest first; "other" is the JIT, GC and VM. */
     private static Map<String, Long> cpuByThread() {
-        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
-        Map<String, Long> byName = new java.util.TreeMap<>();
-        long threadsMs = 0;
-        for (java.lang.management.ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
-            long ms = info == null ? -1 : threads.getThreadCpuTime(info.getThreadId()) / 1_000_000;
-            if (ms <= 0) continue;
-            byName.merge(info.getThreadName().replaceAll("[-#]?\\d+$", ""), ms, Long::sum);
-            threadsMs += ms;
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        Map<String, Long> byName = new HashMap<>();
+        for (ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
+            long ms = info == null ? 0 : threads.getThreadCpuTime(info.getThreadId()) / 1_000_000;
+            if (ms > 0) byName.merge(info.getThreadName().replaceAll("[-#]?\\d+$", ""), ms, Long::sum);
         }
-        long processMs = ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean())
-                .getProcessCpuTime() / 1_000_000;
-        byName.put("other", processMs - threadsMs);
-        Map<String, Long> sorted = new LinkedHashMap<>();
-        byName.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed()).filter(e -> e.getValue() >= 50)
-                .forEach(e -> sorted.put(e.getKey(), e.getValue()));
-        return sorted;
+        long processMs = ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime() / 1_000_000;
+        byName.put("other", processMs - byName.values().stream().mapToLong(Long::longValue).sum());
+        Map<String, Long> largestFirst = new LinkedHashMap<>();
+        byName.entrySet().stream().filter(e -> e.getValue() >= 50).sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+                .forEach(e -> largestFirst.put(e.getKey(), e.getValue()));
+        return largestFirst;
     }
 
     private static void progress(String message) {
