@@ -17,6 +17,8 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
 
 /**
  * The node's scan loop, on a thread of its own: every 0.8–1.2 s (the jitter keeps nodes from scanning in step), at
@@ -39,8 +41,13 @@ public class ScanDueJobs implements SmartLifecycle {
     private final ReportOutcomes outcomes;
     private final ScanThread thread;
     private volatile boolean backlog;
+    /** The last pass left a pool without room: a slot that frees may be what due work waits for. */
+    private volatile boolean waitingForSlot;
+    /** The last pass claimed nothing because outcomes were behind: the next written batch lets it go on. */
+    private volatile boolean waitingForOutcomes;
     private volatile boolean paused;
     private volatile Instant lastCompletedScan;
+    private final AtomicLong claimPasses = new AtomicLong();
 
     public ScanDueJobs(ClaimDueJobs claimDueJobs, JobExecutors executors, RemoteLanes remoteLanes, DispatchClaimed dispatcher,
                        ReportOutcomes outcomes, SchedulerProperties properties, DatabaseTime databaseTime, Clock clock) {
@@ -54,9 +61,14 @@ public class ScanDueJobs implements SmartLifecycle {
         this.outcomes = outcomes;
         this.lastCompletedScan = clock.instant();
         this.thread = new ScanThread("ax-scan", properties.scan().minIntervalMs(), properties.scan().maxIntervalMs(), this::pass);
-        // due work may be waiting for exactly the slot that freed; an idle queue costs one cheap scan
-        dispatcher.onSlotFreed(this::wake);
-        outcomes.onWritten(this::wake);
+        // only what held the last pass back wakes the next one: a freed slot or a written batch otherwise finds
+        // nothing that the pass did not already claim, and costs a claim transaction per job (W3 made three a fire)
+        dispatcher.onSlotFreed(() -> {
+            if (waitingForSlot) wake();
+        });
+        outcomes.onWritten(() -> {
+            if (waitingForOutcomes) wake();
+        });
     }
 
     /** Scan now rather than at the next tick. */
@@ -93,6 +105,11 @@ public class ScanDueJobs implements SmartLifecycle {
         wake(null);
     }
 
+    /** Claim transactions this node has run since it started, whatever they found. */
+    public long claimPasses() {
+        return claimPasses.get();
+    }
+
     /** When the last scan finished; health goes DOWN when this falls too far behind. */
     public Instant lastCompletedScan() {
         return lastCompletedScan;
@@ -105,17 +122,37 @@ public class ScanDueJobs implements SmartLifecycle {
             return 0;
         }
         // while outcomes wait to be written, more claims would only lengthen the wait — past a job's run deadline,
-        // which would then time out an attempt that succeeded
-        Map<String, Integer> free = outcomes.behind() ? Map.of() : executors.freeSlots();
+        // which would then time out an attempt that succeeded. The flag is up before the check: a batch written
+        // between the two still wakes the next pass.
+        waitingForOutcomes = true;
+        boolean behind = outcomes.behind();
+        waitingForOutcomes = behind;
+        Map<String, Integer> free = behind ? Map.of() : executors.freeSlots();
         List<RemoteLanes.Lane> remote = remoteLanes.free(executors::runsInProcess);
-        List<ClaimedJob> claimed = free.isEmpty() && remote.isEmpty() ? List.of() : claimDueJobs.claim(free, remote);
+        List<ClaimedJob> claimed = List.of();
+        if (!free.isEmpty() || !remote.isEmpty()) {
+            claimPasses.incrementAndGet();
+            claimed = claimDueJobs.claim(free, remote);
+        }
         dispatcher.dispatch(claimed);
         log.debug("scan: free {}, remote lanes {}, claimed {}", free, remote.size(), claimed.size());
-        // a full batch, or a pool with no room left, probably left due work behind: scan again as soon as a slot frees
-        backlog = claimed.size() >= properties.scan().batchSize()
-                || executors.freeSlots().size() < executors.inProcessTypeCount();
+        // a full batch, or a lane that took all the room its pool had, probably left due work behind: scan again at
+        // once while there is room, or as soon as a slot frees
+        int roomy = executors.freeSlots().size();
+        waitingForSlot = roomy < executors.inProcessTypeCount();
+        backlog = claimed.size() >= properties.scan().batchSize() || tookAllRoom(free, claimed) || waitingForSlot;
+        // a slot freed between the count and the flag saw the flag down: this second look wakes the pass for it
+        if (waitingForSlot && executors.freeSlots().size() > roomy) wake();
         lastCompletedScan = clock.instant();
         return claimed.size();
+    }
+
+    /** Some type with room got as many jobs as it had room for, or had no room to begin with. */
+    private boolean tookAllRoom(Map<String, Integer> free, List<ClaimedJob> claimed) {
+        if (free.size() < executors.inProcessTypeCount()) return true;
+        Map<String, Long> started = claimed.stream().filter(ClaimedJob::started)
+                .collect(Collectors.groupingBy(ClaimedJob::jobType, Collectors.counting()));
+        return free.entrySet().stream().anyMatch(room -> started.getOrDefault(room.getKey(), 0L) >= room.getValue());
     }
 
     /** One pass of the loop; true when it claimed and room is left, so the next pass should follow at once. */
