@@ -11,7 +11,15 @@ import org.axonframework.common.Registration;
 import org.axonframework.config.Configurer;
 import org.axonframework.config.ConfigurerModule;
 import org.axonframework.config.EventProcessingConfiguration;
+import org.axonframework.common.transaction.TransactionManager;
+import org.axonframework.eventhandling.EventBusSpanFactory;
 import org.axonframework.eventhandling.PropagatingErrorHandler;
+import org.axonframework.eventsourcing.eventstore.EmbeddedEventStore;
+import org.axonframework.eventsourcing.eventstore.EventStorageEngine;
+import org.axonframework.eventsourcing.eventstore.EventStore;
+import org.axonframework.eventsourcing.eventstore.jdbc.EventSchema;
+import org.axonframework.eventsourcing.eventstore.jdbc.JdbcEventStorageEngine;
+import org.axonframework.eventsourcing.eventstore.jdbc.JdbcSQLErrorCodesResolver;
 import org.axonframework.messaging.MessageDispatchInterceptor;
 import org.axonframework.messaging.correlation.CorrelationDataProvider;
 import org.axonframework.messaging.correlation.MessageOriginProvider;
@@ -26,6 +34,7 @@ import org.axonframework.modelling.saga.repository.jdbc.SagaSchema;
 import org.axonframework.serialization.Serializer;
 import org.axonframework.spring.jdbc.SpringDataSourceConnectionProvider;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -48,6 +57,41 @@ class AxonSetup {
     @Bean
     ConnectionProvider connectionProvider(DataSource dataSource) {
         return new SpringDataSourceConnectionProvider(dataSource);
+    }
+
+    /**
+     * Axon's JDBC event store as its Spring Boot starter builds it, but for the transaction manager: reads outside a
+     * transaction stay outside one (see {@link ReadsOutsideTransactions}).
+     */
+    @Bean
+    EventStorageEngine eventStorageEngine(Serializer defaultSerializer, @Qualifier("eventSerializer") Serializer eventSerializer,
+                                          org.axonframework.config.Configuration axon, ConnectionProvider connections,
+                                          TransactionManager transactions) {
+        return JdbcEventStorageEngine.builder()
+                .snapshotSerializer(defaultSerializer)
+                .upcasterChain(axon.upcasterChain())
+                .persistenceExceptionResolver(new JdbcSQLErrorCodesResolver())
+                .eventSerializer(eventSerializer)
+                .snapshotFilter(axon.snapshotFilter())
+                .connectionProvider(connections)
+                .transactionManager(new ReadsOutsideTransactions(transactions))
+                .schema(new EventSchema())
+                .build();
+    }
+
+    /**
+     * Axon's embedded event store, whose reader wakes once per {@code ax.events.reader-wake-ms} of commits instead of
+     * once per commit (see {@link CoalescedReaderWakes}); 0 wakes it per commit, as Axon does.
+     */
+    @Qualifier("eventStore")
+    @Bean(name = "eventBus")
+    EmbeddedEventStore eventStore(EventStorageEngine storageEngine, org.axonframework.config.Configuration axon,
+                                  @Value("${ax.events.reader-wake-ms:20}") long wakeDelayMs) {
+        if (wakeDelayMs < 0 || wakeDelayMs > 1000) throw new IllegalArgumentException("ax.events.reader-wake-ms must be 0..1000");
+        return new CoalescedReaderWakes(EmbeddedEventStore.builder()
+                .storageEngine(storageEngine)
+                .messageMonitor(axon.messageMonitor(EventStore.class, "eventStore"))
+                .spanFactory(axon.getComponent(EventBusSpanFactory.class)), wakeDelayMs);
     }
 
     /**

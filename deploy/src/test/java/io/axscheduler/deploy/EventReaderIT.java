@@ -1,0 +1,59 @@
+package io.axscheduler.deploy;
+
+import com.zaxxer.hikari.HikariDataSource;
+import org.axonframework.eventhandling.EventBus;
+import org.axonframework.eventsourcing.eventstore.EventStorageEngine;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+
+import java.time.Duration;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The node's event store on MariaDB: the saga's reader is woken by {@link CoalescedReaderWakes}, and reads made
+ * outside a transaction ({@link ReadsOutsideTransactions}) return the events and give their connection back to a
+ * pool of 10 — fifty of them would exhaust it otherwise.
+ */
+class EventReaderIT {
+
+    static Node node;
+
+    @BeforeAll
+    static void start() {
+        node = Node.start(TestDatabase.freshDatabase("event_reader"), "node-a", Map.of());
+    }
+
+    @AfterAll
+    static void stop() {
+        node.close();
+    }
+
+    @Test
+    void the_event_bus_is_the_store_whose_reader_wakes_once_a_window() {
+        assertThat(node.bean(EventBus.class)).isInstanceOf(CoalescedReaderWakes.class);
+    }
+
+    @Test
+    void fifty_reads_outside_a_transaction_return_the_events_and_give_their_connections_back() {
+        String jobId = node.api.submit("{\"jobType\":\"noop\"}");
+        Await.until(Duration.ofSeconds(10), () -> "SUCCEEDED".equals(node.jdbc().queryForObject(
+                "SELECT status FROM job_queue WHERE job_id = ?", String.class, jobId)), () -> "job " + jobId);
+        EventStorageEngine events = node.bean(EventStorageEngine.class);
+        assertThat(TransactionSynchronizationManager.isActualTransactionActive()).isFalse();
+
+        for (int i = 0; i < 50; i++) {
+            assertThat(events.readEvents(jobId).asStream().count()).isEqualTo(4);
+            assertThat(events.readEvents(null, false).filter(e -> e.getPayload().toString().contains(jobId)).count())
+                    .isEqualTo(4);
+        }
+
+        HikariDataSource pool = node.bean(HikariDataSource.class);
+        assertThat(pool.getMaximumPoolSize()).isEqualTo(10);
+        Await.until(Duration.ofSeconds(5), () -> pool.getHikariPoolMXBean().getActiveConnections() <= 3,
+                () -> pool.getHikariPoolMXBean().getActiveConnections() + " connections in use");
+    }
+}
