@@ -3,6 +3,7 @@ package io.axscheduler.command;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.axscheduler.api.TimeOrderedIds;
 import io.axscheduler.api.job.Backoff;
 import io.axscheduler.api.job.RetryPolicy;
 import io.axscheduler.api.job.RouteStrategy;
@@ -19,7 +20,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 
 /**
  * Turns one job of a submit body into a {@link SubmitJob}, or into the list of everything wrong with it, each error
@@ -82,7 +82,7 @@ public final class JobRequestParser {
         if (errors.size() > before) {
             return null;
         }
-        return new SubmitJob(UUID.randomUUID().toString(), jobKey, jobType, params, priority, runAt,
+        return new SubmitJob(TimeOrderedIds.next(clock.millis()), jobKey, jobType, params, priority, runAt,
                 new RetryPolicy(maxRetries, backoff), timeoutMs, null, executorApp, routeStrategy);
     }
 

@@ -9,7 +9,9 @@ import org.junit.jupiter.api.Test;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -35,6 +37,20 @@ class EventReaderIT {
     @Test
     void the_event_bus_is_the_store_whose_reader_wakes_once_a_window() {
         assertThat(node.bean(EventBus.class)).isInstanceOf(CoalescedReaderWakes.class);
+    }
+
+    @Test
+    void job_ids_and_event_ids_are_version_7_uuids_so_the_event_stores_keys_grow_at_their_right_edge() {
+        String jobId = node.api.submit("{\"jobType\":\"noop\"}");
+        Await.until(Duration.ofSeconds(10), () -> "SUCCEEDED".equals(node.jdbc().queryForObject(
+                "SELECT status FROM job_queue WHERE job_id = ?", String.class, jobId)), () -> "job " + jobId);
+
+        assertThat(UUID.fromString(jobId).version()).isEqualTo(7);
+        List<String> eventIds = node.jdbc().queryForList("SELECT eventIdentifier FROM DomainEventEntry"
+                + " WHERE aggregateIdentifier = ? ORDER BY sequenceNumber", String.class, jobId);
+        assertThat(eventIds).hasSize(4).allMatch(id -> UUID.fromString(id).version() == 7);
+        // the first 13 characters hold the millisecond: within one the rest is random
+        assertThat(eventIds.stream().map(id -> id.substring(0, 13)).toList()).isSorted();
     }
 
     @Test

@@ -5,6 +5,7 @@ import io.axscheduler.command.OperatorCommands;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.axscheduler.api.TimeOrderedIds;
 import io.axscheduler.api.Metadata;
 import io.axscheduler.api.job.SubmitJob;
 import io.axscheduler.api.job.SubmitResult;
@@ -26,7 +27,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 
 /** The schedule commands of the HTTP API: create, update, pause, resume, trigger now, delete; and the cron preview. */
 @RestController
@@ -53,7 +53,7 @@ class ScheduleCommandController {
         String who = actor(actor);
         Instant now = clock.instant();
         ScheduleRequest r = parser.parse(body, now);
-        String scheduleId = UUID.randomUUID().toString();
+        String scheduleId = TimeOrderedIds.next(clock.millis());
         sender.send("schedule", scheduleId, new CreateSchedule(scheduleId, r.name(), r.trigger(), r.job(), r.misfirePolicy(),
                 r.overlapPolicy(), now), who);
         return ResponseEntity.status(HttpStatus.CREATED).body(answer(scheduleId, r.trigger(), now));
@@ -78,7 +78,7 @@ class ScheduleCommandController {
         List<Map<String, Object>> results = sender.inOneTransaction("schedule batch", () -> {
             List<Map<String, Object>> made = new ArrayList<>(requests.size());
             for (ScheduleRequest r : requests) {
-                String scheduleId = UUID.randomUUID().toString();
+                String scheduleId = TimeOrderedIds.next(clock.millis());
                 sender.sendOnce("schedule", scheduleId, new CreateSchedule(scheduleId, r.name(), r.trigger(), r.job(),
                         r.misfirePolicy(), r.overlapPolicy(), now), who);
                 Map<String, Object> answer = new LinkedHashMap<>();
@@ -129,7 +129,7 @@ class ScheduleCommandController {
                                                 @RequestHeader(value = "X-Actor", required = false) String actor) {
         String who = actor(actor);
         Instant now = clock.instant();
-        String jobId = UUID.randomUUID().toString();
+        String jobId = TimeOrderedIds.next(clock.millis());
         SubmitResult result = sender.inOneTransaction("schedule " + scheduleId + " trigger", () -> {
             JobTemplate job = sender.sendOnce("schedule", scheduleId, new FireSchedule(scheduleId, now, FireKind.MANUAL, jobId, null), who);
             SubmitJob submit = job.toSubmitJob(jobId, scheduleId, now, FireKind.MANUAL);

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.management.OperatingSystemMXBean;
 import io.axscheduler.api.Metadata;
+import io.axscheduler.api.TimeOrderedIds;
 import io.axscheduler.api.job.RetryPolicy;
 import io.axscheduler.api.job.SubmitJob;
 import io.axscheduler.deploy.AxSchedulerApplication;
@@ -33,7 +34,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -422,7 +422,7 @@ public final class Benchmark {
 
         /** One job of type bench due at {@code runAt}, through the command gateway: what an embedding service sends. */
         String submit(Instant runAt) {
-            String jobId = UUID.randomUUID().toString();
+            String jobId = TimeOrderedIds.next(System.currentTimeMillis());
             SubmitJob job = new SubmitJob(jobId, null, "bench", Map.of(), 0, runAt, RetryPolicy.defaults(), 30_000, null, null, null);
             context.getBean(CommandGateway.class).sendAndWait(GenericCommandMessage.asCommandMessage(job)
                     .andMetaData(Map.of(Metadata.ACTOR, "bench")));

@@ -2,6 +2,7 @@ package io.axscheduler.scheduler.schedule;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.axscheduler.api.TimeOrderedIds;
 import io.axscheduler.api.job.JobStatus;
 import io.axscheduler.api.job.SubmitResult;
 import io.axscheduler.api.schedule.*;
@@ -17,7 +18,6 @@ import org.springframework.transaction.support.TransactionTemplate;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 
 /**
  * Fires one schedule whose time has come, or comes within the look-ahead ({@code ax.scheduler.schedules.fire-ahead-ms}),
@@ -215,7 +215,7 @@ public class FireDueSchedules {
     }
 
     private String submit(String scheduleId, Instant fireTime, FireKind kind, Instant next) {
-        String jobId = UUID.randomUUID().toString();
+        String jobId = TimeOrderedIds.next(databaseTime.approximateNowMs());
         JobTemplate template = commands.sendAndWait(new FireSchedule(scheduleId, fireTime, kind, jobId, next));
         SubmitResult result = commands.sendAndWait(template.toSubmitJob(jobId, scheduleId, fireTime, kind));
         if (!result.created()) {

@@ -1,0 +1,35 @@
+package io.axscheduler.api;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class TimeOrderedIdsTest {
+
+    @Test
+    void an_id_is_a_version_7_uuid_that_carries_its_millisecond() {
+        long ms = 1_796_050_822_548L;
+        UUID id = UUID.fromString(TimeOrderedIds.next(ms));
+
+        assertThat(id.version()).isEqualTo(7);
+        assertThat(id.variant()).isEqualTo(2);
+        assertThat(id.getMostSignificantBits() >>> 16).isEqualTo(ms);
+    }
+
+    @Test
+    void ids_of_later_milliseconds_sort_after_earlier_ones_as_strings_and_none_repeats() {
+        List<String> ids = new ArrayList<>();
+        for (long ms = 1_796_050_000_000L; ms < 1_796_050_000_000L + 1000; ms++) {
+            ids.add(TimeOrderedIds.next(ms));
+            ids.add(TimeOrderedIds.next(ms));
+        }
+
+        assertThat(ids.stream().map(id -> id.substring(0, 13)).toList()).isSorted();
+        assertThat(new HashSet<>(ids)).hasSize(ids.size());
+    }
+}
