@@ -17,7 +17,7 @@ public class AggregateCaches {
     }
 
     @Bean(SCHEDULES)
-    LruCache scheduleCache(@Value("${ax.command.schedule-cache-entries:20000}") int entries) {
+    LruCache scheduleCache(@Value("${ax.command.schedule-cache-entries:100000}") int entries) {
         return new LruCache("ax.command.schedule-cache-entries", entries);
     }
 }
