@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * Runs the jobs a claim batch started here on their type's pool and hands each outcome to {@link ReportOutcomes},
@@ -38,7 +39,7 @@ public class DispatchClaimed {
     /** Keyed by job id and attempt: a timed-out attempt may still be winding down when the retry starts here. */
     private final Map<String, RunningAttempt> running = new ConcurrentHashMap<>();
     private volatile boolean stopping;
-    private volatile Runnable onSlotFreed = () -> { };
+    private volatile Consumer<String> onSlotFreed = jobType -> { };
 
     public DispatchClaimed(JobExecutors executors, DispatchRemote remote, ReportOutcomes outcomes,
                            ObjectMapper json, @Value("${ax.node.id}") String node) {
@@ -49,8 +50,11 @@ public class DispatchClaimed {
         this.node = node;
     }
 
-    /** Called whenever a run ends and its slot is free again (the scanner uses it to drain a backlog at once). */
-    public void onSlotFreed(Runnable listener) {
+    /**
+     * Called with the job type whenever a run ends and its slot is free again (the scanner uses it to drain a backlog
+     * at once).
+     */
+    public void onSlotFreed(Consumer<String> listener) {
         this.onSlotFreed = listener;
     }
 
@@ -114,7 +118,7 @@ public class DispatchClaimed {
             log.error("job {} attempt {} could not be run or reported; its run deadline will time it out", job.jobId(), job.attempt(), e);
         } finally {
             pool.inFlight.decrementAndGet();
-            onSlotFreed.run();
+            onSlotFreed.accept(job.jobType());
         }
     }
 

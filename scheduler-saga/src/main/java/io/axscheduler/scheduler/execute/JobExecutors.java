@@ -7,6 +7,7 @@ import io.axscheduler.scheduler.worker.WorkerRegistry;
 import org.springframework.stereotype.Component;
 
 import java.util.Collection;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -59,8 +60,9 @@ public class JobExecutors implements JobTypeCatalog {
         return pools.containsKey(jobType);
     }
 
-    public int inProcessTypeCount() {
-        return pools.size();
+    /** The types a handler on this node runs. */
+    public Set<String> inProcessTypes() {
+        return Collections.unmodifiableSet(pools.keySet());
     }
 
     /**

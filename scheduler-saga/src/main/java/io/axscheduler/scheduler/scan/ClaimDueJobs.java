@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One claim batch: lock due rows with {@code FOR UPDATE SKIP LOCKED} (other nodes skip them and take the next ones),
@@ -53,6 +54,7 @@ public class ClaimDueJobs {
     private final SchedulerProperties.Scan settings;
     private final String node;
     private final DrainedLanes drainedLanes = new DrainedLanes();
+    private final AtomicLong transactions = new AtomicLong();
 
     public ClaimDueJobs(NamedParameterJdbcTemplate jdbc, TransactionTemplate transaction, SchedulerCommands commands,
                         DatabaseTime databaseTime, SchedulerProperties properties, @Value("${ax.node.id}") String node) {
@@ -78,20 +80,23 @@ public class ClaimDueJobs {
      * as it commits, and the answer marks them {@link ClaimedJob#started()}.
      */
     public List<ClaimedJob> claim(Map<String, Integer> freeSlots, List<RemoteLanes.Lane> remote) {
+        long passStart = System.currentTimeMillis();
+        // every lane drained: the transaction would query nothing
+        if (freeSlots.keySet().stream().allMatch(type -> drainedLanes.isQuiet(inProcessLane(type), passStart))
+                && remote.stream().allMatch(lane -> drainedLanes.isQuiet(remoteLane(lane), passStart))) {
+            return List.of();
+        }
+        transactions.incrementAndGet();
         // which lanes came back short is only known to be true once the batch commits
         Map<DrainedLanes.Lane, Boolean> cameBackShort = new HashMap<>();
-        long passStart = System.currentTimeMillis();
         List<ClaimedJob> claimed = transaction.execute(tx -> {
             Map<String, ClaimedJob> chosen = new LinkedHashMap<>();
             for (Map.Entry<String, Integer> type : freeSlots.entrySet()) {
-                if (!claimLane(type.getKey(), UNBOUND, Map.of(), type.getValue(), chosen, cameBackShort)) break;
+                if (!claimLane(inProcessLane(type.getKey()), type.getValue(), chosen, cameBackShort)) break;
             }
             Set<String> inProcess = new HashSet<>(chosen.keySet());
             for (RemoteLanes.Lane lane : remote) {
-                boolean room = lane.executorApp() == null
-                        ? claimLane(lane.jobType(), UNBOUND, Map.of(), lane.freeSlots(), chosen, cameBackShort)
-                        : claimLane(lane.jobType(), "executor_app = :app", Map.of("app", lane.executorApp()), lane.freeSlots(), chosen, cameBackShort);
-                if (!room) break;
+                if (!claimLane(remoteLane(lane), lane.freeSlots(), chosen, cameBackShort)) break;
             }
             // due-ness is the database's NOW(3) inside each lane's statement; a lease's end need not be that exact
             Instant leaseUntil = Instant.ofEpochMilli(databaseTime.approximateNowMs() + settings.leaseMs());
@@ -123,6 +128,20 @@ public class ClaimDueJobs {
         return claimed;
     }
 
+    /** Claim transactions this node has run since it started, whatever they found. */
+    public long transactions() {
+        return transactions.get();
+    }
+
+    private static DrainedLanes.Lane inProcessLane(String jobType) {
+        return new DrainedLanes.Lane(jobType, UNBOUND, Map.of());
+    }
+
+    private static DrainedLanes.Lane remoteLane(RemoteLanes.Lane lane) {
+        return lane.executorApp() == null ? inProcessLane(lane.jobType())
+                : new DrainedLanes.Lane(lane.jobType(), "executor_app = :app", Map.of("app", lane.executorApp()));
+    }
+
     /**
      * Work of {@code jobType} (every type when null) falls due at {@code atLocalMs} (this JVM's clock): a lane found
      * empty is queried again from then on, not only after its quiet spell.
@@ -136,12 +155,13 @@ public class ClaimDueJobs {
      * it asked for has no more due work: it is left out of the passes of the next scan interval (the regular tick's
      * cadence, for work other nodes made) unless this node makes work of its type that falls due sooner.
      */
-    private boolean claimLane(String jobType, String lane, Map<String, Object> laneParams, int slots,
-                              Map<String, ClaimedJob> chosen, Map<DrainedLanes.Lane, Boolean> cameBackShort) {
+    private boolean claimLane(DrainedLanes.Lane key, int slots, Map<String, ClaimedJob> chosen,
+                              Map<DrainedLanes.Lane, Boolean> cameBackShort) {
         int limit = Math.min(slots, settings.batchSize() - chosen.size());
         if (limit <= 0) return false;
-        DrainedLanes.Lane key = new DrainedLanes.Lane(jobType, lane, laneParams);
         if (drainedLanes.isQuiet(key, System.currentTimeMillis())) return true;
+        String jobType = key.jobType(), lane = key.condition();
+        Map<String, Object> laneParams = key.params();
         int aged = lockDue(jobType, lane, laneParams, settings.agingAfterMs(), "run_at", limit, 0, chosen);
         int got = aged;
         if (aged < limit) {

@@ -17,7 +17,8 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
 /**
@@ -40,14 +41,17 @@ public class ScanDueJobs implements SmartLifecycle {
     private final DatabaseTime databaseTime;
     private final ReportOutcomes outcomes;
     private final ScanThread thread;
-    private volatile boolean backlog;
-    /** The last pass left a pool without room: a slot that frees may be what due work waits for. */
-    private volatile boolean waitingForSlot;
+    /** The last pass probably left due work behind that there is room for now: the next pass follows at once. */
+    private volatile boolean goAgain;
+    /**
+     * Job types whose pool the last pass left without room while due work of theirs may remain: a slot of theirs that
+     * frees wakes the next pass.
+     */
+    private final Set<String> waitingForSlot = ConcurrentHashMap.newKeySet();
     /** The last pass claimed nothing because outcomes were behind: the next written batch lets it go on. */
     private volatile boolean waitingForOutcomes;
     private volatile boolean paused;
     private volatile Instant lastCompletedScan;
-    private final AtomicLong claimPasses = new AtomicLong();
 
     public ScanDueJobs(ClaimDueJobs claimDueJobs, JobExecutors executors, RemoteLanes remoteLanes, DispatchClaimed dispatcher,
                        ReportOutcomes outcomes, SchedulerProperties properties, DatabaseTime databaseTime, Clock clock) {
@@ -63,8 +67,8 @@ public class ScanDueJobs implements SmartLifecycle {
         this.thread = new ScanThread("ax-scan", properties.scan().minIntervalMs(), properties.scan().maxIntervalMs(), this::pass);
         // only what held the last pass back wakes the next one: a freed slot or a written batch otherwise finds
         // nothing that the pass did not already claim, and costs a claim transaction per job (W3 made three a fire)
-        dispatcher.onSlotFreed(() -> {
-            if (waitingForSlot) wake();
+        dispatcher.onSlotFreed(jobType -> {
+            if (waitingForSlot.contains(jobType)) wake();
         });
         outcomes.onWritten(() -> {
             if (waitingForOutcomes) wake();
@@ -105,11 +109,6 @@ public class ScanDueJobs implements SmartLifecycle {
         wake(null);
     }
 
-    /** Claim transactions this node has run since it started, whatever they found. */
-    public long claimPasses() {
-        return claimPasses.get();
-    }
-
     /** When the last scan finished; health goes DOWN when this falls too far behind. */
     public Instant lastCompletedScan() {
         return lastCompletedScan;
@@ -118,6 +117,7 @@ public class ScanDueJobs implements SmartLifecycle {
     /** Runs one scan on the caller's thread and returns how many jobs it claimed. */
     public int scanOnce() {
         if (paused) {
+            goAgain = false;
             lastCompletedScan = clock.instant();
             return 0;
         }
@@ -129,37 +129,36 @@ public class ScanDueJobs implements SmartLifecycle {
         waitingForOutcomes = behind;
         Map<String, Integer> free = behind ? Map.of() : executors.freeSlots();
         List<RemoteLanes.Lane> remote = remoteLanes.free(executors::runsInProcess);
-        List<ClaimedJob> claimed = List.of();
-        if (!free.isEmpty() || !remote.isEmpty()) {
-            claimPasses.incrementAndGet();
-            claimed = claimDueJobs.claim(free, remote);
-        }
+        List<ClaimedJob> claimed = free.isEmpty() && remote.isEmpty() ? List.of() : claimDueJobs.claim(free, remote);
         dispatcher.dispatch(claimed);
         log.debug("scan: free {}, remote lanes {}, claimed {}", free, remote.size(), claimed.size());
-        // a full batch, or a lane that took all the room its pool had, probably left due work behind: scan again at
-        // once while there is room, or as soon as a slot frees
-        int roomy = executors.freeSlots().size();
-        waitingForSlot = roomy < executors.inProcessTypeCount();
-        backlog = claimed.size() >= properties.scan().batchSize() || tookAllRoom(free, claimed) || waitingForSlot;
-        // a slot freed between the count and the flag saw the flag down: this second look wakes the pass for it
-        if (waitingForSlot && executors.freeSlots().size() > roomy) wake();
+        // a type that took all the room its pool had (or had none) probably left due work behind: scan again at once
+        // if it has room now, or as soon as one of its slots frees
+        Set<String> full = behind ? Set.of() : filledTypes(free, claimed);
+        Set<String> withRoom = executors.freeSlots().keySet();
+        waitingForSlot.clear();
+        full.stream().filter(type -> !withRoom.contains(type)).forEach(waitingForSlot::add);
+        goAgain = claimed.size() >= properties.scan().batchSize() || full.stream().anyMatch(withRoom::contains);
+        // a slot freed between the look at the pools and the flag found the flag down: this second look wakes for it
+        if (waitingForSlot.stream().anyMatch(executors.freeSlots()::containsKey)) wake();
         lastCompletedScan = clock.instant();
         return claimed.size();
     }
 
-    /** Some type with room got as many jobs as it had room for, or had no room to begin with. */
-    private boolean tookAllRoom(Map<String, Integer> free, List<ClaimedJob> claimed) {
-        if (free.size() < executors.inProcessTypeCount()) return true;
+    /** In-process types that started as many jobs as their pool had room for, or had no room to claim any. */
+    private Set<String> filledTypes(Map<String, Integer> free, List<ClaimedJob> claimed) {
         Map<String, Long> started = claimed.stream().filter(ClaimedJob::started)
                 .collect(Collectors.groupingBy(ClaimedJob::jobType, Collectors.counting()));
-        return free.entrySet().stream().anyMatch(room -> started.getOrDefault(room.getKey(), 0L) >= room.getValue());
+        return executors.inProcessTypes().stream()
+                .filter(type -> started.getOrDefault(type, 0L) >= free.getOrDefault(type, 0))
+                .collect(Collectors.toSet());
     }
 
-    /** One pass of the loop; true when it claimed and room is left, so the next pass should follow at once. */
+    /** One pass of the loop; true when it probably left due work there is room for, so the next one follows at once. */
     private boolean pass() {
         try {
-            int claimed = scanOnce();
-            return claimed > 0 && backlog && !executors.freeSlots().isEmpty();
+            scanOnce();
+            return goAgain;
         } catch (RuntimeException e) {
             log.warn("scan failed; the claim batch was rolled back and is retried at the next scan: {}", e.toString());
             log.debug("scan failure", e);
