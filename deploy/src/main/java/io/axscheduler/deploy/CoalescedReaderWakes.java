@@ -2,6 +2,8 @@ package io.axscheduler.deploy;
 
 import org.axonframework.eventhandling.EventMessage;
 import org.axonframework.eventsourcing.eventstore.EmbeddedEventStore;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 import java.util.List;
 import java.util.concurrent.Executors;
@@ -37,8 +39,26 @@ final class CoalescedReaderWakes extends EmbeddedEventStore {
         this.wakeDelayMs = wakeDelayMs;
     }
 
+    /**
+     * Axon calls this when the unit of work commits. Inside a longer Spring transaction (a claim batch, a batch of
+     * schedule fires) that is before the database commit, so the wake waits for that commit: a reader woken earlier
+     * would find nothing and leave the events to the periodic fetch.
+     */
     @Override
     protected void afterCommit(List<? extends EventMessage<?>> events) {
+        if (TransactionSynchronizationManager.isSynchronizationActive()) {
+            TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+                @Override
+                public void afterCommit() {
+                    wakeSoon(events);
+                }
+            });
+        } else {
+            wakeSoon(events);
+        }
+    }
+
+    private void wakeSoon(List<? extends EventMessage<?>> events) {
         if (wakeDelayMs == 0) {
             super.afterCommit(events);
         } else if (wakeScheduled.compareAndSet(false, true)) {
