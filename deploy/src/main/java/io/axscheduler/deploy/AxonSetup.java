@@ -6,12 +6,12 @@ import io.axscheduler.scheduler.saga.JobLifecycleSaga;
 import io.axscheduler.scheduler.saga.SegmentRoutedSagaManager;
 import org.axonframework.commandhandling.CommandBus;
 import org.axonframework.commandhandling.CommandMessage;
-import org.axonframework.common.jdbc.ConnectionProvider;
 import org.axonframework.common.Registration;
+import org.axonframework.common.jdbc.ConnectionProvider;
+import org.axonframework.common.transaction.TransactionManager;
 import org.axonframework.config.Configurer;
 import org.axonframework.config.ConfigurerModule;
 import org.axonframework.config.EventProcessingConfiguration;
-import org.axonframework.common.transaction.TransactionManager;
 import org.axonframework.eventhandling.EventBusSpanFactory;
 import org.axonframework.eventhandling.PropagatingErrorHandler;
 import org.axonframework.eventsourcing.eventstore.EmbeddedEventStore;
@@ -39,8 +39,8 @@ import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-import javax.sql.DataSource;
 import java.util.Map;
+import javax.sql.DataSource;
 
 /**
  * Axon on the node's own database, with the traps of DESIGN.md closed. Kept apart from beans that inject a
@@ -60,8 +60,9 @@ class AxonSetup {
     }
 
     /**
-     * Axon's JDBC event store as its Spring Boot starter builds it, but for the transaction manager: reads outside a
-     * transaction stay outside one (see {@link ReadsOutsideTransactions}).
+     * Axon's JDBC event store as its Spring Boot starter builds it, with the starter's default schema and
+     * {@link JdbcSQLErrorCodesResolver} (a resolver bean of its own would not reach it), but for the transaction
+     * manager: reads outside a transaction stay outside one (see {@link ReadsOutsideTransactions}).
      */
     @Bean
     EventStorageEngine eventStorageEngine(Serializer defaultSerializer, @Qualifier("eventSerializer") Serializer eventSerializer,

@@ -6,7 +6,6 @@ import org.axonframework.eventsourcing.eventstore.EventStorageEngine;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 import java.time.Duration;
 import java.util.List;
@@ -59,7 +58,6 @@ class EventReaderIT {
         Await.until(Duration.ofSeconds(10), () -> "SUCCEEDED".equals(node.jdbc().queryForObject(
                 "SELECT status FROM job_queue WHERE job_id = ?", String.class, jobId)), () -> "job " + jobId);
         EventStorageEngine events = node.bean(EventStorageEngine.class);
-        assertThat(TransactionSynchronizationManager.isActualTransactionActive()).isFalse();
 
         for (int i = 0; i < 50; i++) {
             assertThat(events.readEvents(jobId).asStream().count()).isEqualTo(4);

@@ -33,7 +33,7 @@ class ReadsOutsideTransactionsTest {
     }
 
     @Test
-    void a_read_inside_a_transaction_joins_it_through_the_spring_transaction_manager() {
+    void a_read_while_a_spring_transaction_is_active_goes_to_the_delegate_which_joins_it() {
         TransactionSynchronizationManager.setActualTransactionActive(true);
         try {
             assertThat(transactions.fetchInTransaction(() -> "events")).isEqualTo("events");
@@ -44,7 +44,7 @@ class ReadsOutsideTransactionsTest {
     }
 
     @Test
-    void an_append_always_runs_in_a_transaction() {
+    void an_append_always_goes_to_the_delegate() {
         transactions.executeInTransaction(() -> { });
         assertThat(started).hasValue(1);
     }

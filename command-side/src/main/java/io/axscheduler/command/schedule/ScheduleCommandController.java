@@ -5,8 +5,8 @@ import io.axscheduler.command.OperatorCommands;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.axscheduler.api.TimeOrderedIds;
 import io.axscheduler.api.Metadata;
+import io.axscheduler.api.TimeOrderedIds;
 import io.axscheduler.api.job.SubmitJob;
 import io.axscheduler.api.job.SubmitResult;
 import io.axscheduler.api.problem.FieldError;

@@ -15,6 +15,7 @@ import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
+import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -47,9 +48,10 @@ public class FireDueSchedules {
     private final long misfireThresholdMs;
     private final int fireAllMax;
     private final long fireAheadMs;
+    private final Clock clock;
 
     public FireDueSchedules(NamedParameterJdbcTemplate jdbc, TransactionTemplate transaction, SchedulerCommands commands,
-                            DatabaseTime databaseTime, ObjectMapper json,
+                            DatabaseTime databaseTime, ObjectMapper json, Clock clock,
                             @Value("${ax.scheduler.schedules.misfire-threshold-ms:5000}") long misfireThresholdMs,
                             @Value("${ax.scheduler.schedules.fire-all-max:100}") int fireAllMax,
                             @Value("${ax.scheduler.schedules.fire-ahead-ms:0}") long fireAheadMs) {
@@ -58,6 +60,7 @@ public class FireDueSchedules {
         this.commands = commands;
         this.databaseTime = databaseTime;
         this.json = json;
+        this.clock = clock;
         this.misfireThresholdMs = misfireThresholdMs;
         if (fireAllMax < 1 || fireAllMax > 10_000) throw new IllegalArgumentException("ax.scheduler.schedules.fire-all-max must be 1..10000");
         this.fireAllMax = fireAllMax;
@@ -215,7 +218,7 @@ public class FireDueSchedules {
     }
 
     private String submit(String scheduleId, Instant fireTime, FireKind kind, Instant next) {
-        String jobId = TimeOrderedIds.next(databaseTime.approximateNowMs());
+        String jobId = TimeOrderedIds.next(clock.millis());
         JobTemplate template = commands.sendAndWait(new FireSchedule(scheduleId, fireTime, kind, jobId, next));
         SubmitResult result = commands.sendAndWait(template.toSubmitJob(jobId, scheduleId, fireTime, kind));
         if (!result.created()) {
