@@ -155,19 +155,17 @@ public class ClaimDueJobs {
      * it asked for has no more due work: it is left out of the passes of the next scan interval (the regular tick's
      * cadence, for work other nodes made) unless this node makes work of its type that falls due sooner.
      */
-    private boolean claimLane(DrainedLanes.Lane key, int slots, Map<String, ClaimedJob> chosen,
+    private boolean claimLane(DrainedLanes.Lane lane, int slots, Map<String, ClaimedJob> chosen,
                               Map<DrainedLanes.Lane, Boolean> cameBackShort) {
         int limit = Math.min(slots, settings.batchSize() - chosen.size());
         if (limit <= 0) return false;
-        if (drainedLanes.isQuiet(key, System.currentTimeMillis())) return true;
-        String jobType = key.jobType(), lane = key.condition();
-        Map<String, Object> laneParams = key.params();
-        int aged = lockDue(jobType, lane, laneParams, settings.agingAfterMs(), "run_at", limit, 0, chosen);
+        if (drainedLanes.isQuiet(lane, System.currentTimeMillis())) return true;
+        int aged = lockDue(lane, settings.agingAfterMs(), "run_at", limit, 0, chosen);
         int got = aged;
         if (aged < limit) {
-            got += lockDue(jobType, lane, laneParams, 0, "neg_priority, run_at", limit - aged, aged, chosen);
+            got += lockDue(lane, 0, "neg_priority, run_at", limit - aged, aged, chosen);
         }
-        cameBackShort.put(key, got < limit);
+        cameBackShort.put(lane, got < limit);
         return true;
     }
 
@@ -176,12 +174,12 @@ public class ClaimDueJobs {
      * transaction's locks are not skipped, so this pass may return the {@code alreadyHeld} rows an earlier pass
      * locked: it asks for that many more and de-duplicates by id.
      */
-    private int lockDue(String jobType, String lane, Map<String, Object> laneParams, long dueMsAgo, String order, int want,
-                        int alreadyHeld, Map<String, ClaimedJob> chosen) {
-        Map<String, Object> params = new HashMap<>(laneParams);
-        params.putAll(Map.of("type", jobType, "ago", dueMsAgo, "limit", want + alreadyHeld));
+    private int lockDue(DrainedLanes.Lane lane, long dueMsAgo, String order, int want, int alreadyHeld,
+                        Map<String, ClaimedJob> chosen) {
+        Map<String, Object> params = new HashMap<>(lane.params());
+        params.putAll(Map.of("type", lane.jobType(), "ago", dueMsAgo, "limit", want + alreadyHeld));
         List<ClaimedJob> rows = jdbc.query("SELECT " + COLUMNS + " FROM job_queue"
-                        + " WHERE claimable = 1 AND job_type = :type AND " + lane + " AND run_at <= " + DatabaseTime.NOW_MS + " - :ago"
+                        + " WHERE claimable = 1 AND job_type = :type AND " + lane.condition() + " AND run_at <= " + DatabaseTime.NOW_MS + " - :ago"
                         + " ORDER BY " + order + " LIMIT :limit FOR UPDATE SKIP LOCKED",
                 params, CLAIMED);
         int added = 0;

@@ -41,8 +41,6 @@ public class ScanDueJobs implements SmartLifecycle {
     private final DatabaseTime databaseTime;
     private final ReportOutcomes outcomes;
     private final ScanThread thread;
-    /** The last pass probably left due work behind that there is room for now: the next pass follows at once. */
-    private volatile boolean goAgain;
     /**
      * Job types whose pool the last pass left without room while due work of theirs may remain: a slot of theirs that
      * frees wakes the next pass.
@@ -116,10 +114,20 @@ public class ScanDueJobs implements SmartLifecycle {
 
     /** Runs one scan on the caller's thread and returns how many jobs it claimed. */
     public int scanOnce() {
+        return scan().claimed();
+    }
+
+    /**
+     * What one pass did: the jobs it claimed, and whether it probably left due work behind that there is room for
+     * now, so the next pass should follow at once.
+     */
+    private record Pass(int claimed, boolean goAgain) {
+    }
+
+    private Pass scan() {
         if (paused) {
-            goAgain = false;
             lastCompletedScan = clock.instant();
-            return 0;
+            return new Pass(0, false);
         }
         // while outcomes wait to be written, more claims would only lengthen the wait — past a job's run deadline,
         // which would then time out an attempt that succeeded. The flag is up before the check: a batch written
@@ -138,11 +146,11 @@ public class ScanDueJobs implements SmartLifecycle {
         Set<String> withRoom = executors.freeSlots().keySet();
         waitingForSlot.clear();
         full.stream().filter(type -> !withRoom.contains(type)).forEach(waitingForSlot::add);
-        goAgain = claimed.size() >= properties.scan().batchSize() || full.stream().anyMatch(withRoom::contains);
         // a slot freed between the look at the pools and the flag found the flag down: this second look wakes for it
         if (waitingForSlot.stream().anyMatch(executors.freeSlots()::containsKey)) wake();
         lastCompletedScan = clock.instant();
-        return claimed.size();
+        return new Pass(claimed.size(),
+                claimed.size() >= properties.scan().batchSize() || full.stream().anyMatch(withRoom::contains));
     }
 
     /** In-process types that started as many jobs as their pool had room for, or had no room to claim any. */
@@ -157,8 +165,7 @@ public class ScanDueJobs implements SmartLifecycle {
     /** One pass of the loop; true when it probably left due work there is room for, so the next one follows at once. */
     private boolean pass() {
         try {
-            scanOnce();
-            return goAgain;
+            return scan().goAgain();
         } catch (RuntimeException e) {
             log.warn("scan failed; the claim batch was rolled back and is retried at the next scan: {}", e.toString());
             log.debug("scan failure", e);
