@@ -48,6 +48,13 @@ final class Api {
         return r.text("jobId");
     }
 
+    /** Waits up to 30 s for the job to reach {@code status} and returns it as the API shows it then. */
+    JsonNode awaitStatus(String jobId, String status) {
+        Await.until(Duration.ofSeconds(30), () -> status.equals(get("/api/v1/jobs/" + jobId).text("status")),
+                () -> get("/api/v1/jobs/" + jobId).body().toString());
+        return get("/api/v1/jobs/" + jobId).body();
+    }
+
     private Response send(HttpRequest.Builder request, String json) {
         try {
             HttpRequest built = request.timeout(Duration.ofSeconds(60))

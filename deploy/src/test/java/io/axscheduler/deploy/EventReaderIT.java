@@ -41,8 +41,7 @@ class EventReaderIT {
     @Test
     void job_ids_and_event_ids_are_version_7_uuids_so_the_event_stores_keys_grow_at_their_right_edge() {
         String jobId = node.api.submit("{\"jobType\":\"noop\"}");
-        Await.until(Duration.ofSeconds(10), () -> "SUCCEEDED".equals(node.jdbc().queryForObject(
-                "SELECT status FROM job_queue WHERE job_id = ?", String.class, jobId)), () -> "job " + jobId);
+        node.api.awaitStatus(jobId, "SUCCEEDED");
 
         assertThat(UUID.fromString(jobId).version()).isEqualTo(7);
         List<String> eventIds = node.jdbc().queryForList("SELECT eventIdentifier FROM DomainEventEntry"
@@ -55,8 +54,7 @@ class EventReaderIT {
     @Test
     void fifty_reads_outside_a_transaction_return_the_events_and_give_their_connections_back() {
         String jobId = node.api.submit("{\"jobType\":\"noop\"}");
-        Await.until(Duration.ofSeconds(10), () -> "SUCCEEDED".equals(node.jdbc().queryForObject(
-                "SELECT status FROM job_queue WHERE job_id = ?", String.class, jobId)), () -> "job " + jobId);
+        node.api.awaitStatus(jobId, "SUCCEEDED");
         EventStorageEngine events = node.bean(EventStorageEngine.class);
 
         for (int i = 0; i < 50; i++) {

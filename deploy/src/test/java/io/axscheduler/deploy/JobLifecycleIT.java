@@ -36,9 +36,7 @@ class JobLifecycleIT {
     }
 
     static JsonNode awaitStatus(String jobId, String status) {
-        Await.until(Duration.ofSeconds(30), () -> status.equals(node.api.get("/api/v1/jobs/" + jobId).text("status")),
-                () -> node.api.get("/api/v1/jobs/" + jobId).body().toString());
-        return node.api.get("/api/v1/jobs/" + jobId).body();
+        return node.api.awaitStatus(jobId, status);
     }
 
     static List<String> eventTypes(String jobId) {

@@ -55,9 +55,7 @@ class WorkerRemoteIT {
     }
 
     static JsonNode awaitStatus(String jobId, String status) {
-        Await.until(Duration.ofSeconds(30), () -> status.equals(node.api.get("/api/v1/jobs/" + jobId).text("status")),
-                () -> node.api.get("/api/v1/jobs/" + jobId).body().toString());
-        return node.api.get("/api/v1/jobs/" + jobId).body();
+        return node.api.awaitStatus(jobId, status);
     }
 
     static List<JsonNode> events(String jobId) {
