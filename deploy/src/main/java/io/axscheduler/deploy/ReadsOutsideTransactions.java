@@ -13,8 +13,9 @@ import java.util.function.Supplier;
  *
  * <p>Axon opens a transaction for every read: for the saga's event reader, which polls after each commit, that is
  * {@code set autocommit=0}, the query, {@code COMMIT} and {@code set autocommit=1} per poll — in W3 the reader's polls
- * were 42 % of the node's statements. A read of committed events under READ COMMITTED sees the same rows without the
- * transaction: each statement reads its own snapshot in either case.
+ * were about half of the node's statements (some 16,000 of 30,264 in a 3-second sample of the server's query log). A
+ * read of committed events under READ COMMITTED sees the same rows without the transaction: each statement reads its
+ * own snapshot in either case.
  */
 final class ReadsOutsideTransactions implements TransactionManager {
 

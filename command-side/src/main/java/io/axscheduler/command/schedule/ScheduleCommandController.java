@@ -53,7 +53,7 @@ class ScheduleCommandController {
         String who = actor(actor);
         Instant now = clock.instant();
         ScheduleRequest r = parser.parse(body, now);
-        String scheduleId = TimeOrderedIds.next(clock.millis());
+        String scheduleId = TimeOrderedIds.next(now.toEpochMilli());
         sender.send("schedule", scheduleId, new CreateSchedule(scheduleId, r.name(), r.trigger(), r.job(), r.misfirePolicy(),
                 r.overlapPolicy(), now), who);
         return ResponseEntity.status(HttpStatus.CREATED).body(answer(scheduleId, r.trigger(), now));
@@ -78,7 +78,7 @@ class ScheduleCommandController {
         List<Map<String, Object>> results = sender.inOneTransaction("schedule batch", () -> {
             List<Map<String, Object>> made = new ArrayList<>(requests.size());
             for (ScheduleRequest r : requests) {
-                String scheduleId = TimeOrderedIds.next(clock.millis());
+                String scheduleId = TimeOrderedIds.next(now.toEpochMilli());
                 sender.sendOnce("schedule", scheduleId, new CreateSchedule(scheduleId, r.name(), r.trigger(), r.job(),
                         r.misfirePolicy(), r.overlapPolicy(), now), who);
                 Map<String, Object> answer = new LinkedHashMap<>();
@@ -129,7 +129,7 @@ class ScheduleCommandController {
                                                 @RequestHeader(value = "X-Actor", required = false) String actor) {
         String who = actor(actor);
         Instant now = clock.instant();
-        String jobId = TimeOrderedIds.next(clock.millis());
+        String jobId = TimeOrderedIds.next(now.toEpochMilli());
         SubmitResult result = sender.inOneTransaction("schedule " + scheduleId + " trigger", () -> {
             JobTemplate job = sender.sendOnce("schedule", scheduleId, new FireSchedule(scheduleId, now, FireKind.MANUAL, jobId, null), who);
             SubmitJob submit = job.toSubmitJob(jobId, scheduleId, now, FireKind.MANUAL);
