@@ -4,11 +4,23 @@
 # The full production stack on the server of BENCH_JDBC_URL (default jdbc:mariadb://127.0.0.1:3306/, the peers'
 # driver), user BENCH_DB_USER / BENCH_DB_PASSWORD (root / empty), database BENCH_DB_NAME (ax_bench, dropped and
 # re-created per workload). stdout: one JSON line per workload; progress on stderr.
+# One JVM per workload, as the peers' harness runs one per (system, workload): a workload run after another in the
+# same JVM finds its code compiled already, which the peers never get (the README gives the difference).
+# BENCH_ONE_JVM=1 runs them all in one JVM instead: a node warmed by the workloads before it, not comparable.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 if [ ! -f deploy/target/ax-scheduler.jar ] || [ -n "${BENCH_REBUILD:-}" ]; then
   mvn -q -B package -DskipTests 1>&2
 fi
-exec java ${BENCH_JAVA_OPTS:--Xmx2g} -cp deploy/target/ax-scheduler.jar \
-  -Dloader.main=io.axscheduler.deploy.bench.Benchmark \
-  org.springframework.boot.loader.launch.PropertiesLauncher "$@"
+bench() {
+  java ${BENCH_JAVA_OPTS:--Xmx2g} -cp deploy/target/ax-scheduler.jar \
+    -Dloader.main=io.axscheduler.deploy.bench.Benchmark \
+    org.springframework.boot.loader.launch.PropertiesLauncher "$@"
+}
+workloads=("$@")
+[ ${#workloads[@]} -gt 0 ] || workloads=(W1 W2 W3)
+if [ -n "${BENCH_ONE_JVM:-}" ]; then
+  bench "${workloads[@]}"
+else
+  for w in "${workloads[@]}"; do bench "$w"; done
+fi

@@ -161,6 +161,11 @@ public final class Benchmark {
             line.put("submit_rate", round(submitRate));
             putPercentiles(line, latencies);
             line.put("early", Arrays.stream(latencies).filter(l -> l < 0).count());
+            String dump = env("W2_DUMP", "");
+            if (!dump.isEmpty()) {
+                dumpLagBySecond(dump, startedAt, ids.stream().filter(node.handler.firstStartMs::containsKey)
+                        .map(id -> new long[] {dueMs.get(id), node.handler.firstStartMs.get(id) - dueMs.get(id)}).toList());
+            }
             putExactlyOnce(line, node, ids);
             return line;
         }
@@ -276,6 +281,39 @@ public final class Benchmark {
         putPercentiles(line, lag);
         line.put("early", early);
         if (handler.fireRecords() > n) line.put("dropped_records", handler.fireRecords() - n);
+        String dump = env("W3_DUMP", "");
+        if (!dump.isEmpty()) dumpLagBySecond(dump, handler, first, fromMs, toMs);
+    }
+
+    /**
+     * W3_DUMP=file: per second of intended fire time in the window, the fires and their lag p50 / p99 / max (ms), as
+     * CSV, to see when in a run the lag comes (JIT warm-up, a backlog, a pause) rather than only how much.
+     */
+    private static void dumpLagBySecond(String file, BenchHandler handler, long[] first, long fromMs, long toMs) {
+        List<long[]> dueAndLag = new ArrayList<>();
+        for (int r = 0; r < handler.firesRecorded(); r++) {
+            long t = handler.fireIntendedMs(r);
+            if (t >= fromMs && t < toMs) dueAndLag.add(new long[] {t, handler.fireStartMs(r) - t});
+        }
+        dumpLagBySecond(file, fromMs, dueAndLag);
+    }
+
+    /** Per second after {@code fromMs} of due time: how many, and the lag's p50 / p99 / max (ms), as CSV. */
+    private static void dumpLagBySecond(String file, long fromMs, List<long[]> dueAndLag) {
+        java.util.TreeMap<Long, List<Long>> bySecond = new java.util.TreeMap<>();
+        for (long[] one : dueAndLag) bySecond.computeIfAbsent((one[0] - fromMs) / 1000, s -> new ArrayList<>()).add(one[1]);
+        StringBuilder csv = new StringBuilder("second,count,p50_ms,p99_ms,max_ms\n");
+        bySecond.forEach((second, lags) -> {
+            lags.sort(null);
+            csv.append(second).append(',').append(lags.size()).append(',').append(lags.get(lags.size() / 2)).append(',')
+                    .append(lags.get(Math.min(lags.size() - 1, (int) Math.ceil(lags.size() * 0.99) - 1))).append(',')
+                    .append(lags.get(lags.size() - 1)).append('\n');
+        });
+        try {
+            java.nio.file.Files.writeString(java.nio.file.Path.of(file), csv);
+        } catch (java.io.IOException e) {
+            progress("dump " + file + ": " + e);
+        }
     }
 
     /**
