@@ -1,6 +1,8 @@
 package io.axscheduler.deploy;
 
 import org.axonframework.eventhandling.EventMessage;
+import org.axonframework.eventhandling.TrackingEventStream;
+import org.axonframework.eventhandling.TrackingToken;
 import org.axonframework.eventsourcing.eventstore.EmbeddedEventStore;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
@@ -24,6 +26,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * reader reads them in one go. The flag is cleared before the wake, so a commit that lands while the reader reads
  * schedules the next one: every commit is read at most {@code wakeDelayMs} plus one read after it. Commits of other
  * nodes are still found by Axon's periodic fetch.
+ *
+ * <p>Its streams skip the payload types their processor says it has no handler for ({@link SkippingEventStream}).
  */
 final class CoalescedReaderWakes extends EmbeddedEventStore {
 
@@ -72,6 +76,11 @@ final class CoalescedReaderWakes extends EmbeddedEventStore {
                 // the store is shutting down: its reader stops with it
             }
         }
+    }
+
+    @Override
+    public TrackingEventStream openStream(TrackingToken trackingToken) {
+        return new SkippingEventStream(super.openStream(trackingToken));
     }
 
     @Override

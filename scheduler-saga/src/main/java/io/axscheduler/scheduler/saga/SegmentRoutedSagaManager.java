@@ -3,6 +3,12 @@ package io.axscheduler.scheduler.saga;
 import org.axonframework.eventhandling.EventMessage;
 import org.axonframework.eventhandling.Segment;
 import org.axonframework.modelling.saga.AnnotatedSagaManager;
+import org.axonframework.modelling.saga.AssociationValue;
+import org.axonframework.modelling.saga.SagaEventHandler;
+
+import java.lang.reflect.Method;
+import java.util.HashSet;
+import java.util.Set;
 
 /**
  * A saga manager that hands each event to one segment of the processor: the one its association value (the job id)
@@ -17,16 +23,63 @@ import org.axonframework.modelling.saga.AnnotatedSagaManager;
  * <p>
  * This holds for sagas whose events each carry one association value, as {@link JobLifecycleSaga}'s (the job id):
  * an event with two values could reach two segments, each finding the sagas of both.
+ * <p>
+ * It also says which payload types the saga handles at all ({@link #canHandleType}); Axon's manager says "every
+ * type". A pooled processor asks that of an event no segment took, and tells its event stream to skip the type from
+ * then on: a stream that can skip then keeps a job's creation and claim, and every schedule event, away from the
+ * segments, each of which would otherwise offer it to the saga and queue it only to advance past it.
  */
 public class SegmentRoutedSagaManager<T> extends AnnotatedSagaManager<T> {
 
+    private final Set<Class<?>> handledTypes;
+    /** Per thread, the last event {@link #canHandle} routed (see there). */
+    private final ThreadLocal<Routed> lastRouted = new ThreadLocal<>();
+
     public SegmentRoutedSagaManager(AnnotatedSagaManager.Builder<T> builder) {
         super(builder);
+        this.handledTypes = handledTypes(getSagaType());
     }
 
+    /** True when one of the saga's {@code @SagaEventHandler}s takes {@code payloadType} (or a supertype of it). */
+    @Override
+    public boolean canHandleType(Class<?> payloadType) {
+        return handledTypes.stream().anyMatch(type -> type.isAssignableFrom(payloadType));
+    }
+
+    /**
+     * The payload types of the {@code @SagaEventHandler} methods of {@code sagaType} and its superclasses: the
+     * annotation's {@code payloadType} when given, else the first parameter's type. A handler without parameters
+     * takes anything.
+     */
+    static Set<Class<?>> handledTypes(Class<?> sagaType) {
+        Set<Class<?>> types = new HashSet<>();
+        for (Class<?> type = sagaType; type != null && type != Object.class; type = type.getSuperclass()) {
+            for (Method method : type.getDeclaredMethods()) {
+                SagaEventHandler handler = method.getAnnotation(SagaEventHandler.class);
+                if (handler == null) continue;
+                types.add(handler.payloadType() != Object.class ? handler.payloadType()
+                        : method.getParameterCount() > 0 ? method.getParameterTypes()[0] : Object.class);
+            }
+        }
+        return Set.copyOf(types);
+    }
+
+    /**
+     * The processor asks this once per segment for each event, one segment after the other on its coordinating
+     * thread: the event's association values are worked out for the first and kept for the rest.
+     */
     @Override
     public boolean canHandle(EventMessage<?> event, Segment segment) {
-        return super.canHandle(event, segment) && extractAssociationValues(event).stream().anyMatch(segment::matches);
+        Routed routed = lastRouted.get();
+        if (routed == null || routed.event() != event) {
+            routed = new Routed(event, super.canHandle(event, segment) ? extractAssociationValues(event) : Set.of());
+            lastRouted.set(routed);
+        }
+        return routed.associations().stream().anyMatch(segment::matches);
+    }
+
+    /** An event and its association values (none when the saga has no handler for it). */
+    private record Routed(EventMessage<?> event, Set<AssociationValue> associations) {
     }
 
     /** The event reached only its association's segment (see {@link #canHandle}): every saga it finds is ours. */

@@ -1,5 +1,10 @@
 package io.axscheduler.scheduler.saga;
 
+import io.axscheduler.api.job.JobCanceled;
+import io.axscheduler.api.job.JobFailed;
+import io.axscheduler.api.job.JobStarted;
+import io.axscheduler.api.job.JobSucceeded;
+import io.axscheduler.api.job.JobTimedOut;
 import org.axonframework.eventhandling.EventMessage;
 import org.axonframework.eventhandling.GenericEventMessage;
 import org.axonframework.eventhandling.Segment;
@@ -101,6 +106,39 @@ class SegmentRoutedSagaManagerTest {
         for (Segment segment : Segment.computeSegments(0, 1, 2, 3)) {
             assertThat(manager.canHandle(GenericEventMessage.asEventMessage(new Unrelated("job-1")), segment)).isFalse();
         }
+    }
+
+    @Test
+    void an_events_association_is_worked_out_once_for_all_segments() {
+        java.util.concurrent.atomic.AtomicInteger extractions = new java.util.concurrent.atomic.AtomicInteger();
+        SegmentRoutedSagaManager<Probe> counting = new SegmentRoutedSagaManager<>(AnnotatedSagaManager.<Probe>builder()
+                .sagaType(Probe.class)
+                .sagaRepository(AnnotatedSagaRepository.<Probe>builder().sagaType(Probe.class).sagaStore(store).build())) {
+            @Override
+            protected java.util.Set<org.axonframework.modelling.saga.AssociationValue> extractAssociationValues(EventMessage<?> event) {
+                extractions.incrementAndGet();
+                return super.extractAssociationValues(event);
+            }
+        };
+        Segment[] four = Segment.computeSegments(0, 1, 2, 3);
+        for (String job : List.of("job-1", "job-2")) {
+            EventMessage<?> event = GenericEventMessage.asEventMessage(new Begun(job));
+            assertThat(Arrays.stream(four).filter(segment -> counting.canHandle(event, segment))).hasSize(1);
+        }
+        assertThat(extractions).hasValue(2);
+    }
+
+    @Test
+    void it_names_the_payload_types_the_saga_handles_so_the_stream_may_skip_the_rest() {
+        assertThat(manager.canHandleType(Begun.class)).isTrue();
+        assertThat(manager.canHandleType(Ended.class)).isTrue();
+        assertThat(manager.canHandleType(Unrelated.class)).isFalse();
+    }
+
+    @Test
+    void the_job_saga_handles_the_ends_of_an_attempt_and_not_its_creation_or_claim() {
+        assertThat(SegmentRoutedSagaManager.handledTypes(JobLifecycleSaga.class)).containsExactlyInAnyOrder(
+                JobStarted.class, JobSucceeded.class, JobFailed.class, JobTimedOut.class, JobCanceled.class);
     }
 
     /** Offers the event to every segment, as a pooled processor does, and has exactly one of them take it. */
