@@ -129,6 +129,7 @@ public final class Benchmark {
         if (!submit.equals("command") && !submit.equals("http")) throw new IllegalArgumentException("W2_SUBMIT: command or http");
         try (Node node = start()) {
             Thread.sleep(1_000); // as the peers' harness: let the scheduler come up before the load starts
+            long questionsBefore = node.questions();
             Map<String, Long> dueMs = new ConcurrentHashMap<>();
             ExecutorService submitters = Executors.newFixedThreadPool(4);
             ScheduledExecutorService pacer = Executors.newSingleThreadScheduledExecutor();
@@ -151,6 +152,7 @@ public final class Benchmark {
             double submitRate = total / ((System.currentTimeMillis() - startedAt) / 1000.0);
             awaitStarts(node.handler, total, Duration.ofMillis(leadMs + 30_000), "W2");
             Thread.sleep(1_000); // late duplicates
+            long questions = node.questions() - questionsBefore;
             List<String> ids = new ArrayList<>(dueMs.keySet());
             long[] latencies = ids.stream().filter(node.handler.firstStartMs::containsKey)
                     .mapToLong(id -> node.handler.firstStartMs.get(id) - dueMs.get(id)).sorted().toArray();
@@ -167,6 +169,9 @@ public final class Benchmark {
                         .map(id -> new long[] {dueMs.get(id), node.handler.firstStartMs.get(id) - dueMs.get(id)}).toList());
             }
             putExactlyOnce(line, node, ids);
+            // submits, claims, outcomes and the saga's bookkeeping of the jobs that had ended by then
+            line.put("statements_per_job", round((double) questions / total));
+            progress("W2 CPU of this JVM by thread, ms: " + cpuByThread());
             return line;
         }
     }
