@@ -18,11 +18,20 @@ import java.util.concurrent.TimeUnit;
  * went through the processor's coordinator: offered to each of its 4 segments, and queued on each only to move the
  * segment's token past it. Skipping loses nothing: a later event's token covers the positions before it, and a
  * processor that restarts behind skipped events reads them again and skips them again.
+ *
+ * <p>At most {@value #MAX_DROPPED_IN_A_ROW} events are dropped in a row; the next one is handed over although its type
+ * is skipped. The processor reads up to as many events in one round, and between rounds it extends its segment claims
+ * and stores its tokens: a long run of skipped events (100,000 schedules made) must neither hold one round for longer
+ * than a claim lasts nor leave the tokens where the run began.
  */
 final class SkippingEventStream implements TrackingEventStream {
 
+    static final int MAX_DROPPED_IN_A_ROW = 1024;
+
     private final TrackingEventStream events;
     private final Set<Class<?>> skipped = ConcurrentHashMap.newKeySet();
+    /** Events dropped since the last one handed over; only the processor's coordinating thread reads the stream. */
+    private int droppedInARow;
 
     SkippingEventStream(TrackingEventStream events) {
         this.events = events;
@@ -56,21 +65,30 @@ final class SkippingEventStream implements TrackingEventStream {
     public TrackedEventMessage<?> nextAvailable() throws InterruptedException {
         while (true) {
             TrackedEventMessage<?> next = events.nextAvailable();
-            if (!skipped.contains(next.getPayloadType())) return next;
+            if (!mayDrop(next)) {
+                droppedInARow = 0;
+                return next;
+            }
+            droppedInARow++;
         }
     }
 
-    /** Drops the next event if one is at hand and of a skipped type; never waits. */
+    /** Drops the next event if one is at hand and may be dropped; never waits. */
     private boolean dropNextIfSkipped() {
         Optional<TrackedEventMessage<?>> next = events.peek();
-        if (next.isEmpty() || !skipped.contains(next.get().getPayloadType())) return false;
+        if (next.isEmpty() || !mayDrop(next.get())) return false;
         try {
             events.nextAvailable(); // the event peek just returned: at hand, so this does not block
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return false;
         }
+        droppedInARow++;
         return true;
+    }
+
+    private boolean mayDrop(TrackedEventMessage<?> event) {
+        return droppedInARow < MAX_DROPPED_IN_A_ROW && skipped.contains(event.getPayloadType());
     }
 
     @Override

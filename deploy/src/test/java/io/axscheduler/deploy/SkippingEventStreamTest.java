@@ -70,6 +70,22 @@ class SkippingEventStreamTest {
     }
 
     @Test
+    void a_long_run_of_skipped_events_hands_one_over_per_thousand_or_so_so_the_processor_can_store_its_place() throws Exception {
+        int run = 3 * SkippingEventStream.MAX_DROPPED_IN_A_ROW + 10;
+        for (int i = 0; i <= run; i++) store.publish(GenericEventMessage.asEventMessage(new Unwanted(i)));
+        store.publish(GenericEventMessage.asEventMessage(new Kept(run + 1)));
+        try (TrackingEventStream stream = store.openStream(null)) {
+            stream.skipMessagesWithPayloadTypeOf(stream.nextAvailable());
+
+            List<Object> seen = new ArrayList<>();
+            while (stream.hasNextAvailable(1, TimeUnit.SECONDS)) seen.add(stream.nextAvailable().getPayload());
+
+            int per = SkippingEventStream.MAX_DROPPED_IN_A_ROW + 1;
+            assertThat(seen).containsExactly(new Unwanted(per), new Unwanted(2 * per), new Unwanted(3 * per), new Kept(run + 1));
+        }
+    }
+
+    @Test
     void a_stream_that_was_never_asked_skips_nothing() throws Exception {
         store.publish(GenericEventMessage.asEventMessage(new Unwanted(0)), GenericEventMessage.asEventMessage(new Kept(1)));
         try (TrackingEventStream stream = store.openStream(null)) {

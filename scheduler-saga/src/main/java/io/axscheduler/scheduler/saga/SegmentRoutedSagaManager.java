@@ -1,7 +1,10 @@
 package io.axscheduler.scheduler.saga;
 
+import org.axonframework.common.ReflectionUtils;
+import org.axonframework.common.annotation.AnnotationUtils;
 import org.axonframework.eventhandling.EventMessage;
 import org.axonframework.eventhandling.Segment;
+import org.axonframework.messaging.Message;
 import org.axonframework.modelling.saga.AnnotatedSagaManager;
 import org.axonframework.modelling.saga.AssociationValue;
 import org.axonframework.modelling.saga.SagaEventHandler;
@@ -47,21 +50,21 @@ public class SegmentRoutedSagaManager<T> extends AnnotatedSagaManager<T> {
     }
 
     /**
-     * The payload types of the {@code @SagaEventHandler} methods of {@code sagaType} and its superclasses: the
-     * annotation's {@code payloadType} when given, else the first parameter's type. A handler without parameters
-     * takes anything.
+     * The payload types of the {@code @SagaEventHandler} methods of {@code sagaType} (its superclasses and interfaces
+     * too, and handlers annotated through a meta-annotation, as Axon finds them): the annotation's {@code payloadType}
+     * when given, else the first parameter's type. A handler that takes a message, or nothing, takes any payload: it
+     * makes the answer {@code Object}, so no type is skipped. A type left out here would never reach the saga.
      */
     static Set<Class<?>> handledTypes(Class<?> sagaType) {
         Set<Class<?>> types = new HashSet<>();
-        for (Class<?> type = sagaType; type != null && type != Object.class; type = type.getSuperclass()) {
-            for (Method method : type.getDeclaredMethods()) {
-                SagaEventHandler handler = method.getAnnotation(SagaEventHandler.class);
-                if (handler == null) continue;
-                types.add(handler.payloadType() != Object.class ? handler.payloadType()
-                        : method.getParameterCount() > 0 ? method.getParameterTypes()[0] : Object.class);
-            }
+        for (Method method : ReflectionUtils.methodsOf(sagaType)) {
+            if (!AnnotationUtils.isAnnotationPresent(method, SagaEventHandler.class)) continue;
+            Class<?> declared = AnnotationUtils.<Class<?>>findAnnotationAttribute(method, SagaEventHandler.class, "payloadType")
+                    .orElse(Object.class);
+            Class<?> first = method.getParameterCount() > 0 ? method.getParameterTypes()[0] : Object.class;
+            types.add(declared != Object.class ? declared : Message.class.isAssignableFrom(first) ? Object.class : first);
         }
-        return Set.copyOf(types);
+        return types.contains(Object.class) ? Set.of(Object.class) : Set.copyOf(types);
     }
 
     /**

@@ -141,6 +141,42 @@ class SegmentRoutedSagaManagerTest {
                 JobStarted.class, JobSucceeded.class, JobFailed.class, JobTimedOut.class, JobCanceled.class);
     }
 
+    /** A saga with a handler that takes the event message itself: Axon hands it every payload type. */
+    public static class TakesMessages {
+        @StartSaga
+        @SagaEventHandler(associationProperty = "jobId")
+        public void on(Begun event) {
+        }
+
+        @SagaEventHandler(associationProperty = "jobId")
+        public void on(EventMessage<?> anything) {
+        }
+    }
+
+    /** A handler found on an interface the saga implements. */
+    public interface EndsJobs {
+        @SagaEventHandler(associationProperty = "jobId")
+        default void on(Ended event) {
+        }
+    }
+
+    public static class WithInterfaceHandler implements EndsJobs {
+        @StartSaga
+        @SagaEventHandler(associationProperty = "jobId")
+        public void on(Begun event) {
+        }
+    }
+
+    @Test
+    void a_handler_that_takes_a_message_takes_every_type_so_none_is_skipped() {
+        assertThat(SegmentRoutedSagaManager.handledTypes(TakesMessages.class)).containsExactly(Object.class);
+    }
+
+    @Test
+    void handlers_on_an_interface_count() {
+        assertThat(SegmentRoutedSagaManager.handledTypes(WithInterfaceHandler.class)).containsExactlyInAnyOrder(Begun.class, Ended.class);
+    }
+
     /** Offers the event to every segment, as a pooled processor does, and has exactly one of them take it. */
     private void offer(Object payload, Segment[] segments) throws Exception {
         EventMessage<?> event = GenericEventMessage.asEventMessage(payload);
