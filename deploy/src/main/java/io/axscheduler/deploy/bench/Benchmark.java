@@ -17,6 +17,7 @@ import org.springframework.boot.web.servlet.context.ServletWebServerApplicationC
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.JdbcTemplate;
 
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
@@ -24,6 +25,8 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.time.Duration;
@@ -34,7 +37,9 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -136,26 +141,32 @@ public final class Benchmark {
             int total = seconds * rate;
             long startedAt = System.currentTimeMillis();
             long periodMicros = 1_000_000L / rate;
+            // the submitters live until their CPU is counted below: a thread that has ended drops out of the count
+            CountDownLatch submitted = new CountDownLatch(total);
             for (int i = 0; i < total; i++) {
                 pacer.schedule(() -> submitters.execute(() -> {
-                    Instant due = Instant.ofEpochMilli(System.currentTimeMillis() + leadMs);
-                    String jobId = submit.equals("http")
-                            ? node.post("/api/v1/jobs", "{\"jobType\":\"bench\",\"runAt\":\"" + due + "\"}").path("jobId").asText()
-                            : node.submit(due);
-                    dueMs.put(jobId, due.toEpochMilli());
+                    try {
+                        Instant due = Instant.ofEpochMilli(System.currentTimeMillis() + leadMs);
+                        String jobId = submit.equals("http")
+                                ? node.post("/api/v1/jobs", "{\"jobType\":\"bench\",\"runAt\":\"" + due + "\"}").path("jobId").asText()
+                                : node.submit(due);
+                        dueMs.put(jobId, due.toEpochMilli());
+                    } finally {
+                        submitted.countDown();
+                    }
                 }), i * periodMicros, TimeUnit.MICROSECONDS);
             }
             pacer.shutdown();
             pacer.awaitTermination(seconds + 60L, TimeUnit.SECONDS);
-            submitters.shutdown();
-            submitters.awaitTermination(120, TimeUnit.SECONDS);
+            submitted.await(120, TimeUnit.SECONDS);
             double submitRate = total / ((System.currentTimeMillis() - startedAt) / 1000.0);
             awaitStarts(node.handler, total, Duration.ofMillis(leadMs + 30_000), "W2");
             Thread.sleep(1_000); // late duplicates
             long questions = node.questions() - questionsBefore;
             List<String> ids = new ArrayList<>(dueMs.keySet());
-            long[] latencies = ids.stream().filter(node.handler.firstStartMs::containsKey)
-                    .mapToLong(id -> node.handler.firstStartMs.get(id) - dueMs.get(id)).sorted().toArray();
+            List<long[]> dueAndLag = ids.stream().filter(node.handler.firstStartMs::containsKey)
+                    .map(id -> new long[] {dueMs.get(id), node.handler.firstStartMs.get(id) - dueMs.get(id)}).toList();
+            long[] latencies = dueAndLag.stream().mapToLong(one -> one[1]).sorted().toArray();
             Map<String, Object> line = head("W2", node);
             line.put("jobs", total);
             line.put("rate", rate);
@@ -164,14 +175,12 @@ public final class Benchmark {
             putPercentiles(line, latencies);
             line.put("early", Arrays.stream(latencies).filter(l -> l < 0).count());
             String dump = env("W2_DUMP", "");
-            if (!dump.isEmpty()) {
-                dumpLagBySecond(dump, startedAt, ids.stream().filter(node.handler.firstStartMs::containsKey)
-                        .map(id -> new long[] {dueMs.get(id), node.handler.firstStartMs.get(id) - dueMs.get(id)}).toList());
-            }
+            if (!dump.isEmpty()) dumpLagBySecond(dump, startedAt, dueAndLag);
             putExactlyOnce(line, node, ids);
             // submits, claims, outcomes and the saga's bookkeeping of the jobs that had ended by then
             line.put("statements_per_job", round((double) questions / total));
             progress("W2 CPU of this JVM by thread, ms: " + cpuByThread());
+            submitters.shutdown();
             return line;
         }
     }
@@ -305,18 +314,17 @@ public final class Benchmark {
 
     /** Per second after {@code fromMs} of due time: how many, and the lag's p50 / p99 / max (ms), as CSV. */
     private static void dumpLagBySecond(String file, long fromMs, List<long[]> dueAndLag) {
-        java.util.TreeMap<Long, List<Long>> bySecond = new java.util.TreeMap<>();
+        Map<Long, List<Long>> bySecond = new TreeMap<>();
         for (long[] one : dueAndLag) bySecond.computeIfAbsent((one[0] - fromMs) / 1000, s -> new ArrayList<>()).add(one[1]);
         StringBuilder csv = new StringBuilder("second,count,p50_ms,p99_ms,max_ms\n");
         bySecond.forEach((second, lags) -> {
-            lags.sort(null);
-            csv.append(second).append(',').append(lags.size()).append(',').append(lags.get(lags.size() / 2)).append(',')
-                    .append(lags.get(Math.min(lags.size() - 1, (int) Math.ceil(lags.size() * 0.99) - 1))).append(',')
-                    .append(lags.get(lags.size() - 1)).append('\n');
+            long[] sorted = lags.stream().mapToLong(Long::longValue).sorted().toArray();
+            csv.append(second).append(',').append(sorted.length).append(',').append(percentile(sorted, 50)).append(',')
+                    .append(percentile(sorted, 99)).append(',').append(sorted[sorted.length - 1]).append('\n');
         });
         try {
-            java.nio.file.Files.writeString(java.nio.file.Path.of(file), csv);
-        } catch (java.io.IOException e) {
+            Files.writeString(Path.of(file), csv);
+        } catch (IOException e) {
             progress("dump " + file + ": " + e);
         }
     }
