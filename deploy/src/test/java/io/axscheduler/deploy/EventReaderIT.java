@@ -1,23 +1,33 @@
 package io.axscheduler.deploy;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.axscheduler.api.job.JobClaimed;
+import io.axscheduler.api.job.JobCreated;
+import io.axscheduler.api.job.JobStarted;
+import io.axscheduler.api.job.JobSucceeded;
+import org.axonframework.common.stream.BlockingStream;
 import org.axonframework.eventhandling.EventBus;
+import org.axonframework.eventhandling.TrackedEventMessage;
+import org.axonframework.eventsourcing.eventstore.EventStore;
 import org.axonframework.eventsourcing.eventstore.EventStorageEngine;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The node's event store on MariaDB: the saga's reader is woken by {@link CoalescedReaderWakes}, and reads made
  * outside a transaction ({@link ReadsOutsideTransactions}) return the events and give their connection back to a
- * pool of 10 — fifty of them would exhaust it otherwise.
+ * pool of 10 — fifty of them would exhaust it otherwise. Its streams skip the payload types their reader asked to
+ * skip ({@link SkippingEventStream}).
  */
 class EventReaderIT {
 
@@ -49,6 +59,28 @@ class EventReaderIT {
         assertThat(eventIds).hasSize(4).allMatch(id -> UUID.fromString(id).version() == 7);
         // the first 13 characters hold the millisecond: within one the rest is random
         assertThat(eventIds.stream().map(id -> id.substring(0, 13)).toList()).isSorted();
+    }
+
+    @Test
+    void the_nodes_event_streams_skip_a_type_their_reader_asked_to_skip() throws Exception {
+        String first = node.api.submit("{\"jobType\":\"noop\"}");
+        node.api.awaitStatus(first, "SUCCEEDED");
+        try (BlockingStream<TrackedEventMessage<?>> stream = node.bean(EventStore.class).openStream(null)) {
+            TrackedEventMessage<?> created;
+            do {
+                created = stream.nextAvailable();
+            } while (!(created.getPayload() instanceof JobCreated));
+            stream.skipMessagesWithPayloadTypeOf(created);
+
+            String second = node.api.submit("{\"jobType\":\"noop\"}");
+            node.api.awaitStatus(second, "SUCCEEDED");
+            List<Class<?>> secondsEvents = new ArrayList<>();
+            while (stream.hasNextAvailable(1, TimeUnit.SECONDS)) {
+                TrackedEventMessage<?> event = stream.nextAvailable();
+                if (event.getPayload().toString().contains(second)) secondsEvents.add(event.getPayloadType());
+            }
+            assertThat(secondsEvents).containsExactly(JobClaimed.class, JobStarted.class, JobSucceeded.class);
+        }
     }
 
     @Test
