@@ -1,0 +1,115 @@
+package io.axscheduler.query;
+
+import org.axonframework.messaging.unitofwork.CurrentUnitOfWork;
+import org.axonframework.messaging.unitofwork.UnitOfWork;
+import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.jdbc.core.namedparam.SqlParameterSource;
+
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A projection's writes to its table, one row each, made in the transaction of the event append. Inside a unit of
+ * work (the live projection) a write joins the unit's batch, flushed as JDBC batches just before it commits: a claim
+ * batch of 200 jobs, or a batch request of 1,000 schedules, is then a few round trips, not one per event. Outside one
+ * (a rebuild replays through the handlers directly) it runs at once.
+ * <p>
+ * Every write must change exactly one row: 0 means the row the event assumes is missing (its creation lost, or the
+ * table cleared under a running system), more than 1 cannot happen on a primary key. Either fails the append rather
+ * than letting the read model diverge. A driver that does not count the rows of a batch (SUCCESS_NO_INFO) cannot be
+ * checked.
+ */
+public final class BatchedRowWrites {
+
+    private final String table;
+    private final String rowKind;
+    private final NamedParameterJdbcTemplate jdbc;
+    private final String resourceKey;
+
+    /** {@code rowKind} names a row in failure messages ("job", "schedule"). */
+    public BatchedRowWrites(String table, String rowKind, NamedParameterJdbcTemplate jdbc) {
+        this.table = table;
+        this.rowKind = rowKind;
+        this.jdbc = jdbc;
+        this.resourceKey = BatchedRowWrites.class.getName() + "." + table;
+    }
+
+    /** One write of the row {@code rowId}, made for {@code event}. */
+    public void write(String sql, MapSqlParameterSource params, String rowId, Object event) {
+        write(null, sql, params, rowId, event);
+    }
+
+    /** As {@link #write(String, MapSqlParameterSource, String, Object)}, replacing a pending write of the row made for {@code supersedes}. */
+    public void write(Class<?> supersedes, String sql, MapSqlParameterSource params, String rowId, Object event) {
+        if (!CurrentUnitOfWork.isStarted()) {
+            requireOneRow(jdbc.update(sql, params), new Write(sql, params, rowId, event));
+            return;
+        }
+        UnitOfWork<?> unit = CurrentUnitOfWork.get();
+        unit.getOrComputeResource(resourceKey, key -> {
+            Pending pending = new Pending();
+            unit.onPrepareCommit(u -> pending.flush());
+            return pending;
+        }).add(supersedes, new Write(sql, params, rowId, event));
+    }
+
+    private void requireOneRow(int rows, Write write) {
+        if (rows != 1 && rows != Statement.SUCCESS_NO_INFO) {
+            throw new IllegalStateException(table + ": " + write.event().getClass().getSimpleName() + " of " + rowKind + " "
+                    + write.rowId() + " changed " + rows + " rows, expected 1");
+        }
+    }
+
+    private record Write(String sql, MapSqlParameterSource params, String rowId, Object event) {
+    }
+
+    /**
+     * The writes of one unit of work. Each row's writes keep their event order; writes of different rows may go in any
+     * order. So the n-th write of every row forms layer n, and each layer goes as one JDBC batch per statement: a claim
+     * batch (JobClaimed, JobStarted for each job) is one batch, not one per event.
+     */
+    private final class Pending {
+
+        private final List<List<Write>> layers = new ArrayList<>();
+        private final Map<String, Slot> lastWriteOfRow = new HashMap<>();
+
+        /** Where a write waits: its layer, and its place in that layer. */
+        private record Slot(int layer, int index) {
+        }
+
+        /** A write whose row's last pending write was made for an event of type {@code supersedes} takes its place. */
+        void add(Class<?> supersedes, Write write) {
+            Slot last = lastWriteOfRow.get(write.rowId());
+            if (last != null && supersedes != null && supersedes.isInstance(layers.get(last.layer()).get(last.index()).event())) {
+                layers.get(last.layer()).set(last.index(), write);
+                return;
+            }
+            int layer = last == null ? 0 : last.layer() + 1;
+            if (layer == layers.size()) layers.add(new ArrayList<>());
+            layers.get(layer).add(write);
+            lastWriteOfRow.put(write.rowId(), new Slot(layer, layers.get(layer).size() - 1));
+        }
+
+        void flush() {
+            for (List<Write> layer : layers) {
+                Map<String, List<Write>> bySql = new LinkedHashMap<>();
+                for (Write write : layer) bySql.computeIfAbsent(write.sql(), k -> new ArrayList<>()).add(write);
+                for (List<Write> run : bySql.values()) execute(run);
+            }
+            layers.clear();
+            lastWriteOfRow.clear();
+        }
+
+        private void execute(List<Write> run) {
+            int[] rows = run.size() == 1
+                    ? new int[] {jdbc.update(run.get(0).sql(), run.get(0).params())}
+                    : jdbc.batchUpdate(run.get(0).sql(), run.stream().map(Write::params).toArray(SqlParameterSource[]::new));
+            for (int i = 0; i < run.size(); i++) requireOneRow(rows[i], run.get(i));
+        }
+    }
+}
