@@ -6,6 +6,7 @@ import io.axscheduler.command.OperatorCommands;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.axscheduler.api.Metadata;
+import io.axscheduler.api.OneUnitOfWork;
 import io.axscheduler.api.TimeOrderedIds;
 import io.axscheduler.api.job.SubmitJob;
 import io.axscheduler.api.job.SubmitResult;
@@ -60,8 +61,8 @@ class ScheduleCommandController {
     }
 
     /**
-     * Up to 1000 schedules, all validated first and created in one transaction: the batch lands whole or not at all.
-     * Each answer holds the schedule's id and first fire time.
+     * Up to 1000 schedules, all validated first and created in one transaction and one unit of work: the batch lands
+     * whole or not at all, its events appended in one batch. Each answer holds the schedule's id and first fire time.
      */
     @PostMapping("/api/v1/schedules/batch")
     ResponseEntity<Map<String, List<Map<String, Object>>>> createBatch(@RequestBody JsonNode body,
@@ -75,7 +76,7 @@ class ScheduleCommandController {
         }
         if (!errors.isEmpty()) throw new InvalidRequestException(errors);
         String who = actor(actor);
-        List<Map<String, Object>> results = sender.inOneTransaction("schedule batch", () -> {
+        List<Map<String, Object>> results = sender.inOneTransaction("schedule batch", () -> OneUnitOfWork.run(() -> {
             List<Map<String, Object>> made = new ArrayList<>(requests.size());
             for (ScheduleRequest r : requests) {
                 String scheduleId = TimeOrderedIds.next(now.toEpochMilli());
@@ -87,7 +88,7 @@ class ScheduleCommandController {
                 made.add(answer);
             }
             return made;
-        });
+        }));
         return ResponseEntity.status(HttpStatus.CREATED).body(Map.of("results", results));
     }
 

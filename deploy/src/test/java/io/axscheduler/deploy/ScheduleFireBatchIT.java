@@ -1,0 +1,107 @@
+package io.axscheduler.deploy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.axscheduler.api.schedule.FireKind;
+import io.axscheduler.api.schedule.ScheduleJobKeys;
+import io.axscheduler.scheduler.schedule.FireDueSchedules;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * A batch of due schedules fires in one transaction and one unit of work: all its fires and jobs land, or, when one
+ * of them fails, none, and the schedules then fire as if the batch had never been tried (no aggregate kept in the
+ * cache with a fire that was rolled back).
+ */
+class ScheduleFireBatchIT {
+
+    static Node node;
+
+    @BeforeAll
+    static void start() {
+        // no scan loops: the test fires by hand
+        node = Node.start(TestDatabase.freshDatabase("schedule_fire_batch"), "node-a", Map.of("ax.scheduler.scan.enabled", "false"));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (node != null) node.close();
+    }
+
+    /** {@code n} fixed-rate schedules through the batch API, first due at {@code startAt}; their ids. */
+    private static List<String> createBatch(String name, int n, Instant startAt) {
+        StringBuilder body = new StringBuilder("{\"schedules\":[");
+        for (int i = 0; i < n; i++) {
+            body.append(i == 0 ? "" : ",").append("""
+                    {"name":"%s-%d","trigger":{"type":"fixedRate","intervalMs":60000,"startAt":"%s"},"job":{"jobType":"noop"}}"""
+                    .formatted(name, i, startAt));
+        }
+        var made = node.api.post("/api/v1/schedules/batch", body.append("]}").toString());
+        assertThat(made.status()).as(made.body().toString()).isEqualTo(201);
+        List<String> ids = new ArrayList<>();
+        for (JsonNode result : made.body().path("results")) ids.add(result.path("scheduleId").asText());
+        return ids;
+    }
+
+    private static int events(String payloadType, List<String> ids) {
+        return ids.stream().mapToInt(id -> node.jdbc().queryForObject("SELECT COUNT(*) FROM DomainEventEntry"
+                + " WHERE aggregateIdentifier = ? AND payloadType LIKE ?", Integer.class, id, "%." + payloadType)).sum();
+    }
+
+    @Test
+    void a_batch_of_due_schedules_fires_whole_each_making_its_job_due_at_the_fire_time() {
+        // within the fire-ahead (1.5 s): due for the batch now, its jobs due at the fire time
+        Instant startAt = Instant.now().plusMillis(800).truncatedTo(ChronoUnit.MILLIS);
+        List<String> ids = createBatch("whole", 5, startAt);
+        assertThat(events("ScheduleCreated", ids)).isEqualTo(5);
+
+        FireDueSchedules.Fired fired = node.bean(FireDueSchedules.class).fireDue(100);
+
+        assertThat(fired).isEqualTo(new FireDueSchedules.Fired(5, 5, 0));
+        assertThat(events("ScheduleFired", ids)).isEqualTo(5);
+        JdbcTemplate jdbc = node.jdbc();
+        for (String id : ids) {
+            assertThat(jdbc.queryForList("SELECT run_at FROM job_queue WHERE schedule_id = ?", Long.class, id))
+                    .containsExactly(startAt.toEpochMilli());
+            assertThat(jdbc.queryForMap("SELECT fire_count, next_fire_at, last_fire_at FROM schedules WHERE schedule_id = ?", id))
+                    .containsEntry("fire_count", 1L)
+                    .containsEntry("next_fire_at", startAt.plusSeconds(60).toEpochMilli())
+                    .containsEntry("last_fire_at", startAt.toEpochMilli());
+        }
+    }
+
+    @Test
+    void one_fire_that_fails_takes_back_the_whole_batch_and_the_schedules_fire_afterwards_as_if_never_tried() {
+        Instant startAt = Instant.now().plusMillis(800).truncatedTo(ChronoUnit.MILLIS);
+        List<String> ids = createBatch("doomed", 3, startAt);
+        JdbcTemplate jdbc = node.jdbc();
+        // the last schedule's fire time has a job already, by its key: its fire must fail, and with it the batch
+        String last = ids.get(2);
+        jdbc.update("INSERT INTO job_keys (job_key, job_id) VALUES (?, ?)", ScheduleJobKeys.of(last, startAt, FireKind.SCHEDULED), "someone-else");
+
+        FireDueSchedules fire = node.bean(FireDueSchedules.class);
+        assertThatThrownBy(() -> fire.fireDue(100)).hasMessageContaining(last);
+
+        assertThat(events("ScheduleFired", ids)).isZero();
+        assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM job_queue WHERE schedule_id IN (?, ?, ?)", Integer.class, ids.toArray()))
+                .isZero();
+        assertThat(jdbc.queryForList("SELECT fire_count FROM schedules WHERE schedule_id IN (?, ?, ?)", Integer.class, ids.toArray()))
+                .containsOnly(0);
+        // the cached schedules were evicted with the rollback: a stale one would refuse its fire time as already fired
+        assertThat(fire.fire(ids.get(0))).isEqualTo(1);
+        assertThat(fire.fire(ids.get(1))).isEqualTo(1);
+        assertThat(events("ScheduleFired", ids)).isEqualTo(2);
+        // out of the other test's way: the last schedule's fire time stays taken
+        assertThat(ScheduleHttp.delete(node.api, "/api/v1/schedules/" + last).status()).isEqualTo(200);
+    }
+}
