@@ -54,7 +54,16 @@ public class OperatorCommands {
      * A race lost by any of them rolls all back and runs the whole work again.
      */
     public <R> R inOneTransaction(String what, Supplier<R> work) {
-        return retried(what, () -> transaction.execute(tx -> work.get()));
+        return retried(what, () -> {
+            try {
+                return transaction.execute(tx -> work.get());
+            } catch (RaceLost e) {
+                throw e;
+            } catch (RuntimeException e) {
+                // work in one unit of work appends at its end, and any transaction can lose a lock at its commit
+                throw lostRace(what, e);
+            }
+        });
     }
 
     /** Meant inside {@link #inOneTransaction}: a lost race aborts the transaction, which is then run again. */
@@ -64,14 +73,20 @@ public class OperatorCommands {
                     .andMetaData(Map.of(Metadata.ACTOR, actor)));
         } catch (AggregateNotFoundException e) {
             throw new NotFoundException(kind, id);
-        } catch (ConcurrencyException e) {
-            throw new RaceLost(kind + " " + id + " changed under this command: " + e.getMessage());
         } catch (RuntimeException e) {
-            if (lostALock(e)) {
-                throw new RaceLost(kind + " " + id + " met another writer's lock: " + NestedExceptionUtils.getMostSpecificCause(e).getMessage());
-            }
-            throw e;
+            throw lostRace(kind + " " + id, e);
         }
+    }
+
+    /** {@code e} as a {@link RaceLost} when it is one of the two ways to lose a race, else {@code e} itself. */
+    private static RuntimeException lostRace(String what, RuntimeException e) {
+        if (e instanceof ConcurrencyException) {
+            return new RaceLost(what + " changed under this command: " + e.getMessage());
+        }
+        if (lostALock(e)) {
+            return new RaceLost(what + " met another writer's lock: " + NestedExceptionUtils.getMostSpecificCause(e).getMessage());
+        }
+        return e;
     }
 
     private static <R> R retried(String what, Supplier<R> attempt) {
