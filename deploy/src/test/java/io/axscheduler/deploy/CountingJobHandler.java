@@ -10,13 +10,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Job type {@code count}: records every execution in a JVM-wide map, so that tests running several nodes in one JVM
- * can see a job executed twice, whichever nodes ran it. {@code params.ms} makes it take that long.
+ * can see a job executed twice, whichever nodes ran it, and when each run began (this JVM's clock). {@code params.ms}
+ * makes it take that long.
  */
 @Component
 class CountingJobHandler implements JobHandler {
 
     static final Map<String, AtomicInteger> executions = new ConcurrentHashMap<>();
     static final Map<String, String> executedOn = new ConcurrentHashMap<>();
+    static final Map<String, Long> startedAtMs = new ConcurrentHashMap<>();
 
     @Override
     public String jobType() {
@@ -25,6 +27,7 @@ class CountingJobHandler implements JobHandler {
 
     @Override
     public String execute(JobContext context) throws Exception {
+        startedAtMs.putIfAbsent(context.jobId(), System.currentTimeMillis());
         executions.computeIfAbsent(context.jobId(), id -> new AtomicInteger()).incrementAndGet();
         executedOn.put(context.jobId(), Thread.currentThread().getName());
         Object ms = context.params().get("ms");

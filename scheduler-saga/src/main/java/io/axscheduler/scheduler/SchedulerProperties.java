@@ -23,6 +23,9 @@ public record SchedulerProperties(@DefaultValue Scan scan,
      * @param leaseMs        a claimed job not started by then goes back to waiting
      * @param leaseCheckMs   how often each node looks for expired claim leases
      * @param enabled        false keeps this node from claiming anything (it still serves the API)
+     * @param claimAheadMs   a job for this node's pools is claimed and started up to this long before it is due, and
+     *                       its handler called at the due time: the claim's transaction is then not part of the
+     *                       start's delay. JobStarted precedes the handler by at most this much (0: claim when due)
      */
     public record Scan(@DefaultValue("800") long minIntervalMs,
                        @DefaultValue("1200") long maxIntervalMs,
@@ -30,11 +33,14 @@ public record SchedulerProperties(@DefaultValue Scan scan,
                        @DefaultValue("60000") long agingAfterMs,
                        @DefaultValue("30000") long leaseMs,
                        @DefaultValue("2000") long leaseCheckMs,
-                       @DefaultValue("true") boolean enabled) {
+                       @DefaultValue("true") boolean enabled,
+                       @DefaultValue("0") long claimAheadMs) {
         public Scan {
             if (minIntervalMs < 10 || maxIntervalMs < minIntervalMs) throw new IllegalArgumentException("scan intervals: 10 <= min <= max");
             if (batchSize < 1 || batchSize > 1000) throw new IllegalArgumentException("ax.scheduler.scan.batch-size must be 1..1000");
             if (leaseMs < 1000) throw new IllegalArgumentException("ax.scheduler.scan.lease-ms must be at least 1000");
+            // a job started ahead holds a pool thread until it is due
+            if (claimAheadMs < 0 || claimAheadMs > 1000) throw new IllegalArgumentException("ax.scheduler.scan.claim-ahead-ms must be 0..1000");
         }
     }
 

@@ -8,13 +8,14 @@ import java.util.Map;
 /**
  * A job this node claimed: {@code attempt} is the number the run has. {@code executorApp} and {@code routeStrategy}
  * (both may be null) send it to remote workers. {@code started}: the claim batch also started it here, in-process
- * (JobStarted is already written); a job for remote workers is started when a worker takes it.
+ * (JobStarted is already written); a job for remote workers is started when a worker takes it. {@code dueLocalMs}:
+ * the moment of this JVM's clock by which the job is due (a job claimed ahead of its time runs no earlier).
  */
 public record ClaimedJob(String jobId, String jobType, int attempt, String jobKey, String paramsJson,
-                         String executorApp, String routeStrategy, long timeoutMs, boolean started) {
+                         String executorApp, String routeStrategy, long timeoutMs, boolean started, long dueLocalMs) {
 
     public ClaimedJob(String jobId, String jobType, int attempt, String jobKey, String paramsJson) {
-        this(jobId, jobType, attempt, jobKey, paramsJson, null, null, 30_000, false);
+        this(jobId, jobType, attempt, jobKey, paramsJson, null, null, 30_000, false, 0);
     }
 
     /** The job's params as its handler sees them, read back from their JSON column. */
@@ -28,6 +29,6 @@ public record ClaimedJob(String jobId, String jobType, int attempt, String jobKe
     }
 
     public ClaimedJob startedHere() {
-        return new ClaimedJob(jobId, jobType, attempt, jobKey, paramsJson, executorApp, routeStrategy, timeoutMs, true);
+        return new ClaimedJob(jobId, jobType, attempt, jobKey, paramsJson, executorApp, routeStrategy, timeoutMs, true, dueLocalMs);
     }
 }

@@ -90,6 +90,9 @@ public class DispatchClaimed {
     /** Runs a started attempt and hands its outcome to the writer; the slot is free as soon as the handler returns. */
     private void run(JobExecutors.TypePool pool, ClaimedJob job) {
         try {
+            // claimed ahead of its time (ax.scheduler.scan.claim-ahead-ms): the handler runs no earlier than that
+            long early = job.dueLocalMs() - System.currentTimeMillis();
+            if (early > 0) Thread.sleep(early);
             RunningAttempt attempt = new RunningAttempt(job, job.params(json));
             attempt.runOn(Thread.currentThread());
             running.put(key(job), attempt);

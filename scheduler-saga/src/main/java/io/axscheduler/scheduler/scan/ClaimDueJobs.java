@@ -39,11 +39,7 @@ import java.util.concurrent.atomic.AtomicLong;
 public class ClaimDueJobs {
 
     private static final Logger log = LoggerFactory.getLogger(ClaimDueJobs.class);
-    private static final String COLUMNS = "job_id, job_type, attempt, job_key, params, executor_app, route_strategy, timeout_ms";
-    private static final RowMapper<ClaimedJob> CLAIMED = (rs, i) -> new ClaimedJob(
-            rs.getString("job_id"), rs.getString("job_type"), rs.getInt("attempt") + 1,
-            rs.getString("job_key"), rs.getString("params"), rs.getString("executor_app"),
-            rs.getString("route_strategy"), rs.getLong("timeout_ms"), false);
+    private static final String COLUMNS = "job_id, job_type, attempt, job_key, params, executor_app, route_strategy, timeout_ms, run_at";
     /** In-process pools run only jobs bound to no executor app; bound ones go to that app's remote workers. */
     private static final String UNBOUND = "executor_app IS NULL";
 
@@ -53,6 +49,7 @@ public class ClaimDueJobs {
     private final DatabaseTime databaseTime;
     private final SchedulerProperties.Scan settings;
     private final String node;
+    private final RowMapper<ClaimedJob> claimed;
     private final DrainedLanes drainedLanes = new DrainedLanes();
     private final AtomicLong transactions = new AtomicLong();
 
@@ -64,6 +61,10 @@ public class ClaimDueJobs {
         this.databaseTime = databaseTime;
         this.settings = properties.scan();
         this.node = node;
+        this.claimed = (rs, i) -> new ClaimedJob(
+                rs.getString("job_id"), rs.getString("job_type"), rs.getInt("attempt") + 1,
+                rs.getString("job_key"), rs.getString("params"), rs.getString("executor_app"),
+                rs.getString("route_strategy"), rs.getLong("timeout_ms"), false, databaseTime.localMs(rs.getLong("run_at")));
     }
 
     /**
@@ -77,7 +78,8 @@ public class ClaimDueJobs {
     /**
      * As {@link #claim(Map)}, and up to each remote lane's free slots of jobs for remote workers in the same batch.
      * Jobs for this node's pools are claimed and started in the one batch (JobClaimed, JobStarted): they run as soon
-     * as it commits, and the answer marks them {@link ClaimedJob#started()}.
+     * as it commits, and the answer marks them {@link ClaimedJob#started()}. Those may be claimed up to the claim
+     * look-ahead before they are due; they then run at their due time.
      */
     public List<ClaimedJob> claim(Map<String, Integer> freeSlots, List<RemoteLanes.Lane> remote) {
         long passStart = System.currentTimeMillis();
@@ -92,11 +94,12 @@ public class ClaimDueJobs {
         List<ClaimedJob> claimed = transaction.execute(tx -> {
             Map<String, ClaimedJob> chosen = new LinkedHashMap<>();
             for (Map.Entry<String, Integer> type : freeSlots.entrySet()) {
-                if (!claimLane(inProcessLane(type.getKey()), type.getValue(), chosen, cameBackShort)) break;
+                if (!claimLane(inProcessLane(type.getKey()), type.getValue(), settings.claimAheadMs(), chosen, cameBackShort)) break;
             }
             Set<String> inProcess = new HashSet<>(chosen.keySet());
+            // a worker runs what it is pushed at once: a job for one is claimed when due, never ahead
             for (RemoteLanes.Lane lane : remote) {
-                if (!claimLane(remoteLane(lane), lane.freeSlots(), chosen, cameBackShort)) break;
+                if (!claimLane(remoteLane(lane), lane.freeSlots(), 0, chosen, cameBackShort)) break;
             }
             // due-ness is the database's NOW(3) inside each lane's statement; a lease's end need not be that exact
             Instant leaseUntil = Instant.ofEpochMilli(databaseTime.approximateNowMs() + settings.leaseMs());
@@ -151,11 +154,12 @@ public class ClaimDueJobs {
     }
 
     /**
-     * Claims up to {@code slots} jobs of one lane; false once the batch is full. A lane that came back with less than
-     * it asked for has no more due work: it is left out of the passes of the next scan interval (the regular tick's
-     * cadence, for work other nodes made) unless this node makes work of its type that falls due sooner.
+     * Claims up to {@code slots} jobs of one lane, due now or within {@code aheadMs}; false once the batch is full. A
+     * lane that came back with less than it asked for has no more due work: it is left out of the passes of the next
+     * scan interval (the regular tick's cadence, for work other nodes made) unless this node makes work of its type
+     * that falls due sooner.
      */
-    private boolean claimLane(DrainedLanes.Lane lane, int slots, Map<String, ClaimedJob> chosen,
+    private boolean claimLane(DrainedLanes.Lane lane, int slots, long aheadMs, Map<String, ClaimedJob> chosen,
                               Map<DrainedLanes.Lane, Boolean> cameBackShort) {
         int limit = Math.min(slots, settings.batchSize() - chosen.size());
         if (limit <= 0) return false;
@@ -163,14 +167,15 @@ public class ClaimDueJobs {
         int aged = lockDue(lane, settings.agingAfterMs(), "run_at", limit, 0, chosen);
         int got = aged;
         if (aged < limit) {
-            got += lockDue(lane, 0, "neg_priority, run_at", limit - aged, aged, chosen);
+            got += lockDue(lane, -aheadMs, "neg_priority, run_at", limit - aged, aged, chosen);
         }
         cameBackShort.put(lane, got < limit);
         return true;
     }
 
     /**
-     * Adds up to {@code want} newly locked jobs to {@code chosen} and returns how many it added. Our own
+     * Adds up to {@code want} newly locked jobs due at least {@code dueMsAgo} ago (a negative value: due within that
+     * much from now) to {@code chosen} and returns how many it added. Our own
      * transaction's locks are not skipped, so this pass may return the {@code alreadyHeld} rows an earlier pass
      * locked: it asks for that many more and de-duplicates by id.
      */
@@ -181,7 +186,7 @@ public class ClaimDueJobs {
         List<ClaimedJob> rows = jdbc.query("SELECT " + COLUMNS + " FROM job_queue"
                         + " WHERE claimable = 1 AND job_type = :type AND " + lane.condition() + " AND run_at <= " + DatabaseTime.NOW_MS + " - :ago"
                         + " ORDER BY " + order + " LIMIT :limit FOR UPDATE SKIP LOCKED",
-                params, CLAIMED);
+                params, claimed);
         int added = 0;
         for (ClaimedJob row : rows) {
             if (added == want) break;

@@ -85,11 +85,13 @@ public class ScanDueJobs implements SmartLifecycle {
     }
 
     /**
-     * This node made work of {@code jobType} (any type when null) due at {@code dueAt}: scan when the database's clock
-     * reaches it, so it starts on time, not at the next tick.
+     * This node made work of {@code jobType} (any type when null) for {@code executorApp} (this node's pools when null)
+     * due at {@code dueAt}: scan when the database's clock reaches it — or, for a job this node's pools run, the claim
+     * look-ahead before it — so it starts on time, not at the next tick.
      */
-    public void wakeAt(String jobType, Instant dueAt) {
-        long at = databaseTime.localMs(dueAt.toEpochMilli()) + 1;
+    public void wakeAt(String jobType, String executorApp, Instant dueAt) {
+        boolean runsHere = jobType != null && executorApp == null && executors.runsInProcess(jobType);
+        long at = databaseTime.localMs(dueAt.toEpochMilli()) + 1 - (runsHere ? properties.scan().claimAheadMs() : 0);
         claimDueJobs.expect(jobType, at);
         thread.wakeAt(at);
     }

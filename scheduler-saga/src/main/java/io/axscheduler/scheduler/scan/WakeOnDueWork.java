@@ -32,17 +32,17 @@ public class WakeOnDueWork {
 
     @EventHandler
     void on(JobCreated event) {
-        wakeIfDue(event.jobType(), event.runAt());
+        wakeIfDue(event.jobType(), event.executorApp(), event.runAt());
     }
 
     /** The retry event does not name the job's type: every lane is looked at when it falls due. */
     @EventHandler
     void on(JobRetryScheduled event) {
-        wakeIfDue(null, event.runAt());
+        wakeIfDue(null, null, event.runAt());
     }
 
-    private void wakeIfDue(String jobType, Instant runAt) {
-        Runnable wake = runAt.isAfter(clock.instant()) ? () -> scanner.wakeAt(jobType, runAt) : () -> scanner.wake(jobType);
+    private void wakeIfDue(String jobType, String executorApp, Instant runAt) {
+        Runnable wake = runAt.isAfter(clock.instant()) ? () -> scanner.wakeAt(jobType, executorApp, runAt) : () -> scanner.wake(jobType);
         if (TransactionSynchronizationManager.isSynchronizationActive()) {
             TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
                 @Override
