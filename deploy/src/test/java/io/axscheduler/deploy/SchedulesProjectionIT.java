@@ -1,7 +1,6 @@
-package io.axscheduler.query.schedule;
+package io.axscheduler.deploy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import io.axscheduler.api.job.RetryPolicy;
 import io.axscheduler.api.schedule.FireKind;
 import io.axscheduler.api.schedule.JobTemplate;
@@ -11,7 +10,13 @@ import io.axscheduler.api.schedule.ScheduleCreated;
 import io.axscheduler.api.schedule.ScheduleFired;
 import io.axscheduler.api.schedule.SchedulePaused;
 import io.axscheduler.api.schedule.Trigger;
+import io.axscheduler.query.schedule.SchedulesProjection;
+import org.axonframework.eventhandling.GenericEventMessage;
+import org.axonframework.eventhandling.AnnotationEventHandlerAdapter;
 import org.axonframework.messaging.unitofwork.DefaultUnitOfWork;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.mockito.ArgumentCaptor;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
@@ -20,26 +25,54 @@ import org.springframework.jdbc.core.namedparam.SqlParameterSource;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyString;
+import static org.mockito.Mockito.clearInvocations;
 import static org.mockito.Mockito.inOrder;
-import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.never;
+import static org.mockito.Mockito.spy;
 import static org.mockito.Mockito.times;
 import static org.mockito.Mockito.verify;
-import static org.mockito.Mockito.when;
 
-/** The SQL itself runs against a real server in deploy's integration tests; here, what is bound, batched and checked. */
-class SchedulesProjectionTest {
+/**
+ * The schedules projection's writes on a real server: what is bound, batched and checked. The projection is a second
+ * instance over the node's database, its JDBC template watched (a spy: every statement still runs), and events reach
+ * it through Axon's own handler adapter, with the timestamp the event message carries.
+ */
+class SchedulesProjectionIT {
 
     private static final Instant AT = Instant.parse("2026-11-30T12:00:00Z");
     private static final JobTemplate JOB = new JobTemplate("report", Map.of(), 0, RetryPolicy.defaults(), 60_000, null, null);
 
-    private final NamedParameterJdbcTemplate jdbc = mock(NamedParameterJdbcTemplate.class);
-    private final SchedulesProjection projection = new SchedulesProjection(jdbc, new ObjectMapper().registerModule(new JavaTimeModule()));
+    static Node node;
+    static NamedParameterJdbcTemplate jdbc;
+    static AnnotationEventHandlerAdapter projection;
+
+    @BeforeAll
+    static void start() {
+        // no scan loops: nothing but the test touches the schedules table
+        node = Node.start(TestDatabase.freshDatabase("schedules_projection"), "node-a", Map.of("ax.scheduler.scan.enabled", "false"));
+        jdbc = spy(node.bean(NamedParameterJdbcTemplate.class));
+        projection = new AnnotationEventHandlerAdapter(new SchedulesProjection(jdbc, node.bean(ObjectMapper.class)));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (node != null) node.close();
+    }
+
+    @BeforeEach
+    void forgetEarlierStatements() {
+        clearInvocations(jdbc);
+    }
+
+    private static void on(Object event, Instant at) throws Exception {
+        projection.handle(new GenericEventMessage<>(UUID.randomUUID().toString(), event, Map.of(), at));
+    }
 
     private static ScheduleCreated created(String scheduleId) {
         return new ScheduleCreated(scheduleId, "nightly " + scheduleId, Trigger.fixedRate(60_000), JOB, MisfirePolicy.FIRE_ONCE,
@@ -47,12 +80,11 @@ class SchedulesProjectionTest {
     }
 
     @Test
-    void a_batch_of_schedules_created_in_one_unit_of_work_is_one_insert_batch_then_one_update_batch() {
-        when(jdbc.batchUpdate(anyString(), any(SqlParameterSource[].class))).thenReturn(new int[] {1, 1, 1});
+    void a_batch_of_schedules_created_in_one_unit_of_work_is_one_insert_batch_then_one_update_batch() throws Exception {
         DefaultUnitOfWork<?> unit = DefaultUnitOfWork.startAndGet(null);
         for (String id : List.of("s-1", "s-2", "s-3")) {
-            projection.on(created(id), AT);
-            projection.on(new ScheduleFired(id, AT.plusSeconds(60), FireKind.SCHEDULED, "job-" + id, AT.plusSeconds(120)), AT.plusSeconds(59));
+            on(created(id), AT);
+            on(new ScheduleFired(id, AT.plusSeconds(60), FireKind.SCHEDULED, "job-" + id, AT.plusSeconds(120)), AT.plusSeconds(59));
         }
         verify(jdbc, never()).batchUpdate(anyString(), any(SqlParameterSource[].class));
         unit.commit();
@@ -66,26 +98,27 @@ class SchedulesProjectionTest {
                 .containsExactly("s-1", "s-2", "s-3"));
         assertThat(rows.getAllValues().get(0)[0].getValue("next")).isEqualTo(AT.plusSeconds(60).toEpochMilli());
         verify(jdbc, never()).update(anyString(), any(SqlParameterSource.class));
+        assertThat(node.jdbc().queryForList("SELECT fire_count FROM schedules WHERE schedule_id IN ('s-1', 's-2', 's-3')", Long.class))
+                .containsExactly(1L, 1L, 1L);
     }
 
     @Test
-    void a_batched_write_that_misses_its_row_fails_the_commit_and_names_the_schedule() {
-        when(jdbc.batchUpdate(anyString(), any(SqlParameterSource[].class))).thenReturn(new int[] {1, 0});
+    void a_batched_write_that_misses_its_row_fails_the_commit_and_names_the_schedule() throws Exception {
+        on(created("p-1"), AT);
         DefaultUnitOfWork<?> unit = DefaultUnitOfWork.startAndGet(null);
-        projection.on(new SchedulePaused("s-1"), AT);
-        projection.on(new SchedulePaused("s-2"), AT);
+        on(new SchedulePaused("p-1"), AT);
+        // p-2 was never created: its row is missing, and the driver's count for it in the batch must say so
+        on(new SchedulePaused("p-2"), AT);
 
         assertThatThrownBy(unit::commit)
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("SchedulePaused")
-                .hasMessageContaining("s-2");
+                .hasMessageContaining("p-2");
     }
 
     @Test
     void outside_a_unit_of_work_a_write_runs_at_once_and_is_checked() {
-        when(jdbc.update(anyString(), any(SqlParameterSource.class))).thenReturn(0);
-
-        assertThatThrownBy(() -> projection.on(new SchedulePaused("s-9"), AT))
+        assertThatThrownBy(() -> on(new SchedulePaused("s-9"), AT))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("schedules: SchedulePaused of schedule s-9 changed 0 rows");
     }
