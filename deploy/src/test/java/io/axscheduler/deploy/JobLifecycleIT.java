@@ -1,6 +1,7 @@
 package io.axscheduler.deploy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.axscheduler.scheduler.SchedulerProperties;
 import io.axscheduler.scheduler.execute.JobExecutors;
 import org.axonframework.deadline.DeadlineManager;
 import org.axonframework.deadline.dbscheduler.DbSchedulerDeadlineManager;
@@ -23,8 +24,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** The life of a job through the HTTP API of one real node on a real database. */
 class JobLifecycleIT {
 
-    /** ax.scheduler.scan.claim-ahead-ms of application.yml, which this node runs with. */
-    static final long CLAIM_AHEAD_MS = 20;
     static Node node;
 
     @BeforeAll
@@ -180,7 +179,8 @@ class JobLifecycleIT {
         assertThat(Instant.ofEpochMilli(CountingJobHandler.startedAtMs.get(later))).isAfterOrEqualTo(runAt);
         Instant started = Instant.parse(events.get(2).path("timestamp").asText());
         assertThat(events.get(2).path("type").asText()).isEqualTo("JobStarted");
-        assertThat(started).isAfterOrEqualTo(runAt.minusMillis(CLAIM_AHEAD_MS));
+        long claimAheadMs = node.bean(SchedulerProperties.class).scan().claimAheadMs();
+        assertThat(started).isAfterOrEqualTo(runAt.minusMillis(claimAheadMs));
     }
 
     @Test

@@ -49,7 +49,8 @@ public class ClaimDueJobs {
     private final DatabaseTime databaseTime;
     private final SchedulerProperties.Scan settings;
     private final String node;
-    private final RowMapper<ClaimedJob> claimed;
+    /** A locked job_queue row as the job it claims, due at its run_at on this JVM's clock. */
+    private final RowMapper<ClaimedJob> claimedJobOfRow;
     private final DrainedLanes drainedLanes = new DrainedLanes();
     private final AtomicLong transactions = new AtomicLong();
 
@@ -61,7 +62,7 @@ public class ClaimDueJobs {
         this.databaseTime = databaseTime;
         this.settings = properties.scan();
         this.node = node;
-        this.claimed = (rs, i) -> new ClaimedJob(
+        this.claimedJobOfRow = (rs, i) -> new ClaimedJob(
                 rs.getString("job_id"), rs.getString("job_type"), rs.getInt("attempt") + 1,
                 rs.getString("job_key"), rs.getString("params"), rs.getString("executor_app"),
                 rs.getString("route_strategy"), rs.getLong("timeout_ms"), false, databaseTime.localMs(rs.getLong("run_at")));
@@ -186,7 +187,7 @@ public class ClaimDueJobs {
         List<ClaimedJob> rows = jdbc.query("SELECT " + COLUMNS + " FROM job_queue"
                         + " WHERE claimable = 1 AND job_type = :type AND " + lane.condition() + " AND run_at <= " + DatabaseTime.NOW_MS + " - :ago"
                         + " ORDER BY " + order + " LIMIT :limit FOR UPDATE SKIP LOCKED",
-                params, claimed);
+                params, claimedJobOfRow);
         int added = 0;
         for (ClaimedJob row : rows) {
             if (added == want) break;
