@@ -14,12 +14,14 @@ import org.axonframework.config.ConfigurerModule;
 import org.axonframework.config.EventProcessingConfiguration;
 import org.axonframework.eventhandling.EventBusSpanFactory;
 import org.axonframework.eventhandling.PropagatingErrorHandler;
+import org.axonframework.eventhandling.pooled.PooledStreamingEventProcessor;
 import org.axonframework.eventsourcing.eventstore.EmbeddedEventStore;
 import org.axonframework.eventsourcing.eventstore.EventStorageEngine;
 import org.axonframework.eventsourcing.eventstore.EventStore;
 import org.axonframework.eventsourcing.eventstore.jdbc.EventSchema;
 import org.axonframework.eventsourcing.eventstore.jdbc.JdbcEventStorageEngine;
 import org.axonframework.eventsourcing.eventstore.jdbc.JdbcSQLErrorCodesResolver;
+import org.axonframework.lifecycle.Phase;
 import org.axonframework.messaging.MessageDispatchInterceptor;
 import org.axonframework.messaging.correlation.CorrelationDataProvider;
 import org.axonframework.messaging.correlation.MessageOriginProvider;
@@ -135,6 +137,15 @@ class AxonSetup {
                 return 1;
             }
         };
+    }
+
+    /** Every pooled processor's work packages get queues that count themselves, before the processors start. */
+    @Bean
+    ConfigurerModule countWorkQueues() {
+        return configurer -> configurer.onInitialize(axon -> axon.onStart(Phase.INBOUND_EVENT_CONNECTORS - 1, () ->
+                axon.eventProcessingConfiguration().eventProcessors().values().stream()
+                        .filter(PooledStreamingEventProcessor.class::isInstance)
+                        .forEach(processor -> CountedWorkQueues.install((PooledStreamingEventProcessor) processor))));
     }
 
     /**

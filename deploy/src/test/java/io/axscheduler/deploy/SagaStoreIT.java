@@ -11,6 +11,7 @@ import org.axonframework.config.Configuration;
 import org.axonframework.eventhandling.EventMessage;
 import org.axonframework.eventhandling.GenericEventMessage;
 import org.axonframework.eventhandling.Segment;
+import org.axonframework.eventhandling.pooled.PooledStreamingEventProcessor;
 import org.axonframework.messaging.unitofwork.BatchingUnitOfWork;
 import org.axonframework.modelling.saga.AssociationValue;
 import org.axonframework.modelling.saga.metamodel.AnnotationSagaMetaModelFactory;
@@ -21,16 +22,19 @@ import org.axonframework.modelling.saga.repository.jdbc.SagaSchema;
 import org.axonframework.serialization.Serializer;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.Set;
+import java.util.concurrent.LinkedBlockingQueue;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The node's saga store answers a batch's association lookups from one query, with what the per-event query says; its
- * saga manager hands each event to one segment.
+ * saga manager hands each event to one segment, through work queues that count themselves.
  */
 class SagaStoreIT {
 
@@ -83,6 +87,26 @@ class SagaStoreIT {
             assertThat(manager).isInstanceOf(SegmentRoutedSagaManager.class);
             assertThat(saga.store()).as("the re-registered saga keeps the node's store").isInstanceOf(BatchLookupSagaStore.class);
             assertThat(Segment.computeSegments(0, 1, 2, 3)).filteredOn(segment -> manager.canHandle(started, segment)).hasSize(1);
+        }
+    }
+
+    @Test
+    void the_job_saga_processor_hands_events_to_its_segments_through_counted_queues() {
+        try (Node node = Node.start(TestDatabase.freshDatabase("saga_queues"), "node-a", Map.of("ax.scheduler.scan.enabled", "false"))) {
+            PooledStreamingEventProcessor processor = node.bean(Configuration.class).eventProcessingConfiguration()
+                    .eventProcessor(JobLifecycleSaga.PROCESSING_GROUP, PooledStreamingEventProcessor.class).orElseThrow();
+            Await.until(Duration.ofSeconds(30), () -> queuesOf(processor).size() == 4,
+                    () -> queuesOf(processor).size() + " segments claimed");
+
+            assertThat(queuesOf(processor).values()).allSatisfy(queue -> assertThat(queue).isInstanceOf(LinkedBlockingQueue.class));
+        }
+    }
+
+    private static Map<Integer, Queue<?>> queuesOf(PooledStreamingEventProcessor processor) {
+        try {
+            return CountedWorkQueues.queues(processor);
+        } catch (ReflectiveOperationException e) {
+            throw new AssertionError(e);
         }
     }
 
