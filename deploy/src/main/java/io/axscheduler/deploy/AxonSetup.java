@@ -139,7 +139,10 @@ class AxonSetup {
         };
     }
 
-    /** Every pooled processor's work packages get queues that count themselves, before the processors start. */
+    /**
+     * Every pooled processor's work packages get queues that count themselves (see {@link CountedWorkQueues}), one
+     * phase before the processors start (they start in {@code INBOUND_EVENT_CONNECTORS}).
+     */
     @Bean
     ConfigurerModule countWorkQueues() {
         return configurer -> configurer.onInitialize(axon -> axon.onStart(Phase.INBOUND_EVENT_CONNECTORS - 1, () ->

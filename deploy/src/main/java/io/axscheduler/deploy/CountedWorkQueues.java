@@ -27,7 +27,7 @@ import java.util.function.BiFunction;
  * field filled in its constructor), so the coordinator's work package factory is wrapped, by reflection, before the
  * processor starts: each package gets the counted queue before the coordinator hands it its first event. If an Axon
  * upgrade moves those fields, the processor keeps Axon's queue (slower, equally correct), a warning says so, and
- * {@code CountedWorkQueuesTest} fails.
+ * {@code CountedWorkQueuesTest} and {@code SagaStoreIT} fail.
  */
 final class CountedWorkQueues {
 
@@ -40,9 +40,9 @@ final class CountedWorkQueues {
     /** Wraps the processor's work package factory; true when done. Call before the processor starts. */
     static boolean install(PooledStreamingEventProcessor processor) {
         try {
-            Object coordinator = accessible(PooledStreamingEventProcessor.class.getDeclaredField("coordinator")).get(processor);
+            Object coordinator = coordinatorOf(processor);
             Field factory = accessible(coordinator.getClass().getDeclaredField("workPackageFactory"));
-            Field queue = accessible(Class.forName(WORK_PACKAGE).getDeclaredField("processingQueue"));
+            Field queue = workQueueField();
             @SuppressWarnings("unchecked")
             BiFunction<Segment, TrackingToken, Object> axons = (BiFunction<Segment, TrackingToken, Object>) factory.get(coordinator);
             BiFunction<Segment, TrackingToken, Object> counted = (segment, token) -> {
@@ -65,14 +65,22 @@ final class CountedWorkQueues {
 
     /** The queues of the work packages the processor runs now, by segment id (for tests). */
     static Map<Integer, Queue<?>> queues(PooledStreamingEventProcessor processor) throws ReflectiveOperationException {
-        Object coordinator = accessible(PooledStreamingEventProcessor.class.getDeclaredField("coordinator")).get(processor);
+        Object coordinator = coordinatorOf(processor);
         Map<?, ?> packages = (Map<?, ?>) accessible(coordinator.getClass().getDeclaredField("workPackages")).get(coordinator);
-        Field queue = accessible(Class.forName(WORK_PACKAGE).getDeclaredField("processingQueue"));
+        Field queue = workQueueField();
         Map<Integer, Queue<?>> queues = new TreeMap<>();
         for (Map.Entry<?, ?> entry : packages.entrySet()) {
             queues.put((Integer) entry.getKey(), (Queue<?>) queue.get(entry.getValue()));
         }
         return queues;
+    }
+
+    private static Object coordinatorOf(PooledStreamingEventProcessor processor) throws ReflectiveOperationException {
+        return accessible(PooledStreamingEventProcessor.class.getDeclaredField("coordinator")).get(processor);
+    }
+
+    private static Field workQueueField() throws ReflectiveOperationException {
+        return accessible(Class.forName(WORK_PACKAGE).getDeclaredField("processingQueue"));
     }
 
     private static Field accessible(Field field) {
