@@ -101,9 +101,13 @@ public final class Benchmark {
             }
             double insertS = (System.currentTimeMillis() - submitStart) / 1000.0;
             long questionsBefore = node.questions();
+            Map<String, Long> cpuBefore = cpuByThread();
+            long[] machineBefore = machineCpuTicks();
             long scanStart = System.currentTimeMillis();
             node.scanner().resumeScanning();
             awaitStarts(node.handler, jobs, Duration.ofMinutes(10), "W1");
+            progress("W1 CPU while scanning, ms by thread: " + since(cpuBefore) + "; machine busy / idle ticks: "
+                    + busyAndIdle(machineBefore));
             long lastStart = node.handler.firstStartMs.values().stream().mapToLong(Long::longValue).max().orElse(scanStart);
             awaitTerminal(node, jobs, Duration.ofMinutes(5));
             long questions = node.questions() - questionsBefore;
@@ -512,6 +516,34 @@ public final class Benchmark {
         byName.entrySet().stream().filter(e -> e.getValue() >= 50).sorted(Map.Entry.<String, Long>comparingByValue().reversed())
                 .forEach(e -> largestFirst.put(e.getKey(), e.getValue()));
         return largestFirst;
+    }
+
+    /** CPU by thread spent since {@code before} (a {@link #cpuByThread()} reading), largest first. */
+    private static Map<String, Long> since(Map<String, Long> before) {
+        Map<String, Long> spent = new LinkedHashMap<>();
+        cpuByThread().forEach((name, ms) -> {
+            long delta = ms - before.getOrDefault(name, 0L);
+            if (delta >= 20) spent.put(name, delta);
+        });
+        return spent;
+    }
+
+    /** The machine's busy and idle CPU ticks from /proc/stat (Linux), or nothing elsewhere. */
+    private static long[] machineCpuTicks() {
+        try {
+            String[] f = java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/stat")).get(0).trim().split("\\s+");
+            long total = 0;
+            for (int i = 1; i < f.length; i++) total += Long.parseLong(f[i]);
+            long idle = Long.parseLong(f[4]) + Long.parseLong(f[5]);
+            return new long[]{total - idle, idle};
+        } catch (Exception e) {
+            return new long[0];
+        }
+    }
+
+    private static String busyAndIdle(long[] before) {
+        long[] now = machineCpuTicks();
+        return before.length == 0 || now.length == 0 ? "n/a" : (now[0] - before[0]) + " / " + (now[1] - before[1]);
     }
 
     private static void progress(String message) {
