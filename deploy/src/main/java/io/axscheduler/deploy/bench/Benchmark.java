@@ -102,12 +102,15 @@ public final class Benchmark {
             double insertS = (System.currentTimeMillis() - submitStart) / 1000.0;
             long questionsBefore = node.questions();
             Map<String, Long> cpuBefore = cpuByThread();
+            Map<String, Long> vmBefore = vmThreadTicks();
             long[] machineBefore = machineCpuTicks();
             long scanStart = System.currentTimeMillis();
+            long scanStartUptime = ManagementFactory.getRuntimeMXBean().getUptime();
             node.scanner().resumeScanning();
             awaitStarts(node.handler, jobs, Duration.ofMinutes(10), "W1");
-            progress("W1 CPU while scanning, ms by thread: " + since(cpuBefore) + "; machine busy / idle ticks: "
-                    + busyAndIdle(machineBefore));
+            progress("W1 CPU while scanning (JVM uptime " + scanStartUptime + "-" + ManagementFactory.getRuntimeMXBean().getUptime()
+                    + " ms), ms by thread: " + since(cpuBefore) + "; machine busy / idle ticks: "
+                    + busyAndIdle(machineBefore) + "; JVM's own threads, ticks: " + vmThreadsSince(vmBefore));
             long lastStart = node.handler.firstStartMs.values().stream().mapToLong(Long::longValue).max().orElse(scanStart);
             awaitTerminal(node, jobs, Duration.ofMinutes(5));
             long questions = node.questions() - questionsBefore;
@@ -539,6 +542,38 @@ public final class Benchmark {
         } catch (Exception e) {
             return new long[0];
         }
+    }
+
+    /** CPU ticks of the JVM's threads by their OS name (JIT compilers, GC workers), from /proc (Linux), else empty. */
+    private static Map<String, Long> vmThreadTicks() {
+        Map<String, Long> ticks = new HashMap<>();
+        try (var tasks = java.nio.file.Files.list(java.nio.file.Path.of("/proc/self/task"))) {
+            tasks.forEach(task -> {
+                try {
+                    String stat = java.nio.file.Files.readString(task.resolve("stat"));
+                    String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replaceAll("[#\\d]+$", "").trim();
+                    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    ticks.merge(name, Long.parseLong(f[11]) + Long.parseLong(f[12]), Long::sum);
+                } catch (Exception ignored) {
+                    // the thread ended meanwhile
+                }
+            });
+        } catch (Exception e) {
+            return Map.of();
+        }
+        return ticks;
+    }
+
+    private static String vmThreadsSince(Map<String, Long> before) {
+        Map<String, Long> spent = new LinkedHashMap<>();
+        vmThreadTicks().entrySet().stream()
+                .filter(e -> e.getKey().contains("Compiler") || e.getKey().startsWith("GC") || e.getKey().startsWith("G1")
+                        || e.getKey().startsWith("VM"))
+                .forEach(e -> {
+                    long delta = e.getValue() - before.getOrDefault(e.getKey(), 0L);
+                    if (delta > 0) spent.put(e.getKey(), delta);
+                });
+        return spent.toString();
     }
 
     private static String busyAndIdle(long[] before) {
