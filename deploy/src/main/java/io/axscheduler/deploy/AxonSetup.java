@@ -78,8 +78,7 @@ class AxonSetup {
                 .eventSerializer(eventSerializer)
                 .snapshotFilter(axon.snapshotFilter())
                 .connectionProvider(connections)
-                .transactionManager(new ReadsOutsideTransactions(transactions))
-                .schema(new EventSchema()));
+                .schema(new EventSchema()), new ReadsOutsideTransactions(transactions));
     }
 
     /**
