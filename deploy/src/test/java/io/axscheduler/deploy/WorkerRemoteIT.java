@@ -2,6 +2,7 @@ package io.axscheduler.deploy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpServer;
+import io.axscheduler.api.TextLimit;
 import io.axscheduler.api.worker.CallbackSignature;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -153,8 +154,10 @@ class WorkerRemoteIT {
             String jobId = node.api.submit("{\"jobType\":\"fake-type\",\"executorApp\":\"fake\"}");
             awaitStatus(jobId, "RUNNING");
             assertThat(pushed).hasSize(1);
+            // a result longer than the column: the event records it cut as the job_queue row does
+            String result = "done" + "!".repeat(TextLimit.MAX_CHARS);
             String body = "{\"workerId\":\"" + workerId + "\",\"jobId\":\"" + jobId + "\",\"attempt\":1,\"shardIndex\":0,"
-                    + "\"succeeded\":true,\"result\":\"done\",\"error\":null,\"durationMs\":5}";
+                    + "\"succeeded\":true,\"result\":\"" + result + "\",\"error\":null,\"durationMs\":5}";
             long now = System.currentTimeMillis();
 
             assertThat(callback(body, null, null)).isEqualTo(401);
@@ -176,7 +179,9 @@ class WorkerRemoteIT {
 
             assertThat(events(jobId)).hasSize(eventsAfterSuccess);
             assertThat(node.api.get("/api/v1/jobs/" + jobId).text("status")).isEqualTo("SUCCEEDED");
-            assertThat(node.api.get("/api/v1/jobs/" + jobId).text("result")).isEqualTo("done");
+            assertThat(node.api.get("/api/v1/jobs/" + jobId).text("result")).isEqualTo(TextLimit.truncate(result));
+            assertThat(events(jobId).get(eventsAfterSuccess - 1).path("payload").path("result").asText())
+                    .isEqualTo(TextLimit.truncate(result));
         } finally {
             fake.stop(0);
         }

@@ -118,7 +118,8 @@ public class WorkerDispatches {
         int total = mine.total();
         String workers = shards.stream().map(Shard::workerId).distinct().collect(Collectors.joining(","));
         if (total == 1) {
-            return new Outcome(callback.succeeded(), callback.result(), callback.error(), callback.durationMs(), mine.workerId());
+            return new Outcome(callback.succeeded(), TextLimit.truncate(callback.result()), TextLimit.truncate(callback.error()),
+                    callback.durationMs(), mine.workerId());
         }
         if (!callback.succeeded()) {
             return new Outcome(false, null, TextLimit.truncate("shard " + mine.index() + " of " + total + " failed on "
