@@ -101,7 +101,7 @@ public final class Benchmark {
             }
             double insertS = (System.currentTimeMillis() - submitStart) / 1000.0;
             long questionsBefore = node.questions();
-            Map<String, Long> cpuBefore = cpuByThread();
+            Map<String, Long> cpuBefore = cpuMsByThread();
             Map<String, Long> vmBefore = vmThreadTicks();
             long[] machineBefore = machineCpuTicks();
             long scanStart = System.currentTimeMillis();
@@ -505,8 +505,13 @@ public final class Benchmark {
         }
     }
 
-    /** CPU time of this JVM so far by thread name (numbers dropped), largest first; "other" is the JIT, GC and VM. */
+    /** CPU ms of this JVM so far by thread name (numbers dropped), largest first, 50 ms or more; "other" is the JIT, GC and VM. */
     private static Map<String, Long> cpuByThread() {
+        return largestFirst(cpuMsByThread(), 50);
+    }
+
+    /** CPU ms of this JVM so far by thread name (numbers dropped), every thread; "other" is the JIT, GC and VM. */
+    private static Map<String, Long> cpuMsByThread() {
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         Map<String, Long> byName = new HashMap<>();
         for (ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
@@ -515,42 +520,56 @@ public final class Benchmark {
         }
         long processMs = ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime() / 1_000_000;
         byName.put("other", processMs - byName.values().stream().mapToLong(Long::longValue).sum());
+        return byName;
+    }
+
+    /**
+     * CPU ms by thread name spent since {@code before} (a {@link #cpuMsByThread()} reading), largest first; threads that
+     * spent under 20 ms (a tick or two) are left out.
+     */
+    private static Map<String, Long> since(Map<String, Long> before) {
+        Map<String, Long> spent = new HashMap<>();
+        cpuMsByThread().forEach((name, ms) -> spent.put(name, ms - before.getOrDefault(name, 0L)));
+        return largestFirst(spent, 20);
+    }
+
+    private static Map<String, Long> largestFirst(Map<String, Long> ms, long atLeast) {
         Map<String, Long> largestFirst = new LinkedHashMap<>();
-        byName.entrySet().stream().filter(e -> e.getValue() >= 50).sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+        ms.entrySet().stream().filter(e -> e.getValue() >= atLeast).sorted(Map.Entry.<String, Long>comparingByValue().reversed())
                 .forEach(e -> largestFirst.put(e.getKey(), e.getValue()));
         return largestFirst;
     }
 
-    /** CPU by thread spent since {@code before} (a {@link #cpuByThread()} reading), largest first. */
-    private static Map<String, Long> since(Map<String, Long> before) {
-        Map<String, Long> spent = new LinkedHashMap<>();
-        cpuByThread().forEach((name, ms) -> {
-            long delta = ms - before.getOrDefault(name, 0L);
-            if (delta >= 20) spent.put(name, delta);
-        });
-        return spent;
-    }
-
-    /** The machine's busy and idle CPU ticks from /proc/stat (Linux), or nothing elsewhere. */
+    /** The machine's busy and idle CPU ticks so far, from /proc/stat (Linux); empty elsewhere. */
     private static long[] machineCpuTicks() {
         try {
-            String[] f = java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/stat")).get(0).trim().split("\\s+");
+            String[] f = Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
+            // user nice system idle iowait irq softirq steal: guest time is already counted in user
             long total = 0;
-            for (int i = 1; i < f.length; i++) total += Long.parseLong(f[i]);
+            for (int i = 1; i <= Math.min(8, f.length - 1); i++) total += Long.parseLong(f[i]);
             long idle = Long.parseLong(f[4]) + Long.parseLong(f[5]);
-            return new long[]{total - idle, idle};
+            return new long[] {total - idle, idle};
         } catch (Exception e) {
             return new long[0];
         }
     }
 
-    /** CPU ticks of the JVM's threads by their OS name (JIT compilers, GC workers), from /proc (Linux), else empty. */
+    /** "busy / idle" ticks of the machine since {@code before} (a {@link #machineCpuTicks()} reading), or "n/a". */
+    private static String busyAndIdle(long[] before) {
+        long[] now = machineCpuTicks();
+        return before.length == 0 || now.length == 0 ? "n/a" : (now[0] - before[0]) + " / " + (now[1] - before[1]);
+    }
+
+    /**
+     * CPU ticks so far of this JVM's threads by their OS name, from /proc/self/task (Linux; empty elsewhere): the JIT
+     * compilers and GC workers, which the JVM's thread bean does not see.
+     */
     private static Map<String, Long> vmThreadTicks() {
         Map<String, Long> ticks = new HashMap<>();
-        try (var tasks = java.nio.file.Files.list(java.nio.file.Path.of("/proc/self/task"))) {
+        try (var tasks = Files.list(Path.of("/proc/self/task"))) {
             tasks.forEach(task -> {
                 try {
-                    String stat = java.nio.file.Files.readString(task.resolve("stat"));
+                    String stat = Files.readString(task.resolve("stat"));
                     String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replaceAll("[#\\d]+$", "").trim();
                     String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
                     ticks.merge(name, Long.parseLong(f[11]) + Long.parseLong(f[12]), Long::sum);
@@ -564,21 +583,15 @@ public final class Benchmark {
         return ticks;
     }
 
+    /** Ticks the JIT compiler, GC and VM threads spent since {@code before} (a {@link #vmThreadTicks()} reading). */
     private static String vmThreadsSince(Map<String, Long> before) {
         Map<String, Long> spent = new LinkedHashMap<>();
-        vmThreadTicks().entrySet().stream()
-                .filter(e -> e.getKey().contains("Compiler") || e.getKey().startsWith("GC") || e.getKey().startsWith("G1")
-                        || e.getKey().startsWith("VM"))
-                .forEach(e -> {
-                    long delta = e.getValue() - before.getOrDefault(e.getKey(), 0L);
-                    if (delta > 0) spent.put(e.getKey(), delta);
-                });
+        vmThreadTicks().forEach((name, ticks) -> {
+            boolean vm = name.contains("Compiler") || name.startsWith("GC") || name.startsWith("G1") || name.startsWith("VM");
+            long delta = ticks - before.getOrDefault(name, 0L);
+            if (vm && delta > 0) spent.put(name, delta);
+        });
         return spent.toString();
-    }
-
-    private static String busyAndIdle(long[] before) {
-        long[] now = machineCpuTicks();
-        return before.length == 0 || now.length == 0 ? "n/a" : (now[0] - before[0]) + " / " + (now[1] - before[1]);
     }
 
     private static void progress(String message) {
