@@ -1,7 +1,6 @@
 package io.axscheduler.scheduler.execute;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.axscheduler.api.TextLimit;
 import io.axscheduler.api.job.FailJob;
 import io.axscheduler.api.job.SucceedJob;
 import io.axscheduler.scheduler.SchedulerProperties;
@@ -103,7 +102,7 @@ public class DispatchClaimed {
                 result = pool.handler.execute(attempt);
             } catch (Throwable t) {
                 error = stopping && attempt.isCancelled()
-                        ? TextLimit.truncate(node + " stopped before the attempt finished (" + describe(t) + ")")
+                        ? node + " stopped before the attempt finished (" + describe(t) + ")"
                         : describe(t);
             } finally {
                 running.remove(key(job));
@@ -113,7 +112,7 @@ public class DispatchClaimed {
             pool.ran(ranNanos);
             long durationMs = TimeUnit.NANOSECONDS.toMillis(ranNanos);
             outcomes.report(error == null
-                    ? new SucceedJob(job.jobId(), job.attempt(), TextLimit.truncate(result), durationMs)
+                    ? new SucceedJob(job.jobId(), job.attempt(), result, durationMs)
                     : new FailJob(job.jobId(), job.attempt(), error, durationMs));
         } catch (InterruptedException e) {
             log.error("job {} attempt {}: interrupted before its outcome was queued; its run deadline will time it out", job.jobId(), job.attempt());
@@ -180,7 +179,7 @@ public class DispatchClaimed {
 
     private static String describe(Throwable t) {
         String message = t.getMessage() == null ? "" : ": " + t.getMessage();
-        return TextLimit.truncate(t.getClass().getSimpleName() + message);
+        return t.getClass().getSimpleName() + message;
     }
 
     private static void sleepQuietly(long ms) {

@@ -118,12 +118,11 @@ public class WorkerDispatches {
         int total = mine.total();
         String workers = shards.stream().map(Shard::workerId).distinct().collect(Collectors.joining(","));
         if (total == 1) {
-            return new Outcome(callback.succeeded(), TextLimit.truncate(callback.result()), TextLimit.truncate(callback.error()),
-                    callback.durationMs(), mine.workerId());
+            return new Outcome(callback.succeeded(), callback.result(), callback.error(), callback.durationMs(), mine.workerId());
         }
         if (!callback.succeeded()) {
-            return new Outcome(false, null, TextLimit.truncate("shard " + mine.index() + " of " + total + " failed on "
-                    + mine.workerId() + ": " + callback.error()), callback.durationMs(), workers);
+            return new Outcome(false, null, "shard " + mine.index() + " of " + total + " failed on "
+                    + mine.workerId() + ": " + callback.error(), callback.durationMs(), workers);
         }
         long succeeded = shards.stream().filter(s -> "SUCCEEDED".equals(s.status())).count();
         boolean anyFailed = shards.stream().anyMatch(s -> "FAILED".equals(s.status()));
@@ -131,6 +130,6 @@ public class WorkerDispatches {
         long longest = shards.stream().mapToLong(Shard::durationMs).max().orElse(0);
         String result = shards.stream().map(s -> s.index() + ":" + (s.result() == null ? "" : s.result()))
                 .collect(Collectors.joining("; ", "all " + total + " shards succeeded: ", ""));
-        return new Outcome(true, TextLimit.truncate(result), null, longest, workers);
+        return new Outcome(true, result, null, longest, workers);
     }
 }
