@@ -40,7 +40,10 @@ final class MultiRowEventAppends extends JdbcEventStorageEngine {
 
     private final TransactionManager transactions;
 
-    /** {@code transactions} is the one the builder was given. */
+    /**
+     * {@code transactions} becomes the store's own transaction manager, and holds all INSERTs of one append together
+     * when the caller has no transaction open.
+     */
     MultiRowEventAppends(JdbcEventStorageEngine.Builder builder, TransactionManager transactions) {
         super(builder.transactionManager(transactions).appendEvents(MultiRowEventAppends::insert));
         this.transactions = transactions;
@@ -49,20 +52,28 @@ final class MultiRowEventAppends extends JdbcEventStorageEngine {
     @Override
     protected void appendEvents(List<? extends EventMessage<?>> events, Serializer serializer) {
         transactions.executeInTransaction(() -> {
-            int from = 0;
-            while (from < events.size()) {
-                int to = from + 1;
-                long bytes = bytesOf(events.get(from), serializer);
-                while (to < events.size() && to - from < MAX_ROWS && (bytes += bytesOf(events.get(to), serializer)) <= MAX_BYTES) to++;
+            for (int from = 0, to; from < events.size(); from = to) {
+                to = endOfInsert(events, from, serializer);
                 super.appendEvents(events.subList(from, to), serializer);
-                from = to;
             }
         });
     }
 
+    /** Where the INSERT that begins at {@code from} ends (exclusive): at {@link #MAX_ROWS} rows or {@link #MAX_BYTES}. */
+    private static int endOfInsert(List<? extends EventMessage<?>> events, int from, Serializer serializer) {
+        long bytes = bytesOf(events.get(from), serializer);
+        int to = from + 1;
+        while (to < events.size() && to - from < MAX_ROWS) {
+            bytes += bytesOf(events.get(to), serializer);
+            if (bytes > MAX_BYTES) break;
+            to++;
+        }
+        return to;
+    }
+
     /**
-     * The event's serialized payload and metadata as the store writes them; the message keeps what it serialized, so
-     * {@link #insert} does not serialize it again.
+     * The event's serialized payload and metadata in the store's representation (byte[], the builder's default); the
+     * message keeps what it serialized, so {@link #insert} does not serialize it again.
      */
     private static long bytesOf(EventMessage<?> event, Serializer serializer) {
         return ((byte[]) event.serializePayload(serializer, byte[].class).getData()).length

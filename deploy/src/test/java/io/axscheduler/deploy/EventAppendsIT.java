@@ -56,11 +56,7 @@ class EventAppendsIT {
             events.add(event("order-b", seq, ""));
         }
 
-        long statements = transaction.execute(tx -> {
-            long before = insertsOfThisConnection();
-            engine.appendEvents(events);
-            return insertsOfThisConnection() - before;
-        });
+        long statements = insertsToAppend(events);
 
         assertThat(statements).as("INSERTs of 100, 100 and 50 rows").isEqualTo(3);
         List<Map<String, Object>> rows = node.jdbc().queryForList("SELECT globalIndex, eventIdentifier FROM DomainEventEntry"
@@ -83,11 +79,7 @@ class EventAppendsIT {
         List<DomainEventMessage<?>> events = new ArrayList<>();
         for (int seq = 0; seq < 10; seq++) events.add(event("large", seq, "x".repeat(300 * 1024)));
 
-        long statements = transaction.execute(tx -> {
-            long before = insertsOfThisConnection();
-            engine.appendEvents(events);
-            return insertsOfThisConnection() - before;
-        });
+        long statements = insertsToAppend(events);
 
         assertThat(statements).as("three 300 KiB events an INSERT").isEqualTo(4);
         assertThat(engine.readEvents("large").asStream().map(e -> ((String) e.getPayload()).length()).toList())
@@ -109,6 +101,15 @@ class EventAppendsIT {
 
         assertThat(node.jdbc().queryForObject("SELECT COUNT(*) FROM DomainEventEntry WHERE aggregateIdentifier IN ('taken', 'fresh')",
                 Long.class)).as("the first two INSERTs of the failed batch rolled back with it").isEqualTo(1);
+    }
+
+    /** Appends {@code events} in a transaction and answers how many INSERTs its connection ran for them. */
+    private static long insertsToAppend(List<DomainEventMessage<?>> events) {
+        return transaction.execute(tx -> {
+            long before = insertsOfThisConnection();
+            engine.appendEvents(events);
+            return insertsOfThisConnection() - before;
+        });
     }
 
     /** INSERTs run so far on the connection of the current transaction. */
