@@ -65,13 +65,13 @@ class AxonSetup {
      * Axon's JDBC event store as its Spring Boot starter builds it, with the starter's default schema and
      * {@link JdbcSQLErrorCodesResolver} (a resolver bean of its own would not reach it), but for the transaction
      * manager: reads outside a transaction stay outside one (see {@link ReadsOutsideTransactions}); and a unit of
-     * work's events go in multi-row INSERTs (see {@link MultiRowEventAppends}).
+     * work's events go in multi-row INSERTs (see {@link JdbcEventTable}).
      */
     @Bean
     EventStorageEngine eventStorageEngine(Serializer defaultSerializer, @Qualifier("eventSerializer") Serializer eventSerializer,
                                           org.axonframework.config.Configuration axon, ConnectionProvider connections,
                                           TransactionManager transactions) {
-        return new MultiRowEventAppends(JdbcEventStorageEngine.builder()
+        return new JdbcEventTable(JdbcEventStorageEngine.builder()
                 .snapshotSerializer(defaultSerializer)
                 .upcasterChain(axon.upcasterChain())
                 .persistenceExceptionResolver(new JdbcSQLErrorCodesResolver())

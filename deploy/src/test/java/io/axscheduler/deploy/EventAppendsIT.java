@@ -1,5 +1,6 @@
 package io.axscheduler.deploy;
 
+import org.axonframework.common.DateTimeUtils;
 import org.axonframework.eventhandling.DomainEventMessage;
 import org.axonframework.eventhandling.GenericDomainEventMessage;
 import org.axonframework.eventsourcing.eventstore.EventStorageEngine;
@@ -20,7 +21,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The node's event store appends a unit of work's events in multi-row INSERTs (of at most 100 rows and 1 MiB), with
- * what Axon's one-row INSERTs give: order, no index gaps, a duplicate as a concurrency failure, all or nothing.
+ * what Axon's one-row INSERTs give: order, no index gaps, a duplicate as a concurrency failure, all or nothing; and
+ * its timestamps are Axon's text, read back as Axon reads them.
  */
 class EventAppendsIT {
 
@@ -44,7 +46,7 @@ class EventAppendsIT {
 
     @Test
     void the_node_appends_through_multi_row_inserts() {
-        assertThat(engine).isInstanceOf(MultiRowEventAppends.class);
+        assertThat(engine).isInstanceOf(JdbcEventTable.class);
     }
 
     @Test
@@ -101,6 +103,20 @@ class EventAppendsIT {
 
         assertThat(node.jdbc().queryForObject("SELECT COUNT(*) FROM DomainEventEntry WHERE aggregateIdentifier IN ('taken', 'fresh')",
                 Long.class)).as("the first two INSERTs of the failed batch rolled back with it").isEqualTo(1);
+    }
+
+    @Test
+    void timestamps_are_stored_as_axons_text_and_read_back_to_the_millisecond_by_every_reader() {
+        Instant at = Instant.parse("2026-12-01T10:00:00.123456789Z");
+        DomainEventMessage<?> timed = new GenericDomainEventMessage<>("Order", "timed", 0, "timed #0", MetaData.emptyInstance(), "timed-0", at);
+        transaction.executeWithoutResult(tx -> engine.appendEvents(timed));
+
+        String stored = node.jdbc().queryForObject("SELECT timeStamp FROM DomainEventEntry WHERE eventIdentifier = 'timed-0'", String.class);
+        assertThat(stored).isEqualTo(DateTimeUtils.formatInstant(at)).isEqualTo("2026-12-01T10:00:00.123Z");
+        Instant millisecond = Instant.parse("2026-12-01T10:00:00.123Z");
+        assertThat(engine.readEvents("timed").next().getTimestamp()).as("the aggregate's stream").isEqualTo(millisecond);
+        assertThat(engine.readEvents(null, false).filter(e -> e.getIdentifier().equals("timed-0")).findFirst().orElseThrow()
+                .getTimestamp()).as("the tracked stream processors read").isEqualTo(millisecond);
     }
 
     /** Appends {@code events} in a transaction and answers how many INSERTs its connection ran for them. */
