@@ -298,6 +298,14 @@ class JobLifecycleIT {
         assertThat(page.path("items")).hasSize(2);
         assertThat(page.path("total").asInt()).isGreaterThanOrEqualTo(3);
         page.path("items").forEach(j -> assertThat(j.path("status").asText()).isEqualTo("WAITING"));
+        // by type alone: the type's jobs whatever their status (the newest two here)
+        String waiting = node.api.submit("{\"jobType\":\"noop\",\"delayMs\":3600000}");
+        String canceled = node.api.submit("{\"jobType\":\"noop\",\"delayMs\":3600000}");
+        assertThat(node.api.post("/api/v1/jobs/" + canceled + "/cancel", "{\"reason\":\"listed\"}", "bob").status()).isEqualTo(200);
+        JsonNode byType = node.api.get("/api/v1/jobs?jobType=noop&size=2").body();
+        assertThat(byType.path("total").asInt()).isGreaterThanOrEqualTo(5);
+        assertThat(byType.path("items").findValuesAsText("jobId")).containsExactlyInAnyOrder(canceled, waiting);
+        assertThat(byType.path("items").findValuesAsText("status")).containsExactlyInAnyOrder("CANCELED", "WAITING");
         assertThat(node.api.get("/api/v1/jobs?size=501").status()).isEqualTo(400);
         assertThat(node.api.get("/api/v1/jobs?status=SLEEPING").body().path("errors").get(0).path("field").asText()).isEqualTo("status");
     }

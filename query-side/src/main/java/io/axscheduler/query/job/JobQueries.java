@@ -1,5 +1,6 @@
 package io.axscheduler.query.job;
 
+import io.axscheduler.api.job.JobStatus;
 import io.axscheduler.api.query.FindJob;
 import io.axscheduler.api.query.JobView;
 import org.axonframework.queryhandling.QueryHandler;
@@ -7,6 +8,7 @@ import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.stereotype.Component;
 
+import java.util.Arrays;
 import java.util.Map;
 import java.util.Optional;
 
@@ -34,6 +36,10 @@ public class JobQueries {
         if (request.status() != null) {
             where.append(" AND status = :status");
             params.addValue("status", request.status().name());
+        } else if (request.jobType() != null) {
+            // the type's rows in the (status, job_type, created_at) index: one range per status
+            where.append(" AND status IN (:statuses)");
+            params.addValue("statuses", Arrays.stream(JobStatus.values()).map(Enum::name).toList());
         }
         if (request.jobType() != null) {
             where.append(" AND job_type = :jobType");
