@@ -2,12 +2,19 @@ package io.axscheduler.query;
 
 import org.axonframework.messaging.unitofwork.CurrentUnitOfWork;
 import org.axonframework.messaging.unitofwork.UnitOfWork;
+import org.springframework.jdbc.core.PreparedStatementCallback;
+import org.springframework.jdbc.core.PreparedStatementCreatorFactory;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.jdbc.core.namedparam.NamedParameterUtils;
+import org.springframework.jdbc.core.namedparam.ParsedSql;
 import org.springframework.jdbc.core.namedparam.SqlParameterSource;
 
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,8 +28,8 @@ import java.util.Map;
  * <p>
  * Every write must change exactly one row: 0 means the row the event assumes is missing (its creation lost, or the
  * table cleared under a running system), more than 1 cannot happen on a primary key. Either fails the append rather
- * than letting the read model diverge. A driver that does not count the rows of a batch (SUCCESS_NO_INFO) cannot be
- * checked.
+ * than letting the read model diverge. A batch that answers one count for all its rows (MariaDB's bulk command) is
+ * checked as a whole.
  */
 public final class BatchedRowWrites {
 
@@ -106,10 +113,47 @@ public final class BatchedRowWrites {
         }
 
         private void execute(List<Write> run) {
-            int[] rows = run.size() == 1
-                    ? new int[] {jdbc.update(run.get(0).sql(), run.get(0).params())}
-                    : jdbc.batchUpdate(run.get(0).sql(), run.stream().map(Write::params).toArray(SqlParameterSource[]::new));
-            for (int i = 0; i < run.size(); i++) requireOneRow(rows[i], run.get(i));
+            if (run.size() == 1) {
+                requireOneRow(jdbc.update(run.get(0).sql(), run.get(0).params()), run.get(0));
+                return;
+            }
+            RowBatch batch = new RowBatch(run.get(0).sql(), run.stream().<SqlParameterSource>map(Write::params).toList());
+            RowBatch.Counts counts = jdbc.execute(batch.sql(), batch.rows().get(0), batch);
+            if (counts.perRow() != null) {
+                for (int i = 0; i < run.size(); i++) requireOneRow(counts.perRow()[i], run.get(i));
+            } else if (counts.total() >= 0 && counts.total() != run.size()) {
+                // each write changes at most one row (its primary key): all changed theirs exactly when the total is theirs
+                throw new IllegalStateException(table + ": " + run.size() + " writes (" + run.get(0).event().getClass().getSimpleName()
+                        + ") of " + rowKind + "s " + run.stream().limit(20).map(Write::rowId).toList()
+                        + (run.size() > 20 ? "…" : "") + " changed " + counts.total() + " rows, expected one each");
+            }
+        }
+    }
+
+    /**
+     * One statement run for each of {@code rows} as one JDBC batch. MariaDB Connector/J sends it as MariaDB's bulk
+     * command (see application.yml), which answers a count for the whole batch instead of one per row.
+     */
+    public record RowBatch(String sql, List<SqlParameterSource> rows) implements PreparedStatementCallback<RowBatch.Counts> {
+
+        /** The rows each entry changed, or, when the driver did not count them one by one, null and the total (-1: none). */
+        public record Counts(int[] perRow, long total) {
+        }
+
+        @Override
+        public Counts doInPreparedStatement(PreparedStatement statement) throws SQLException {
+            ParsedSql parsed = NamedParameterUtils.parseSqlStatement(sql);
+            PreparedStatementCreatorFactory types = new PreparedStatementCreatorFactory(
+                    NamedParameterUtils.substituteNamedParameters(parsed, rows.get(0)),
+                    NamedParameterUtils.buildSqlParameterList(parsed, rows.get(0)));
+            for (SqlParameterSource row : rows) {
+                types.newPreparedStatementSetter(NamedParameterUtils.buildValueArray(parsed, row, null)).setValues(statement);
+                statement.addBatch();
+            }
+            int[] perRow = statement.executeBatch();
+            return Arrays.stream(perRow).allMatch(n -> n == Statement.SUCCESS_NO_INFO)
+                    ? new Counts(null, statement.getLargeUpdateCount())
+                    : new Counts(perRow, perRow.length);
         }
     }
 }

@@ -10,6 +10,7 @@ import io.axscheduler.api.job.JobStatus;
 import io.axscheduler.api.job.JobTimedOut;
 import io.axscheduler.api.job.RetryPolicy;
 import io.axscheduler.api.job.TimeoutPhase;
+import io.axscheduler.query.BatchedRowWrites.RowBatch;
 import org.axonframework.messaging.unitofwork.DefaultUnitOfWork;
 import org.junit.jupiter.api.Test;
 import org.mockito.ArgumentCaptor;
@@ -114,7 +115,7 @@ class JobQueueProjectionTest {
 
     @Test
     void inside_a_unit_of_work_each_jobs_writes_keep_their_order_and_each_statement_goes_as_one_batch() {
-        when(jdbc.batchUpdate(anyString(), any(SqlParameterSource[].class))).thenReturn(new int[] {1, 1});
+        answerBatches(new RowBatch.Counts(new int[] {1, 1}, 2));
         DefaultUnitOfWork<?> unit = DefaultUnitOfWork.startAndGet(null);
         for (String job : List.of("job-1", "job-2")) {
             projection.on(new JobStarted(job, 1, "node-a", "in-process", 60_000, RetryPolicy.defaults()), at(1));
@@ -122,18 +123,17 @@ class JobQueueProjectionTest {
         }
         unit.commit();
 
-        ArgumentCaptor<String> sql = ArgumentCaptor.forClass(String.class);
-        ArgumentCaptor<SqlParameterSource[]> rows = ArgumentCaptor.forClass(SqlParameterSource[].class);
-        inOrder(jdbc).verify(jdbc, times(2)).batchUpdate(sql.capture(), rows.capture());
-        assertThat(sql.getAllValues().get(0)).contains("'RUNNING'");
-        assertThat(sql.getAllValues().get(1)).contains("'SUCCEEDED'");
-        assertThat(rows.getAllValues()).allSatisfy(batch -> assertThat(batch).extracting(r -> r.getValue("jobId"))
+        ArgumentCaptor<RowBatch> batches = ArgumentCaptor.forClass(RowBatch.class);
+        inOrder(jdbc).verify(jdbc, times(2)).execute(anyString(), any(SqlParameterSource.class), batches.capture());
+        assertThat(batches.getAllValues().get(0).sql()).contains("'RUNNING'");
+        assertThat(batches.getAllValues().get(1).sql()).contains("'SUCCEEDED'");
+        assertThat(batches.getAllValues()).allSatisfy(batch -> assertThat(batch.rows()).extracting(r -> r.getValue("jobId"))
                 .containsExactly("job-1", "job-2"));
     }
 
     @Test
     void a_start_in_the_unit_of_work_of_its_claim_replaces_the_claims_write() {
-        when(jdbc.batchUpdate(anyString(), any(SqlParameterSource[].class))).thenReturn(new int[] {1, 1});
+        answerBatches(new RowBatch.Counts(new int[] {1, 1}, 2));
         DefaultUnitOfWork<?> claimBatch = DefaultUnitOfWork.startAndGet(null);
         for (String job : List.of("job-1", "job-2")) {
             projection.on(new JobClaimed(job, 1, "node-a", at(30)), at(1));
@@ -141,9 +141,32 @@ class JobQueueProjectionTest {
         }
         claimBatch.commit();
 
-        ArgumentCaptor<String> sql = ArgumentCaptor.forClass(String.class);
-        verify(jdbc).batchUpdate(sql.capture(), any(SqlParameterSource[].class));
-        assertThat(sql.getValue()).contains("'RUNNING'");
+        ArgumentCaptor<RowBatch> batch = ArgumentCaptor.forClass(RowBatch.class);
+        verify(jdbc).execute(anyString(), any(SqlParameterSource.class), batch.capture());
+        assertThat(batch.getValue().sql()).contains("'RUNNING'");
         verify(jdbc, never()).update(anyString(), any(SqlParameterSource.class));
+    }
+
+    @Test
+    void a_batch_counted_as_a_whole_must_have_changed_one_row_per_write() {
+        answerBatches(new RowBatch.Counts(null, 1));
+        DefaultUnitOfWork<?> unit = DefaultUnitOfWork.startAndGet(null);
+        for (String job : List.of("job-1", "job-2")) projection.on(new JobSucceeded(job, 1, "ok", 3, "in-process"), at(2));
+
+        assertThatThrownBy(unit::commit).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("2 writes (JobSucceeded) of jobs [job-1, job-2] changed 1 rows");
+    }
+
+    @Test
+    void a_batch_the_driver_counted_not_at_all_passes_unchecked() {
+        answerBatches(new RowBatch.Counts(null, -1));
+        DefaultUnitOfWork<?> unit = DefaultUnitOfWork.startAndGet(null);
+        for (String job : List.of("job-1", "job-2")) projection.on(new JobSucceeded(job, 1, "ok", 3, "in-process"), at(2));
+
+        unit.commit();
+    }
+
+    private void answerBatches(RowBatch.Counts counts) {
+        when(jdbc.execute(anyString(), any(SqlParameterSource.class), any(RowBatch.class))).thenReturn(counts);
     }
 }
