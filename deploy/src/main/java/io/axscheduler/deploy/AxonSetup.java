@@ -34,10 +34,12 @@ import org.axonframework.modelling.saga.repository.jdbc.GenericSagaSqlSchema;
 import org.axonframework.modelling.saga.repository.jdbc.JdbcSagaStore;
 import org.axonframework.modelling.saga.repository.jdbc.SagaSchema;
 import org.axonframework.serialization.Serializer;
+import org.axonframework.serialization.json.JacksonSerializer;
 import org.axonframework.spring.jdbc.SpringDataSourceConnectionProvider;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.beans.factory.annotation.Value;
+import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -158,6 +160,22 @@ class AxonSetup {
     ConfigurerModule propagateHandlerErrors() {
         return configurer -> configurer.eventProcessing()
                 .registerDefaultListenerInvocationErrorHandler(c -> PropagatingErrorHandler.instance());
+    }
+
+    /**
+     * Axon's Jackson serializers read metadata through {@link MetaDataReader}: registered after Axon registered its own
+     * deserializer on the same mapper (in the serializer's constructor), it comes first. Static: a post-processor is
+     * made before the configuration it is declared in.
+     */
+    @Bean
+    static BeanPostProcessor readMetaDataWithOneLookup() {
+        return new BeanPostProcessor() {
+            @Override
+            public Object postProcessAfterInitialization(Object bean, String name) {
+                if (bean instanceof JacksonSerializer jackson) jackson.getObjectMapper().registerModule(MetaDataReader.module());
+                return bean;
+            }
+        };
     }
 
     /** actor and node travel from a command to the events it causes, with the correlation and causation ids. */

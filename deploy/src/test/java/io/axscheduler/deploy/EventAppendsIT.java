@@ -6,6 +6,8 @@ import org.axonframework.eventhandling.GenericDomainEventMessage;
 import org.axonframework.eventsourcing.eventstore.EventStorageEngine;
 import org.axonframework.messaging.MetaData;
 import org.axonframework.modelling.command.ConcurrencyException;
+import org.axonframework.serialization.Serializer;
+import org.axonframework.serialization.json.JacksonSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -45,8 +47,11 @@ class EventAppendsIT {
     }
 
     @Test
-    void the_node_appends_through_multi_row_inserts() {
+    void the_node_appends_through_multi_row_inserts_and_reads_metadata_with_one_lookup() throws Exception {
         assertThat(engine).isInstanceOf(JdbcEventTable.class);
+        Serializer events = node.bean(org.axonframework.config.Configuration.class).eventSerializer();
+        assertThat(MetaDataReaderTest.metaDataDeserializerOf(((JacksonSerializer) events).getObjectMapper()))
+                .isInstanceOf(MetaDataReader.class);
     }
 
     @Test
