@@ -21,11 +21,18 @@ import java.util.Map;
  */
 final class MetaDataReader extends JsonDeserializer<MetaData> implements ResolvableDeserializer {
 
-    private JsonDeserializer<Object> maps;
+    /** Set in {@link #resolve}, before Jackson hands this reader to any thread; volatile all the same. */
+    private volatile JsonDeserializer<Object> maps;
 
     /** A module that puts this reader before Axon's, once registered on a mapper after Axon's serializer was built. */
     static SimpleModule module() {
         return new SimpleModule("ax-metadata-reader").addDeserializer(MetaData.class, new MetaDataReader());
+    }
+
+    /** Jackson keeps this reader once resolved, rather than resolving it again at every lookup. */
+    @Override
+    public boolean isCachable() {
+        return true;
     }
 
     @Override

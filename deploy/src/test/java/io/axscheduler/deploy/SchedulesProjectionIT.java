@@ -137,6 +137,23 @@ class SchedulesProjectionIT {
     }
 
     @Test
+    void a_batch_the_driver_splits_for_a_null_is_written_whole_and_passes_its_check() throws Exception {
+        for (String id : List.of("n-1", "n-2", "n-3")) on(created(id), AT);
+        DefaultUnitOfWork<?> unit = DefaultUnitOfWork.startAndGet(null);
+        // a schedule with no next fire binds NULL where the others bind a number: the bulk command goes in parts, and
+        // the driver's count is the first part's
+        on(new ScheduleFired("n-1", AT.plusSeconds(60), FireKind.SCHEDULED, "job-n-1", null), AT);
+        for (String id : List.of("n-2", "n-3")) {
+            on(new ScheduleFired(id, AT.plusSeconds(60), FireKind.SCHEDULED, "job-" + id, AT.plusSeconds(120)), AT);
+        }
+
+        unit.commit();
+
+        assertThat(node.jdbc().queryForList("SELECT COALESCE(next_fire_at, -1) FROM schedules WHERE schedule_id IN ('n-1', 'n-2', 'n-3')"
+                + " ORDER BY schedule_id", Long.class)).containsExactly(-1L, AT.plusSeconds(120).toEpochMilli(), AT.plusSeconds(120).toEpochMilli());
+    }
+
+    @Test
     void outside_a_unit_of_work_a_write_runs_at_once_and_is_checked() {
         assertThatThrownBy(() -> on(new SchedulePaused("s-9"), AT))
                 .isInstanceOf(IllegalStateException.class)

@@ -44,7 +44,7 @@ public class JobQueueProjection {
     public JobQueueProjection(NamedParameterJdbcTemplate jdbc, ObjectMapper objectMapper) {
         this.jdbc = jdbc;
         this.objectMapper = objectMapper;
-        this.writes = new BatchedRowWrites("job_queue", "job", jdbc);
+        this.writes = new BatchedRowWrites("job_queue", "job_id", "job", jdbc);
     }
 
     @EventHandler

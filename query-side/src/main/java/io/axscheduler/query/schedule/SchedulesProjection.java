@@ -34,7 +34,7 @@ public class SchedulesProjection {
     public SchedulesProjection(NamedParameterJdbcTemplate jdbc, ObjectMapper objectMapper) {
         this.jdbc = jdbc;
         this.objectMapper = objectMapper;
-        this.writes = new BatchedRowWrites("schedules", "schedule", jdbc);
+        this.writes = new BatchedRowWrites("schedules", "schedule_id", "schedule", jdbc);
     }
 
     @EventHandler

@@ -39,10 +39,17 @@ public class ExpireLeases {
     public void releaseExpiredClaims() {
         try {
             Integer released = transaction.execute(tx -> {
+                // job_queue's status index holds no lease_until (V12): the CLAIMED rows are read and sorted, unlocked,
+                // and only the batch chosen from them is locked — a locking read of them all would hold every expired
+                // claim, not just a batch, until this transaction ends
+                List<String> candidates = jdbc.queryForList(
+                        "SELECT job_id FROM job_queue WHERE status = 'CLAIMED' AND lease_until < " + DatabaseTime.NOW_MS
+                                + " ORDER BY lease_until LIMIT :batch", Map.of("batch", BATCH), String.class);
+                if (candidates.isEmpty()) return 0;
                 List<Map<String, Object>> expired = jdbc.queryForList(
-                        "SELECT job_id, attempt FROM job_queue WHERE status = 'CLAIMED' AND lease_until < "
-                                + DatabaseTime.NOW_MS + " ORDER BY lease_until LIMIT :batch FOR UPDATE SKIP LOCKED",
-                        Map.of("batch", BATCH));
+                        "SELECT job_id, attempt FROM job_queue WHERE job_id IN (:ids) AND status = 'CLAIMED' AND lease_until < "
+                                + DatabaseTime.NOW_MS + " ORDER BY lease_until FOR UPDATE SKIP LOCKED",
+                        Map.of("ids", candidates));
                 for (Map<String, Object> row : expired) {
                     int claimedAttempt = ((Number) row.get("attempt")).intValue() + 1;
                     commands.sendAndWait(new TimeOutJob((String) row.get("job_id"), claimedAttempt, TimeoutPhase.CLAIM));
