@@ -28,9 +28,9 @@ import java.util.stream.Collectors;
 import java.util.stream.LongStream;
 
 /**
- * Axon's JDBC event store over its DomainEventEntry table, appending a unit of work's events as multi-row INSERTs instead of one INSERT per event: a
- * claim batch of 144 jobs appends 288 events in 3 statements instead of 288 (W1 made 3.2 of its 6.2 statements per job
- * on event rows). The rows, their columns and their order are Axon's, and each statement's failure still passes
+ * Axon's JDBC event store over its DomainEventEntry table, appending a unit of work's events as multi-row INSERTs
+ * instead of one INSERT per event: a claim batch of 144 jobs appends 288 events in 3 statements instead of 288 (W1 made
+ * 3.2 of its 6.2 statements per job on event rows). The rows, their columns and their order are Axon's, and each statement's failure still passes
  * through Axon's persistence exception handling, so a duplicate (aggregate, sequence) is still the
  * {@code ConcurrencyException} that the compare-and-set of claims relies on. All statements of one append run in one
  * transaction: a failed one leaves nothing of the batch.
@@ -139,15 +139,11 @@ final class JdbcEventTable extends JdbcEventStorageEngine {
      */
     @Override
     protected TrackedEventData<?> getTrackedEventData(ResultSet rows, GapAwareTrackingToken previousToken) throws SQLException {
-        EventSchema schema = schema();
-        long globalSequence = rows.getLong(schema.globalIndexColumn());
-        String aggregateIdentifier = rows.getString(schema.aggregateIdentifierColumn());
-        String eventIdentifier = rows.getString(schema.eventIdentifierColumn());
-        ReadEntry<?> event = new ReadEntry<>(rows.getString(schema.typeColumn()),
-                eventIdentifier.equals(aggregateIdentifier) ? null : aggregateIdentifier,
-                rows.getLong(schema.sequenceNumberColumn()), eventIdentifier, rows.getString(schema.timestampColumn()),
-                rows.getString(schema.payloadTypeColumn()), rows.getString(schema.payloadRevisionColumn()),
-                readPayload(rows, schema.payloadColumn()), readPayload(rows, schema.metaDataColumn()));
+        long globalSequence = rows.getLong(schema().globalIndexColumn());
+        String aggregateIdentifier = rows.getString(schema().aggregateIdentifierColumn());
+        String eventIdentifier = rows.getString(schema().eventIdentifierColumn());
+        // an event stored without an aggregate carries its own identifier there: Axon reads it back as none
+        ReadEntry<?> event = readEntry(rows, eventIdentifier.equals(aggregateIdentifier) ? null : aggregateIdentifier, eventIdentifier);
         boolean allowGaps = event.getTimestamp().isAfter(GenericEventMessage.clock.instant().minusMillis(GAP_TIMEOUT_MS));
         GapAwareTrackingToken token = previousToken == null
                 ? GapAwareTrackingToken.newInstance(globalSequence, allowGaps
@@ -160,17 +156,21 @@ final class JdbcEventTable extends JdbcEventStorageEngine {
 
     @Override
     protected DomainEventData<?> getDomainEventData(ResultSet rows) throws SQLException {
-        EventSchema schema = schema();
-        return new ReadEntry<>(rows.getString(schema.typeColumn()), rows.getString(schema.aggregateIdentifierColumn()),
-                rows.getLong(schema.sequenceNumberColumn()), rows.getString(schema.eventIdentifierColumn()),
-                rows.getString(schema.timestampColumn()), rows.getString(schema.payloadTypeColumn()),
-                rows.getString(schema.payloadRevisionColumn()), readPayload(rows, schema.payloadColumn()),
-                readPayload(rows, schema.metaDataColumn()));
+        return readEntry(rows, rows.getString(schema().aggregateIdentifierColumn()), rows.getString(schema().eventIdentifierColumn()));
     }
 
     @Override
     protected DomainEventData<?> getSnapshotData(ResultSet rows) throws SQLException {
         return getDomainEventData(rows);
+    }
+
+    /** The row's event, its aggregate and event identifiers as the caller read them. */
+    private ReadEntry<?> readEntry(ResultSet rows, String aggregateIdentifier, String eventIdentifier) throws SQLException {
+        EventSchema schema = schema();
+        return new ReadEntry<>(rows.getString(schema.typeColumn()), aggregateIdentifier, rows.getLong(schema.sequenceNumberColumn()),
+                eventIdentifier, rows.getString(schema.timestampColumn()), rows.getString(schema.payloadTypeColumn()),
+                rows.getString(schema.payloadRevisionColumn()), readPayload(rows, schema.payloadColumn()),
+                readPayload(rows, schema.metaDataColumn()));
     }
 
     /** A stored event as Axon reads it, with its time parsed once. */
