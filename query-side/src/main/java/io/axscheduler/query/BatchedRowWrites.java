@@ -152,7 +152,7 @@ public final class BatchedRowWrites {
      */
     public record RowBatch(String sql, List<SqlParameterSource> rows) implements PreparedStatementCallback<RowBatch.Counts> {
 
-        /** The rows each entry changed, or, when the driver did not count them one by one, null and the total (-1: none). */
+        /** The rows each entry changed (null when the driver did not count them one by one), and their total (-1: none). */
         public record Counts(int[] perRow, long total) {
         }
 
@@ -169,7 +169,7 @@ public final class BatchedRowWrites {
             int[] perRow = statement.executeBatch();
             return Arrays.stream(perRow).allMatch(n -> n == Statement.SUCCESS_NO_INFO)
                     ? new Counts(null, statement.getLargeUpdateCount())
-                    : new Counts(perRow, perRow.length);
+                    : new Counts(perRow, Arrays.stream(perRow).asLongStream().sum());
         }
     }
 }

@@ -9,12 +9,15 @@ import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.stereotype.Component;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /** Reads jobs from the job_queue read model. */
 @Component
 public class JobQueries {
+
+    private static final List<String> EVERY_STATUS = Arrays.stream(JobStatus.values()).map(Enum::name).toList();
 
     private final NamedParameterJdbcTemplate jdbc;
 
@@ -39,7 +42,7 @@ public class JobQueries {
         } else if (request.jobType() != null) {
             // the type's rows in the (status, job_type, created_at) index: one range per status
             where.append(" AND status IN (:statuses)");
-            params.addValue("statuses", Arrays.stream(JobStatus.values()).map(Enum::name).toList());
+            params.addValue("statuses", EVERY_STATUS);
         }
         if (request.jobType() != null) {
             where.append(" AND job_type = :jobType");
