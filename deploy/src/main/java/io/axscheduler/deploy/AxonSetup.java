@@ -26,6 +26,7 @@ import org.axonframework.messaging.MessageDispatchInterceptor;
 import org.axonframework.messaging.correlation.CorrelationDataProvider;
 import org.axonframework.messaging.correlation.MessageOriginProvider;
 import org.axonframework.messaging.correlation.SimpleCorrelationDataProvider;
+import org.axonframework.modelling.command.CommandTargetResolver;
 import org.axonframework.modelling.saga.AnnotatedSagaManager;
 import org.axonframework.modelling.saga.SagaManagerSpanFactory;
 import org.axonframework.modelling.saga.metamodel.AnnotationSagaMetaModelFactory;
@@ -176,6 +177,12 @@ class AxonSetup {
                 return bean;
             }
         };
+    }
+
+    /** Every aggregate's commands find their target by what was found for their class (Axon's looks per command). */
+    @Bean
+    CommandTargetResolver commandTargets() {
+        return new CommandTargets();
     }
 
     /** actor and node travel from a command to the events it causes, with the correlation and causation ids. */
