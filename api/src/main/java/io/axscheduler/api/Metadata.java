@@ -6,6 +6,12 @@ public final class Metadata {
     public static final String ACTOR = "actor";
     /** The node that handled the command and applied the event. */
     public static final String NODE = "node";
+    /**
+     * On a {@code SubmitJob}, {@code true}: "a taken job key fails my unit of work" instead of answering with the job
+     * the key already made. The key is then written with the unit's other such keys in one INSERT as the unit commits,
+     * not in one INSERT per job. For callers that would fail on a taken key anyway: a schedule's fire.
+     */
+    public static final String TAKEN_KEY_FAILS = "takenKeyFails";
     public static final String ANONYMOUS = "anonymous";
     public static final String SCHEDULER = "scheduler";
 

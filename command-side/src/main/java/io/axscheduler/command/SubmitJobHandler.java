@@ -1,24 +1,36 @@
 package io.axscheduler.command;
 
+import io.axscheduler.api.Metadata;
 import io.axscheduler.api.job.JobStatus;
 import io.axscheduler.api.job.SubmitJob;
 import io.axscheduler.api.job.SubmitResult;
 import io.axscheduler.api.query.FindJob;
 import io.axscheduler.api.query.JobView;
 import org.axonframework.commandhandling.CommandHandler;
+import org.axonframework.messaging.annotation.MetaDataValue;
 import org.axonframework.messaging.responsetypes.ResponseTypes;
+import org.axonframework.messaging.unitofwork.CurrentUnitOfWork;
+import org.axonframework.messaging.unitofwork.UnitOfWork;
 import org.axonframework.modelling.command.Repository;
 import org.axonframework.queryhandling.QueryGateway;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.Optional;
 
 /**
  * Creates jobs, keeping job keys unique. The key row is inserted in the transaction that appends JobCreated: a
  * second submit of the same key waits on the first one's row lock, then finds the key taken and answers with the
  * first job, so two concurrent submits make exactly one job.
+ *
+ * <p>A submit sent with {@link Metadata#TAKEN_KEY_FAILS} has its key inserted as its outermost unit of work commits,
+ * together with the other keys of that unit in multi-row INSERTs: a batch of 100 schedule fires writes its keys in one
+ * statement instead of 100 (a statement per fire was a quarter of W3's statements and a fifth of its fire threads'
+ * CPU, most of it in the socket write). A taken key then fails the whole unit, which rolls back.
  */
 @Component
 class SubmitJobHandler {
@@ -34,12 +46,26 @@ class SubmitJobHandler {
     }
 
     @CommandHandler
-    SubmitResult handle(SubmitJob command) throws Exception {
-        if (command.jobKey() != null && !claimKey(command.jobKey(), command.jobId())) {
-            return existingJobOf(command.jobKey());
+    SubmitResult handle(SubmitJob command, @MetaDataValue(Metadata.TAKEN_KEY_FAILS) Boolean takenKeyFails) throws Exception {
+        if (command.jobKey() != null) {
+            if (Boolean.TRUE.equals(takenKeyFails)) {
+                keysAtCommit().add(command.jobKey(), command.jobId());
+            } else if (!claimKey(command.jobKey(), command.jobId())) {
+                return existingJobOf(command.jobKey());
+            }
         }
         jobs.newInstance(() -> new Job(command));
         return new SubmitResult(command.jobId(), true, JobStatus.WAITING);
+    }
+
+    /** The keys the outermost unit of work inserts as it commits; registered with it by the first submit that asks. */
+    private KeysAtCommit keysAtCommit() {
+        UnitOfWork<?> root = CurrentUnitOfWork.get().root();
+        return root.getOrComputeResource(KeysAtCommit.class.getName(), name -> {
+            KeysAtCommit keys = new KeysAtCommit();
+            root.onPrepareCommit(unit -> keys.insert(jdbc));
+            return keys;
+        });
     }
 
     private boolean claimKey(String jobKey, String jobId) {
@@ -48,6 +74,34 @@ class SubmitJobHandler {
             return true;
         } catch (DuplicateKeyException taken) {
             return false;
+        }
+    }
+
+    /** Job keys and their jobs, inserted together; the first taken one fails the insert, naming the keys it held. */
+    static final class KeysAtCommit {
+
+        /** Rows per INSERT at most. */
+        static final int MAX_ROWS = 500;
+
+        private final List<Object> keysAndJobs = new ArrayList<>();
+
+        void add(String jobKey, String jobId) {
+            keysAndJobs.add(jobKey);
+            keysAndJobs.add(jobId);
+        }
+
+        void insert(JdbcTemplate jdbc) {
+            for (int from = 0; from < keysAndJobs.size(); from += 2 * MAX_ROWS) {
+                List<Object> chunk = keysAndJobs.subList(from, Math.min(keysAndJobs.size(), from + 2 * MAX_ROWS));
+                try {
+                    jdbc.update("INSERT INTO job_keys (job_key, job_id) VALUES "
+                            + String.join(", ", Collections.nCopies(chunk.size() / 2, "(?, ?)")), chunk.toArray());
+                } catch (DuplicateKeyException taken) {
+                    List<Object> keys = new ArrayList<>();
+                    for (int i = 0; i < chunk.size(); i += 2) keys.add(chunk.get(i));
+                    throw new DuplicateKeyException("a job key already made a job, so none of these is made: " + keys, taken);
+                }
+            }
         }
     }
 

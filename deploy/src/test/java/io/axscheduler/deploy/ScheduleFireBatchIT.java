@@ -1,13 +1,19 @@
 package io.axscheduler.deploy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.axscheduler.api.OneUnitOfWork;
+import io.axscheduler.api.job.RetryPolicy;
+import io.axscheduler.api.job.SubmitJob;
 import io.axscheduler.api.schedule.FireKind;
 import io.axscheduler.api.schedule.ScheduleJobKeys;
+import io.axscheduler.scheduler.SchedulerCommands;
 import io.axscheduler.scheduler.schedule.FireDueSchedules;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.transaction.support.TransactionTemplate;
 
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -103,5 +109,54 @@ class ScheduleFireBatchIT {
         assertThat(events("ScheduleFired", ids)).isEqualTo(2);
         // out of the other test's way: the last schedule's fire time stays taken
         assertThat(ScheduleHttp.delete(node.api, "/api/v1/schedules/" + last).status()).isEqualTo(200);
+    }
+
+    private static SubmitJob submit(String jobId, String jobKey) {
+        return new SubmitJob(jobId, jobKey, "noop", Map.of(), 0, Instant.now().plusSeconds(3600), RetryPolicy.defaults(),
+                30_000, null, null, null);
+    }
+
+    private static int keys(String... keys) {
+        return node.jdbc().queryForObject("SELECT COUNT(*) FROM job_keys WHERE job_key IN (" + String.join(", ",
+                java.util.Collections.nCopies(keys.length, "?")) + ")", Integer.class, (Object[]) keys);
+    }
+
+    @Test
+    void the_keys_of_fires_made_together_are_written_together_as_their_unit_commits() {
+        SchedulerCommands commands = node.bean(SchedulerCommands.class);
+        node.bean(TransactionTemplate.class).execute(tx -> OneUnitOfWork.run(() -> {
+            assertThat(commands.submitFailingOnTakenKey(submit("keys-job-1", "keys-1")).created()).isTrue();
+            assertThat(commands.submitFailingOnTakenKey(submit("keys-job-2", "keys-2")).created()).isTrue();
+            // read in the unit's own transaction: not written yet
+            assertThat(keys("keys-1", "keys-2")).isZero();
+            return null;
+        }));
+        assertThat(node.jdbc().queryForList("SELECT job_id FROM job_keys WHERE job_key IN ('keys-1', 'keys-2') ORDER BY job_id",
+                String.class)).containsExactly("keys-job-1", "keys-job-2");
+        assertThat(node.jdbc().queryForObject("SELECT COUNT(*) FROM job_queue WHERE job_id IN ('keys-job-1', 'keys-job-2')",
+                Integer.class)).isEqualTo(2);
+    }
+
+    @Test
+    void a_taken_key_among_them_fails_the_whole_unit_and_names_the_keys() {
+        node.jdbc().update("INSERT INTO job_keys (job_key, job_id) VALUES ('taken-2', 'someone-else')");
+        SchedulerCommands commands = node.bean(SchedulerCommands.class);
+
+        assertThatThrownBy(() -> node.bean(TransactionTemplate.class).execute(tx -> OneUnitOfWork.run(() -> {
+            commands.submitFailingOnTakenKey(submit("taken-job-1", "taken-1"));
+            commands.submitFailingOnTakenKey(submit("taken-job-2", "taken-2"));
+            return null;
+        }))).isInstanceOf(DuplicateKeyException.class).hasMessageContaining("taken-1").hasMessageContaining("taken-2");
+
+        assertThat(keys("taken-1")).isZero();
+        assertThat(node.jdbc().queryForObject("SELECT job_id FROM job_keys WHERE job_key = 'taken-2'", String.class))
+                .isEqualTo("someone-else");
+        assertThat(node.jdbc().queryForObject("SELECT COUNT(*) FROM DomainEventEntry WHERE aggregateIdentifier IN"
+                + " ('taken-job-1', 'taken-job-2')", Integer.class)).isZero();
+        // without the flag a taken key answers with the job it made, as before
+        var again = node.bean(org.axonframework.commandhandling.gateway.CommandGateway.class)
+                .<io.axscheduler.api.job.SubmitResult>sendAndWait(submit("taken-job-3", "taken-2"));
+        assertThat(again.created()).isFalse();
+        assertThat(again.jobId()).isEqualTo("someone-else");
     }
 }

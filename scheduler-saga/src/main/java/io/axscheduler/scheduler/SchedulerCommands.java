@@ -3,6 +3,8 @@ package io.axscheduler.scheduler;
 import io.axscheduler.api.Metadata;
 import io.axscheduler.api.job.JobCommand;
 import io.axscheduler.api.job.JobCommandBatch;
+import io.axscheduler.api.job.SubmitJob;
+import io.axscheduler.api.job.SubmitResult;
 import org.axonframework.commandhandling.GenericCommandMessage;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.springframework.stereotype.Component;
@@ -23,6 +25,15 @@ public class SchedulerCommands {
     public <R> R sendAndWait(Object command) {
         return commands.sendAndWait(GenericCommandMessage.asCommandMessage(command)
                 .andMetaData(Map.of(Metadata.ACTOR, Metadata.SCHEDULER)));
+    }
+
+    /**
+     * Submits a job whose key, if taken, fails the caller's unit of work ({@link Metadata#TAKEN_KEY_FAILS}) instead of
+     * answering with the job the key made; the key is written as that unit commits.
+     */
+    public SubmitResult submitFailingOnTakenKey(SubmitJob submit) {
+        return commands.sendAndWait(GenericCommandMessage.asCommandMessage(submit)
+                .andMetaData(Map.of(Metadata.ACTOR, Metadata.SCHEDULER, Metadata.TAKEN_KEY_FAILS, true)));
     }
 
     /**

@@ -27,7 +27,8 @@ import java.util.Map;
  * (another node firing it skips it), plan its due fire times with the misfire policy against database time, apply
  * the overlap policy, then for each fire send {@code FireSchedule} and the {@code SubmitJob} keyed by (schedule, fire
  * time). The aggregate refuses a fire time that is no longer due, and the job key refuses a second job for one fire
- * time: either failing aborts the whole transaction, so a fire time makes exactly one job or none yet.
+ * time (a transaction's fires insert their keys together as it commits): either failing aborts the whole
+ * transaction, so a fire time makes exactly one job or none yet.
  *
  * <p>A fire made ahead makes its job at once, due at the exact fire time, so the job waits in the queue for its time
  * instead of being made a scan interval after it. Only a fire that would fire anyway is made ahead: one the overlap
@@ -224,7 +225,8 @@ public class FireDueSchedules {
     private String submit(String scheduleId, Instant fireTime, FireKind kind, Instant next) {
         String jobId = TimeOrderedIds.next(clock.millis());
         JobTemplate template = commands.sendAndWait(new FireSchedule(scheduleId, fireTime, kind, jobId, next));
-        SubmitResult result = commands.sendAndWait(template.toSubmitJob(jobId, scheduleId, fireTime, kind));
+        // a fire time whose key is taken fails the transaction as it commits: the key goes in with the batch's others
+        SubmitResult result = commands.submitFailingOnTakenKey(template.toSubmitJob(jobId, scheduleId, fireTime, kind));
         if (!result.created()) {
             // the key says this fire time already made a job: the fire above must not stand
             throw new IllegalStateException("schedule " + scheduleId + " fire time " + fireTime
