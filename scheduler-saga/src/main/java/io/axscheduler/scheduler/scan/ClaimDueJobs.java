@@ -40,6 +40,11 @@ public class ClaimDueJobs {
 
     private static final Logger log = LoggerFactory.getLogger(ClaimDueJobs.class);
     private static final String COLUMNS = "job_id, job_type, attempt, job_key, params, executor_app, route_strategy, timeout_ms, run_at";
+    /**
+     * Priorities one lane's pass claims from at most: further ones (when as many higher ones had no due job) wait for
+     * the next pass, or for the aging pass once they have waited past its bound.
+     */
+    static final int MAX_PRIORITIES_A_PASS = 16;
     /** In-process pools run only jobs bound to no executor app; bound ones go to that app's remote workers. */
     private static final String UNBOUND = "executor_app IS NULL";
 
@@ -165,28 +170,47 @@ public class ClaimDueJobs {
         int limit = Math.min(slots, settings.batchSize() - chosen.size());
         if (limit <= 0) return false;
         if (drainedLanes.isQuiet(lane, System.currentTimeMillis())) return true;
-        int aged = lockDue(lane, settings.agingAfterMs(), "run_at", limit, 0, chosen);
+        int aged = lockDue(lane, settings.agingAfterMs(), null, limit, 0, chosen);
         int got = aged;
-        if (aged < limit) {
-            got += lockDue(lane, -aheadMs, "neg_priority, run_at", limit - aged, aged, chosen);
+        // then by priority, highest first: each priority's due rows in due order, so that the rows not due yet (a
+        // day's delayed jobs, fires made ahead) are never read; ordered by (priority, due) in one statement, MariaDB
+        // walked every claimable row of the type whenever fewer than the limit were due
+        Integer priority = got < limit ? nextPriority(lane, null) : null;
+        for (int groups = 1; priority != null; groups++) {
+            got += lockDue(lane, -aheadMs, priority, limit - got, aged, chosen);
+            priority = got < limit && groups < MAX_PRIORITIES_A_PASS ? nextPriority(lane, priority) : null;
         }
         cameBackShort.put(lane, got < limit);
         return true;
     }
 
     /**
-     * Adds up to {@code want} newly locked jobs due at least {@code dueMsAgo} ago (a negative value: due within that
-     * much from now) to {@code chosen} and returns how many it added. Our own
-     * transaction's locks are not skipped, so this pass may return the {@code alreadyHeld} rows an earlier pass
-     * locked: it asks for that many more and de-duplicates by id.
+     * The next priority, going down from {@code after} (highest first when null), of the lane's job type's claimable
+     * rows, due or not; null when there is none. One index dive.
      */
-    private int lockDue(DrainedLanes.Lane lane, long dueMsAgo, String order, int want, int alreadyHeld,
+    private Integer nextPriority(DrainedLanes.Lane lane, Integer after) {
+        Map<String, Object> params = new HashMap<>();
+        params.put("type", lane.jobType());
+        params.put("after", after);
+        return jdbc.queryForObject("SELECT MIN(neg_priority) FROM job_queue WHERE claimable = 1 AND job_type = :type"
+                + (after == null ? "" : " AND neg_priority > :after"), params, Integer.class);
+    }
+
+    /**
+     * Adds up to {@code want} newly locked jobs due at least {@code dueMsAgo} ago (a negative value: due within that
+     * much from now), of the given priority (any when null), oldest due first, to {@code chosen} and returns how many
+     * it added. Our own transaction's locks are not skipped, so this pass may return the {@code alreadyHeld} rows an
+     * earlier pass locked: it asks for that many more and de-duplicates by id.
+     */
+    private int lockDue(DrainedLanes.Lane lane, long dueMsAgo, Integer negPriority, int want, int alreadyHeld,
                         Map<String, ClaimedJob> chosen) {
         Map<String, Object> params = new HashMap<>(lane.params());
         params.putAll(Map.of("type", lane.jobType(), "ago", dueMsAgo, "limit", want + alreadyHeld));
+        if (negPriority != null) params.put("negPriority", negPriority);
         List<ClaimedJob> rows = jdbc.query("SELECT " + COLUMNS + " FROM job_queue"
-                        + " WHERE claimable = 1 AND job_type = :type AND " + lane.condition() + " AND run_at <= " + DatabaseTime.NOW_MS + " - :ago"
-                        + " ORDER BY " + order + " LIMIT :limit FOR UPDATE SKIP LOCKED",
+                        + " WHERE claimable = 1 AND job_type = :type AND " + (negPriority == null ? "" : "neg_priority = :negPriority AND ")
+                        + lane.condition() + " AND run_at <= " + DatabaseTime.NOW_MS + " - :ago"
+                        + " ORDER BY run_at LIMIT :limit FOR UPDATE SKIP LOCKED",
                 params, claimedJobOfRow);
         int added = 0;
         for (ClaimedJob row : rows) {
