@@ -175,18 +175,18 @@ public class ClaimDueJobs {
         // then by priority, highest first: each priority's due rows in due order, so that the rows not due yet (a
         // day's delayed jobs, fires made ahead) are never read; ordered by (priority, due) in one statement, MariaDB
         // walked every claimable row of the type whenever fewer than the limit were due
-        Integer priority = got < limit ? nextPriority(lane, null) : null;
-        for (int groups = 1; priority != null; groups++) {
-            got += lockDue(lane, -aheadMs, priority, limit - got, aged, chosen);
-            priority = got < limit && groups < MAX_PRIORITIES_A_PASS ? nextPriority(lane, priority) : null;
+        Integer negPriority = got < limit ? nextPriority(lane, null) : null;
+        for (int priorities = 1; negPriority != null; priorities++) {
+            got += lockDue(lane, -aheadMs, negPriority, limit - got, aged, chosen);
+            negPriority = got < limit && priorities < MAX_PRIORITIES_A_PASS ? nextPriority(lane, negPriority) : null;
         }
         cameBackShort.put(lane, got < limit);
         return true;
     }
 
     /**
-     * The next priority, going down from {@code after} (highest first when null), of the lane's job type's claimable
-     * rows, due or not; null when there is none. One index dive.
+     * The next priority (as {@code neg_priority}), going down from {@code after} (the highest when null), among the
+     * lane's job type's claimable rows, due or not; null when there is none. One index dive.
      */
     private Integer nextPriority(DrainedLanes.Lane lane, Integer after) {
         Map<String, Object> params = new HashMap<>();
