@@ -21,7 +21,7 @@ import static java.lang.String.format;
  * the first field, of the command's class carrying {@code @TargetAggregateIdentifier} (and {@code
  * @TargetAggregateVersion}), meta-annotations included — but looks once per command class instead of once per command.
  * Axon's walks every method and field of the class and its supertypes, twice, on every command: in the first seconds
- * of firing 100,000 schedules that walk was 9 % of the fire threads' CPU and its compilation 0.8 s of C2's.
+ * of firing 100,000 schedules that walk was 9 % of the fire threads' CPU.
  */
 final class CommandTargets implements CommandTargetResolver {
 
@@ -66,29 +66,25 @@ final class CommandTargets implements CommandTargetResolver {
     private record Accessors(Accessor identifier, Accessor version) {
     }
 
-    /** Reads one annotated member of a command: a method, a field, or nothing (reads null). */
-    private record Accessor(Method method, Field field) {
+    /** Reads one annotated member of a command: the first such method, else the first such field, else null. */
+    @FunctionalInterface
+    private interface Accessor {
 
-        private static final Accessor NONE = new Accessor(null, null);
+        Object read(Object payload) throws InvocationTargetException, IllegalAccessException;
 
         static Accessor find(Class<?> type, Class<? extends Annotation> annotation) {
             for (Method m : ReflectionUtils.methodsOf(type)) {
                 if (AnnotationUtils.isAnnotationPresent(m, annotation)) {
-                    return new Accessor(ReflectionUtils.ensureAccessible(m), null);
+                    Method method = ReflectionUtils.ensureAccessible(m);
+                    return method::invoke;
                 }
             }
             for (Field f : ReflectionUtils.fieldsOf(type)) {
                 if (AnnotationUtils.isAnnotationPresent(f, annotation)) {
-                    return new Accessor(null, f);
+                    return payload -> ReflectionUtils.getFieldValue(f, payload);
                 }
             }
-            return NONE;
-        }
-
-        Object read(Object payload) throws InvocationTargetException, IllegalAccessException {
-            if (method != null) return method.invoke(payload);
-            if (field != null) return ReflectionUtils.getFieldValue(field, payload);
-            return null;
+            return payload -> null;
         }
     }
 }

@@ -44,7 +44,7 @@ public class ClaimDueJobs {
      * Priorities one lane's pass claims from at most: further ones (when as many higher ones had no due job) wait for
      * the next pass, or for the aging pass once they have waited past its bound.
      */
-    static final int MAX_PRIORITIES_A_PASS = 16;
+    private static final int MAX_PRIORITIES_A_PASS = 16;
     /** In-process pools run only jobs bound to no executor app; bound ones go to that app's remote workers. */
     private static final String UNBOUND = "executor_app IS NULL";
 

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.axscheduler.api.OneUnitOfWork;
 import io.axscheduler.api.TimeOrderedIds;
 import io.axscheduler.api.job.JobStatus;
-import io.axscheduler.api.job.SubmitResult;
 import io.axscheduler.api.schedule.*;
 import io.axscheduler.scheduler.DatabaseTime;
 import io.axscheduler.scheduler.SchedulerCommands;
@@ -225,13 +224,9 @@ public class FireDueSchedules {
     private String submit(String scheduleId, Instant fireTime, FireKind kind, Instant next) {
         String jobId = TimeOrderedIds.next(clock.millis());
         JobTemplate template = commands.sendAndWait(new FireSchedule(scheduleId, fireTime, kind, jobId, next));
-        // a fire time whose key is taken fails the transaction as it commits: the key goes in with the batch's others
-        SubmitResult result = commands.submitFailingOnTakenKey(template.toSubmitJob(jobId, scheduleId, fireTime, kind));
-        if (!result.created()) {
-            // the key says this fire time already made a job: the fire above must not stand
-            throw new IllegalStateException("schedule " + scheduleId + " fire time " + fireTime
-                    + " already made job " + result.jobId() + "; nothing fired");
-        }
+        // a fire time whose key is taken fails the transaction as it commits (the key goes in with the batch's
+        // others), the fire above with it: such a submit never answers with another job
+        commands.submitFailingOnTakenKey(template.toSubmitJob(jobId, scheduleId, fireTime, kind));
         log.debug("schedule {} fired {} ({}) as job {}", scheduleId, fireTime, kind, jobId);
         return jobId;
     }
