@@ -12,9 +12,9 @@ public final class Metadata {
      * not in one INSERT per job. For callers that would fail on a taken key anyway: a schedule's fire.
      */
     public static final String TAKEN_KEY_FAILS = "takenKeyFails";
+
     public static final String ANONYMOUS = "anonymous";
     public static final String SCHEDULER = "scheduler";
 
-    private Metadata() {
-    }
+    private Metadata() {}
 }

@@ -1,9 +1,8 @@
 package io.axscheduler.api;
 
+import java.util.function.Supplier;
 import org.axonframework.messaging.unitofwork.DefaultUnitOfWork;
 import org.axonframework.messaging.unitofwork.UnitOfWork;
-
-import java.util.function.Supplier;
 
 /**
  * Runs work whose commands land together: the unit of work of each command sent inside nests in one unit, which hands
@@ -14,8 +13,7 @@ import java.util.function.Supplier;
  */
 public final class OneUnitOfWork {
 
-    private OneUnitOfWork() {
-    }
+    private OneUnitOfWork() {}
 
     public static <R> R run(Supplier<R> work) {
         UnitOfWork<?> unit = DefaultUnitOfWork.startAndGet(null);

@@ -8,8 +8,7 @@ public final class TextLimit {
 
     public static final int MAX_CHARS = 2000;
 
-    private TextLimit() {
-    }
+    private TextLimit() {}
 
     public static String truncate(String text) {
         if (text == null || text.length() <= MAX_CHARS) {

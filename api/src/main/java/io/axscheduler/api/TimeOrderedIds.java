@@ -12,8 +12,7 @@ import java.util.UUID;
  */
 public final class TimeOrderedIds {
 
-    private TimeOrderedIds() {
-    }
+    private TimeOrderedIds() {}
 
     /** A new id made at {@code epochMs}. */
     public static String next(long epochMs) {

@@ -1,5 +1,10 @@
 package io.axscheduler.api;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.List;
 import org.axonframework.commandhandling.SimpleCommandBus;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.commandhandling.gateway.DefaultCommandGateway;
@@ -10,18 +15,13 @@ import org.axonframework.messaging.unitofwork.CurrentUnitOfWork;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import java.util.ArrayList;
-import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 /** Axon's own command bus and event bus: what the subscribers (the event store, the projections) receive, and when. */
 class OneUnitOfWorkTest {
 
     private final SimpleEventBus events = SimpleEventBus.builder().build();
     private final SimpleCommandBus commandBus = SimpleCommandBus.builder().build();
-    private final CommandGateway commands = DefaultCommandGateway.builder().commandBus(commandBus).build();
+    private final CommandGateway commands =
+            DefaultCommandGateway.builder().commandBus(commandBus).build();
     private final List<List<Object>> batchesSeen = new ArrayList<>();
 
     @BeforeEach
@@ -32,7 +32,10 @@ class OneUnitOfWorkTest {
             events.publish(GenericEventMessage.asEventMessage(payload + " done"));
             return payload;
         });
-        events.subscribe(batch -> batchesSeen.add(batch.stream().map(EventMessage::getPayload).map(Object.class::cast).toList()));
+        events.subscribe(batch -> batchesSeen.add(batch.stream()
+                .map(EventMessage::getPayload)
+                .map(Object.class::cast)
+                .toList()));
     }
 
     @Test
@@ -52,9 +55,10 @@ class OneUnitOfWorkTest {
     @Test
     void a_refused_command_rolls_back_the_ones_before_it_and_is_thrown() {
         assertThatThrownBy(() -> OneUnitOfWork.run(() -> {
-            commands.sendAndWait("first");
-            return commands.sendAndWait("refuse second");
-        })).hasMessageContaining("refuse second");
+                    commands.sendAndWait("first");
+                    return commands.sendAndWait("refuse second");
+                }))
+                .hasMessageContaining("refuse second");
 
         assertThat(batchesSeen).isEmpty();
         assertThat(CurrentUnitOfWork.isStarted()).isFalse();

@@ -1,16 +1,15 @@
 package io.axscheduler.command;
 
+import static io.axscheduler.api.job.JobStatus.*;
+import static org.axonframework.modelling.command.AggregateLifecycle.apply;
+
 import io.axscheduler.api.job.*;
 import io.axscheduler.api.problem.IllegalTransitionException;
+import java.time.Clock;
 import org.axonframework.commandhandling.CommandHandler;
 import org.axonframework.eventsourcing.EventSourcingHandler;
 import org.axonframework.modelling.command.AggregateIdentifier;
 import org.axonframework.spring.stereotype.Aggregate;
-
-import java.time.Clock;
-
-import static io.axscheduler.api.job.JobStatus.*;
-import static org.axonframework.modelling.command.AggregateLifecycle.apply;
 
 /**
  * One job's life. Each handler checks the move with {@link JobTransitions}, checks that the command speaks of the
@@ -23,20 +22,31 @@ class Job {
 
     @AggregateIdentifier
     private String jobId;
+
     private JobStatus status;
     /** Runs started so far; a claim prepares run number {@code attempt + 1}. */
     private int attempt;
     /** The worker running the current attempt, so that its outcome names it. */
     private String worker;
+
     private long timeoutMs;
     private RetryPolicy retryPolicy;
 
-    Job() {
-    }
+    Job() {}
 
     Job(SubmitJob c) {
-        apply(new JobCreated(c.jobId(), c.jobKey(), c.jobType(), c.params(), c.priority(), c.runAt(),
-                c.retryPolicy(), c.timeoutMs(), c.scheduleId(), c.executorApp(), c.routeStrategy()));
+        apply(new JobCreated(
+                c.jobId(),
+                c.jobKey(),
+                c.jobType(),
+                c.params(),
+                c.priority(),
+                c.runAt(),
+                c.retryPolicy(),
+                c.timeoutMs(),
+                c.scheduleId(),
+                c.executorApp(),
+                c.routeStrategy()));
     }
 
     @CommandHandler

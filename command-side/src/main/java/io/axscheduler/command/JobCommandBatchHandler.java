@@ -3,6 +3,8 @@ package io.axscheduler.command;
 import io.axscheduler.api.job.JobCommand;
 import io.axscheduler.api.job.JobCommandBatch;
 import io.axscheduler.api.problem.IllegalTransitionException;
+import java.util.ArrayList;
+import java.util.List;
 import org.axonframework.commandhandling.CommandHandler;
 import org.axonframework.commandhandling.CommandMessage;
 import org.axonframework.commandhandling.GenericCommandMessage;
@@ -14,9 +16,6 @@ import org.axonframework.modelling.command.AggregateNotFoundException;
 import org.axonframework.modelling.command.Repository;
 import org.springframework.context.annotation.Lazy;
 import org.springframework.stereotype.Component;
-
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * Applies a {@link JobCommandBatch}: each command in a unit of work nested in the batch's, so a refused command rolls
@@ -40,10 +39,12 @@ class JobCommandBatchHandler {
         List<CorrelationDataProvider> correlation = axon.correlationDataProviders();
         List<String> refusals = new ArrayList<>(batch.commands().size());
         for (JobCommand command : batch.commands()) {
-            CommandMessage<?> one = GenericCommandMessage.asCommandMessage(command).andMetaData(message.getMetaData());
+            CommandMessage<?> one =
+                    GenericCommandMessage.asCommandMessage(command).andMetaData(message.getMetaData());
             DefaultUnitOfWork<CommandMessage<?>> unit = DefaultUnitOfWork.startAndGet(one);
             correlation.forEach(unit::registerCorrelationDataProvider);
-            ResultMessage<?> result = unit.executeWithResult(() -> jobs.load(command.jobId()).handle(one));
+            ResultMessage<?> result =
+                    unit.executeWithResult(() -> jobs.load(command.jobId()).handle(one));
             if (!result.isExceptional()) {
                 refusals.add(null);
             } else if (result.exceptionResult() instanceof IllegalTransitionException

@@ -13,16 +13,15 @@ import io.axscheduler.api.problem.NotFoundException;
 import io.axscheduler.api.query.FindJob;
 import io.axscheduler.api.query.JobView;
 import io.axscheduler.api.spi.JobTypeCatalog;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import org.axonframework.messaging.responsetypes.ResponseTypes;
 import org.axonframework.queryhandling.QueryGateway;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.*;
-
-import java.time.Clock;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
 
 /** The job commands of the HTTP API: submit (single and batch), cancel, re-run. */
 @RestController
@@ -36,26 +35,29 @@ class JobCommandController {
     private final OperatorCommands sender;
     private final QueryGateway queries;
 
-    JobCommandController(JobTypeCatalog jobTypes, ObjectMapper json, Clock clock, OperatorCommands sender,
-                         QueryGateway queries) {
+    JobCommandController(
+            JobTypeCatalog jobTypes, ObjectMapper json, Clock clock, OperatorCommands sender, QueryGateway queries) {
         this.parser = new JobRequestParser(jobTypes, json, clock);
         this.sender = sender;
         this.queries = queries;
     }
 
     @PostMapping
-    ResponseEntity<SubmitResult> submit(@RequestBody JsonNode body, @RequestHeader(value = "X-Actor", required = false) String actor) {
+    ResponseEntity<SubmitResult> submit(
+            @RequestBody JsonNode body, @RequestHeader(value = "X-Actor", required = false) String actor) {
         List<FieldError> errors = new ArrayList<>();
         SubmitJob command = parser.parse(body, "", errors);
         String who = actor(actor, errors);
         if (!errors.isEmpty()) throw new InvalidRequestException(errors);
         SubmitResult result = sender.send("job", command.jobId(), command, who);
-        return ResponseEntity.status(result.created() ? HttpStatus.CREATED : HttpStatus.OK).body(result);
+        return ResponseEntity.status(result.created() ? HttpStatus.CREATED : HttpStatus.OK)
+                .body(result);
     }
 
     /** All jobs of a batch are validated first and created in one transaction: the batch lands whole or not at all. */
     @PostMapping("/batch")
-    Map<String, List<SubmitResult>> submitBatch(@RequestBody JsonNode body, @RequestHeader(value = "X-Actor", required = false) String actor) {
+    Map<String, List<SubmitResult>> submitBatch(
+            @RequestBody JsonNode body, @RequestHeader(value = "X-Actor", required = false) String actor) {
         List<FieldError> errors = new ArrayList<>();
         JsonNode jobs = JsonFields.batchItems(body, "jobs", errors);
         List<SubmitJob> commands = new ArrayList<>(jobs.size());
@@ -75,8 +77,10 @@ class JobCommandController {
     }
 
     @PostMapping("/{jobId}/cancel")
-    JobView cancel(@PathVariable String jobId, @RequestBody(required = false) JsonNode body,
-                   @RequestHeader(value = "X-Actor", required = false) String actor) {
+    JobView cancel(
+            @PathVariable String jobId,
+            @RequestBody(required = false) JsonNode body,
+            @RequestHeader(value = "X-Actor", required = false) String actor) {
         List<FieldError> errors = new ArrayList<>();
         String reason = reason(body, errors);
         String who = actor(actor, errors);
@@ -95,7 +99,8 @@ class JobCommandController {
     }
 
     private JobView view(String jobId) {
-        return queries.query(new FindJob(jobId), ResponseTypes.optionalInstanceOf(JobView.class)).join()
+        return queries.query(new FindJob(jobId), ResponseTypes.optionalInstanceOf(JobView.class))
+                .join()
                 .orElseThrow(() -> new NotFoundException("job", jobId));
     }
 

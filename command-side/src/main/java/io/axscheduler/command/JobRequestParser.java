@@ -10,7 +10,6 @@ import io.axscheduler.api.job.RouteStrategy;
 import io.axscheduler.api.job.SubmitJob;
 import io.axscheduler.api.problem.FieldError;
 import io.axscheduler.api.spi.JobTypeCatalog;
-
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
@@ -33,12 +32,23 @@ public final class JobRequestParser {
     static final long MAX_DELAY_MS = 366L * 24 * 3600 * 1000;
     /** How far ahead runAt may lie: far enough for any real plan, near enough that epoch milliseconds hold it. */
     static final long MAX_RUN_AT_AHEAD_MS = 10 * MAX_DELAY_MS;
+
     static final long MAX_TIMEOUT_MS = 24L * 3600 * 1000;
     static final int MAX_KEY_LENGTH = 255;
     static final int MAX_NAME_LENGTH = 100;
 
-    private static final Set<String> FIELDS = Set.of("jobKey", "jobType", "params", "priority", "runAt", "delayMs",
-            "maxRetries", "backoff", "timeoutMs", "executorApp", "routeStrategy");
+    private static final Set<String> FIELDS = Set.of(
+            "jobKey",
+            "jobType",
+            "params",
+            "priority",
+            "runAt",
+            "delayMs",
+            "maxRetries",
+            "backoff",
+            "timeoutMs",
+            "executorApp",
+            "routeStrategy");
     private static final Set<String> BACKOFF_FIELDS = Set.of("initialMs", "multiplier", "maxMs", "delaysMs");
 
     private final JobTypeCatalog jobTypes;
@@ -71,7 +81,8 @@ public final class JobRequestParser {
         Map<String, Object> params = readParams(f, json);
         int priority = (int) f.integer("priority", -MAX_PRIORITY, MAX_PRIORITY, 0);
         Instant runAt = runAt(f);
-        int maxRetries = (int) f.integer("maxRetries", 0, RetryPolicy.MAX_RETRIES_LIMIT, RetryPolicy.DEFAULT_MAX_RETRIES);
+        int maxRetries =
+                (int) f.integer("maxRetries", 0, RetryPolicy.MAX_RETRIES_LIMIT, RetryPolicy.DEFAULT_MAX_RETRIES);
         Backoff backoff = readBackoff(f);
         long timeoutMs = f.integer("timeoutMs", 1, MAX_TIMEOUT_MS, 30_000);
         String executorApp = f.string("executorApp", MAX_NAME_LENGTH);
@@ -82,8 +93,18 @@ public final class JobRequestParser {
         if (errors.size() > before) {
             return null;
         }
-        return new SubmitJob(TimeOrderedIds.next(clock.millis()), jobKey, jobType, params, priority, runAt,
-                new RetryPolicy(maxRetries, backoff), timeoutMs, null, executorApp, routeStrategy);
+        return new SubmitJob(
+                TimeOrderedIds.next(clock.millis()),
+                jobKey,
+                jobType,
+                params,
+                priority,
+                runAt,
+                new RetryPolicy(maxRetries, backoff),
+                timeoutMs,
+                null,
+                executorApp,
+                routeStrategy);
     }
 
     /** {@code params}: a JSON object of at most 64 KiB, or empty. Shared with the job template of a schedule. */
@@ -153,7 +174,9 @@ public final class JobRequestParser {
                 for (int i = 0; i < delayNodes.size(); i++) {
                     JsonNode d = delayNodes.get(i);
                     if (!d.canConvertToLong() || !d.isIntegralNumber() || d.asLong() < 0 || d.asLong() > MAX_DELAY_MS) {
-                        b.error("delaysMs[" + i + "]", "must be a whole number of milliseconds from 0 to " + MAX_DELAY_MS);
+                        b.error(
+                                "delaysMs[" + i + "]",
+                                "must be a whole number of milliseconds from 0 to " + MAX_DELAY_MS);
                     } else {
                         delays.add(d.asLong());
                     }

@@ -1,14 +1,13 @@
 package io.axscheduler.command;
 
+import static io.axscheduler.api.job.JobStatus.*;
+
 import io.axscheduler.api.job.JobStatus;
 import io.axscheduler.api.problem.IllegalTransitionException;
-
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.Map;
 import java.util.Set;
-
-import static io.axscheduler.api.job.JobStatus.*;
 
 /**
  * The job state machine, written once. Every command of the {@link Job} aggregate asks here before it applies an
@@ -36,8 +35,7 @@ final class JobTransitions {
         ALLOWED.put(SUCCEEDED, EnumSet.noneOf(JobStatus.class));
     }
 
-    private JobTransitions() {
-    }
+    private JobTransitions() {}
 
     static boolean isAllowed(JobStatus from, JobStatus to) {
         return ALLOWED.get(from).contains(to);

@@ -3,7 +3,6 @@ package io.axscheduler.command;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.axscheduler.api.problem.FieldError;
 import io.axscheduler.api.problem.InvalidRequestException;
-
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.Arrays;
@@ -36,7 +35,8 @@ public final class JsonFields {
             throw InvalidRequestException.of(field, "must be an array of " + field);
         }
         if (items.isEmpty() || items.size() > MAX_BATCH) {
-            throw InvalidRequestException.of(field, "must hold 1 to " + MAX_BATCH + " " + field + ", held " + items.size());
+            throw InvalidRequestException.of(
+                    field, "must hold 1 to " + MAX_BATCH + " " + field + ", held " + items.size());
         }
         body.fieldNames().forEachRemaining(name -> {
             if (!name.equals(field)) errors.add(new FieldError(name, "is not a known field"));

@@ -1,14 +1,13 @@
 package io.axscheduler.command;
 
-import org.axonframework.common.Registration;
-import org.axonframework.common.caching.Cache;
-import org.springframework.transaction.support.TransactionSynchronization;
-import org.springframework.transaction.support.TransactionSynchronizationManager;
-
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.axonframework.common.Registration;
+import org.axonframework.common.caching.Cache;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
  * The aggregates this node touched last, least recently used out first: a job's claim, start and outcome on this node,

@@ -3,6 +3,10 @@ package io.axscheduler.command;
 import io.axscheduler.api.Metadata;
 import io.axscheduler.api.problem.IllegalTransitionException;
 import io.axscheduler.api.problem.NotFoundException;
+import java.sql.SQLException;
+import java.sql.SQLTransactionRollbackException;
+import java.util.Map;
+import java.util.function.Supplier;
 import org.axonframework.commandhandling.GenericCommandMessage;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.modelling.command.AggregateNotFoundException;
@@ -13,11 +17,6 @@ import org.springframework.core.NestedExceptionUtils;
 import org.springframework.dao.PessimisticLockingFailureException;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
-
-import java.sql.SQLException;
-import java.sql.SQLTransactionRollbackException;
-import java.util.Map;
-import java.util.function.Supplier;
 
 /**
  * Sends an operator's command to a job or a schedule with the actor in its metadata, and translates Axon's answers
@@ -69,8 +68,8 @@ public class OperatorCommands {
     /** Meant inside {@link #inOneTransaction}: a lost race aborts the transaction, which is then run again. */
     public <R> R sendOnce(String kind, String id, Object command, String actor) {
         try {
-            return commands.sendAndWait(GenericCommandMessage.asCommandMessage(command)
-                    .andMetaData(Map.of(Metadata.ACTOR, actor)));
+            return commands.sendAndWait(
+                    GenericCommandMessage.asCommandMessage(command).andMetaData(Map.of(Metadata.ACTOR, actor)));
         } catch (AggregateNotFoundException e) {
             throw new NotFoundException(kind, id);
         } catch (RuntimeException e) {
@@ -84,7 +83,8 @@ public class OperatorCommands {
             return new RaceLost(what + " changed under this command: " + e.getMessage());
         }
         if (lostALock(e)) {
-            return new RaceLost(what + " met another writer's lock: " + NestedExceptionUtils.getMostSpecificCause(e).getMessage());
+            return new RaceLost(what + " met another writer's lock: "
+                    + NestedExceptionUtils.getMostSpecificCause(e).getMessage());
         }
         return e;
     }
@@ -96,7 +96,8 @@ public class OperatorCommands {
                 return attempt.get();
             } catch (RaceLost e) {
                 last = e;
-                log.info("{}: attempt {} of {} lost a race, {}", what, i, ATTEMPTS_ON_CONCURRENT_CHANGE, e.getMessage());
+                log.info(
+                        "{}: attempt {} of {} lost a race, {}", what, i, ATTEMPTS_ON_CONCURRENT_CHANGE, e.getMessage());
             }
         }
         throw new IllegalTransitionException(what + " kept changing under this command; last: " + last.getMessage());
@@ -105,9 +106,11 @@ public class OperatorCommands {
     /** A deadlock victim or a lock wait that timed out, however Spring or Axon wrapped the driver's exception. */
     static boolean lostALock(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof PessimisticLockingFailureException || t instanceof SQLTransactionRollbackException) return true;
+            if (t instanceof PessimisticLockingFailureException || t instanceof SQLTransactionRollbackException)
+                return true;
             if (t instanceof SQLException sql
-                    && (sql.getErrorCode() == MYSQL_DEADLOCK || sql.getErrorCode() == MYSQL_LOCK_WAIT_TIMEOUT)) return true;
+                    && (sql.getErrorCode() == MYSQL_DEADLOCK || sql.getErrorCode() == MYSQL_LOCK_WAIT_TIMEOUT))
+                return true;
         }
         return false;
     }

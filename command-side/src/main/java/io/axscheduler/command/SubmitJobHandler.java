@@ -6,6 +6,10 @@ import io.axscheduler.api.job.SubmitJob;
 import io.axscheduler.api.job.SubmitResult;
 import io.axscheduler.api.query.FindJob;
 import io.axscheduler.api.query.JobView;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
 import org.axonframework.commandhandling.CommandHandler;
 import org.axonframework.messaging.annotation.MetaDataValue;
 import org.axonframework.messaging.responsetypes.ResponseTypes;
@@ -16,11 +20,6 @@ import org.axonframework.queryhandling.QueryGateway;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
-
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.List;
-import java.util.Optional;
 
 /**
  * Creates jobs, keeping job keys unique. The key row is inserted in the transaction that appends JobCreated: a
@@ -46,7 +45,8 @@ class SubmitJobHandler {
     }
 
     @CommandHandler
-    SubmitResult handle(SubmitJob command, @MetaDataValue(Metadata.TAKEN_KEY_FAILS) Boolean takenKeyFails) throws Exception {
+    SubmitResult handle(SubmitJob command, @MetaDataValue(Metadata.TAKEN_KEY_FAILS) Boolean takenKeyFails)
+            throws Exception {
         if (command.jobKey() != null) {
             if (Boolean.TRUE.equals(takenKeyFails)) {
                 keysAtCommit().add(command.jobKey(), command.jobId());
@@ -94,12 +94,15 @@ class SubmitJobHandler {
             for (int from = 0; from < keysAndJobs.size(); from += 2 * MAX_ROWS) {
                 List<Object> chunk = keysAndJobs.subList(from, Math.min(keysAndJobs.size(), from + 2 * MAX_ROWS));
                 try {
-                    jdbc.update("INSERT INTO job_keys (job_key, job_id) VALUES "
-                            + String.join(", ", Collections.nCopies(chunk.size() / 2, "(?, ?)")), chunk.toArray());
+                    jdbc.update(
+                            "INSERT INTO job_keys (job_key, job_id) VALUES "
+                                    + String.join(", ", Collections.nCopies(chunk.size() / 2, "(?, ?)")),
+                            chunk.toArray());
                 } catch (DuplicateKeyException taken) {
                     List<Object> keys = new ArrayList<>();
                     for (int i = 0; i < chunk.size(); i += 2) keys.add(chunk.get(i));
-                    throw new DuplicateKeyException("a job key already made a job, so none of these is made: " + keys, taken);
+                    throw new DuplicateKeyException(
+                            "a job key already made a job, so none of these is made: " + keys, taken);
                 }
             }
         }
@@ -107,7 +110,8 @@ class SubmitJobHandler {
 
     private SubmitResult existingJobOf(String jobKey) {
         String jobId = jdbc.queryForObject("SELECT job_id FROM job_keys WHERE job_key = ?", String.class, jobKey);
-        Optional<JobView> job = queries.query(new FindJob(jobId), ResponseTypes.optionalInstanceOf(JobView.class)).join();
+        Optional<JobView> job = queries.query(new FindJob(jobId), ResponseTypes.optionalInstanceOf(JobView.class))
+                .join();
         return new SubmitResult(jobId, false, job.map(JobView::status).orElse(JobStatus.WAITING));
     }
 }

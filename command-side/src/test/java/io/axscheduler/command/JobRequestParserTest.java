@@ -1,5 +1,8 @@
 package io.axscheduler.command;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -8,11 +11,6 @@ import io.axscheduler.api.job.RetryPolicy;
 import io.axscheduler.api.job.SubmitJob;
 import io.axscheduler.api.problem.FieldError;
 import io.axscheduler.api.spi.JobTypeCatalog;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.params.provider.ValueSource;
-
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -21,9 +19,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.tuple;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class JobRequestParserTest {
 
@@ -74,7 +73,10 @@ class JobRequestParserTest {
     }
 
     private String messageFor(String field) {
-        return errors.stream().filter(e -> e.field().equals(field)).map(FieldError::message).findFirst()
+        return errors.stream()
+                .filter(e -> e.field().equals(field))
+                .map(FieldError::message)
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("no error for " + field + " in " + errors));
     }
 
@@ -112,14 +114,16 @@ class JobRequestParserTest {
 
     @Test
     void run_at_is_taken_as_given_to_the_millisecond() {
-        assertThat(parseValid("{'jobType': 'noop', 'runAt': '2027-01-02T03:04:05.678Z'}").runAt())
+        assertThat(parseValid("{'jobType': 'noop', 'runAt': '2027-01-02T03:04:05.678Z'}")
+                        .runAt())
                 .isEqualTo(Instant.parse("2027-01-02T03:04:05.678Z"));
     }
 
     @Test
     void null_fields_count_as_absent() {
-        SubmitJob job = parseValid("{'jobType': 'sleep', 'runAt': '2027-01-02T03:04:05Z', 'delayMs': null, 'params': null,"
-                + " 'backoff': null, 'priority': null}");
+        SubmitJob job =
+                parseValid("{'jobType': 'sleep', 'runAt': '2027-01-02T03:04:05Z', 'delayMs': null, 'params': null,"
+                        + " 'backoff': null, 'priority': null}");
 
         assertThat(job.runAt()).isEqualTo(Instant.parse("2027-01-02T03:04:05Z"));
         assertThat(job.params()).isEmpty();
@@ -128,9 +132,10 @@ class JobRequestParserTest {
 
     @Test
     void every_field_given_is_carried_into_the_command() {
-        SubmitJob job = parseValid("{'jobType': 'sleep', 'jobKey': 'order-42-close', 'params': {'ms': 10, 'tags': ['a']},"
-                + " 'priority': -5, 'maxRetries': 7, 'backoff': {'initialMs': 200, 'multiplier': 3, 'maxMs': 5000},"
-                + " 'timeoutMs': 60000, 'executorApp': 'billing', 'routeStrategy': 'ROUND_ROBIN'}");
+        SubmitJob job =
+                parseValid("{'jobType': 'sleep', 'jobKey': 'order-42-close', 'params': {'ms': 10, 'tags': ['a']},"
+                        + " 'priority': -5, 'maxRetries': 7, 'backoff': {'initialMs': 200, 'multiplier': 3, 'maxMs': 5000},"
+                        + " 'timeoutMs': 60000, 'executorApp': 'billing', 'routeStrategy': 'ROUND_ROBIN'}");
 
         assertThat(job.jobKey()).isEqualTo("order-42-close");
         assertThat(job.params()).isEqualTo(Map.of("ms", 10, "tags", List.of("a")));
@@ -165,10 +170,21 @@ class JobRequestParserTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"FIRST", "ROUND_ROBIN", "RANDOM", "CONSISTENT_HASH", "LEAST_RECENTLY_USED", "LEAST_LOADED",
-            "FAILOVER", "SHARDING_BROADCAST"})
+    @ValueSource(
+            strings = {
+                "FIRST",
+                "ROUND_ROBIN",
+                "RANDOM",
+                "CONSISTENT_HASH",
+                "LEAST_RECENTLY_USED",
+                "LEAST_LOADED",
+                "FAILOVER",
+                "SHARDING_BROADCAST"
+            })
     void every_route_strategy_is_accepted(String strategy) {
-        assertThat(parseValid("{'jobType': 'noop', 'routeStrategy': '" + strategy + "'}").routeStrategy()).isEqualTo(strategy);
+        assertThat(parseValid("{'jobType': 'noop', 'routeStrategy': '" + strategy + "'}")
+                        .routeStrategy())
+                .isEqualTo(strategy);
     }
 
     // --- refused requests, each naming its field ---
@@ -224,64 +240,81 @@ class JobRequestParserTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"tomorrow", "2027-01-01", "2027-01-01T10:00:00", "2027-13-01T00:00:00Z"})
     void a_run_at_that_is_not_an_iso_instant_is_refused(String runAt) {
-        assertThat(refusedFields("{'jobType': 'noop', 'runAt': '" + runAt + "'}")).containsExactly("runAt");
+        assertThat(refusedFields("{'jobType': 'noop', 'runAt': '" + runAt + "'}"))
+                .containsExactly("runAt");
     }
 
     @Test
     void a_run_at_beyond_what_epoch_milliseconds_can_hold_is_refused() {
-        assertThat(refusedFields("{'jobType': 'noop', 'runAt': '+300000000-01-01T00:00:00Z'}")).containsExactly("runAt");
+        assertThat(refusedFields("{'jobType': 'noop', 'runAt': '+300000000-01-01T00:00:00Z'}"))
+                .containsExactly("runAt");
     }
 
     @ParameterizedTest(name = "{0}: {1}")
-    @CsvSource(delimiter = '|', quoteCharacter = '"', value = {
-            "delayMs    | -1    | must not be negative",
-            "maxRetries | -1    | must not be negative",
-            "timeoutMs  | -1    | must be at least 1",
-            "timeoutMs  | 0     | must be at least 1",
-            "maxRetries | 101   | must be at most 100",
-            "priority   | 1001  | must be at most 1000",
-            "priority   | -1001 | must be at least -1000",
-            "timeoutMs  | 86400001 | must be at most 86400000",
-            "delayMs    | 31622400001 | must be at most 31622400000"})
+    @CsvSource(
+            delimiter = '|',
+            quoteCharacter = '"',
+            value = {
+                "delayMs    | -1    | must not be negative",
+                "maxRetries | -1    | must not be negative",
+                "timeoutMs  | -1    | must be at least 1",
+                "timeoutMs  | 0     | must be at least 1",
+                "maxRetries | 101   | must be at most 100",
+                "priority   | 1001  | must be at most 1000",
+                "priority   | -1001 | must be at least -1000",
+                "timeoutMs  | 86400001 | must be at most 86400000",
+                "delayMs    | 31622400001 | must be at most 31622400000"
+            })
     void numbers_out_of_range_are_refused_with_the_bound(String field, String value, String message) {
-        assertThat(refusedFields("{'jobType': 'noop', '" + field + "': " + value + "}")).containsExactly(field);
+        assertThat(refusedFields("{'jobType': 'noop', '" + field + "': " + value + "}"))
+                .containsExactly(field);
         assertThat(messageFor(field)).isEqualTo(message);
     }
 
     @ParameterizedTest(name = "{0}: {1}")
-    @CsvSource(delimiter = '|', quoteCharacter = '"', value = {
-            "priority   | 'high'",
-            "priority   | 1.5",
-            "maxRetries | '3'",
-            "timeoutMs  | true",
-            "delayMs    | {}",
-            "delayMs    | 99999999999999999999999"})
+    @CsvSource(
+            delimiter = '|',
+            quoteCharacter = '"',
+            value = {
+                "priority   | 'high'",
+                "priority   | 1.5",
+                "maxRetries | '3'",
+                "timeoutMs  | true",
+                "delayMs    | {}",
+                "delayMs    | 99999999999999999999999"
+            })
     void numbers_of_the_wrong_type_are_refused_as_not_whole(String field, String value) {
-        assertThat(refusedFields("{'jobType': 'noop', '" + field + "': " + value + "}")).containsExactly(field);
+        assertThat(refusedFields("{'jobType': 'noop', '" + field + "': " + value + "}"))
+                .containsExactly(field);
         assertThat(messageFor(field)).isEqualTo("must be a whole number");
     }
 
     @ParameterizedTest(name = "{0}: {1}")
-    @CsvSource(delimiter = '|', quoteCharacter = '"', value = {
-            "jobKey        | 42",
-            "runAt         | 1700000000000",
-            "executorApp   | ['a']",
-            "routeStrategy | 1"})
+    @CsvSource(
+            delimiter = '|',
+            quoteCharacter = '"',
+            value = {"jobKey        | 42", "runAt         | 1700000000000", "executorApp   | ['a']", "routeStrategy | 1"
+            })
     void strings_of_the_wrong_type_are_refused(String field, String value) {
-        assertThat(refusedFields("{'jobType': 'noop', '" + field + "': " + value + "}")).containsExactly(field);
+        assertThat(refusedFields("{'jobType': 'noop', '" + field + "': " + value + "}"))
+                .containsExactly(field);
         assertThat(messageFor(field)).isEqualTo("must be a string");
     }
 
     @Test
     void a_job_key_longer_than_255_characters_is_refused() {
-        assertThat(parseValid("{'jobType': 'noop', 'jobKey': '" + "k".repeat(255) + "'}").jobKey()).hasSize(255);
-        assertThat(refusedFields("{'jobType': 'noop', 'jobKey': '" + "k".repeat(256) + "'}")).containsExactly("jobKey");
+        assertThat(parseValid("{'jobType': 'noop', 'jobKey': '" + "k".repeat(255) + "'}")
+                        .jobKey())
+                .hasSize(255);
+        assertThat(refusedFields("{'jobType': 'noop', 'jobKey': '" + "k".repeat(256) + "'}"))
+                .containsExactly("jobKey");
     }
 
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"[1, 2]", "'text'", "3"})
     void params_that_are_not_an_object_are_refused(String params) {
-        assertThat(refusedFields("{'jobType': 'noop', 'params': " + params + "}")).containsExactly("params");
+        assertThat(refusedFields("{'jobType': 'noop', 'params': " + params + "}"))
+                .containsExactly("params");
         assertThat(messageFor("params")).isEqualTo("must be a JSON object");
     }
 
@@ -319,12 +352,14 @@ class JobRequestParserTest {
 
     @Test
     void an_empty_delay_list_is_refused_as_the_backoff() {
-        assertThat(refusedFields("{'jobType': 'noop', 'backoff': {'delaysMs': []}}")).containsExactly("backoff");
+        assertThat(refusedFields("{'jobType': 'noop', 'backoff': {'delaysMs': []}}"))
+                .containsExactly("backoff");
     }
 
     @Test
     void a_multiplier_below_one_is_refused_as_the_backoff() {
-        assertThat(refusedFields("{'jobType': 'noop', 'backoff': {'multiplier': 0.5}}")).containsExactly("backoff");
+        assertThat(refusedFields("{'jobType': 'noop', 'backoff': {'multiplier': 0.5}}"))
+                .containsExactly("backoff");
         assertThat(messageFor("backoff")).contains("multiplier");
     }
 
@@ -343,24 +378,28 @@ class JobRequestParserTest {
 
     @Test
     void a_delay_list_that_is_not_an_array_is_refused() {
-        assertThat(refusedFields("{'jobType': 'noop', 'backoff': {'delaysMs': 100}}")).containsExactly("backoff.delaysMs");
+        assertThat(refusedFields("{'jobType': 'noop', 'backoff': {'delaysMs': 100}}"))
+                .containsExactly("backoff.delaysMs");
     }
 
     @Test
     void an_unknown_backoff_field_is_refused_by_its_dotted_name() {
-        assertThat(refusedFields("{'jobType': 'noop', 'backoff': {'initialMs': 100, 'x': 1}}")).containsExactly("backoff.x");
+        assertThat(refusedFields("{'jobType': 'noop', 'backoff': {'initialMs': 100, 'x': 1}}"))
+                .containsExactly("backoff.x");
     }
 
     @Test
     void backoff_parts_of_the_wrong_type_are_refused_by_their_dotted_names() {
-        assertThat(refusedFields("{'jobType': 'noop', 'backoff': {'initialMs': -5, 'multiplier': '2', 'maxMs': 'big'}}"))
+        assertThat(refusedFields(
+                        "{'jobType': 'noop', 'backoff': {'initialMs': -5, 'multiplier': '2', 'maxMs': 'big'}}"))
                 .containsExactlyInAnyOrder("backoff.initialMs", "backoff.multiplier", "backoff.maxMs");
         assertThat(messageFor("backoff.multiplier")).isEqualTo("must be a number");
     }
 
     @Test
     void an_explicit_delay_over_a_year_is_refused_like_an_exponential_one() {
-        assertThat(refusedFields("{'jobType': 'noop', 'backoff': {'maxMs': 31622400001}}")).containsExactly("backoff.maxMs");
+        assertThat(refusedFields("{'jobType': 'noop', 'backoff': {'maxMs': 31622400001}}"))
+                .containsExactly("backoff.maxMs");
         errors.clear();
         assertThat(refusedFields("{'jobType': 'noop', 'backoff': {'delaysMs': [31622400001]}}"))
                 .containsExactly("backoff.delaysMs[0]");
@@ -369,7 +408,8 @@ class JobRequestParserTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"round_robin", "BEST", " FIRST"})
     void an_unknown_route_strategy_is_refused(String strategy) {
-        assertThat(refusedFields("{'jobType': 'noop', 'routeStrategy': '" + strategy + "'}")).containsExactly("routeStrategy");
+        assertThat(refusedFields("{'jobType': 'noop', 'routeStrategy': '" + strategy + "'}"))
+                .containsExactly("routeStrategy");
         assertThat(messageFor("routeStrategy")).contains("ROUND_ROBIN");
     }
 
@@ -381,18 +421,22 @@ class JobRequestParserTest {
 
     @Test
     void errors_of_a_job_inside_a_batch_are_prefixed_with_its_path() {
-        SubmitJob job = parser.parse(body("{'jobType': 'noop', 'priority': 'high', 'backoff': {'delaysMs': [-1], 'y': 0}}"),
-                "jobs[3]", errors);
+        SubmitJob job = parser.parse(
+                body("{'jobType': 'noop', 'priority': 'high', 'backoff': {'delaysMs': [-1], 'y': 0}}"),
+                "jobs[3]",
+                errors);
 
         assertThat(job).isNull();
-        assertThat(errors).extracting(FieldError::field)
+        assertThat(errors)
+                .extracting(FieldError::field)
                 .containsExactlyInAnyOrder("jobs[3].priority", "jobs[3].backoff.y", "jobs[3].backoff.delaysMs[0]");
     }
 
     @Test
     void a_job_inside_a_batch_that_is_not_an_object_is_refused_by_its_path() {
         assertThat(parser.parse(body("'noop'"), "jobs[0]", errors)).isNull();
-        assertThat(errors).extracting(FieldError::field, FieldError::message)
+        assertThat(errors)
+                .extracting(FieldError::field, FieldError::message)
                 .containsExactly(tuple("jobs[0]", "must be a JSON object"));
     }
 

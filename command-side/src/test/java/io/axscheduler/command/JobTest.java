@@ -1,7 +1,15 @@
 package io.axscheduler.command;
 
+import static io.axscheduler.api.job.JobStatus.*;
+
 import io.axscheduler.api.job.*;
 import io.axscheduler.api.problem.IllegalTransitionException;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import org.axonframework.commandhandling.CommandHandler;
 import org.axonframework.modelling.command.Repository;
 import org.axonframework.test.aggregate.AggregateTestFixture;
@@ -9,15 +17,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-
-import java.time.Clock;
-import java.time.Instant;
-import java.time.ZoneOffset;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-
-import static io.axscheduler.api.job.JobStatus.*;
 
 class JobTest {
 
@@ -53,14 +52,34 @@ class JobTest {
     // --- test data ---
 
     private static SubmitJob submit() {
-        return new SubmitJob(JOB_ID, "order-42", "noop", Map.of("orderNo", "42"), 7, NOW.plusSeconds(60), POLICY,
-                TIMEOUT_MS, "schedule-9", "billing", "ROUND_ROBIN");
+        return new SubmitJob(
+                JOB_ID,
+                "order-42",
+                "noop",
+                Map.of("orderNo", "42"),
+                7,
+                NOW.plusSeconds(60),
+                POLICY,
+                TIMEOUT_MS,
+                "schedule-9",
+                "billing",
+                "ROUND_ROBIN");
     }
 
     private static JobCreated created() {
         SubmitJob c = submit();
-        return new JobCreated(c.jobId(), c.jobKey(), c.jobType(), c.params(), c.priority(), c.runAt(),
-                c.retryPolicy(), c.timeoutMs(), c.scheduleId(), c.executorApp(), c.routeStrategy());
+        return new JobCreated(
+                c.jobId(),
+                c.jobKey(),
+                c.jobType(),
+                c.params(),
+                c.priority(),
+                c.runAt(),
+                c.retryPolicy(),
+                c.timeoutMs(),
+                c.scheduleId(),
+                c.executorApp(),
+                c.routeStrategy());
     }
 
     private static JobClaimed claimed(int attempt) {
@@ -83,13 +102,13 @@ class JobTest {
     private static List<Object> historyUpTo(JobStatus status) {
         List<Object> events = new ArrayList<>(List.of(created()));
         switch (status) {
-            case WAITING -> {
-            }
+            case WAITING -> {}
             case CLAIMED -> events.add(claimed(1));
             case RUNNING -> events.addAll(List.of(claimed(1), started(1)));
             case SUCCEEDED -> events.addAll(List.of(claimed(1), started(1), new JobSucceeded(JOB_ID, 1, "ok", 3)));
             case FAILED -> events.addAll(List.of(claimed(1), started(1), failed(1)));
-            case TIMED_OUT -> events.addAll(List.of(claimed(1), started(1), new JobTimedOut(JOB_ID, 1, TimeoutPhase.RUN)));
+            case TIMED_OUT ->
+                events.addAll(List.of(claimed(1), started(1), new JobTimedOut(JOB_ID, 1, TimeoutPhase.RUN)));
             case RETRY_WAITING -> events.addAll(List.of(claimed(1), started(1), failed(1), retryScheduled(1)));
             case CANCELED -> events.addAll(List.of(claimed(1), started(1), new JobCanceled(JOB_ID, "stop", RUNNING)));
         }
@@ -115,9 +134,7 @@ class JobTest {
 
     @Test
     void a_created_job_can_be_claimed_at_once() {
-        fixture.given(created())
-                .when(new ClaimJob(JOB_ID, "node-a", LEASE))
-                .expectEvents(claimed(1));
+        fixture.given(created()).when(new ClaimJob(JOB_ID, "node-a", LEASE)).expectEvents(claimed(1));
     }
 
     // --- claim ---
@@ -145,7 +162,9 @@ class JobTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @EnumSource(value = JobStatus.class, names = {"RUNNING", "SUCCEEDED", "FAILED", "TIMED_OUT", "CANCELED"})
+    @EnumSource(
+            value = JobStatus.class,
+            names = {"RUNNING", "SUCCEEDED", "FAILED", "TIMED_OUT", "CANCELED"})
     void claim_is_rejected_when_job_is_not_waiting(JobStatus status) {
         fixture.given(historyUpTo(status))
                 .when(new ClaimJob(JOB_ID, "node-a", LEASE))
@@ -176,9 +195,7 @@ class JobTest {
     void the_second_claimed_attempt_starts_as_attempt_two() {
         List<Object> history = historyUpTo(RETRY_WAITING);
         history.add(claimed(2));
-        fixture.given(history)
-                .when(new StartJob(JOB_ID, 2, "node-a", null))
-                .expectEvents(started(2));
+        fixture.given(history).when(new StartJob(JOB_ID, 2, "node-a", null)).expectEvents(started(2));
     }
 
     @Test
@@ -272,7 +289,9 @@ class JobTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @EnumSource(value = JobStatus.class, names = {"SUCCEEDED", "FAILED", "TIMED_OUT", "CANCELED"})
+    @EnumSource(
+            value = JobStatus.class,
+            names = {"SUCCEEDED", "FAILED", "TIMED_OUT", "CANCELED"})
     void an_outcome_after_the_attempt_ended_is_refused(JobStatus status) {
         fixture.given(historyUpTo(status))
                 .when(new SucceedJob(JOB_ID, 1, "done", 40))
@@ -343,7 +362,9 @@ class JobTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @EnumSource(value = JobStatus.class, names = {"WAITING", "CLAIMED", "SUCCEEDED", "FAILED", "TIMED_OUT", "CANCELED", "RETRY_WAITING"})
+    @EnumSource(
+            value = JobStatus.class,
+            names = {"WAITING", "CLAIMED", "SUCCEEDED", "FAILED", "TIMED_OUT", "CANCELED", "RETRY_WAITING"})
     void a_run_timeout_is_refused_when_nothing_runs(JobStatus status) {
         fixture.given(historyUpTo(status))
                 .when(new TimeOutJob(JOB_ID, 1, TimeoutPhase.RUN))
@@ -396,7 +417,9 @@ class JobTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @EnumSource(value = JobStatus.class, names = {"WAITING", "CLAIMED", "RUNNING", "SUCCEEDED"})
+    @EnumSource(
+            value = JobStatus.class,
+            names = {"WAITING", "CLAIMED", "RUNNING", "SUCCEEDED"})
     void the_policy_retry_is_refused_when_the_attempt_did_not_fail_or_time_out(JobStatus status) {
         fixture.given(historyUpTo(status))
                 .when(new ScheduleRetry(JOB_ID, 1, NOW))
@@ -407,7 +430,9 @@ class JobTest {
     // --- cancel ---
 
     @ParameterizedTest(name = "{0}")
-    @EnumSource(value = JobStatus.class, names = {"WAITING", "CLAIMED", "RUNNING", "RETRY_WAITING"})
+    @EnumSource(
+            value = JobStatus.class,
+            names = {"WAITING", "CLAIMED", "RUNNING", "RETRY_WAITING"})
     void a_job_that_has_not_ended_can_be_canceled(JobStatus status) {
         fixture.given(historyUpTo(status))
                 .when(new CancelJob(JOB_ID, "no longer needed"))
@@ -415,7 +440,9 @@ class JobTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @EnumSource(value = JobStatus.class, names = {"SUCCEEDED", "FAILED", "TIMED_OUT", "CANCELED"})
+    @EnumSource(
+            value = JobStatus.class,
+            names = {"SUCCEEDED", "FAILED", "TIMED_OUT", "CANCELED"})
     void cancel_is_rejected_when_job_already_ended(JobStatus status) {
         fixture.given(historyUpTo(status))
                 .when(new CancelJob(JOB_ID, "too late"))
@@ -426,7 +453,9 @@ class JobTest {
     // --- manual retry ---
 
     @ParameterizedTest(name = "{0}")
-    @EnumSource(value = JobStatus.class, names = {"FAILED", "TIMED_OUT", "CANCELED"})
+    @EnumSource(
+            value = JobStatus.class,
+            names = {"FAILED", "TIMED_OUT", "CANCELED"})
     void an_operator_re_runs_an_ended_job_now(JobStatus status) {
         fixture.given(historyUpTo(status))
                 .when(new RetryJob(JOB_ID))
@@ -437,18 +466,16 @@ class JobTest {
     void a_job_canceled_before_it_ever_ran_is_re_run_after_attempt_zero_and_its_next_claim_is_attempt_one() {
         List<Object> history = historyUpTo(WAITING);
         history.add(new JobCanceled(JOB_ID, "stop", WAITING));
-        fixture.given(history)
-                .when(new RetryJob(JOB_ID))
-                .expectEvents(new JobRetryScheduled(JOB_ID, 0, NOW, true));
+        fixture.given(history).when(new RetryJob(JOB_ID)).expectEvents(new JobRetryScheduled(JOB_ID, 0, NOW, true));
 
         history.add(new JobRetryScheduled(JOB_ID, 0, NOW, true));
-        fixture.given(history)
-                .when(new ClaimJob(JOB_ID, "node-a", LEASE))
-                .expectEvents(claimed(1));
+        fixture.given(history).when(new ClaimJob(JOB_ID, "node-a", LEASE)).expectEvents(claimed(1));
     }
 
     @ParameterizedTest(name = "{0}")
-    @EnumSource(value = JobStatus.class, names = {"WAITING", "CLAIMED", "RUNNING", "RETRY_WAITING", "SUCCEEDED"})
+    @EnumSource(
+            value = JobStatus.class,
+            names = {"WAITING", "CLAIMED", "RUNNING", "RETRY_WAITING", "SUCCEEDED"})
     void an_operator_re_run_is_refused_unless_the_job_failed_timed_out_or_was_canceled(JobStatus status) {
         fixture.given(historyUpTo(status))
                 .when(new RetryJob(JOB_ID))

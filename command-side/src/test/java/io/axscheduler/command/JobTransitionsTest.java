@@ -1,22 +1,21 @@
 package io.axscheduler.command;
 
+import static io.axscheduler.api.job.JobStatus.*;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.axscheduler.api.job.JobStatus;
 import io.axscheduler.api.problem.IllegalTransitionException;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.MethodSource;
-
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
-
-import static io.axscheduler.api.job.JobStatus.*;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatCode;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** Every from→to pair against a table written out here, independently of the one in {@link JobTransitions}. */
 class JobTransitionsTest {
@@ -32,8 +31,9 @@ class JobTransitionsTest {
             SUCCEEDED, EnumSet.noneOf(JobStatus.class));
 
     static Stream<Arguments> everyPair() {
-        return Arrays.stream(JobStatus.values()).flatMap(from -> Arrays.stream(JobStatus.values())
-                .map(to -> Arguments.of(from, to, LEGAL.get(from).contains(to))));
+        return Arrays.stream(JobStatus.values())
+                .flatMap(from -> Arrays.stream(JobStatus.values())
+                        .map(to -> Arguments.of(from, to, LEGAL.get(from).contains(to))));
     }
 
     @ParameterizedTest(name = "{0} → {1} legal: {2}")

@@ -1,18 +1,19 @@
 package io.axscheduler.command;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.transaction.support.TransactionSynchronizationUtils;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 class LruCacheTest {
 
     @AfterEach
     void clearSynchronization() {
-        if (TransactionSynchronizationManager.isSynchronizationActive()) TransactionSynchronizationManager.clearSynchronization();
+        if (TransactionSynchronizationManager.isSynchronizationActive())
+            TransactionSynchronizationManager.clearSynchronization();
     }
 
     @Test
@@ -46,7 +47,8 @@ class LruCacheTest {
         LruCache cache = new LruCache("test", 10);
         TransactionSynchronizationManager.initSynchronization();
         cache.put(key, "state of " + key);
-        TransactionSynchronizationUtils.invokeAfterCompletion(TransactionSynchronizationManager.getSynchronizations(), status);
+        TransactionSynchronizationUtils.invokeAfterCompletion(
+                TransactionSynchronizationManager.getSynchronizations(), status);
         return cache;
     }
 

@@ -1,6 +1,14 @@
 package io.axscheduler.command;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.axscheduler.api.problem.IllegalTransitionException;
+import java.sql.SQLException;
+import java.sql.SQLIntegrityConstraintViolationException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.axonframework.eventsourcing.eventstore.EventStoreException;
 import org.axonframework.modelling.command.ConcurrencyException;
 import org.junit.jupiter.api.Test;
@@ -12,31 +20,28 @@ import org.springframework.transaction.TransactionStatus;
 import org.springframework.transaction.support.SimpleTransactionStatus;
 import org.springframework.transaction.support.TransactionTemplate;
 
-import java.sql.SQLException;
-import java.sql.SQLIntegrityConstraintViolationException;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 class OperatorCommandsTest {
 
     @Test
     void a_deadlock_is_a_lost_race_however_it_was_wrapped() {
-        assertThat(OperatorCommands.lostALock(new CannotAcquireLockException("projection update"))).isTrue();
-        assertThat(OperatorCommands.lostALock(new EventStoreException("append",
-                new SQLException("Deadlock found when trying to get lock", "40001", 1213)))).isTrue();
-        assertThat(OperatorCommands.lostALock(new IllegalStateException("handler",
-                new SQLException("Lock wait timeout exceeded", "HY000", 1205)))).isTrue();
+        assertThat(OperatorCommands.lostALock(new CannotAcquireLockException("projection update")))
+                .isTrue();
+        assertThat(OperatorCommands.lostALock(new EventStoreException(
+                        "append", new SQLException("Deadlock found when trying to get lock", "40001", 1213))))
+                .isTrue();
+        assertThat(OperatorCommands.lostALock(new IllegalStateException(
+                        "handler", new SQLException("Lock wait timeout exceeded", "HY000", 1205))))
+                .isTrue();
     }
 
     @Test
     void other_database_failures_are_not_retried() {
-        assertThat(OperatorCommands.lostALock(new DataIntegrityViolationException("check",
-                new SQLIntegrityConstraintViolationException("CONSTRAINT no_999 failed", "23000", 4025)))).isFalse();
-        assertThat(OperatorCommands.lostALock(new IllegalStateException("no cause"))).isFalse();
+        assertThat(OperatorCommands.lostALock(new DataIntegrityViolationException(
+                        "check",
+                        new SQLIntegrityConstraintViolationException("CONSTRAINT no_999 failed", "23000", 4025))))
+                .isFalse();
+        assertThat(OperatorCommands.lostALock(new IllegalStateException("no cause")))
+                .isFalse();
     }
 
     /** Counts what happened to each transaction; no database needed to see what is retried. */
@@ -82,14 +87,17 @@ class OperatorCommandsTest {
         OperatorCommands commands = new OperatorCommands(null, new TransactionTemplate(transactions));
 
         assertThatThrownBy(() -> commands.inOneTransaction("schedule batch", () -> {
-            throw new CannotAcquireLockException("deadlock at commit");
-        })).isInstanceOf(IllegalTransitionException.class).hasMessageContaining("schedule batch kept changing");
+                    throw new CannotAcquireLockException("deadlock at commit");
+                }))
+                .isInstanceOf(IllegalTransitionException.class)
+                .hasMessageContaining("schedule batch kept changing");
         assertThat(transactions.ends).hasSize(OperatorCommands.ATTEMPTS_ON_CONCURRENT_CHANGE);
 
         transactions.ends.clear();
         assertThatThrownBy(() -> commands.inOneTransaction("schedule batch", () -> {
-            throw new IllegalStateException("a bug");
-        })).isInstanceOf(IllegalStateException.class);
+                    throw new IllegalStateException("a bug");
+                }))
+                .isInstanceOf(IllegalStateException.class);
         assertThat(transactions.ends).containsExactly("rollback");
     }
 }

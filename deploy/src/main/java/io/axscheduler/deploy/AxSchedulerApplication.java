@@ -1,13 +1,12 @@
 package io.axscheduler.deploy;
 
 import io.axscheduler.scheduler.SchedulerProperties;
+import java.util.ArrayList;
+import java.util.List;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.scheduling.annotation.EnableScheduling;
-
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * One ax-scheduler node. With no {@code AX_DB_URL} it starts an embedded MariaDB whose data stays under
@@ -22,7 +21,8 @@ public class AxSchedulerApplication {
         quietAxon();
         List<String> arguments = new ArrayList<>(List.of(args));
         EmbeddedDatabase.startUnlessConfigured(arguments);
-        EmbeddedDatabase.stopAfter(SpringApplication.run(AxSchedulerApplication.class, arguments.toArray(String[]::new)));
+        EmbeddedDatabase.stopAfter(
+                SpringApplication.run(AxSchedulerApplication.class, arguments.toArray(String[]::new)));
     }
 
     /** Axon's update checker calls home and its console banner prints ads: neither belongs in a scheduler's log. */

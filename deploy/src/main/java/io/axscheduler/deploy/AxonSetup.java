@@ -4,6 +4,8 @@ import io.axscheduler.api.Metadata;
 import io.axscheduler.scheduler.saga.BatchLookupSagaStore;
 import io.axscheduler.scheduler.saga.JobLifecycleSaga;
 import io.axscheduler.scheduler.saga.SegmentRoutedSagaManager;
+import java.util.Map;
+import javax.sql.DataSource;
 import org.axonframework.commandhandling.CommandBus;
 import org.axonframework.commandhandling.CommandMessage;
 import org.axonframework.common.Registration;
@@ -44,9 +46,6 @@ import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-import java.util.Map;
-import javax.sql.DataSource;
-
 /**
  * Axon on the node's own database, with the traps of DESIGN.md closed. Kept apart from beans that inject a
  * CommandGateway: mixing them in one configuration class makes a bean cycle.
@@ -71,17 +70,22 @@ class AxonSetup {
      * work's events go in multi-row INSERTs (see {@link JdbcEventTable}).
      */
     @Bean
-    EventStorageEngine eventStorageEngine(Serializer defaultSerializer, @Qualifier("eventSerializer") Serializer eventSerializer,
-                                          org.axonframework.config.Configuration axon, ConnectionProvider connections,
-                                          TransactionManager transactions) {
-        return new JdbcEventTable(JdbcEventStorageEngine.builder()
-                .snapshotSerializer(defaultSerializer)
-                .upcasterChain(axon.upcasterChain())
-                .persistenceExceptionResolver(new JdbcSQLErrorCodesResolver())
-                .eventSerializer(eventSerializer)
-                .snapshotFilter(axon.snapshotFilter())
-                .connectionProvider(connections)
-                .schema(new EventSchema()), new ReadsOutsideTransactions(transactions));
+    EventStorageEngine eventStorageEngine(
+            Serializer defaultSerializer,
+            @Qualifier("eventSerializer") Serializer eventSerializer,
+            org.axonframework.config.Configuration axon,
+            ConnectionProvider connections,
+            TransactionManager transactions) {
+        return new JdbcEventTable(
+                JdbcEventStorageEngine.builder()
+                        .snapshotSerializer(defaultSerializer)
+                        .upcasterChain(axon.upcasterChain())
+                        .persistenceExceptionResolver(new JdbcSQLErrorCodesResolver())
+                        .eventSerializer(eventSerializer)
+                        .snapshotFilter(axon.snapshotFilter())
+                        .connectionProvider(connections)
+                        .schema(new EventSchema()),
+                new ReadsOutsideTransactions(transactions));
     }
 
     /**
@@ -90,13 +94,18 @@ class AxonSetup {
      */
     @Qualifier("eventStore")
     @Bean(name = "eventBus")
-    EmbeddedEventStore eventStore(EventStorageEngine storageEngine, org.axonframework.config.Configuration axon,
-                                  @Value("${ax.events.reader-wake-ms:20}") long wakeDelayMs) {
-        if (wakeDelayMs < 0 || wakeDelayMs > 1000) throw new IllegalArgumentException("ax.events.reader-wake-ms must be 0..1000");
-        return new CoalescedReaderWakes(EmbeddedEventStore.builder()
-                .storageEngine(storageEngine)
-                .messageMonitor(axon.messageMonitor(EventStore.class, "eventStore"))
-                .spanFactory(axon.getComponent(EventBusSpanFactory.class)), wakeDelayMs);
+    EmbeddedEventStore eventStore(
+            EventStorageEngine storageEngine,
+            org.axonframework.config.Configuration axon,
+            @Value("${ax.events.reader-wake-ms:20}") long wakeDelayMs) {
+        if (wakeDelayMs < 0 || wakeDelayMs > 1000)
+            throw new IllegalArgumentException("ax.events.reader-wake-ms must be 0..1000");
+        return new CoalescedReaderWakes(
+                EmbeddedEventStore.builder()
+                        .storageEngine(storageEngine)
+                        .messageMonitor(axon.messageMonitor(EventStore.class, "eventStore"))
+                        .spanFactory(axon.getComponent(EventBusSpanFactory.class)),
+                wakeDelayMs);
     }
 
     /**
@@ -104,12 +113,24 @@ class AxonSetup {
      * event and segment (see {@link BatchLookupSagaStore}).
      */
     @Bean
-    SagaStore<Object> sagaStore(ConnectionProvider connections, Serializer serializer, ObjectProvider<org.axonframework.config.Configuration> axon) {
+    SagaStore<Object> sagaStore(
+            ConnectionProvider connections,
+            Serializer serializer,
+            ObjectProvider<org.axonframework.config.Configuration> axon) {
         SagaSchema schema = new SagaSchema();
-        SagaStore<Object> jdbc = JdbcSagaStore.builder().connectionProvider(connections)
-                .sqlSchema(new GenericSagaSqlSchema(schema)).serializer(serializer).build();
-        return new BatchLookupSagaStore(jdbc, connections, serializer, schema, () -> new AnnotationSagaMetaModelFactory(
-                axon.getObject().parameterResolverFactory(), axon.getObject().handlerDefinition(JobLifecycleSaga.class)));
+        SagaStore<Object> jdbc = JdbcSagaStore.builder()
+                .connectionProvider(connections)
+                .sqlSchema(new GenericSagaSqlSchema(schema))
+                .serializer(serializer)
+                .build();
+        return new BatchLookupSagaStore(
+                jdbc,
+                connections,
+                serializer,
+                schema,
+                () -> new AnnotationSagaMetaModelFactory(
+                        axon.getObject().parameterResolverFactory(),
+                        axon.getObject().handlerDefinition(JobLifecycleSaga.class)));
     }
 
     /**
@@ -122,16 +143,25 @@ class AxonSetup {
         return new ConfigurerModule() {
             @Override
             public void configureModule(Configurer configurer) {
-                configurer.eventProcessing().registerSaga(JobLifecycleSaga.class, saga -> saga.configureSagaManager(c -> {
-                    EventProcessingConfiguration processing = c.eventProcessingConfiguration();
-                    return new SegmentRoutedSagaManager<>(AnnotatedSagaManager.<JobLifecycleSaga>builder()
-                            .sagaType(JobLifecycleSaga.class)
-                            .sagaRepository(processing.sagaConfiguration(JobLifecycleSaga.class).repository())
-                            .parameterResolverFactory(c.parameterResolverFactory())
-                            .handlerDefinition(c.handlerDefinition(JobLifecycleSaga.class))
-                            .listenerInvocationErrorHandler(processing.listenerInvocationErrorHandler(JobLifecycleSaga.PROCESSING_GROUP))
-                            .spanFactory(c.getComponent(SagaManagerSpanFactory.class)));
-                }));
+                configurer
+                        .eventProcessing()
+                        .registerSaga(
+                                JobLifecycleSaga.class,
+                                saga -> saga.configureSagaManager(c -> {
+                                    EventProcessingConfiguration processing = c.eventProcessingConfiguration();
+                                    return new SegmentRoutedSagaManager<>(
+                                            AnnotatedSagaManager.<JobLifecycleSaga>builder()
+                                                    .sagaType(JobLifecycleSaga.class)
+                                                    .sagaRepository(processing
+                                                            .sagaConfiguration(JobLifecycleSaga.class)
+                                                            .repository())
+                                                    .parameterResolverFactory(c.parameterResolverFactory())
+                                                    .handlerDefinition(c.handlerDefinition(JobLifecycleSaga.class))
+                                                    .listenerInvocationErrorHandler(
+                                                            processing.listenerInvocationErrorHandler(
+                                                                    JobLifecycleSaga.PROCESSING_GROUP))
+                                                    .spanFactory(c.getComponent(SagaManagerSpanFactory.class)));
+                                }));
             }
 
             @Override
@@ -147,8 +177,9 @@ class AxonSetup {
      */
     @Bean
     ConfigurerModule countWorkQueues() {
-        return configurer -> configurer.onInitialize(axon -> axon.onStart(Phase.INBOUND_EVENT_CONNECTORS - 1, () ->
-                axon.eventProcessingConfiguration().eventProcessors().values().stream()
+        return configurer -> configurer.onInitialize(axon -> axon.onStart(
+                Phase.INBOUND_EVENT_CONNECTORS - 1,
+                () -> axon.eventProcessingConfiguration().eventProcessors().values().stream()
                         .filter(PooledStreamingEventProcessor.class::isInstance)
                         .forEach(processor -> CountedWorkQueues.install((PooledStreamingEventProcessor) processor))));
     }
@@ -159,7 +190,8 @@ class AxonSetup {
      */
     @Bean
     ConfigurerModule propagateHandlerErrors() {
-        return configurer -> configurer.eventProcessing()
+        return configurer -> configurer
+                .eventProcessing()
                 .registerDefaultListenerInvocationErrorHandler(c -> PropagatingErrorHandler.instance());
     }
 
@@ -173,7 +205,8 @@ class AxonSetup {
         return new BeanPostProcessor() {
             @Override
             public Object postProcessAfterInitialization(Object bean, String name) {
-                if (bean instanceof JacksonSerializer jackson) jackson.getObjectMapper().registerModule(MetaDataReader.module());
+                if (bean instanceof JacksonSerializer jackson)
+                    jackson.getObjectMapper().registerModule(MetaDataReader.module());
                 return bean;
             }
         };
@@ -199,9 +232,12 @@ class AxonSetup {
     /** Every command names the node that handled it; one without an actor is {@code anonymous}. */
     @Bean
     Registration stampNodeAndActor(CommandBus commandBus, @Value("${ax.node.id}") String node) {
-        MessageDispatchInterceptor<CommandMessage<?>> stamp = messages -> (index, command) -> command.andMetaData(Map.of(
-                Metadata.NODE, node,
-                Metadata.ACTOR, command.getMetaData().getOrDefault(Metadata.ACTOR, Metadata.ANONYMOUS)));
+        MessageDispatchInterceptor<CommandMessage<?>> stamp =
+                messages -> (index, command) -> command.andMetaData(Map.of(
+                        Metadata.NODE,
+                        node,
+                        Metadata.ACTOR,
+                        command.getMetaData().getOrDefault(Metadata.ACTOR, Metadata.ANONYMOUS)));
         return commandBus.registerDispatchInterceptor(stamp);
     }
 }

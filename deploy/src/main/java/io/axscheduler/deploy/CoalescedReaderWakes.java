@@ -1,18 +1,17 @@
 package io.axscheduler.deploy;
 
-import org.axonframework.eventhandling.EventMessage;
-import org.axonframework.eventhandling.TrackingEventStream;
-import org.axonframework.eventhandling.TrackingToken;
-import org.axonframework.eventsourcing.eventstore.EmbeddedEventStore;
-import org.springframework.transaction.support.TransactionSynchronization;
-import org.springframework.transaction.support.TransactionSynchronizationManager;
-
 import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.axonframework.eventhandling.EventMessage;
+import org.axonframework.eventhandling.TrackingEventStream;
+import org.axonframework.eventhandling.TrackingToken;
+import org.axonframework.eventsourcing.eventstore.EmbeddedEventStore;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
  * Axon's embedded event store, whose reader (it feeds the saga's processor) is woken once for the commits of a short
@@ -68,10 +67,13 @@ final class CoalescedReaderWakes extends EmbeddedEventStore {
             super.afterCommit(events);
         } else if (wakeScheduled.compareAndSet(false, true)) {
             try {
-                timer.schedule(() -> {
-                    wakeScheduled.set(false);
-                    super.afterCommit(events);
-                }, wakeDelayMs, TimeUnit.MILLISECONDS);
+                timer.schedule(
+                        () -> {
+                            wakeScheduled.set(false);
+                            super.afterCommit(events);
+                        },
+                        wakeDelayMs,
+                        TimeUnit.MILLISECONDS);
             } catch (RejectedExecutionException stopping) {
                 // the store is shutting down: its reader stops with it
             }

@@ -1,5 +1,11 @@
 package io.axscheduler.deploy;
 
+import static java.lang.String.format;
+
+import java.lang.annotation.Annotation;
+import java.lang.reflect.Field;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
 import org.axonframework.commandhandling.CommandMessage;
 import org.axonframework.common.ReflectionUtils;
 import org.axonframework.common.annotation.AnnotationUtils;
@@ -8,13 +14,6 @@ import org.axonframework.modelling.command.CommandTargetResolver;
 import org.axonframework.modelling.command.TargetAggregateIdentifier;
 import org.axonframework.modelling.command.TargetAggregateVersion;
 import org.axonframework.modelling.command.VersionedAggregateIdentifier;
-
-import java.lang.annotation.Annotation;
-import java.lang.reflect.Field;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
-
-import static java.lang.String.format;
 
 /**
  * Finds the aggregate a command is for as Axon's {@link AnnotationCommandTargetResolver} does — the first method, else
@@ -28,7 +27,9 @@ final class CommandTargets implements CommandTargetResolver {
     private final ClassValue<Accessors> accessors = new ClassValue<>() {
         @Override
         protected Accessors computeValue(Class<?> type) {
-            return new Accessors(Accessor.find(type, TargetAggregateIdentifier.class), Accessor.find(type, TargetAggregateVersion.class));
+            return new Accessors(
+                    Accessor.find(type, TargetAggregateIdentifier.class),
+                    Accessor.find(type, TargetAggregateVersion.class));
         }
     };
 
@@ -42,17 +43,22 @@ final class CommandTargets implements CommandTargetResolver {
             identifier = target.identifier().read(payload);
             version = asLong(target.version().read(payload));
         } catch (InvocationTargetException e) {
-            throw new IllegalArgumentException("An exception occurred while extracting aggregate information form a command", e);
+            throw new IllegalArgumentException(
+                    "An exception occurred while extracting aggregate information form a command", e);
         } catch (IllegalAccessException e) {
-            throw new IllegalArgumentException("The current security context does not allow extraction of aggregate"
-                    + " information from the given command.", e);
+            throw new IllegalArgumentException(
+                    "The current security context does not allow extraction of aggregate"
+                            + " information from the given command.",
+                    e);
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("The value provided for the version is not a number.", e);
         }
         if (identifier == null) {
-            throw new IllegalArgumentException(format("Invalid command. It does not identify the target aggregate. Make sure"
-                    + " at least one of the fields or methods in the [%s] class contains the @TargetAggregateIdentifier"
-                    + " annotation and that it returns a non-null value.", command.getPayloadType().getSimpleName()));
+            throw new IllegalArgumentException(format(
+                    "Invalid command. It does not identify the target aggregate. Make sure"
+                            + " at least one of the fields or methods in the [%s] class contains the @TargetAggregateIdentifier"
+                            + " annotation and that it returns a non-null value.",
+                    command.getPayloadType().getSimpleName()));
         }
         return new VersionedAggregateIdentifier(identifier, version);
     }
@@ -63,8 +69,7 @@ final class CommandTargets implements CommandTargetResolver {
         return Long.parseLong(value.toString());
     }
 
-    private record Accessors(Accessor identifier, Accessor version) {
-    }
+    private record Accessors(Accessor identifier, Accessor version) {}
 
     /** Reads one annotated member of a command: the first such method, else the first such field, else null. */
     @FunctionalInterface

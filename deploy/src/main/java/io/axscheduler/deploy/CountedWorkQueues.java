@@ -1,17 +1,16 @@
 package io.axscheduler.deploy;
 
-import org.axonframework.eventhandling.Segment;
-import org.axonframework.eventhandling.TrackingToken;
-import org.axonframework.eventhandling.pooled.PooledStreamingEventProcessor;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.lang.reflect.Field;
 import java.util.Map;
 import java.util.Queue;
 import java.util.TreeMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.function.BiFunction;
+import org.axonframework.eventhandling.Segment;
+import org.axonframework.eventhandling.TrackingToken;
+import org.axonframework.eventhandling.pooled.PooledStreamingEventProcessor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Gives the work packages of an Axon pooled processor a queue whose size is a counter.
@@ -34,8 +33,7 @@ final class CountedWorkQueues {
     private static final Logger log = LoggerFactory.getLogger(CountedWorkQueues.class);
     private static final String WORK_PACKAGE = "org.axonframework.eventhandling.pooled.WorkPackage";
 
-    private CountedWorkQueues() {
-    }
+    private CountedWorkQueues() {}
 
     /** Wraps the processor's work package factory; true when done. Call before the processor starts. */
     static boolean install(PooledStreamingEventProcessor processor) {
@@ -44,21 +42,25 @@ final class CountedWorkQueues {
             Field factory = accessible(coordinator.getClass().getDeclaredField("workPackageFactory"));
             Field queue = workQueueField();
             @SuppressWarnings("unchecked")
-            BiFunction<Segment, TrackingToken, Object> axons = (BiFunction<Segment, TrackingToken, Object>) factory.get(coordinator);
+            BiFunction<Segment, TrackingToken, Object> axons =
+                    (BiFunction<Segment, TrackingToken, Object>) factory.get(coordinator);
             BiFunction<Segment, TrackingToken, Object> counted = (segment, token) -> {
                 Object workPackage = axons.apply(segment, token);
                 try {
                     queue.set(workPackage, new LinkedBlockingQueue<>());
                 } catch (IllegalAccessException e) {
-                    throw new IllegalStateException("work package queue of " + processor.getName() + " not replaceable", e);
+                    throw new IllegalStateException(
+                            "work package queue of " + processor.getName() + " not replaceable", e);
                 }
                 return workPackage;
             };
             factory.set(coordinator, counted);
             return true;
         } catch (ReflectiveOperationException | RuntimeException e) {
-            log.warn("processor {} keeps Axon's work package queues, whose size() walks the queue for every event: {}",
-                    processor.getName(), e.toString());
+            log.warn(
+                    "processor {} keeps Axon's work package queues, whose size() walks the queue for every event: {}",
+                    processor.getName(),
+                    e.toString());
             return false;
         }
     }
@@ -66,7 +68,8 @@ final class CountedWorkQueues {
     /** The queues of the work packages the processor runs now, by segment id (for tests). */
     static Map<Integer, Queue<?>> queues(PooledStreamingEventProcessor processor) throws ReflectiveOperationException {
         Object coordinator = coordinatorOf(processor);
-        Map<?, ?> packages = (Map<?, ?>) accessible(coordinator.getClass().getDeclaredField("workPackages")).get(coordinator);
+        Map<?, ?> packages = (Map<?, ?>) accessible(coordinator.getClass().getDeclaredField("workPackages"))
+                .get(coordinator);
         Field queue = workQueueField();
         Map<Integer, Queue<?>> queues = new TreeMap<>();
         for (Map.Entry<?, ?> entry : packages.entrySet()) {
@@ -76,7 +79,8 @@ final class CountedWorkQueues {
     }
 
     private static Object coordinatorOf(PooledStreamingEventProcessor processor) throws ReflectiveOperationException {
-        return accessible(PooledStreamingEventProcessor.class.getDeclaredField("coordinator")).get(processor);
+        return accessible(PooledStreamingEventProcessor.class.getDeclaredField("coordinator"))
+                .get(processor);
     }
 
     private static Field workQueueField() throws ReflectiveOperationException {

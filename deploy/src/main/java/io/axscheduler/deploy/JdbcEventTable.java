@@ -1,5 +1,15 @@
 package io.axscheduler.deploy;
 
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.Collections;
+import java.util.List;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import java.util.stream.LongStream;
 import org.axonframework.common.transaction.TransactionManager;
 import org.axonframework.eventhandling.DomainEventData;
 import org.axonframework.eventhandling.DomainEventMessage;
@@ -15,17 +25,6 @@ import org.axonframework.eventsourcing.eventstore.jdbc.JdbcEventStorageEngine;
 import org.axonframework.eventsourcing.eventstore.jdbc.statements.TimestampWriter;
 import org.axonframework.serialization.SerializedObject;
 import org.axonframework.serialization.Serializer;
-
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.time.Instant;
-import java.util.Collections;
-import java.util.List;
-import java.util.TreeSet;
-import java.util.stream.Collectors;
-import java.util.stream.LongStream;
 
 /**
  * Axon's JDBC event store over its DomainEventEntry table, appending a unit of work's events as multi-row INSERTs
@@ -51,9 +50,11 @@ final class JdbcEventTable extends JdbcEventStorageEngine {
      * max_allowed_packet of 16 MiB (MySQL 8's is 64 MiB), even with the driver's escaping doubling every byte.
      */
     static final int MAX_BYTES = 1 << 20;
+
     private static final String ROW = "(?, ?, ?, ?, ?, ?, ?, ?, ?)";
     /** Axon's defaults, set on the builder here because {@link #getTrackedEventData} works with them. */
     private static final long LOWEST_GLOBAL_SEQUENCE = 1;
+
     private static final int MAX_GAP_OFFSET = 10_000;
     private static final int GAP_TIMEOUT_MS = 60_000;
 
@@ -64,8 +65,11 @@ final class JdbcEventTable extends JdbcEventStorageEngine {
      * when the caller has no transaction open.
      */
     JdbcEventTable(JdbcEventStorageEngine.Builder builder, TransactionManager transactions) {
-        super(builder.transactionManager(transactions).appendEvents(JdbcEventTable::insert)
-                .lowestGlobalSequence(LOWEST_GLOBAL_SEQUENCE).maxGapOffset(MAX_GAP_OFFSET).gapTimeout(GAP_TIMEOUT_MS));
+        super(builder.transactionManager(transactions)
+                .appendEvents(JdbcEventTable::insert)
+                .lowestGlobalSequence(LOWEST_GLOBAL_SEQUENCE)
+                .maxGapOffset(MAX_GAP_OFFSET)
+                .gapTimeout(GAP_TIMEOUT_MS));
         this.transactions = transactions;
     }
 
@@ -104,11 +108,17 @@ final class JdbcEventTable extends JdbcEventStorageEngine {
      * One INSERT of all {@code events}, their columns bound as Axon's single-row statement binds them. Axon runs the
      * statement with {@code executeBatch}: it is one batch entry.
      */
-    private static PreparedStatement insert(Connection connection, EventSchema schema, Class<?> dataType,
-                                            List<? extends EventMessage<?>> events, Serializer serializer,
-                                            TimestampWriter timestamps) throws SQLException {
-        PreparedStatement statement = connection.prepareStatement("INSERT INTO " + schema.domainEventTable()
-                + " (" + schema.domainEventFields() + ") VALUES " + String.join(", ", Collections.nCopies(events.size(), ROW)));
+    private static PreparedStatement insert(
+            Connection connection,
+            EventSchema schema,
+            Class<?> dataType,
+            List<? extends EventMessage<?>> events,
+            Serializer serializer,
+            TimestampWriter timestamps)
+            throws SQLException {
+        PreparedStatement statement = connection.prepareStatement(
+                "INSERT INTO " + schema.domainEventTable() + " (" + schema.domainEventFields() + ") VALUES "
+                        + String.join(", ", Collections.nCopies(events.size(), ROW)));
         int column = 0;
         for (EventMessage<?> message : events) {
             DomainEventMessage<?> event = EventUtils.asDomainEventMessage(message);
@@ -138,25 +148,34 @@ final class JdbcEventTable extends JdbcEventStorageEngine {
      * {@code java.time}'s formatter here, for the gap check, and again each time the event's time is asked for.
      */
     @Override
-    protected TrackedEventData<?> getTrackedEventData(ResultSet rows, GapAwareTrackingToken previousToken) throws SQLException {
+    protected TrackedEventData<?> getTrackedEventData(ResultSet rows, GapAwareTrackingToken previousToken)
+            throws SQLException {
         long globalSequence = rows.getLong(schema().globalIndexColumn());
         String aggregateIdentifier = rows.getString(schema().aggregateIdentifierColumn());
         String eventIdentifier = rows.getString(schema().eventIdentifierColumn());
         // an event stored without an aggregate carries its own identifier there: Axon reads it back as none
-        ReadEntry<?> event = readEntry(rows, eventIdentifier.equals(aggregateIdentifier) ? null : aggregateIdentifier, eventIdentifier);
-        boolean allowGaps = event.getTimestamp().isAfter(GenericEventMessage.clock.instant().minusMillis(GAP_TIMEOUT_MS));
+        ReadEntry<?> event = readEntry(
+                rows, eventIdentifier.equals(aggregateIdentifier) ? null : aggregateIdentifier, eventIdentifier);
+        boolean allowGaps =
+                event.getTimestamp().isAfter(GenericEventMessage.clock.instant().minusMillis(GAP_TIMEOUT_MS));
         GapAwareTrackingToken token = previousToken == null
-                ? GapAwareTrackingToken.newInstance(globalSequence, allowGaps
-                        ? LongStream.range(Math.min(LOWEST_GLOBAL_SEQUENCE, globalSequence), globalSequence).boxed()
-                                .collect(Collectors.toCollection(TreeSet::new))
-                        : Collections.emptySortedSet())
+                ? GapAwareTrackingToken.newInstance(
+                        globalSequence,
+                        allowGaps
+                                ? LongStream.range(Math.min(LOWEST_GLOBAL_SEQUENCE, globalSequence), globalSequence)
+                                        .boxed()
+                                        .collect(Collectors.toCollection(TreeSet::new))
+                                : Collections.emptySortedSet())
                 : previousToken.advanceTo(globalSequence, allowGaps ? MAX_GAP_OFFSET : 0);
         return new TrackedDomainEventData<>(token, event);
     }
 
     @Override
     protected DomainEventData<?> getDomainEventData(ResultSet rows) throws SQLException {
-        return readEntry(rows, rows.getString(schema().aggregateIdentifierColumn()), rows.getString(schema().eventIdentifierColumn()));
+        return readEntry(
+                rows,
+                rows.getString(schema().aggregateIdentifierColumn()),
+                rows.getString(schema().eventIdentifierColumn()));
     }
 
     @Override
@@ -165,11 +184,18 @@ final class JdbcEventTable extends JdbcEventStorageEngine {
     }
 
     /** The row's event, its aggregate and event identifiers as the caller read them. */
-    private ReadEntry<?> readEntry(ResultSet rows, String aggregateIdentifier, String eventIdentifier) throws SQLException {
+    private ReadEntry<?> readEntry(ResultSet rows, String aggregateIdentifier, String eventIdentifier)
+            throws SQLException {
         EventSchema schema = schema();
-        return new ReadEntry<>(rows.getString(schema.typeColumn()), aggregateIdentifier, rows.getLong(schema.sequenceNumberColumn()),
-                eventIdentifier, rows.getString(schema.timestampColumn()), rows.getString(schema.payloadTypeColumn()),
-                rows.getString(schema.payloadRevisionColumn()), readPayload(rows, schema.payloadColumn()),
+        return new ReadEntry<>(
+                rows.getString(schema.typeColumn()),
+                aggregateIdentifier,
+                rows.getLong(schema.sequenceNumberColumn()),
+                eventIdentifier,
+                rows.getString(schema.timestampColumn()),
+                rows.getString(schema.payloadTypeColumn()),
+                rows.getString(schema.payloadRevisionColumn()),
+                readPayload(rows, schema.payloadColumn()),
                 readPayload(rows, schema.metaDataColumn()));
     }
 
@@ -177,9 +203,26 @@ final class JdbcEventTable extends JdbcEventStorageEngine {
     private static final class ReadEntry<T> extends GenericDomainEventEntry<T> {
         private final Instant timestamp;
 
-        ReadEntry(String type, String aggregateIdentifier, long sequenceNumber, String eventIdentifier, String timestamp,
-                  String payloadType, String payloadRevision, T payload, T metaData) {
-            super(type, aggregateIdentifier, sequenceNumber, eventIdentifier, timestamp, payloadType, payloadRevision, payload, metaData);
+        ReadEntry(
+                String type,
+                String aggregateIdentifier,
+                long sequenceNumber,
+                String eventIdentifier,
+                String timestamp,
+                String payloadType,
+                String payloadRevision,
+                T payload,
+                T metaData) {
+            super(
+                    type,
+                    aggregateIdentifier,
+                    sequenceNumber,
+                    eventIdentifier,
+                    timestamp,
+                    payloadType,
+                    payloadRevision,
+                    payload,
+                    metaData);
             this.timestamp = EventTimestamps.parse(timestamp);
         }
 

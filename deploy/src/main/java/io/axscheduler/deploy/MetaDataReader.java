@@ -7,11 +7,10 @@ import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.deser.ResolvableDeserializer;
 import com.fasterxml.jackson.databind.jsontype.TypeDeserializer;
 import com.fasterxml.jackson.databind.module.SimpleModule;
-import org.axonframework.messaging.MetaData;
-
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.Map;
+import org.axonframework.messaging.MetaData;
 
 /**
  * Reads a message's metadata as Axon's {@code MetaDataDeserializer} does — a JSON object into a map, that map as
@@ -37,7 +36,8 @@ final class MetaDataReader extends JsonDeserializer<MetaData> implements Resolva
 
     @Override
     public void resolve(DeserializationContext context) throws JsonMappingException {
-        maps = context.findRootValueDeserializer(context.getTypeFactory().constructMapType(Map.class, String.class, Object.class));
+        maps = context.findRootValueDeserializer(
+                context.getTypeFactory().constructMapType(Map.class, String.class, Object.class));
     }
 
     @Override
@@ -47,7 +47,8 @@ final class MetaDataReader extends JsonDeserializer<MetaData> implements Resolva
     }
 
     @Override
-    public Object deserializeWithType(JsonParser parser, DeserializationContext context, TypeDeserializer types) throws IOException {
+    public Object deserializeWithType(JsonParser parser, DeserializationContext context, TypeDeserializer types)
+            throws IOException {
         return types.deserializeTypedFromObject(parser, context);
     }
 }

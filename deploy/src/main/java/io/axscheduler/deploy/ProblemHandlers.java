@@ -6,6 +6,8 @@ import io.axscheduler.api.problem.FieldError;
 import io.axscheduler.api.problem.IllegalTransitionException;
 import io.axscheduler.api.problem.InvalidRequestException;
 import io.axscheduler.api.problem.NotFoundException;
+import java.util.List;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpHeaders;
@@ -18,9 +20,6 @@ import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.context.request.WebRequest;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
-
-import java.util.List;
-import java.util.stream.Collectors;
 
 /** Every refusal as RFC 7807 problem+json; validation failures carry {@code errors: [{field, message}]}. */
 @RestControllerAdvice
@@ -50,7 +49,8 @@ class ProblemHandlers extends ResponseEntityExceptionHandler {
     @ExceptionHandler(Exception.class)
     ProblemDetail unexpected(Exception e) {
         log.error("request failed", e);
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.INTERNAL_SERVER_ERROR,
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(
+                HttpStatus.INTERNAL_SERVER_ERROR,
                 "the request failed inside the scheduler; nothing was half-written (see the node's log)");
         problem.setTitle("Internal error");
         return problem;
@@ -58,21 +58,24 @@ class ProblemHandlers extends ResponseEntityExceptionHandler {
 
     /** Malformed JSON, or a value of the wrong JSON type: name the field where Jackson knows it. */
     @Override
-    protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException e, HttpHeaders headers,
-                                                                  HttpStatusCode status, WebRequest request) {
+    protected ResponseEntity<Object> handleHttpMessageNotReadable(
+            HttpMessageNotReadableException e, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
         String field = "body";
         String message = "is not readable JSON";
-        if (e.getCause() instanceof JsonMappingException mapping && !mapping.getPath().isEmpty()) {
+        if (e.getCause() instanceof JsonMappingException mapping
+                && !mapping.getPath().isEmpty()) {
             field = mapping.getPath().stream()
                     .map(r -> r.getFieldName() != null ? r.getFieldName() : "[" + r.getIndex() + "]")
-                    .collect(Collectors.joining(".")).replace(".[", "[");
+                    .collect(Collectors.joining("."))
+                    .replace(".[", "[");
             message = "has the wrong type";
         } else if (e.getCause() instanceof JsonProcessingException parse) {
             message = "is not valid JSON: " + parse.getOriginalMessage();
         } else if (e.getMessage() != null && e.getMessage().startsWith("Required request body is missing")) {
             message = "is required";
         }
-        return ResponseEntity.badRequest().body(withErrors("malformed request body", List.of(new FieldError(field, message))));
+        return ResponseEntity.badRequest()
+                .body(withErrors("malformed request body", List.of(new FieldError(field, message))));
     }
 
     private static ProblemDetail withErrors(String detail, List<FieldError> errors) {

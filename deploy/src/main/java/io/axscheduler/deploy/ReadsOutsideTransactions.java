@@ -1,10 +1,9 @@
 package io.axscheduler.deploy;
 
+import java.util.function.Supplier;
 import org.axonframework.common.transaction.Transaction;
 import org.axonframework.common.transaction.TransactionManager;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
-
-import java.util.function.Supplier;
 
 /**
  * The event store's transaction manager. Appends run in a transaction as before (Axon calls
@@ -32,6 +31,8 @@ final class ReadsOutsideTransactions implements TransactionManager {
 
     @Override
     public <T> T fetchInTransaction(Supplier<T> read) {
-        return TransactionSynchronizationManager.isActualTransactionActive() ? delegate.fetchInTransaction(read) : read.get();
+        return TransactionSynchronizationManager.isActualTransactionActive()
+                ? delegate.fetchInTransaction(read)
+                : read.get();
     }
 }

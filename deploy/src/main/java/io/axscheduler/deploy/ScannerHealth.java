@@ -3,13 +3,12 @@ package io.axscheduler.deploy;
 import io.axscheduler.scheduler.SchedulerProperties;
 import io.axscheduler.scheduler.scan.ScanDueJobs;
 import io.axscheduler.scheduler.schedule.ScanSchedules;
-import org.springframework.boot.actuate.health.Health;
-import org.springframework.boot.actuate.health.HealthIndicator;
-import org.springframework.stereotype.Component;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import org.springframework.boot.actuate.health.Health;
+import org.springframework.boot.actuate.health.HealthIndicator;
+import org.springframework.stereotype.Component;
 
 /**
  * DOWN when this node's job scan or schedule pass has not completed for longer than
@@ -35,16 +34,22 @@ class ScannerHealth implements HealthIndicator {
     @Override
     public Health health() {
         if (!properties.scan().enabled()) {
-            return Health.up().withDetail("scanning", "switched off on this node").build();
+            return Health.up()
+                    .withDetail("scanning", "switched off on this node")
+                    .build();
         }
         Instant now = clock.instant();
         long jobScanAge = Duration.between(scanner.lastCompletedScan(), now).toMillis();
-        long scheduleScanAge = Duration.between(scheduleScanner.lastCompletedPass(), now).toMillis();
+        long scheduleScanAge =
+                Duration.between(scheduleScanner.lastCompletedPass(), now).toMillis();
         long stallAfter = properties.health().scanStallMs();
         Health.Builder health = jobScanAge > stallAfter || scheduleScanAge > stallAfter ? Health.down() : Health.up();
-        return health.withDetail("lastCompletedScan", scanner.lastCompletedScan().toString())
+        return health.withDetail(
+                        "lastCompletedScan", scanner.lastCompletedScan().toString())
                 .withDetail("millisSinceLastScan", jobScanAge)
-                .withDetail("lastCompletedSchedulePass", scheduleScanner.lastCompletedPass().toString())
+                .withDetail(
+                        "lastCompletedSchedulePass",
+                        scheduleScanner.lastCompletedPass().toString())
                 .withDetail("millisSinceLastSchedulePass", scheduleScanAge)
                 .withDetail("stallAfterMs", stallAfter)
                 .build();

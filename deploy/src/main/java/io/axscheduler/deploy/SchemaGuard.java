@@ -1,11 +1,10 @@
 package io.axscheduler.deploy;
 
+import java.util.Arrays;
+import java.util.List;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.MigrationInfo;
 import org.flywaydb.core.api.MigrationState;
-
-import java.util.Arrays;
-import java.util.List;
 
 /**
  * Refuses to start against a database whose schema is newer than this build knows: an older node would read and
@@ -13,12 +12,12 @@ import java.util.List;
  */
 final class SchemaGuard {
 
-    private SchemaGuard() {
-    }
+    private SchemaGuard() {}
 
     static void migrate(Flyway flyway) {
         List<String> unknown = Arrays.stream(flyway.info().applied())
-                .filter(m -> m.getState() == MigrationState.FUTURE_SUCCESS || m.getState() == MigrationState.FUTURE_FAILED)
+                .filter(m ->
+                        m.getState() == MigrationState.FUTURE_SUCCESS || m.getState() == MigrationState.FUTURE_FAILED)
                 .map(SchemaGuard::describe)
                 .toList();
         if (!unknown.isEmpty()) {

@@ -1,12 +1,11 @@
 package io.axscheduler.deploy;
 
-import org.axonframework.eventhandling.TrackedEventMessage;
-import org.axonframework.eventhandling.TrackingEventStream;
-
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import org.axonframework.eventhandling.TrackedEventMessage;
+import org.axonframework.eventhandling.TrackingEventStream;
 
 /**
  * An event stream of the embedded store that honours {@link #skipMessagesWithPayloadTypeOf}: events of a payload type
@@ -56,7 +55,8 @@ final class SkippingEventStream implements TrackingEventStream {
         long deadline = System.nanoTime() + unit.toNanos(timeout);
         while (true) {
             long leftMs = TimeUnit.NANOSECONDS.toMillis(Math.max(0, deadline - System.nanoTime()));
-            if (!events.hasNextAvailable((int) Math.min(leftMs, Integer.MAX_VALUE), TimeUnit.MILLISECONDS)) return false;
+            if (!events.hasNextAvailable((int) Math.min(leftMs, Integer.MAX_VALUE), TimeUnit.MILLISECONDS))
+                return false;
             if (!dropNextIfSkipped()) return true;
         }
     }

@@ -2,7 +2,6 @@ package io.axscheduler.deploy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -15,7 +14,8 @@ import java.time.Duration;
 final class Api {
 
     static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     final int port;
 
@@ -38,7 +38,11 @@ final class Api {
     }
 
     Response post(String path, String json, String actor) {
-        return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json").header("X-Actor", actor), json);
+        return send(
+                HttpRequest.newBuilder(uri(path))
+                        .header("Content-Type", "application/json")
+                        .header("X-Actor", actor),
+                json);
     }
 
     /** Submits a job and returns its id, failing unless it was created. */
@@ -50,7 +54,9 @@ final class Api {
 
     /** Waits up to 30 s for the job to reach {@code status} and returns it as the API shows it then. */
     JsonNode awaitStatus(String jobId, String status) {
-        Await.until(Duration.ofSeconds(30), () -> status.equals(get("/api/v1/jobs/" + jobId).text("status")),
+        Await.until(
+                Duration.ofSeconds(30),
+                () -> status.equals(get("/api/v1/jobs/" + jobId).text("status")),
                 () -> get("/api/v1/jobs/" + jobId).body().toString());
         return get("/api/v1/jobs/" + jobId).body();
     }
@@ -58,12 +64,18 @@ final class Api {
     private Response send(HttpRequest.Builder request, String json) {
         try {
             HttpRequest built = request.timeout(Duration.ofSeconds(60))
-                    .method(json == null ? "GET" : "POST",
-                            json == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json))
+                    .method(
+                            json == null ? "GET" : "POST",
+                            json == null
+                                    ? HttpRequest.BodyPublishers.noBody()
+                                    : HttpRequest.BodyPublishers.ofString(json))
                     .build();
             HttpResponse<String> response = http.send(built, HttpResponse.BodyHandlers.ofString());
             JsonNode body = response.body().isEmpty() ? JSON.nullNode() : JSON.readTree(response.body());
-            return new Response(response.statusCode(), response.headers().firstValue("Content-Type").orElse(""), body);
+            return new Response(
+                    response.statusCode(),
+                    response.headers().firstValue("Content-Type").orElse(""),
+                    body);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {

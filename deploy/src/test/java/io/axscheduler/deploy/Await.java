@@ -7,8 +7,7 @@ import java.util.function.Supplier;
 /** Polls until a condition holds, failing with what it last saw. */
 final class Await {
 
-    private Await() {
-    }
+    private Await() {}
 
     static void until(Duration timeout, BooleanSupplier condition, Supplier<String> lastSeen) {
         long deadline = System.nanoTime() + timeout.toNanos();

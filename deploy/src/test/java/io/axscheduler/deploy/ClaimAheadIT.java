@@ -1,15 +1,14 @@
 package io.axscheduler.deploy;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 /**
  * A job this node's pools run is claimed and started up to the claim look-ahead before it is due, and its handler is
@@ -23,7 +22,9 @@ class ClaimAheadIT {
 
     @BeforeAll
     static void start() {
-        node = Node.start(TestDatabase.freshDatabase("claim_ahead"), "node-a",
+        node = Node.start(
+                TestDatabase.freshDatabase("claim_ahead"),
+                "node-a",
                 Map.of("ax.scheduler.scan.claim-ahead-ms", String.valueOf(AHEAD_MS)));
     }
 
@@ -34,8 +35,13 @@ class ClaimAheadIT {
 
     /** The time (epoch ms) Axon stamped on the job's event of that type. */
     private static long eventMs(String jobId, String payloadType) {
-        String at = node.jdbc().queryForObject("SELECT timeStamp FROM DomainEventEntry WHERE aggregateIdentifier = ?"
-                + " AND payloadType LIKE ?", String.class, jobId, "%." + payloadType);
+        String at = node.jdbc()
+                .queryForObject(
+                        "SELECT timeStamp FROM DomainEventEntry WHERE aggregateIdentifier = ?"
+                                + " AND payloadType LIKE ?",
+                        String.class,
+                        jobId,
+                        "%." + payloadType);
         return Instant.parse(at).toEpochMilli();
     }
 
@@ -44,13 +50,17 @@ class ClaimAheadIT {
         Instant due = Instant.now().plusMillis(1_500).truncatedTo(ChronoUnit.MILLIS);
         String jobId = node.api.submit("{\"jobType\":\"count\",\"runAt\":\"" + due + "\"}");
 
-        Await.until(Duration.ofSeconds(10), () -> "SUCCEEDED".equals(node.api.get("/api/v1/jobs/" + jobId).text("status")),
+        Await.until(
+                Duration.ofSeconds(10),
+                () -> "SUCCEEDED".equals(node.api.get("/api/v1/jobs/" + jobId).text("status")),
                 () -> node.api.get("/api/v1/jobs/" + jobId).body().toString());
 
         long startedEvent = eventMs(jobId, "JobStarted");
         long handlerStart = CountingJobHandler.startedAtMs.get(jobId);
         assertThat(handlerStart).as("handler start vs due").isGreaterThanOrEqualTo(due.toEpochMilli());
-        assertThat(startedEvent).as("JobStarted vs due").isBetween(due.toEpochMilli() - AHEAD_MS, due.toEpochMilli() - 1);
+        assertThat(startedEvent)
+                .as("JobStarted vs due")
+                .isBetween(due.toEpochMilli() - AHEAD_MS, due.toEpochMilli() - 1);
         assertThat(CountingJobHandler.executions.get(jobId).get()).isEqualTo(1);
     }
 
@@ -62,7 +72,9 @@ class ClaimAheadIT {
         // a second past submission, still 2 s before it is due: not claimed
         Await.until(Duration.ofSeconds(10), () -> Instant.now().isAfter(due.minusMillis(2_000)), () -> "clock");
         assertThat(node.api.get("/api/v1/jobs/" + jobId).text("status")).isEqualTo("WAITING");
-        Await.until(Duration.ofSeconds(10), () -> "SUCCEEDED".equals(node.api.get("/api/v1/jobs/" + jobId).text("status")),
+        Await.until(
+                Duration.ofSeconds(10),
+                () -> "SUCCEEDED".equals(node.api.get("/api/v1/jobs/" + jobId).text("status")),
                 () -> node.api.get("/api/v1/jobs/" + jobId).body().toString());
         assertThat(CountingJobHandler.startedAtMs.get(jobId)).isGreaterThanOrEqualTo(due.toEpochMilli());
     }

@@ -1,15 +1,14 @@
 package io.axscheduler.deploy;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.axscheduler.scheduler.scan.ClaimDueJobs;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-
-import java.util.List;
-import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * DESIGN.md's spike found that a command failing inside a claim batch let Axon roll back the shared connection while
@@ -63,7 +62,8 @@ class ClaimBatchIT {
         String good = node.api.submit("{\"jobType\":\"noop\",\"priority\":5}");
         String moved = node.api.submit("{\"jobType\":\"noop\",\"priority\":4}");
         try (Node other = Node.start(database, "node-b", Map.of("ax.scheduler.scan.enabled", "false"))) {
-            assertThat(other.api.post("/api/v1/jobs/" + moved + "/cancel", "").status()).isEqualTo(200);
+            assertThat(other.api.post("/api/v1/jobs/" + moved + "/cancel", "").status())
+                    .isEqualTo(200);
         }
         node.jdbc().update("UPDATE job_queue SET status = 'WAITING', claimable = 1 WHERE job_id = ?", moved);
 
@@ -83,8 +83,16 @@ class ClaimBatchIT {
     }
 
     private static List<String> eventTypesOf(String jobId) {
-        return node.jdbc().queryForList("SELECT payloadType FROM DomainEventEntry WHERE aggregateIdentifier = ?"
-                + " ORDER BY sequenceNumber", String.class, jobId).stream().map(t -> t.substring(t.lastIndexOf('.') + 1)).toList();
+        return node
+                .jdbc()
+                .queryForList(
+                        "SELECT payloadType FROM DomainEventEntry WHERE aggregateIdentifier = ?"
+                                + " ORDER BY sequenceNumber",
+                        String.class,
+                        jobId)
+                .stream()
+                .map(t -> t.substring(t.lastIndexOf('.') + 1))
+                .toList();
     }
 
     @Test
@@ -97,8 +105,10 @@ class ClaimBatchIT {
         var claimed = node.bean(ClaimDueJobs.class).claim(Map.of("noop", 2));
 
         assertThat(claimed).extracting(c -> c.jobId()).containsExactly(high, mid);
-        assertThat(node.jdbc().queryForObject("SELECT status FROM job_queue WHERE job_id = ?", String.class, low)).isEqualTo("WAITING");
-        assertThat(node.jdbc().queryForObject("SELECT status FROM job_queue WHERE job_id = ?", String.class, high)).isEqualTo("RUNNING");
+        assertThat(node.jdbc().queryForObject("SELECT status FROM job_queue WHERE job_id = ?", String.class, low))
+                .isEqualTo("WAITING");
+        assertThat(node.jdbc().queryForObject("SELECT status FROM job_queue WHERE job_id = ?", String.class, high))
+                .isEqualTo("RUNNING");
     }
 
     @Test
@@ -110,7 +120,8 @@ class ClaimBatchIT {
         var claimed = node.bean(ClaimDueJobs.class).claim(Map.of("noop", 1));
 
         assertThat(claimed).extracting(c -> c.jobId()).containsExactly(old);
-        assertThat(node.jdbc().queryForObject("SELECT status FROM job_queue WHERE job_id = ?", String.class, urgent)).isEqualTo("WAITING");
+        assertThat(node.jdbc().queryForObject("SELECT status FROM job_queue WHERE job_id = ?", String.class, urgent))
+                .isEqualTo("WAITING");
     }
 
     @Test
@@ -122,19 +133,23 @@ class ClaimBatchIT {
         List<Object[]> rows = new java.util.ArrayList<>();
         for (int i = 0; i < 3_000; i++) {
             int priority = i % 2 == 0 ? 9 : 1;
-            rows.add(new Object[]{"future-" + i, priority, -priority, inAnHour + i});
+            rows.add(new Object[] {"future-" + i, priority, -priority, inAnHour + i});
         }
-        node.jdbc().batchUpdate("INSERT INTO job_queue (job_id, job_type, status, claimable, priority, neg_priority, run_at,"
-                + " attempt, max_retries, timeout_ms, created_at, updated_at) VALUES (?, 'noop', 'WAITING', 1, ?, ?, ?, 0, 0, 1000, 0, 0)", rows);
+        node.jdbc()
+                .batchUpdate(
+                        "INSERT INTO job_queue (job_id, job_type, status, claimable, priority, neg_priority, run_at,"
+                                + " attempt, max_retries, timeout_ms, created_at, updated_at) VALUES (?, 'noop', 'WAITING', 1, ?, ?, ?, 0, 0, 1000, 0, 0)",
+                        rows);
         String low = node.api.submit("{\"jobType\":\"noop\",\"priority\":-5}");
         String one = node.api.submit("{\"jobType\":\"noop\",\"priority\":1}");
 
         // in a transaction of the test's, so that the claim's statements run on a connection whose counters it can read
-        var counts = node.bean(org.springframework.transaction.support.TransactionTemplate.class).execute(tx -> {
-            long before = rowsRead();
-            var claimed = node.bean(ClaimDueJobs.class).claim(Map.of("noop", 10));
-            return Map.entry(claimed, rowsRead() - before);
-        });
+        var counts = node.bean(org.springframework.transaction.support.TransactionTemplate.class)
+                .execute(tx -> {
+                    long before = rowsRead();
+                    var claimed = node.bean(ClaimDueJobs.class).claim(Map.of("noop", 10));
+                    return Map.entry(claimed, rowsRead() - before);
+                });
 
         assertThat(counts.getKey()).extracting(c -> c.jobId()).containsExactly(one, low);
         // index entries read: the two due jobs, a boundary entry per priority looked at, the priorities' dives (whether
@@ -145,11 +160,14 @@ class ClaimBatchIT {
 
     /** Index and table rows this session has read so far. */
     private static long rowsRead() {
-        return node.jdbc().query("SHOW SESSION STATUS WHERE Variable_name IN ('Handler_read_next', 'Handler_read_key',"
-                + " 'Handler_read_prev', 'Handler_read_rnd_next')", rs -> {
-            long sum = 0;
-            while (rs.next()) sum += rs.getLong(2);
-            return sum;
-        });
+        return node.jdbc()
+                .query(
+                        "SHOW SESSION STATUS WHERE Variable_name IN ('Handler_read_next', 'Handler_read_key',"
+                                + " 'Handler_read_prev', 'Handler_read_rnd_next')",
+                        rs -> {
+                            long sum = 0;
+                            while (rs.next()) sum += rs.getLong(2);
+                            return sum;
+                        });
     }
 }

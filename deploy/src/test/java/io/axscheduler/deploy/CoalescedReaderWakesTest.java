@@ -1,18 +1,17 @@
 package io.axscheduler.deploy;
 
-import org.axonframework.eventhandling.GenericEventMessage;
-import org.axonframework.eventhandling.TrackedEventMessage;
-import org.axonframework.eventhandling.TrackingToken;
-import org.axonframework.eventsourcing.eventstore.EmbeddedEventStore;
-import org.axonframework.eventsourcing.eventstore.inmemory.InMemoryEventStorageEngine;
-import org.axonframework.eventhandling.TrackingEventStream;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.axonframework.eventhandling.GenericEventMessage;
+import org.axonframework.eventhandling.TrackedEventMessage;
+import org.axonframework.eventhandling.TrackingEventStream;
+import org.axonframework.eventhandling.TrackingToken;
+import org.axonframework.eventsourcing.eventstore.EmbeddedEventStore;
+import org.axonframework.eventsourcing.eventstore.inmemory.InMemoryEventStorageEngine;
+import org.junit.jupiter.api.Test;
 
 /**
  * The reader behind the saga's processor: commits within a window wake it once, every committed event still reaches
@@ -38,8 +37,12 @@ class CoalescedReaderWakesTest {
         assertThat(run.received).isEqualTo(101);
         // at most a wake per window while commits come, each a read with events and an empty one, and one window more
         int bound = (int) (2 * (run.publishMs / 20 + 2));
-        assertThat(run.readsDuringCommits).as("reads for 100 commits over %d ms", run.publishMs).isLessThanOrEqualTo(bound);
-        assertThat(bound).as("the commits took long enough to tell the two apart").isLessThan(100);
+        assertThat(run.readsDuringCommits)
+                .as("reads for 100 commits over %d ms", run.publishMs)
+                .isLessThanOrEqualTo(bound);
+        assertThat(bound)
+                .as("the commits took long enough to tell the two apart")
+                .isLessThan(100);
         assertThat(run.lastArrivalMs).as("a lone commit after a quiet spell").isLessThan(1_000);
     }
 
@@ -51,13 +54,12 @@ class CoalescedReaderWakesTest {
         assertThat(run.readsDuringCommits).isGreaterThanOrEqualTo(50);
     }
 
-    record Run(int received, int readsDuringCommits, long publishMs, long lastArrivalMs) {
-    }
+    record Run(int received, int readsDuringCommits, long publishMs, long lastArrivalMs) {}
 
     private static Run publishHundredSpreadCommits(long wakeDelayMs) throws Exception {
         CountingEngine engine = new CountingEngine();
-        CoalescedReaderWakes store = new CoalescedReaderWakes(EmbeddedEventStore.builder().storageEngine(engine)
-                .fetchDelay(10_000), wakeDelayMs);
+        CoalescedReaderWakes store = new CoalescedReaderWakes(
+                EmbeddedEventStore.builder().storageEngine(engine).fetchDelay(10_000), wakeDelayMs);
         try (TrackingEventStream stream = store.openStream(null)) {
             store.publish(GenericEventMessage.asEventMessage("warm-up"));
             int received = 0;
@@ -84,7 +86,8 @@ class CoalescedReaderWakesTest {
             long published = System.nanoTime();
             store.publish(GenericEventMessage.asEventMessage("after a quiet spell"));
             long arrivalMs = stream.hasNextAvailable(15, TimeUnit.SECONDS)
-                    ? TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - published) : Long.MAX_VALUE;
+                    ? TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - published)
+                    : Long.MAX_VALUE;
             return new Run(received, reads, publishMs, arrivalMs);
         } finally {
             store.shutDown();

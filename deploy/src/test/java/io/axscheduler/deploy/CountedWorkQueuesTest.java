@@ -1,5 +1,16 @@
 package io.axscheduler.deploy;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledExecutorService;
 import org.axonframework.common.transaction.NoTransactionManager;
 import org.axonframework.eventhandling.EventMessage;
 import org.axonframework.eventhandling.EventMessageHandler;
@@ -12,25 +23,15 @@ import org.axonframework.eventsourcing.eventstore.inmemory.InMemoryEventStorageE
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.List;
-import java.util.Map;
-import java.util.Queue;
-import java.util.concurrent.Executors;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ScheduledExecutorService;
-
-import static org.assertj.core.api.Assertions.assertThat;
-
 /**
  * A pooled processor whose work queues were replaced hands every event to its handlers once, through queues that
  * count themselves, one per segment; the replacement finds Axon's fields (an Axon upgrade that moves them fails here).
  */
 class CountedWorkQueuesTest {
 
-    private final EmbeddedEventStore store = EmbeddedEventStore.builder().storageEngine(new InMemoryEventStorageEngine()).build();
+    private final EmbeddedEventStore store = EmbeddedEventStore.builder()
+            .storageEngine(new InMemoryEventStorageEngine())
+            .build();
     private final ScheduledExecutorService coordinator = Executors.newSingleThreadScheduledExecutor();
     private final ScheduledExecutorService workers = Executors.newScheduledThreadPool(2);
     private final List<Integer> handled = Collections.synchronizedList(new ArrayList<>());

@@ -2,11 +2,10 @@ package io.axscheduler.deploy;
 
 import io.axscheduler.api.spi.JobContext;
 import io.axscheduler.api.spi.JobHandler;
-import org.springframework.stereotype.Component;
-
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.springframework.stereotype.Component;
 
 /**
  * Job type {@code count}: records every execution in a JVM-wide map, so that tests running several nodes in one JVM

@@ -1,17 +1,16 @@
 package io.axscheduler.deploy;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.zaxxer.hikari.HikariDataSource;
 import io.axscheduler.scheduler.DatabaseTime;
-import org.junit.jupiter.api.Test;
-import org.springframework.jdbc.core.JdbcTemplate;
-
 import java.sql.Connection;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * A wake-up at the local moment {@link DatabaseTime#localMs} gives for a due time must not come before the database's
@@ -51,7 +50,8 @@ class DatabaseTimeIT {
                 Thread.sleep(Math.max(0, wakeAt - System.currentTimeMillis()));
 
                 assertThat(jdbc.queryForObject("SELECT " + DatabaseTime.NOW_MS, Long.class))
-                        .as("the database's clock at the local moment given for %d", due).isGreaterThanOrEqualTo(due);
+                        .as("the database's clock at the local moment given for %d", due)
+                        .isGreaterThanOrEqualTo(due);
             } finally {
                 holder.shutdownNow();
             }

@@ -1,13 +1,12 @@
 package io.axscheduler.deploy;
 
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * MySQL Connector/J sees MariaDB 10.x as MySQL 5.5 and truncates the fraction of Timestamp parameters: a job due at
@@ -21,16 +20,27 @@ class DriverMillisecondsIT {
     void a_due_time_keeps_its_milliseconds_through_either_driver(String scheme) {
         String db = TestDatabase.withScheme(TestDatabase.freshDatabase("millis_" + scheme), scheme);
         try (Node node = Node.start(db, "node-" + scheme, Map.of("ax.scheduler.scan.enabled", "false"))) {
-            Instant due = Instant.now().plus(1, ChronoUnit.HOURS).truncatedTo(ChronoUnit.SECONDS).plusMillis(987);
+            Instant due = Instant.now()
+                    .plus(1, ChronoUnit.HOURS)
+                    .truncatedTo(ChronoUnit.SECONDS)
+                    .plusMillis(987);
 
             String jobId = node.api.submit("{\"jobType\":\"noop\",\"runAt\":\"" + due + "\"}");
 
             assertThat(node.api.get("/api/v1/jobs/" + jobId).text("runAt")).isEqualTo(due.toString());
             assertThat(node.jdbc().queryForObject("SELECT run_at FROM job_queue WHERE job_id = ?", Long.class, jobId))
                     .isEqualTo(due.toEpochMilli());
-            assertThat(node.api.get("/api/v1/jobs/" + jobId + "/history").body().path("events").get(0)
-                    .path("payload").path("runAt").asText()).isEqualTo(due.toString());
-            assertThat(node.jdbc().queryForObject("SELECT @@version", String.class)).containsIgnoringCase("mariadb");
+            assertThat(node.api
+                            .get("/api/v1/jobs/" + jobId + "/history")
+                            .body()
+                            .path("events")
+                            .get(0)
+                            .path("payload")
+                            .path("runAt")
+                            .asText())
+                    .isEqualTo(due.toString());
+            assertThat(node.jdbc().queryForObject("SELECT @@version", String.class))
+                    .containsIgnoringCase("mariadb");
         }
     }
 }

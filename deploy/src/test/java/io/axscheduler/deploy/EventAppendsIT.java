@@ -1,5 +1,12 @@
 package io.axscheduler.deploy;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import org.axonframework.common.DateTimeUtils;
 import org.axonframework.eventhandling.DomainEventMessage;
 import org.axonframework.eventhandling.GenericDomainEventMessage;
@@ -12,14 +19,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.transaction.support.TransactionTemplate;
-
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The node's event store appends a unit of work's events in multi-row INSERTs (of at most 100 rows and 1 MiB), with
@@ -36,7 +35,8 @@ class EventAppendsIT {
 
     @BeforeAll
     static void start() {
-        node = Node.start(TestDatabase.freshDatabase("event_appends"), "node-a", Map.of("ax.scheduler.scan.enabled", "false"));
+        node = Node.start(
+                TestDatabase.freshDatabase("event_appends"), "node-a", Map.of("ax.scheduler.scan.enabled", "false"));
         engine = node.bean(EventStorageEngine.class);
         transaction = node.bean(TransactionTemplate.class);
     }
@@ -49,7 +49,8 @@ class EventAppendsIT {
     @Test
     void the_node_appends_through_multi_row_inserts_and_reads_metadata_with_one_lookup() throws Exception {
         assertThat(engine).isInstanceOf(JdbcEventTable.class);
-        Serializer events = node.bean(org.axonframework.config.Configuration.class).eventSerializer();
+        Serializer events =
+                node.bean(org.axonframework.config.Configuration.class).eventSerializer();
         assertThat(MetaDataReaderTest.metaDataDeserializerOf(((JacksonSerializer) events).getObjectMapper()))
                 .isInstanceOf(MetaDataReader.class);
     }
@@ -66,14 +67,18 @@ class EventAppendsIT {
         long statements = insertsToAppend(events);
 
         assertThat(statements).as("INSERTs of 100, 100 and 50 rows").isEqualTo(3);
-        List<Map<String, Object>> rows = node.jdbc().queryForList("SELECT globalIndex, eventIdentifier FROM DomainEventEntry"
-                + " WHERE aggregateIdentifier IN ('order-a', 'order-b') ORDER BY globalIndex");
-        assertThat(rows).extracting(row -> row.get("eventIdentifier"))
-                .containsExactlyElementsOf(events.stream().map(DomainEventMessage::getIdentifier).toList());
+        List<Map<String, Object>> rows = node.jdbc()
+                .queryForList("SELECT globalIndex, eventIdentifier FROM DomainEventEntry"
+                        + " WHERE aggregateIdentifier IN ('order-a', 'order-b') ORDER BY globalIndex");
+        assertThat(rows)
+                .extracting(row -> row.get("eventIdentifier"))
+                .containsExactlyElementsOf(
+                        events.stream().map(DomainEventMessage::getIdentifier).toList());
         long first = ((Number) rows.get(0).get("globalIndex")).longValue();
         long last = ((Number) rows.get(rows.size() - 1).get("globalIndex")).longValue();
         assertThat(last - first + 1).as("global indexes without gaps").isEqualTo(250);
-        List<? extends DomainEventMessage<?>> orderB = engine.readEvents("order-b").asStream().toList();
+        List<? extends DomainEventMessage<?>> orderB =
+                engine.readEvents("order-b").asStream().toList();
         assertThat(orderB).hasSize(125);
         assertThat(orderB.get(124).getSequenceNumber()).isEqualTo(124);
         assertThat(orderB.get(124).getPayload()).isEqualTo("order-b #124");
@@ -89,8 +94,12 @@ class EventAppendsIT {
         long statements = insertsToAppend(events);
 
         assertThat(statements).as("three 300 KiB events an INSERT").isEqualTo(4);
-        assertThat(engine.readEvents("large").asStream().map(e -> ((String) e.getPayload()).length()).toList())
-                .containsOnly(("large #0" + "x".repeat(300 * 1024)).length()).hasSize(10);
+        assertThat(engine.readEvents("large")
+                        .asStream()
+                        .map(e -> ((String) e.getPayload()).length())
+                        .toList())
+                .containsOnly(("large #0" + "x".repeat(300 * 1024)).length())
+                .hasSize(10);
     }
 
     @Test
@@ -103,25 +112,40 @@ class EventAppendsIT {
 
         assertThatThrownBy(() -> transaction.executeWithoutResult(tx -> engine.appendEvents(batch)))
                 .isInstanceOf(ConcurrencyException.class);
-        assertThatThrownBy(() -> engine.appendEvents(batch)).as("appended outside a transaction: it makes its own")
+        assertThatThrownBy(() -> engine.appendEvents(batch))
+                .as("appended outside a transaction: it makes its own")
                 .isInstanceOf(ConcurrencyException.class);
 
-        assertThat(node.jdbc().queryForObject("SELECT COUNT(*) FROM DomainEventEntry WHERE aggregateIdentifier IN ('taken', 'fresh')",
-                Long.class)).as("the first two INSERTs of the failed batch rolled back with it").isEqualTo(1);
+        assertThat(node.jdbc()
+                        .queryForObject(
+                                "SELECT COUNT(*) FROM DomainEventEntry WHERE aggregateIdentifier IN ('taken', 'fresh')",
+                                Long.class))
+                .as("the first two INSERTs of the failed batch rolled back with it")
+                .isEqualTo(1);
     }
 
     @Test
     void timestamps_are_stored_as_axons_text_and_read_back_to_the_millisecond_by_every_reader() {
         Instant at = Instant.parse("2026-12-01T10:00:00.123456789Z");
-        DomainEventMessage<?> timed = new GenericDomainEventMessage<>("Order", "timed", 0, "timed #0", MetaData.emptyInstance(), "timed-0", at);
+        DomainEventMessage<?> timed = new GenericDomainEventMessage<>(
+                "Order", "timed", 0, "timed #0", MetaData.emptyInstance(), "timed-0", at);
         transaction.executeWithoutResult(tx -> engine.appendEvents(timed));
 
-        String stored = node.jdbc().queryForObject("SELECT timeStamp FROM DomainEventEntry WHERE eventIdentifier = 'timed-0'", String.class);
+        String stored = node.jdbc()
+                .queryForObject(
+                        "SELECT timeStamp FROM DomainEventEntry WHERE eventIdentifier = 'timed-0'", String.class);
         assertThat(stored).isEqualTo(DateTimeUtils.formatInstant(at)).isEqualTo("2026-12-01T10:00:00.123Z");
         Instant millisecond = Instant.parse("2026-12-01T10:00:00.123Z");
-        assertThat(engine.readEvents("timed").next().getTimestamp()).as("the aggregate's stream").isEqualTo(millisecond);
-        assertThat(engine.readEvents(null, false).filter(e -> e.getIdentifier().equals("timed-0")).findFirst().orElseThrow()
-                .getTimestamp()).as("the tracked stream processors read").isEqualTo(millisecond);
+        assertThat(engine.readEvents("timed").next().getTimestamp())
+                .as("the aggregate's stream")
+                .isEqualTo(millisecond);
+        assertThat(engine.readEvents(null, false)
+                        .filter(e -> e.getIdentifier().equals("timed-0"))
+                        .findFirst()
+                        .orElseThrow()
+                        .getTimestamp())
+                .as("the tracked stream processors read")
+                .isEqualTo(millisecond);
     }
 
     /** Appends {@code events} in a transaction and answers how many INSERTs its connection ran for them. */
@@ -139,7 +163,13 @@ class EventAppendsIT {
     }
 
     private static DomainEventMessage<?> event(String aggregate, long seq, String padding) {
-        return new GenericDomainEventMessage<>("Order", aggregate, seq, aggregate + " #" + seq + padding,
-                MetaData.with("node", "node-a"), aggregate + "-" + seq, AT);
+        return new GenericDomainEventMessage<>(
+                "Order",
+                aggregate,
+                seq,
+                aggregate + " #" + seq + padding,
+                MetaData.with("node", "node-a"),
+                aggregate + "-" + seq,
+                AT);
     }
 }

@@ -1,27 +1,26 @@
 package io.axscheduler.deploy;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.zaxxer.hikari.HikariDataSource;
 import io.axscheduler.api.job.JobClaimed;
 import io.axscheduler.api.job.JobCreated;
 import io.axscheduler.api.job.JobStarted;
 import io.axscheduler.api.job.JobSucceeded;
-import org.axonframework.common.stream.BlockingStream;
-import org.axonframework.eventhandling.EventBus;
-import org.axonframework.eventhandling.TrackedEventMessage;
-import org.axonframework.eventsourcing.eventstore.EventStore;
-import org.axonframework.eventsourcing.eventstore.EventStorageEngine;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.axonframework.common.stream.BlockingStream;
+import org.axonframework.eventhandling.EventBus;
+import org.axonframework.eventhandling.TrackedEventMessage;
+import org.axonframework.eventsourcing.eventstore.EventStorageEngine;
+import org.axonframework.eventsourcing.eventstore.EventStore;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 /**
  * The node's event store on MariaDB: the saga's reader is woken by {@link CoalescedReaderWakes}, and reads made
@@ -54,8 +53,12 @@ class EventReaderIT {
         node.api.awaitStatus(jobId, "SUCCEEDED");
 
         assertThat(UUID.fromString(jobId).version()).isEqualTo(7);
-        List<String> eventIds = node.jdbc().queryForList("SELECT eventIdentifier FROM DomainEventEntry"
-                + " WHERE aggregateIdentifier = ? ORDER BY sequenceNumber", String.class, jobId);
+        List<String> eventIds = node.jdbc()
+                .queryForList(
+                        "SELECT eventIdentifier FROM DomainEventEntry"
+                                + " WHERE aggregateIdentifier = ? ORDER BY sequenceNumber",
+                        String.class,
+                        jobId);
         assertThat(eventIds).hasSize(4).allMatch(id -> UUID.fromString(id).version() == 7);
         // the first 13 characters hold the millisecond: within one the rest is random
         assertThat(eventIds.stream().map(id -> id.substring(0, 13)).toList()).isSorted();
@@ -65,7 +68,8 @@ class EventReaderIT {
     void the_nodes_event_streams_skip_a_type_their_reader_asked_to_skip() throws Exception {
         String first = node.api.submit("{\"jobType\":\"noop\"}");
         node.api.awaitStatus(first, "SUCCEEDED");
-        try (BlockingStream<TrackedEventMessage<?>> stream = node.bean(EventStore.class).openStream(null)) {
+        try (BlockingStream<TrackedEventMessage<?>> stream =
+                node.bean(EventStore.class).openStream(null)) {
             TrackedEventMessage<?> created;
             do {
                 created = stream.nextAvailable();
@@ -91,13 +95,17 @@ class EventReaderIT {
 
         for (int i = 0; i < 50; i++) {
             assertThat(events.readEvents(jobId).asStream().count()).isEqualTo(4);
-            assertThat(events.readEvents(null, false).filter(e -> e.getPayload().toString().contains(jobId)).count())
+            assertThat(events.readEvents(null, false)
+                            .filter(e -> e.getPayload().toString().contains(jobId))
+                            .count())
                     .isEqualTo(4);
         }
 
         HikariDataSource pool = node.bean(HikariDataSource.class);
         assertThat(pool.getMaximumPoolSize()).isEqualTo(10);
-        Await.until(Duration.ofSeconds(5), () -> pool.getHikariPoolMXBean().getActiveConnections() <= 3,
+        Await.until(
+                Duration.ofSeconds(5),
+                () -> pool.getHikariPoolMXBean().getActiveConnections() <= 3,
                 () -> pool.getHikariPoolMXBean().getActiveConnections() + " connections in use");
     }
 }

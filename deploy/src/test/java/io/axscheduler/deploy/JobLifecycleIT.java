@@ -1,14 +1,10 @@
 package io.axscheduler.deploy;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.axscheduler.scheduler.SchedulerProperties;
 import io.axscheduler.scheduler.execute.JobExecutors;
-import org.axonframework.deadline.DeadlineManager;
-import org.axonframework.deadline.dbscheduler.DbSchedulerDeadlineManager;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -18,8 +14,11 @@ import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.axonframework.deadline.DeadlineManager;
+import org.axonframework.deadline.dbscheduler.DbSchedulerDeadlineManager;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 /** The life of a job through the HTTP API of one real node on a real database. */
 class JobLifecycleIT {
@@ -42,7 +41,11 @@ class JobLifecycleIT {
 
     static List<String> eventTypes(String jobId) {
         List<String> types = new ArrayList<>();
-        node.api.get("/api/v1/jobs/" + jobId + "/history").body().path("events").forEach(e -> types.add(e.path("type").asText()));
+        node.api
+                .get("/api/v1/jobs/" + jobId + "/history")
+                .body()
+                .path("events")
+                .forEach(e -> types.add(e.path("type").asText()));
         return types;
     }
 
@@ -65,59 +68,100 @@ class JobLifecycleIT {
         assertThat(eventTypes(jobId)).containsExactly("JobCreated", "JobClaimed", "JobStarted", "JobSucceeded");
         JsonNode created = history.path("events").get(0);
         assertThat(created.path("sequence").asInt()).isZero();
-        assertThat(created.path("payload").path("params").path("orderNo").asText()).isEqualTo("42");
+        assertThat(created.path("payload").path("params").path("orderNo").asText())
+                .isEqualTo("42");
         assertThat(created.path("metadata").path("actor").asText()).isEqualTo("anonymous");
         assertThat(created.path("metadata").path("node").asText()).isEqualTo("node-a");
         assertThat(created.path("metadata").path("correlationId").asText()).isNotBlank();
-        assertThat(history.path("events").get(1).path("metadata").path("actor").asText()).isEqualTo("scheduler");
+        assertThat(history.path("events").get(1).path("metadata").path("actor").asText())
+                .isEqualTo("scheduler");
     }
 
     @Test
     void the_actor_header_is_recorded_on_the_event() {
-        String jobId = node.api.post("/api/v1/jobs", "{\"jobType\":\"noop\"}", "alice").text("jobId");
+        String jobId =
+                node.api.post("/api/v1/jobs", "{\"jobType\":\"noop\"}", "alice").text("jobId");
         awaitStatus(jobId, "SUCCEEDED");
-        JsonNode created = node.api.get("/api/v1/jobs/" + jobId + "/history").body().path("events").get(0);
+        JsonNode created = node.api
+                .get("/api/v1/jobs/" + jobId + "/history")
+                .body()
+                .path("events")
+                .get(0);
         assertThat(created.path("metadata").path("actor").asText()).isEqualTo("alice");
     }
 
     @Test
     void a_failing_job_is_retried_with_backoff_until_it_succeeds() {
-        String jobId = node.api.submit("{\"jobType\":\"flaky\",\"params\":{\"failTimes\":2},\"backoff\":{\"delaysMs\":[200,400]}}");
+        String jobId = node.api.submit(
+                "{\"jobType\":\"flaky\",\"params\":{\"failTimes\":2},\"backoff\":{\"delaysMs\":[200,400]}}");
 
         JsonNode job = awaitStatus(jobId, "SUCCEEDED");
         assertThat(job.path("attempt").asInt()).isEqualTo(3);
-        assertThat(eventTypes(jobId)).containsExactly("JobCreated",
-                "JobClaimed", "JobStarted", "JobFailed", "JobRetryScheduled",
-                "JobClaimed", "JobStarted", "JobFailed", "JobRetryScheduled",
-                "JobClaimed", "JobStarted", "JobSucceeded");
-        JsonNode events = node.api.get("/api/v1/jobs/" + jobId + "/history").body().path("events");
+        assertThat(eventTypes(jobId))
+                .containsExactly(
+                        "JobCreated",
+                        "JobClaimed",
+                        "JobStarted",
+                        "JobFailed",
+                        "JobRetryScheduled",
+                        "JobClaimed",
+                        "JobStarted",
+                        "JobFailed",
+                        "JobRetryScheduled",
+                        "JobClaimed",
+                        "JobStarted",
+                        "JobSucceeded");
+        JsonNode events =
+                node.api.get("/api/v1/jobs/" + jobId + "/history").body().path("events");
         Instant failedAt = Instant.parse(events.get(3).path("timestamp").asText());
-        Instant retryAt = Instant.parse(events.get(4).path("payload").path("runAt").asText());
+        Instant retryAt =
+                Instant.parse(events.get(4).path("payload").path("runAt").asText());
         assertThat(Duration.between(failedAt, retryAt).toMillis()).isBetween(150L, 1_000L);
     }
 
     @Test
     void a_job_that_keeps_failing_ends_failed_after_its_retries() {
-        String jobId = node.api.submit("{\"jobType\":\"flaky\",\"params\":{\"failTimes\":5},\"maxRetries\":1,\"backoff\":{\"delaysMs\":[100]}}");
+        String jobId = node.api.submit(
+                "{\"jobType\":\"flaky\",\"params\":{\"failTimes\":5},\"maxRetries\":1,\"backoff\":{\"delaysMs\":[100]}}");
 
-        Await.until(Duration.ofSeconds(30), () -> eventTypes(jobId).size() == 8, () -> eventTypes(jobId).toString());
+        Await.until(
+                Duration.ofSeconds(30),
+                () -> eventTypes(jobId).size() == 8,
+                () -> eventTypes(jobId).toString());
         JsonNode job = awaitStatus(jobId, "FAILED");
         assertThat(job.path("lastError").asText()).contains("planned failure 2 of 5");
-        assertThat(eventTypes(jobId)).containsExactly("JobCreated",
-                "JobClaimed", "JobStarted", "JobFailed", "JobRetryScheduled",
-                "JobClaimed", "JobStarted", "JobFailed");
+        assertThat(eventTypes(jobId))
+                .containsExactly(
+                        "JobCreated",
+                        "JobClaimed",
+                        "JobStarted",
+                        "JobFailed",
+                        "JobRetryScheduled",
+                        "JobClaimed",
+                        "JobStarted",
+                        "JobFailed");
     }
 
     @Test
     void a_run_past_its_timeout_is_timed_out_by_the_deadline_and_retried() {
-        String jobId = node.api.submit("{\"jobType\":\"sleep\",\"params\":{\"ms\":60000},\"timeoutMs\":1000,\"maxRetries\":1,\"backoff\":{\"delaysMs\":[100]}}");
+        String jobId = node.api.submit(
+                "{\"jobType\":\"sleep\",\"params\":{\"ms\":60000},\"timeoutMs\":1000,\"maxRetries\":1,\"backoff\":{\"delaysMs\":[100]}}");
 
-        Await.until(Duration.ofSeconds(30), () -> eventTypes(jobId).stream().filter("JobTimedOut"::equals).count() == 2,
+        Await.until(
+                Duration.ofSeconds(30),
+                () -> eventTypes(jobId).stream().filter("JobTimedOut"::equals).count() == 2,
                 () -> eventTypes(jobId).toString());
         assertThat(awaitStatus(jobId, "TIMED_OUT").path("attempt").asInt()).isEqualTo(2);
-        assertThat(eventTypes(jobId)).containsExactly("JobCreated",
-                "JobClaimed", "JobStarted", "JobTimedOut", "JobRetryScheduled",
-                "JobClaimed", "JobStarted", "JobTimedOut");
+        assertThat(eventTypes(jobId))
+                .containsExactly(
+                        "JobCreated",
+                        "JobClaimed",
+                        "JobStarted",
+                        "JobTimedOut",
+                        "JobRetryScheduled",
+                        "JobClaimed",
+                        "JobStarted",
+                        "JobTimedOut");
     }
 
     @Test
@@ -130,9 +174,15 @@ class JobLifecycleIT {
         assertThat(canceled.status()).isEqualTo(200);
         assertThat(canceled.text("status")).isEqualTo("CANCELED");
         JobExecutors executors = node.bean(JobExecutors.class);
-        Await.until(Duration.ofSeconds(10), () -> Integer.valueOf(16).equals(executors.freeSlots().get("sleep")),
+        Await.until(
+                Duration.ofSeconds(10),
+                () -> Integer.valueOf(16).equals(executors.freeSlots().get("sleep")),
                 () -> "free slots " + executors.freeSlots());
-        JsonNode cancelEvent = node.api.get("/api/v1/jobs/" + jobId + "/history").body().path("events").get(3);
+        JsonNode cancelEvent = node.api
+                .get("/api/v1/jobs/" + jobId + "/history")
+                .body()
+                .path("events")
+                .get(3);
         assertThat(cancelEvent.path("type").asText()).isEqualTo("JobCanceled");
         assertThat(cancelEvent.path("payload").path("reason").asText()).isEqualTo("operator said so");
         assertThat(cancelEvent.path("metadata").path("actor").asText()).isEqualTo("bob");
@@ -147,7 +197,8 @@ class JobLifecycleIT {
         var cancel = node.api.post("/api/v1/jobs/" + jobId + "/cancel", "{}");
         assertThat(cancel.status()).isEqualTo(409);
         assertThat(cancel.contentType()).startsWith("application/problem+json");
-        assertThat(node.api.post("/api/v1/jobs/" + jobId + "/retry", "").status()).isEqualTo(409);
+        assertThat(node.api.post("/api/v1/jobs/" + jobId + "/retry", "").status())
+                .isEqualTo(409);
 
         String failing = node.api.submit("{\"jobType\":\"flaky\",\"params\":{\"failTimes\":1},\"maxRetries\":0}");
         awaitStatus(failing, "FAILED");
@@ -160,9 +211,11 @@ class JobLifecycleIT {
     @Test
     void a_canceled_waiting_job_can_be_rerun() {
         String jobId = node.api.submit("{\"jobType\":\"noop\",\"delayMs\":3600000}");
-        assertThat(node.api.post("/api/v1/jobs/" + jobId + "/cancel", "").text("status")).isEqualTo("CANCELED");
+        assertThat(node.api.post("/api/v1/jobs/" + jobId + "/cancel", "").text("status"))
+                .isEqualTo("CANCELED");
 
-        assertThat(node.api.post("/api/v1/jobs/" + jobId + "/retry", "").status()).isEqualTo(200);
+        assertThat(node.api.post("/api/v1/jobs/" + jobId + "/retry", "").status())
+                .isEqualTo(200);
 
         assertThat(awaitStatus(jobId, "SUCCEEDED").path("attempt").asInt()).isEqualTo(1);
     }
@@ -173,10 +226,12 @@ class JobLifecycleIT {
         JsonNode waiting = node.api.get("/api/v1/jobs/" + later).body();
         assertThat(waiting.path("status").asText()).isEqualTo("WAITING");
         JsonNode done = awaitStatus(later, "SUCCEEDED");
-        JsonNode events = node.api.get("/api/v1/jobs/" + later + "/history").body().path("events");
+        JsonNode events =
+                node.api.get("/api/v1/jobs/" + later + "/history").body().path("events");
         Instant runAt = Instant.parse(done.path("runAt").asText());
         // the handler runs at the due time; the claim and JobStarted may come up to the claim look-ahead before it
-        assertThat(Instant.ofEpochMilli(CountingJobHandler.startedAtMs.get(later))).isAfterOrEqualTo(runAt);
+        assertThat(Instant.ofEpochMilli(CountingJobHandler.startedAtMs.get(later)))
+                .isAfterOrEqualTo(runAt);
         Instant started = Instant.parse(events.get(2).path("timestamp").asText());
         assertThat(events.get(2).path("type").asText()).isEqualTo("JobStarted");
         long claimAheadMs = node.bean(SchedulerProperties.class).scan().claimAheadMs();
@@ -188,7 +243,8 @@ class JobLifecycleIT {
         ExecutorService pool = Executors.newFixedThreadPool(8);
         List<Future<Api.Response>> answers = new ArrayList<>();
         for (int i = 0; i < 16; i++) {
-            answers.add(pool.submit(() -> node.api.post("/api/v1/jobs", "{\"jobType\":\"noop\",\"jobKey\":\"order-42-close\"}")));
+            answers.add(pool.submit(
+                    () -> node.api.post("/api/v1/jobs", "{\"jobType\":\"noop\",\"jobKey\":\"order-42-close\"}")));
         }
         Set<String> ids = new HashSet<>();
         int created = 0;
@@ -206,8 +262,8 @@ class JobLifecycleIT {
         pool.shutdown();
         assertThat(created).isEqualTo(1);
         assertThat(ids).hasSize(1);
-        Integer aggregates = node.jdbc().queryForObject(
-                "SELECT COUNT(*) FROM job_queue WHERE job_key = 'order-42-close'", Integer.class);
+        Integer aggregates = node.jdbc()
+                .queryForObject("SELECT COUNT(*) FROM job_queue WHERE job_key = 'order-42-close'", Integer.class);
         assertThat(aggregates).isEqualTo(1);
     }
 
@@ -216,7 +272,11 @@ class JobLifecycleIT {
         StringBuilder body = new StringBuilder("{\"jobs\":[");
         for (int i = 0; i < 50; i++) {
             if (i > 0) body.append(',');
-            body.append("{\"jobType\":\"noop\",\"priority\":").append(i % 3).append(",\"jobKey\":\"batch-").append(i).append("\"}");
+            body.append("{\"jobType\":\"noop\",\"priority\":")
+                    .append(i % 3)
+                    .append(",\"jobKey\":\"batch-")
+                    .append(i)
+                    .append("\"}");
         }
         body.append(",{\"jobType\":\"noop\",\"jobKey\":\"batch-7\"}]}");
         var answer = node.api.post("/api/v1/jobs/batch", body.toString());
@@ -225,19 +285,21 @@ class JobLifecycleIT {
         JsonNode results = answer.body().path("results");
         assertThat(results).hasSize(51);
         assertThat(results.get(50).path("created").asBoolean()).isFalse();
-        assertThat(results.get(50).path("jobId").asText()).isEqualTo(results.get(7).path("jobId").asText());
+        assertThat(results.get(50).path("jobId").asText())
+                .isEqualTo(results.get(7).path("jobId").asText());
         for (int i = 0; i < 50; i++) awaitStatus(results.get(i).path("jobId").asText(), "SUCCEEDED");
     }
 
     @Test
     void a_batch_with_one_bad_job_writes_nothing_and_names_the_job() {
         long before = node.jdbc().queryForObject("SELECT COUNT(*) FROM DomainEventEntry", Long.class);
-        var answer = node.api.post("/api/v1/jobs/batch",
-                "{\"jobs\":[{\"jobType\":\"noop\"},{\"jobType\":\"noop\",\"maxRetries\":-1}]}");
+        var answer = node.api.post(
+                "/api/v1/jobs/batch", "{\"jobs\":[{\"jobType\":\"noop\"},{\"jobType\":\"noop\",\"maxRetries\":-1}]}");
 
         assertThat(answer.status()).isEqualTo(400);
         assertThat(answer.body().path("errors").get(0).path("field").asText()).isEqualTo("jobs[1].maxRetries");
-        assertThat(node.jdbc().queryForObject("SELECT COUNT(*) FROM DomainEventEntry", Long.class)).isEqualTo(before);
+        assertThat(node.jdbc().queryForObject("SELECT COUNT(*) FROM DomainEventEntry", Long.class))
+                .isEqualTo(before);
     }
 
     @Test
@@ -245,26 +307,32 @@ class JobLifecycleIT {
         long before = node.jdbc().queryForObject("SELECT COUNT(*) FROM DomainEventEntry", Long.class);
         String bigParams = "{\"jobType\":\"noop\",\"params\":{\"blob\":\"" + "x".repeat(70_000) + "\"}}";
         List<String[]> cases = List.of(
-                new String[]{"{}", "jobType"},
-                new String[]{"{\"jobType\":\"no-such-type\"}", "jobType"},
-                new String[]{"{\"jobType\":\"noop\",\"priority\":-5000}", "priority"},
-                new String[]{"{\"jobType\":\"noop\",\"timeoutMs\":-1}", "timeoutMs"},
-                new String[]{"{\"jobType\":\"noop\",\"delayMs\":-1}", "delayMs"},
-                new String[]{"{\"jobType\":\"noop\",\"runAt\":\"2030-01-01T00:00:00Z\",\"delayMs\":5}", "runAt"},
-                new String[]{"{\"jobType\":\"noop\",\"runAt\":\"tomorrow\"}", "runAt"},
-                new String[]{"{\"jobType\":\"noop\",\"maxRetry\":3}", "maxRetry"},
-                new String[]{"{\"jobType\":\"noop\",\"backoff\":{\"delaysMs\":[10,-1]}}", "backoff.delaysMs[1]"},
-                new String[]{bigParams, "params"},
-                new String[]{"{\"jobType\":\"noop\"", "body"},
-                new String[]{"[1,2]", "body"});
+                new String[] {"{}", "jobType"},
+                new String[] {"{\"jobType\":\"no-such-type\"}", "jobType"},
+                new String[] {"{\"jobType\":\"noop\",\"priority\":-5000}", "priority"},
+                new String[] {"{\"jobType\":\"noop\",\"timeoutMs\":-1}", "timeoutMs"},
+                new String[] {"{\"jobType\":\"noop\",\"delayMs\":-1}", "delayMs"},
+                new String[] {"{\"jobType\":\"noop\",\"runAt\":\"2030-01-01T00:00:00Z\",\"delayMs\":5}", "runAt"},
+                new String[] {"{\"jobType\":\"noop\",\"runAt\":\"tomorrow\"}", "runAt"},
+                new String[] {"{\"jobType\":\"noop\",\"maxRetry\":3}", "maxRetry"},
+                new String[] {"{\"jobType\":\"noop\",\"backoff\":{\"delaysMs\":[10,-1]}}", "backoff.delaysMs[1]"},
+                new String[] {bigParams, "params"},
+                new String[] {"{\"jobType\":\"noop\"", "body"},
+                new String[] {"[1,2]", "body"});
         for (String[] c : cases) {
             var answer = node.api.post("/api/v1/jobs", c[0]);
-            assertThat(answer.status()).as(c[0].substring(0, Math.min(80, c[0].length()))).isEqualTo(400);
+            assertThat(answer.status())
+                    .as(c[0].substring(0, Math.min(80, c[0].length())))
+                    .isEqualTo(400);
             assertThat(answer.contentType()).startsWith("application/problem+json");
-            assertThat(answer.body().path("errors").get(0).path("field").asText()).as(c[1]).isEqualTo(c[1]);
-            assertThat(answer.body().path("errors").get(0).path("message").asText()).isNotBlank();
+            assertThat(answer.body().path("errors").get(0).path("field").asText())
+                    .as(c[1])
+                    .isEqualTo(c[1]);
+            assertThat(answer.body().path("errors").get(0).path("message").asText())
+                    .isNotBlank();
         }
-        assertThat(node.jdbc().queryForObject("SELECT COUNT(*) FROM DomainEventEntry", Long.class)).isEqualTo(before);
+        assertThat(node.jdbc().queryForObject("SELECT COUNT(*) FROM DomainEventEntry", Long.class))
+                .isEqualTo(before);
     }
 
     @Test
@@ -280,34 +348,52 @@ class JobLifecycleIT {
         // due in a second, so that the claim (written with the start, in one batch) comes well after the creation
         String jobId = node.api.submit("{\"jobType\":\"noop\",\"delayMs\":1000}");
         awaitStatus(jobId, "SUCCEEDED");
-        JsonNode events = node.api.get("/api/v1/jobs/" + jobId + "/history").body().path("events");
+        JsonNode events =
+                node.api.get("/api/v1/jobs/" + jobId + "/history").body().path("events");
         String createdAt = events.get(0).path("timestamp").asText();
 
-        JsonNode asOf = node.api.get("/api/v1/jobs/" + jobId + "/history?asOf=" + createdAt).body();
+        JsonNode asOf = node.api
+                .get("/api/v1/jobs/" + jobId + "/history?asOf=" + createdAt)
+                .body();
 
         assertThat(asOf.path("state").path("status").asText()).isEqualTo("WAITING");
         assertThat(asOf.path("events")).hasSize(1);
         assertThat(events.get(1).path("type").asText()).isEqualTo("JobClaimed");
-        assertThat(node.api.get("/api/v1/jobs/" + jobId + "/history?asOf=yesterday").status()).isEqualTo(400);
+        assertThat(node.api
+                        .get("/api/v1/jobs/" + jobId + "/history?asOf=yesterday")
+                        .status())
+                .isEqualTo(400);
     }
 
     @Test
     void the_list_filters_by_status_and_type_and_pages() {
         for (int i = 0; i < 3; i++) node.api.submit("{\"jobType\":\"noop\",\"delayMs\":3600000}");
-        JsonNode page = node.api.get("/api/v1/jobs?status=WAITING&jobType=noop&page=0&size=2").body();
+        JsonNode page = node.api
+                .get("/api/v1/jobs?status=WAITING&jobType=noop&page=0&size=2")
+                .body();
         assertThat(page.path("items")).hasSize(2);
         assertThat(page.path("total").asInt()).isGreaterThanOrEqualTo(3);
         page.path("items").forEach(j -> assertThat(j.path("status").asText()).isEqualTo("WAITING"));
         // by type alone: the type's jobs whatever their status (the newest two here)
         String waiting = node.api.submit("{\"jobType\":\"noop\",\"delayMs\":3600000}");
         String canceled = node.api.submit("{\"jobType\":\"noop\",\"delayMs\":3600000}");
-        assertThat(node.api.post("/api/v1/jobs/" + canceled + "/cancel", "{\"reason\":\"listed\"}", "bob").status()).isEqualTo(200);
+        assertThat(node.api
+                        .post("/api/v1/jobs/" + canceled + "/cancel", "{\"reason\":\"listed\"}", "bob")
+                        .status())
+                .isEqualTo(200);
         JsonNode byType = node.api.get("/api/v1/jobs?jobType=noop&size=2").body();
         assertThat(byType.path("total").asInt()).isGreaterThanOrEqualTo(5);
         assertThat(byType.path("items").findValuesAsText("jobId")).containsExactlyInAnyOrder(canceled, waiting);
         assertThat(byType.path("items").findValuesAsText("status")).containsExactlyInAnyOrder("CANCELED", "WAITING");
         assertThat(node.api.get("/api/v1/jobs?size=501").status()).isEqualTo(400);
-        assertThat(node.api.get("/api/v1/jobs?status=SLEEPING").body().path("errors").get(0).path("field").asText()).isEqualTo("status");
+        assertThat(node.api
+                        .get("/api/v1/jobs?status=SLEEPING")
+                        .body()
+                        .path("errors")
+                        .get(0)
+                        .path("field")
+                        .asText())
+                .isEqualTo("status");
     }
 
     @Test
@@ -322,13 +408,19 @@ class JobLifecycleIT {
         assertThat(rebuilt.body().path("events").asLong()).isPositive();
         JsonNode after = node.api.get("/api/v1/jobs/" + jobId).body();
         assertThat(after.path("status").asText()).isEqualTo("SUCCEEDED");
-        assertThat(after.path("attempt").asInt()).isEqualTo(before.path("attempt").asInt());
+        assertThat(after.path("attempt").asInt())
+                .isEqualTo(before.path("attempt").asInt());
     }
 
     @Test
     void health_is_up_while_the_scanner_scans() {
         var health = node.api.get("/actuator/health");
         assertThat(health.status()).isEqualTo(200);
-        assertThat(health.body().path("components").path("scanner").path("status").asText()).isEqualTo("UP");
+        assertThat(health.body()
+                        .path("components")
+                        .path("scanner")
+                        .path("status")
+                        .asText())
+                .isEqualTo("UP");
     }
 }

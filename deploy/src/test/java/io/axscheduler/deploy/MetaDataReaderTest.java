@@ -1,25 +1,26 @@
 package io.axscheduler.deploy;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.deser.DefaultDeserializationContext;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import org.axonframework.messaging.MetaData;
 import org.axonframework.serialization.SerializedObject;
 import org.axonframework.serialization.json.JacksonSerializer;
 import org.junit.jupiter.api.Test;
-
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** Metadata read through {@link MetaDataReader} is what Axon's own deserializer reads, and the mapper asks it first. */
 class MetaDataReaderTest {
 
     @Test
     void reads_what_axons_deserializer_reads() {
-        JacksonSerializer axons = JacksonSerializer.builder().objectMapper(new ObjectMapper()).build();
-        JacksonSerializer ours = withReader(JacksonSerializer.builder().objectMapper(new ObjectMapper()).build());
+        JacksonSerializer axons =
+                JacksonSerializer.builder().objectMapper(new ObjectMapper()).build();
+        JacksonSerializer ours = withReader(
+                JacksonSerializer.builder().objectMapper(new ObjectMapper()).build());
         Map<String, Object> values = new HashMap<>();
         values.put("actor", "bob");
         values.put("attempt", 3);
@@ -37,7 +38,10 @@ class MetaDataReaderTest {
 
     @Test
     void registered_after_axons_serializer_is_built_it_is_the_mappers_metadata_deserializer() throws Exception {
-        ObjectMapper mapper = withReader(JacksonSerializer.builder().objectMapper(new ObjectMapper()).build()).getObjectMapper();
+        ObjectMapper mapper = withReader(JacksonSerializer.builder()
+                        .objectMapper(new ObjectMapper())
+                        .build())
+                .getObjectMapper();
 
         assertThat(metaDataDeserializerOf(mapper)).isInstanceOf(MetaDataReader.class);
     }

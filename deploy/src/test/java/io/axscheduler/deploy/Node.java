@@ -1,14 +1,13 @@
 package io.axscheduler.deploy;
 
-import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.web.servlet.context.ServletWebServerApplicationContext;
-import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.jdbc.core.JdbcTemplate;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.servlet.context.ServletWebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.jdbc.core.JdbcTemplate;
 
 /** A whole scheduler node started in this JVM on a given database, as production starts it, on a random port. */
 final class Node implements AutoCloseable {
@@ -20,7 +19,8 @@ final class Node implements AutoCloseable {
     private Node(ConfigurableApplicationContext context, String id) {
         this.context = context;
         this.id = id;
-        this.api = new Api(((ServletWebServerApplicationContext) context).getWebServer().getPort());
+        this.api = new Api(
+                ((ServletWebServerApplicationContext) context).getWebServer().getPort());
     }
 
     static Node start(String databaseUrl, String id, Map<String, String> settings) {
@@ -36,8 +36,8 @@ final class Node implements AutoCloseable {
         all.putAll(settings);
         List<String> args = new ArrayList<>();
         all.forEach((k, v) -> args.add("--" + k + "=" + v));
-        ConfigurableApplicationContext context = new SpringApplicationBuilder(AxSchedulerApplication.class)
-                .run(args.toArray(String[]::new));
+        ConfigurableApplicationContext context =
+                new SpringApplicationBuilder(AxSchedulerApplication.class).run(args.toArray(String[]::new));
         return new Node(context, id);
     }
 

@@ -1,7 +1,6 @@
 package io.axscheduler.deploy;
 
-import org.junit.jupiter.api.Test;
-import org.springframework.jdbc.core.JdbcTemplate;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.File;
 import java.io.IOException;
@@ -10,8 +9,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * One node is killed with SIGKILL while it has jobs claimed and running; the other node finishes all of them. The
@@ -28,11 +27,16 @@ class NodeCrashIT {
         Process victim = startVictim(db, port);
         try {
             Api victimApi = new Api(port);
-            Await.until(Duration.ofSeconds(120), () -> isUp(victimApi), () -> "victim node did not come up; see target/victim-node.log");
+            Await.until(
+                    Duration.ofSeconds(120),
+                    () -> isUp(victimApi),
+                    () -> "victim node did not come up; see target/victim-node.log");
 
             StringBuilder body = new StringBuilder("{\"jobs\":[");
             for (int i = 0; i < JOBS; i++) {
-                body.append(i == 0 ? "" : ",").append("{\"jobType\":\"sleep\",\"params\":{\"ms\":400},\"timeoutMs\":3000,\"backoff\":{\"delaysMs\":[100]}}");
+                body.append(i == 0 ? "" : ",")
+                        .append(
+                                "{\"jobType\":\"sleep\",\"params\":{\"ms\":400},\"timeoutMs\":3000,\"backoff\":{\"delaysMs\":[100]}}");
             }
             var answer = victimApi.post("/api/v1/jobs/batch", body.append("]}").toString());
             assertThat(answer.status()).isEqualTo(200);
@@ -42,16 +46,28 @@ class NodeCrashIT {
             JdbcTemplate jdbc = new JdbcTemplate(new org.springframework.jdbc.datasource.DriverManagerDataSource(
                     db, TestDatabase.user(), TestDatabase.password()));
             // kill it at a moment when it has work both done and in flight
-            Await.until(Duration.ofSeconds(60), () -> jdbc.queryForObject("SELECT COUNT(*) FROM job_queue"
-                            + " WHERE status IN ('RUNNING', 'CLAIMED')", Integer.class) > 0
-                            && jdbc.queryForObject("SELECT COUNT(*) FROM job_queue WHERE status = 'SUCCEEDED'", Integer.class) >= 30,
-                    () -> jdbc.queryForList("SELECT status, COUNT(*) n FROM job_queue GROUP BY status").toString());
+            Await.until(
+                    Duration.ofSeconds(60),
+                    () -> jdbc.queryForObject(
+                                            "SELECT COUNT(*) FROM job_queue"
+                                                    + " WHERE status IN ('RUNNING', 'CLAIMED')",
+                                            Integer.class)
+                                    > 0
+                            && jdbc.queryForObject(
+                                            "SELECT COUNT(*) FROM job_queue WHERE status = 'SUCCEEDED'", Integer.class)
+                                    >= 30,
+                    () -> jdbc.queryForList("SELECT status, COUNT(*) n FROM job_queue GROUP BY status")
+                            .toString());
             victim.destroyForcibly().waitFor();
 
             try (Node survivor = Node.start(db, "survivor")) {
-                Await.until(Duration.ofMinutes(3),
-                        () -> jdbc.queryForObject("SELECT COUNT(*) FROM job_queue WHERE status = 'SUCCEEDED'", Integer.class) == JOBS,
-                        () -> jdbc.queryForList("SELECT status, node, COUNT(*) n FROM job_queue GROUP BY status, node").toString());
+                Await.until(
+                        Duration.ofMinutes(3),
+                        () -> jdbc.queryForObject(
+                                        "SELECT COUNT(*) FROM job_queue WHERE status = 'SUCCEEDED'", Integer.class)
+                                == JOBS,
+                        () -> jdbc.queryForList("SELECT status, node, COUNT(*) n FROM job_queue GROUP BY status, node")
+                                .toString());
             }
 
             Map<String, Object> counts = jdbc.queryForMap("SELECT"
@@ -60,7 +76,9 @@ class NodeCrashIT {
                     + " SUM(payloadType LIKE '%JobTimedOut') timedOut FROM DomainEventEntry");
             assertThat(((Number) counts.get("succeeded")).intValue()).isEqualTo(JOBS);
             assertThat(((Number) counts.get("jobs")).intValue()).isEqualTo(JOBS);
-            assertThat(((Number) counts.get("timedOut")).intValue()).as("attempts the survivor timed out").isPositive();
+            assertThat(((Number) counts.get("timedOut")).intValue())
+                    .as("attempts the survivor timed out")
+                    .isPositive();
             assertThat(ids).hasSize(JOBS);
         } finally {
             victim.destroyForcibly();
@@ -69,8 +87,13 @@ class NodeCrashIT {
 
     private static Process startVictim(String db, int port) throws IOException {
         String java = ProcessHandle.current().info().command().orElse("java");
-        List<String> command = new ArrayList<>(List.of(java, "-Xmx512m", "-Daxon.update-check.disabled=true",
-                "-cp", System.getProperty("java.class.path"), AxSchedulerApplication.class.getName(),
+        List<String> command = new ArrayList<>(List.of(
+                java,
+                "-Xmx512m",
+                "-Daxon.update-check.disabled=true",
+                "-cp",
+                System.getProperty("java.class.path"),
+                AxSchedulerApplication.class.getName(),
                 "--spring.datasource.url=" + db,
                 "--spring.datasource.username=" + TestDatabase.user(),
                 "--spring.datasource.password=" + TestDatabase.password(),

@@ -1,14 +1,13 @@
 package io.axscheduler.deploy;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.sql.Connection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /** Health that tells a half-dead node from a live one, and a shutdown that finishes or hands back its work. */
 class NodeOperationsIT {
@@ -21,13 +20,23 @@ class NodeOperationsIT {
             try (Connection blocker = TestDatabase.connect(db)) {
                 // the scan's SELECT … FOR UPDATE now waits on the table lock: the process lives, nothing is claimed
                 blocker.createStatement().execute("LOCK TABLES job_queue WRITE");
-                Await.until(Duration.ofSeconds(15), () -> node.api.get("/actuator/health").status() == 503,
+                Await.until(
+                        Duration.ofSeconds(15),
+                        () -> node.api.get("/actuator/health").status() == 503,
                         () -> node.api.get("/actuator/health").body().toString());
-                assertThat(node.api.get("/actuator/health").body().path("components").path("scanner").path("status").asText())
+                assertThat(node.api
+                                .get("/actuator/health")
+                                .body()
+                                .path("components")
+                                .path("scanner")
+                                .path("status")
+                                .asText())
                         .isEqualTo("DOWN");
                 blocker.createStatement().execute("UNLOCK TABLES");
             }
-            Await.until(Duration.ofSeconds(15), () -> node.api.get("/actuator/health").status() == 200,
+            Await.until(
+                    Duration.ofSeconds(15),
+                    () -> node.api.get("/actuator/health").status() == 200,
                     () -> node.api.get("/actuator/health").body().toString());
         }
     }
@@ -38,30 +47,45 @@ class NodeOperationsIT {
         List<String> ids = new ArrayList<>();
         Node node = Node.start(db, "node-a");
         for (int i = 0; i < 5; i++) ids.add(node.api.submit("{\"jobType\":\"sleep\",\"params\":{\"ms\":1500}}"));
-        Await.until(Duration.ofSeconds(20), () -> node.jdbc().queryForObject(
-                        "SELECT COUNT(*) FROM job_queue WHERE status = 'RUNNING'", Integer.class) == 5,
-                () -> node.jdbc().queryForList("SELECT status, COUNT(*) FROM job_queue GROUP BY status").toString());
-        var jdbc = new org.springframework.jdbc.core.JdbcTemplate(new org.springframework.jdbc.datasource.DriverManagerDataSource(
-                db, TestDatabase.user(), TestDatabase.password()));
+        Await.until(
+                Duration.ofSeconds(20),
+                () -> node.jdbc()
+                                .queryForObject(
+                                        "SELECT COUNT(*) FROM job_queue WHERE status = 'RUNNING'", Integer.class)
+                        == 5,
+                () -> node.jdbc()
+                        .queryForList("SELECT status, COUNT(*) FROM job_queue GROUP BY status")
+                        .toString());
+        var jdbc = new org.springframework.jdbc.core.JdbcTemplate(
+                new org.springframework.jdbc.datasource.DriverManagerDataSource(
+                        db, TestDatabase.user(), TestDatabase.password()));
 
         node.close();
 
-        assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM job_queue WHERE status = 'SUCCEEDED'", Integer.class)).isEqualTo(5);
-        assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM job_queue WHERE status IN ('CLAIMED', 'RUNNING')", Integer.class)).isZero();
+        assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM job_queue WHERE status = 'SUCCEEDED'", Integer.class))
+                .isEqualTo(5);
+        assertThat(jdbc.queryForObject(
+                        "SELECT COUNT(*) FROM job_queue WHERE status IN ('CLAIMED', 'RUNNING')", Integer.class))
+                .isZero();
     }
 
     @Test
     void a_stop_that_outlasts_the_grace_period_hands_running_jobs_back_for_a_retry() {
         String db = TestDatabase.freshDatabase("shutdown_grace");
         Node node = Node.start(db, "node-a", Map.of("ax.scheduler.execution.shutdown-grace-ms", "500"));
-        String jobId = node.api.submit("{\"jobType\":\"sleep\",\"params\":{\"ms\":60000},\"backoff\":{\"delaysMs\":[100]}}");
-        Await.until(Duration.ofSeconds(20), () -> "RUNNING".equals(node.api.get("/api/v1/jobs/" + jobId).text("status")),
+        String jobId =
+                node.api.submit("{\"jobType\":\"sleep\",\"params\":{\"ms\":60000},\"backoff\":{\"delaysMs\":[100]}}");
+        Await.until(
+                Duration.ofSeconds(20),
+                () -> "RUNNING".equals(node.api.get("/api/v1/jobs/" + jobId).text("status")),
                 () -> node.api.get("/api/v1/jobs/" + jobId).body().toString());
 
         node.close();
 
         try (Node next = Node.start(db, "node-b")) {
-            Await.until(Duration.ofSeconds(30), () -> "RUNNING".equals(next.api.get("/api/v1/jobs/" + jobId).text("status")),
+            Await.until(
+                    Duration.ofSeconds(30),
+                    () -> "RUNNING".equals(next.api.get("/api/v1/jobs/" + jobId).text("status")),
                     () -> next.api.get("/api/v1/jobs/" + jobId).body().toString());
             var job = next.api.get("/api/v1/jobs/" + jobId).body();
             assertThat(job.path("attempt").asInt()).isEqualTo(2);

@@ -1,13 +1,12 @@
 package io.axscheduler.deploy;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.concurrent.atomic.AtomicInteger;
 import org.axonframework.common.transaction.Transaction;
 import org.axonframework.common.transaction.TransactionManager;
 import org.junit.jupiter.api.Test;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
-
-import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 class ReadsOutsideTransactionsTest {
 
@@ -16,12 +15,10 @@ class ReadsOutsideTransactionsTest {
         started.incrementAndGet();
         return new Transaction() {
             @Override
-            public void commit() {
-            }
+            public void commit() {}
 
             @Override
-            public void rollback() {
-            }
+            public void rollback() {}
         };
     };
     private final ReadsOutsideTransactions transactions = new ReadsOutsideTransactions(counting);
@@ -45,7 +42,7 @@ class ReadsOutsideTransactionsTest {
 
     @Test
     void an_append_always_goes_to_the_delegate() {
-        transactions.executeInTransaction(() -> { });
+        transactions.executeInTransaction(() -> {});
         assertThat(started).hasValue(1);
     }
 }

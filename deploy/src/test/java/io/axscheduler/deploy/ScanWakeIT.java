@@ -1,18 +1,17 @@
 package io.axscheduler.deploy;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.axscheduler.scheduler.scan.ClaimDueJobs;
 import io.axscheduler.scheduler.scan.ScanDueJobs;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.StringJoiner;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 /**
  * What wakes the claim scan. A job falling due wakes it; a freed slot or a written batch of outcomes wakes it only
@@ -26,7 +25,9 @@ class ScanWakeIT {
 
     @BeforeAll
     static void start() {
-        node = Node.start(TestDatabase.freshDatabase("scan_wake"), "node-a",
+        node = Node.start(
+                TestDatabase.freshDatabase("scan_wake"),
+                "node-a",
                 Map.of("ax.scheduler.execution.threads-per-type", "2"));
     }
 
@@ -61,7 +62,10 @@ class ScanWakeIT {
             for (int batch = 0; batch < 2; batch++) {
                 StringJoiner body = new StringJoiner(",", "{\"jobs\":[", "]}");
                 for (int i = 0; i < 100; i++) body.add("{\"jobType\":\"noop\"}");
-                node.api.post("/api/v1/jobs/batch", body.toString()).body().path("results")
+                node.api
+                        .post("/api/v1/jobs/batch", body.toString())
+                        .body()
+                        .path("results")
                         .forEach(r -> jobs.add(r.path("jobId").asText()));
             }
         } finally {
@@ -80,10 +84,17 @@ class ScanWakeIT {
 
     private static void awaitSucceeded(List<String> jobs, Duration timeout) {
         String in = String.join("','", jobs);
-        Await.until(timeout,
-                () -> node.jdbc().queryForObject("SELECT COUNT(*) FROM job_queue WHERE status = 'SUCCEEDED' AND job_id IN ('"
-                        + in + "')", Integer.class) == jobs.size(),
-                () -> node.jdbc().queryForList("SELECT status, COUNT(*) n FROM job_queue WHERE job_id IN ('" + in
-                        + "') GROUP BY status").toString());
+        Await.until(
+                timeout,
+                () -> node.jdbc()
+                                .queryForObject(
+                                        "SELECT COUNT(*) FROM job_queue WHERE status = 'SUCCEEDED' AND job_id IN ('"
+                                                + in + "')",
+                                        Integer.class)
+                        == jobs.size(),
+                () -> node.jdbc()
+                        .queryForList("SELECT status, COUNT(*) n FROM job_queue WHERE job_id IN ('" + in
+                                + "') GROUP BY status")
+                        .toString());
     }
 }

@@ -1,5 +1,8 @@
 package io.axscheduler.deploy;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.axscheduler.api.OneUnitOfWork;
 import io.axscheduler.api.job.RetryPolicy;
@@ -8,21 +11,17 @@ import io.axscheduler.api.schedule.FireKind;
 import io.axscheduler.api.schedule.ScheduleJobKeys;
 import io.axscheduler.scheduler.SchedulerCommands;
 import io.axscheduler.scheduler.schedule.FireDueSchedules;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.support.TransactionTemplate;
-
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * A batch of due schedules fires in one transaction and one unit of work: all its fires and jobs land, or, when one
@@ -36,7 +35,10 @@ class ScheduleFireBatchIT {
     @BeforeAll
     static void start() {
         // no scan loops: the test fires by hand
-        node = Node.start(TestDatabase.freshDatabase("schedule_fire_batch"), "node-a", Map.of("ax.scheduler.scan.enabled", "false"));
+        node = Node.start(
+                TestDatabase.freshDatabase("schedule_fire_batch"),
+                "node-a",
+                Map.of("ax.scheduler.scan.enabled", "false"));
     }
 
     @AfterAll
@@ -49,19 +51,26 @@ class ScheduleFireBatchIT {
         StringBuilder body = new StringBuilder("{\"schedules\":[");
         for (int i = 0; i < n; i++) {
             body.append(i == 0 ? "" : ",").append("""
-                    {"name":"%s-%d","trigger":{"type":"fixedRate","intervalMs":60000,"startAt":"%s"},"job":{"jobType":"noop"}}"""
-                    .formatted(name, i, startAt));
+                    {"name":"%s-%d","trigger":{"type":"fixedRate","intervalMs":60000,"startAt":"%s"},"job":{"jobType":"noop"}}""".formatted(name, i, startAt));
         }
         var made = node.api.post("/api/v1/schedules/batch", body.append("]}").toString());
         assertThat(made.status()).as(made.body().toString()).isEqualTo(201);
         List<String> ids = new ArrayList<>();
-        for (JsonNode result : made.body().path("results")) ids.add(result.path("scheduleId").asText());
+        for (JsonNode result : made.body().path("results"))
+            ids.add(result.path("scheduleId").asText());
         return ids;
     }
 
     private static int events(String payloadType, List<String> ids) {
-        return ids.stream().mapToInt(id -> node.jdbc().queryForObject("SELECT COUNT(*) FROM DomainEventEntry"
-                + " WHERE aggregateIdentifier = ? AND payloadType LIKE ?", Integer.class, id, "%." + payloadType)).sum();
+        return ids.stream()
+                .mapToInt(id -> node.jdbc()
+                        .queryForObject(
+                                "SELECT COUNT(*) FROM DomainEventEntry"
+                                        + " WHERE aggregateIdentifier = ? AND payloadType LIKE ?",
+                                Integer.class,
+                                id,
+                                "%." + payloadType))
+                .sum();
     }
 
     @Test
@@ -79,7 +88,8 @@ class ScheduleFireBatchIT {
         for (String id : ids) {
             assertThat(jdbc.queryForList("SELECT run_at FROM job_queue WHERE schedule_id = ?", Long.class, id))
                     .containsExactly(startAt.toEpochMilli());
-            assertThat(jdbc.queryForMap("SELECT fire_count, next_fire_at, last_fire_at FROM schedules WHERE schedule_id = ?", id))
+            assertThat(jdbc.queryForMap(
+                            "SELECT fire_count, next_fire_at, last_fire_at FROM schedules WHERE schedule_id = ?", id))
                     .containsEntry("fire_count", 1L)
                     .containsEntry("next_fire_at", startAt.plusSeconds(60).toEpochMilli())
                     .containsEntry("last_fire_at", startAt.toEpochMilli());
@@ -93,48 +103,81 @@ class ScheduleFireBatchIT {
         JdbcTemplate jdbc = node.jdbc();
         // the last schedule's fire time has a job already, by its key: its fire must fail, and with it the batch
         String last = ids.get(2);
-        jdbc.update("INSERT INTO job_keys (job_key, job_id) VALUES (?, ?)", ScheduleJobKeys.of(last, startAt, FireKind.SCHEDULED), "someone-else");
+        jdbc.update(
+                "INSERT INTO job_keys (job_key, job_id) VALUES (?, ?)",
+                ScheduleJobKeys.of(last, startAt, FireKind.SCHEDULED),
+                "someone-else");
 
         FireDueSchedules fire = node.bean(FireDueSchedules.class);
         assertThatThrownBy(() -> fire.fireDue(100)).hasMessageContaining(last);
 
         assertThat(events("ScheduleFired", ids)).isZero();
-        assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM job_queue WHERE schedule_id IN (?, ?, ?)", Integer.class, ids.toArray()))
+        assertThat(jdbc.queryForObject(
+                        "SELECT COUNT(*) FROM job_queue WHERE schedule_id IN (?, ?, ?)", Integer.class, ids.toArray()))
                 .isZero();
-        assertThat(jdbc.queryForList("SELECT fire_count FROM schedules WHERE schedule_id IN (?, ?, ?)", Integer.class, ids.toArray()))
+        assertThat(jdbc.queryForList(
+                        "SELECT fire_count FROM schedules WHERE schedule_id IN (?, ?, ?)",
+                        Integer.class,
+                        ids.toArray()))
                 .containsOnly(0);
         // the cached schedules were evicted with the rollback: a stale one would refuse its fire time as already fired
         assertThat(fire.fire(ids.get(0))).isEqualTo(1);
         assertThat(fire.fire(ids.get(1))).isEqualTo(1);
         assertThat(events("ScheduleFired", ids)).isEqualTo(2);
         // out of the other test's way: the last schedule's fire time stays taken
-        assertThat(ScheduleHttp.delete(node.api, "/api/v1/schedules/" + last).status()).isEqualTo(200);
+        assertThat(ScheduleHttp.delete(node.api, "/api/v1/schedules/" + last).status())
+                .isEqualTo(200);
     }
 
     private static SubmitJob submit(String jobId, String jobKey) {
-        return new SubmitJob(jobId, jobKey, "noop", Map.of(), 0, Instant.now().plusSeconds(3600), RetryPolicy.defaults(),
-                30_000, null, null, null);
+        return new SubmitJob(
+                jobId,
+                jobKey,
+                "noop",
+                Map.of(),
+                0,
+                Instant.now().plusSeconds(3600),
+                RetryPolicy.defaults(),
+                30_000,
+                null,
+                null,
+                null);
     }
 
     private static int keys(String... keys) {
-        return node.jdbc().queryForObject("SELECT COUNT(*) FROM job_keys WHERE job_key IN (" + String.join(", ",
-                java.util.Collections.nCopies(keys.length, "?")) + ")", Integer.class, (Object[]) keys);
+        return node.jdbc()
+                .queryForObject(
+                        "SELECT COUNT(*) FROM job_keys WHERE job_key IN ("
+                                + String.join(", ", java.util.Collections.nCopies(keys.length, "?")) + ")",
+                        Integer.class,
+                        (Object[]) keys);
     }
 
     @Test
     void the_keys_of_fires_made_together_are_written_together_as_their_unit_commits() {
         SchedulerCommands commands = node.bean(SchedulerCommands.class);
-        node.bean(TransactionTemplate.class).execute(tx -> OneUnitOfWork.run(() -> {
-            assertThat(commands.submitFailingOnTakenKey(submit("keys-job-1", "keys-1")).created()).isTrue();
-            assertThat(commands.submitFailingOnTakenKey(submit("keys-job-2", "keys-2")).created()).isTrue();
-            // read in the unit's own transaction: not written yet
-            assertThat(keys("keys-1", "keys-2")).isZero();
-            return null;
-        }));
-        assertThat(node.jdbc().queryForList("SELECT job_id FROM job_keys WHERE job_key IN ('keys-1', 'keys-2') ORDER BY job_id",
-                String.class)).containsExactly("keys-job-1", "keys-job-2");
-        assertThat(node.jdbc().queryForObject("SELECT COUNT(*) FROM job_queue WHERE job_id IN ('keys-job-1', 'keys-job-2')",
-                Integer.class)).isEqualTo(2);
+        node.bean(TransactionTemplate.class)
+                .execute(tx -> OneUnitOfWork.run(() -> {
+                    assertThat(commands.submitFailingOnTakenKey(submit("keys-job-1", "keys-1"))
+                                    .created())
+                            .isTrue();
+                    assertThat(commands.submitFailingOnTakenKey(submit("keys-job-2", "keys-2"))
+                                    .created())
+                            .isTrue();
+                    // read in the unit's own transaction: not written yet
+                    assertThat(keys("keys-1", "keys-2")).isZero();
+                    return null;
+                }));
+        assertThat(node.jdbc()
+                        .queryForList(
+                                "SELECT job_id FROM job_keys WHERE job_key IN ('keys-1', 'keys-2') ORDER BY job_id",
+                                String.class))
+                .containsExactly("keys-job-1", "keys-job-2");
+        assertThat(node.jdbc()
+                        .queryForObject(
+                                "SELECT COUNT(*) FROM job_queue WHERE job_id IN ('keys-job-1', 'keys-job-2')",
+                                Integer.class))
+                .isEqualTo(2);
     }
 
     @Test
@@ -142,17 +185,25 @@ class ScheduleFireBatchIT {
         node.jdbc().update("INSERT INTO job_keys (job_key, job_id) VALUES ('taken-2', 'someone-else')");
         SchedulerCommands commands = node.bean(SchedulerCommands.class);
 
-        assertThatThrownBy(() -> node.bean(TransactionTemplate.class).execute(tx -> OneUnitOfWork.run(() -> {
-            commands.submitFailingOnTakenKey(submit("taken-job-1", "taken-1"));
-            commands.submitFailingOnTakenKey(submit("taken-job-2", "taken-2"));
-            return null;
-        }))).isInstanceOf(DuplicateKeyException.class).hasMessageContaining("taken-1").hasMessageContaining("taken-2");
+        assertThatThrownBy(() -> node.bean(TransactionTemplate.class)
+                        .execute(tx -> OneUnitOfWork.run(() -> {
+                            commands.submitFailingOnTakenKey(submit("taken-job-1", "taken-1"));
+                            commands.submitFailingOnTakenKey(submit("taken-job-2", "taken-2"));
+                            return null;
+                        })))
+                .isInstanceOf(DuplicateKeyException.class)
+                .hasMessageContaining("taken-1")
+                .hasMessageContaining("taken-2");
 
         assertThat(keys("taken-1")).isZero();
         assertThat(node.jdbc().queryForObject("SELECT job_id FROM job_keys WHERE job_key = 'taken-2'", String.class))
                 .isEqualTo("someone-else");
-        assertThat(node.jdbc().queryForObject("SELECT COUNT(*) FROM DomainEventEntry WHERE aggregateIdentifier IN"
-                + " ('taken-job-1', 'taken-job-2')", Integer.class)).isZero();
+        assertThat(node.jdbc()
+                        .queryForObject(
+                                "SELECT COUNT(*) FROM DomainEventEntry WHERE aggregateIdentifier IN"
+                                        + " ('taken-job-1', 'taken-job-2')",
+                                Integer.class))
+                .isZero();
         // without the flag a taken key answers with the job it made, as before
         var again = node.bean(org.axonframework.commandhandling.gateway.CommandGateway.class)
                 .<io.axscheduler.api.job.SubmitResult>sendAndWait(submit("taken-job-3", "taken-2"));

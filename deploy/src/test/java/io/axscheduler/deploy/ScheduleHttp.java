@@ -1,7 +1,6 @@
 package io.axscheduler.deploy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -13,10 +12,10 @@ import java.time.Duration;
 /** PUT and DELETE against a node, which {@link Api} does not send. */
 final class ScheduleHttp {
 
-    private static final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-    private ScheduleHttp() {
-    }
+    private ScheduleHttp() {}
 
     static Api.Response put(Api api, String path, String json) {
         return send(api, "PUT", path, json);
@@ -36,12 +35,20 @@ final class ScheduleHttp {
     private static Api.Response send(Api api, String method, String path, String json) {
         try {
             HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + api.port + path))
-                    .header("Content-Type", "application/json").timeout(Duration.ofSeconds(60))
-                    .method(method, json == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json))
+                    .header("Content-Type", "application/json")
+                    .timeout(Duration.ofSeconds(60))
+                    .method(
+                            method,
+                            json == null
+                                    ? HttpRequest.BodyPublishers.noBody()
+                                    : HttpRequest.BodyPublishers.ofString(json))
                     .build();
             HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
             JsonNode body = response.body().isEmpty() ? Api.JSON.nullNode() : Api.JSON.readTree(response.body());
-            return new Api.Response(response.statusCode(), response.headers().firstValue("Content-Type").orElse(""), body);
+            return new Api.Response(
+                    response.statusCode(),
+                    response.headers().firstValue("Content-Type").orElse(""),
+                    body);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {

@@ -1,12 +1,11 @@
 package io.axscheduler.deploy;
 
-import org.junit.jupiter.api.Test;
-import org.springframework.jdbc.core.JdbcTemplate;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.JdbcTemplate;
 
 /** Every node down across several fire times: FIRE_ONCE fires one catch-up, then follows the schedule again. */
 class ScheduleRestartIT {
@@ -17,7 +16,8 @@ class ScheduleRestartIT {
         String id;
         long lastBefore;
         long downUntil;
-        try (Node a = Node.start(db, "node-a"); Node b = Node.start(db, "node-b")) {
+        try (Node a = Node.start(db, "node-a");
+                Node b = Node.start(db, "node-b")) {
             id = ScheduleHttp.create(a.api, """
                     {"name":"rate-1s","trigger":{"type":"fixedRate","intervalMs":1000},"job":{"jobType":"noop"},
                      "misfirePolicy":"FIRE_ONCE"}""");
@@ -28,13 +28,17 @@ class ScheduleRestartIT {
         lastBefore = direct.queryForObject("SELECT MAX(run_at) FROM job_queue WHERE schedule_id = ?", Long.class, id);
         Thread.sleep(6_000);
         downUntil = direct.queryForObject("SELECT ROUND(UNIX_TIMESTAMP(NOW(3)) * 1000)", Long.class);
-        try (Node a = Node.start(db, "node-a"); Node b = Node.start(db, "node-b")) {
+        try (Node a = Node.start(db, "node-a");
+                Node b = Node.start(db, "node-b")) {
             Thread.sleep(4_000);
             Api.Response paused = a.api.post("/api/v1/schedules/" + id + "/pause", "{}");
             assertThat(paused.status()).as(paused.body().toString()).isEqualTo(200);
         }
-        List<Long> after = direct.queryForList("SELECT run_at FROM job_queue WHERE schedule_id = ? AND run_at > ? ORDER BY run_at",
-                Long.class, id, lastBefore);
+        List<Long> after = direct.queryForList(
+                "SELECT run_at FROM job_queue WHERE schedule_id = ? AND run_at > ? ORDER BY run_at",
+                Long.class,
+                id,
+                lastBefore);
         List<Long> missedWindow = after.stream().filter(t -> t <= downUntil).toList();
         assertThat(missedWindow).as("jobs for the fire times missed while down").containsExactly(lastBefore + 1_000);
         List<Long> onSchedule = after.stream().filter(t -> t > downUntil).toList();
@@ -42,10 +46,12 @@ class ScheduleRestartIT {
         for (int i = 1; i < onSchedule.size(); i++) {
             assertThat(onSchedule.get(i) - onSchedule.get(i - 1)).isEqualTo(1_000);
         }
-        Integer keys = direct.queryForObject("SELECT COUNT(DISTINCT job_key) FROM job_queue WHERE schedule_id = ?", Integer.class, id);
+        Integer keys = direct.queryForObject(
+                "SELECT COUNT(DISTINCT job_key) FROM job_queue WHERE schedule_id = ?", Integer.class, id);
         Integer jobs = direct.queryForObject("SELECT COUNT(*) FROM job_queue WHERE schedule_id = ?", Integer.class, id);
         assertThat(keys).isEqualTo(jobs);
-        List<Map<String, Object>> all = direct.queryForList("SELECT job_key, run_at FROM job_queue WHERE schedule_id = ? ORDER BY run_at", id);
+        List<Map<String, Object>> all =
+                direct.queryForList("SELECT job_key, run_at FROM job_queue WHERE schedule_id = ? ORDER BY run_at", id);
         System.out.println("jobs of the schedule across the restart: " + all);
     }
 }

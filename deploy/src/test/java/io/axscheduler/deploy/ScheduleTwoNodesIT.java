@@ -1,20 +1,18 @@
 package io.axscheduler.deploy;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.springframework.jdbc.core.JdbcTemplate;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.JdbcTemplate;
 
 /** Two nodes on one database fire a schedule: every fire time makes exactly one job, never two, never none. */
 class ScheduleTwoNodesIT {
@@ -40,31 +38,43 @@ class ScheduleTwoNodesIT {
         String id = ScheduleHttp.create(a.api, """
                 {"name":"every-second","trigger":{"type":"cron","expression":"* * * * * ?"},"job":{"jobType":"noop"}}""");
         Thread.sleep(12_000);
-        assertThat(b.api.post("/api/v1/schedules/" + id + "/pause", "{}").status()).isEqualTo(200);
+        assertThat(b.api.post("/api/v1/schedules/" + id + "/pause", "{}").status())
+                .isEqualTo(200);
         Thread.sleep(1_500);
 
         JdbcTemplate jdbc = a.jdbc();
-        List<Map<String, Object>> jobs = jdbc.queryForList(
-                "SELECT job_key, run_at FROM job_queue WHERE schedule_id = ? ORDER BY run_at", id);
+        List<Map<String, Object>> jobs =
+                jdbc.queryForList("SELECT job_key, run_at FROM job_queue WHERE schedule_id = ? ORDER BY run_at", id);
         assertThat(jobs.size()).isGreaterThanOrEqualTo(10);
-        assertThat(new HashSet<>(jobs.stream().map(j -> j.get("job_key")).toList())).hasSize(jobs.size());
+        assertThat(new HashSet<>(jobs.stream().map(j -> j.get("job_key")).toList()))
+                .hasSize(jobs.size());
         for (int i = 1; i < jobs.size(); i++) {
-            long gap = ((Number) jobs.get(i).get("run_at")).longValue() - ((Number) jobs.get(i - 1).get("run_at")).longValue();
+            long gap = ((Number) jobs.get(i).get("run_at")).longValue()
+                    - ((Number) jobs.get(i - 1).get("run_at")).longValue();
             assertThat(gap).as("gap between fire %d and %d", i - 1, i).isEqualTo(1_000);
         }
-        Integer fired = jdbc.queryForObject("SELECT COUNT(*) FROM DomainEventEntry WHERE aggregateIdentifier = ?"
-                + " AND payloadType LIKE '%ScheduleFired'", Integer.class, id);
+        Integer fired = jdbc.queryForObject(
+                "SELECT COUNT(*) FROM DomainEventEntry WHERE aggregateIdentifier = ?"
+                        + " AND payloadType LIKE '%ScheduleFired'",
+                Integer.class, id);
         assertThat(fired).isEqualTo(jobs.size());
         var listed = a.api.get("/api/v1/jobs?scheduleId=" + id + "&size=500");
         assertThat(listed.body().path("total").asInt()).isEqualTo(jobs.size());
-        System.out.println("jobs run by node: " + jdbc.queryForList("SELECT node, COUNT(*) n FROM job_queue WHERE schedule_id = ? GROUP BY node", id));
+        System.out.println("jobs run by node: "
+                + jdbc.queryForList("SELECT node, COUNT(*) n FROM job_queue WHERE schedule_id = ? GROUP BY node", id));
 
         var view = b.api.get("/api/v1/schedules/" + id);
         assertThat(view.status()).isEqualTo(200);
         assertThat(view.body().path("paused").asBoolean()).isTrue();
         assertThat(view.body().path("fireCount").asInt()).isEqualTo(jobs.size());
         assertThat(view.body().path("lastJobId").asText()).isNotBlank();
-        Await.until(Duration.ofSeconds(10), () -> "SUCCEEDED".equals(b.api.get("/api/v1/schedules/" + id).body().path("lastJobStatus").asText()),
+        Await.until(
+                Duration.ofSeconds(10),
+                () -> "SUCCEEDED"
+                        .equals(b.api.get("/api/v1/schedules/" + id)
+                                .body()
+                                .path("lastJobStatus")
+                                .asText()),
                 () -> b.api.get("/api/v1/schedules/" + id).body().toString());
     }
 
@@ -76,7 +86,9 @@ class ScheduleTwoNodesIT {
         var triggered = b.api.post("/api/v1/schedules/" + id + "/trigger", "{}");
         assertThat(triggered.status()).isEqualTo(201);
         String jobId = triggered.text("jobId");
-        Await.until(Duration.ofSeconds(10), () -> "SUCCEEDED".equals(a.api.get("/api/v1/jobs/" + jobId).text("status")),
+        Await.until(
+                Duration.ofSeconds(10),
+                () -> "SUCCEEDED".equals(a.api.get("/api/v1/jobs/" + jobId).text("status")),
                 () -> a.api.get("/api/v1/jobs/" + jobId).body().toString());
         assertThat(a.api.get("/api/v1/jobs/" + jobId).text("scheduleId")).isEqualTo(id);
 
@@ -85,56 +97,94 @@ class ScheduleTwoNodesIT {
         assertThat(updated.status()).isEqualTo(200);
         assertThat(updated.body().path("nextFireTimes")).hasSize(5);
         assertThat(updated.body().path("nextFireTimes").get(0).asText()).endsWith("T17:05:00.000Z");
-        assertThat(a.api.get("/api/v1/schedules?name=ops-daily").body().path("total").asInt()).isEqualTo(1);
+        assertThat(a.api.get("/api/v1/schedules?name=ops-daily")
+                        .body()
+                        .path("total")
+                        .asInt())
+                .isEqualTo(1);
 
-        assertThat(a.api.post("/api/v1/schedules/" + id + "/pause", "{}").body().path("state").asText()).isEqualTo("PAUSED");
-        assertThat(a.api.get("/api/v1/schedules?state=PAUSED").body().path("items").toString()).contains(id);
-        assertThat(a.api.post("/api/v1/schedules/" + id + "/resume", "{}").body().path("state").asText()).isEqualTo("ACTIVE");
-        assertThat(ScheduleHttp.delete(a.api, "/api/v1/schedules/" + id).body().path("state").asText()).isEqualTo("DELETED");
+        assertThat(a.api.post("/api/v1/schedules/" + id + "/pause", "{}")
+                        .body()
+                        .path("state")
+                        .asText())
+                .isEqualTo("PAUSED");
+        assertThat(a.api.get("/api/v1/schedules?state=PAUSED")
+                        .body()
+                        .path("items")
+                        .toString())
+                .contains(id);
+        assertThat(a.api.post("/api/v1/schedules/" + id + "/resume", "{}")
+                        .body()
+                        .path("state")
+                        .asText())
+                .isEqualTo("ACTIVE");
+        assertThat(ScheduleHttp.delete(a.api, "/api/v1/schedules/" + id)
+                        .body()
+                        .path("state")
+                        .asText())
+                .isEqualTo("DELETED");
         var pauseDeleted = a.api.post("/api/v1/schedules/" + id + "/pause", "{}");
         assertThat(pauseDeleted.status()).isEqualTo(409);
         assertThat(pauseDeleted.contentType()).contains("application/problem+json");
-        assertThat(a.api.post("/api/v1/schedules/" + id + "/trigger", "{}").status()).isEqualTo(409);
+        assertThat(a.api.post("/api/v1/schedules/" + id + "/trigger", "{}").status())
+                .isEqualTo(409);
 
         var history = b.api.get("/api/v1/schedules/" + id + "/history");
         assertThat(history.status()).isEqualTo(200);
         List<String> types = new java.util.ArrayList<>();
         history.body().path("events").forEach(e -> types.add(e.path("type").asText()));
-        assertThat(types).containsExactly(
-                "ScheduleCreated", "ScheduleFired", "ScheduleUpdated", "SchedulePaused", "ScheduleResumed", "ScheduleDeleted");
+        assertThat(types)
+                .containsExactly(
+                        "ScheduleCreated",
+                        "ScheduleFired",
+                        "ScheduleUpdated",
+                        "SchedulePaused",
+                        "ScheduleResumed",
+                        "ScheduleDeleted");
 
         assertThat(a.api.get("/api/v1/schedules/no-such-schedule").status()).isEqualTo(404);
-        assertThat(a.api.post("/api/v1/schedules/no-such-schedule/pause", "{}").status()).isEqualTo(404);
-        assertThat(a.api.get("/api/v1/schedules/no-such-schedule/history").status()).isEqualTo(404);
+        assertThat(a.api.post("/api/v1/schedules/no-such-schedule/pause", "{}").status())
+                .isEqualTo(404);
+        assertThat(a.api.get("/api/v1/schedules/no-such-schedule/history").status())
+                .isEqualTo(404);
     }
 
     @Test
     void a_fixed_rate_with_start_at_fires_first_exactly_then_and_a_batch_lands_whole_or_not_at_all() {
-        Instant startAt = Instant.now().plusSeconds(3).truncatedTo(ChronoUnit.SECONDS).plusMillis(250);
+        Instant startAt =
+                Instant.now().plusSeconds(3).truncatedTo(ChronoUnit.SECONDS).plusMillis(250);
         var made = a.api.post("/api/v1/schedules/batch", """
                 {"schedules":[
                   {"name":"phased-a","trigger":{"type":"fixedRate","intervalMs":60000,"startAt":"%s"},"job":{"jobType":"noop"}},
-                  {"name":"phased-b","trigger":{"type":"fixedRate","intervalMs":60000,"startAt":"%s"},"job":{"jobType":"noop"}}]}"""
-                .formatted(startAt, startAt.plusMillis(500)));
+                  {"name":"phased-b","trigger":{"type":"fixedRate","intervalMs":60000,"startAt":"%s"},"job":{"jobType":"noop"}}]}""".formatted(startAt, startAt.plusMillis(500)));
         assertThat(made.status()).as(made.body().toString()).isEqualTo(201);
         JsonNode first = made.body().path("results").get(0);
         assertThat(first.path("nextFireTime").asText()).isEqualTo(startAt.toString());
         String id = first.path("scheduleId").asText();
         JdbcTemplate jdbc = a.jdbc();
-        Await.until(Duration.ofSeconds(20), () -> "SUCCEEDED".equals(b.api.get("/api/v1/schedules/" + id).body().path("lastJobStatus").asText()),
+        Await.until(
+                Duration.ofSeconds(20),
+                () -> "SUCCEEDED"
+                        .equals(b.api.get("/api/v1/schedules/" + id)
+                                .body()
+                                .path("lastJobStatus")
+                                .asText()),
                 () -> b.api.get("/api/v1/schedules/" + id).body().toString());
         assertThat(jdbc.queryForList("SELECT run_at FROM job_queue WHERE schedule_id = ?", Long.class, id))
                 .containsExactly(startAt.toEpochMilli());
-        assertThat(b.api.get("/api/v1/schedules/" + id).body().path("nextFireTime").asText()).isEqualTo(startAt.plusSeconds(60).toString());
+        assertThat(b.api.get("/api/v1/schedules/" + id)
+                        .body()
+                        .path("nextFireTime")
+                        .asText())
+                .isEqualTo(startAt.plusSeconds(60).toString());
 
         assertThat(field(a.api.post("/api/v1/schedules/batch", """
                 {"schedules":[{"name":"never-made","trigger":{"type":"fixedRate","intervalMs":60000},"job":{"jobType":"noop"}},
-                              {"name":"never-made","trigger":{"type":"fixedRate","intervalMs":60000,"startAt":"soon"},"job":{"jobType":"noop"}}]}""")))
-                .isEqualTo("schedules[1].trigger.startAt");
-        assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM schedules WHERE name = 'never-made'", Integer.class)).isZero();
+                              {"name":"never-made","trigger":{"type":"fixedRate","intervalMs":60000,"startAt":"soon"},"job":{"jobType":"noop"}}]}"""))).isEqualTo("schedules[1].trigger.startAt");
+        assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM schedules WHERE name = 'never-made'", Integer.class))
+                .isZero();
         assertThat(field(a.api.post("/api/v1/schedules", """
-                {"trigger":{"type":"cron","expression":"0 * * * * ?","startAt":"2030-01-01T00:00:00Z"},"job":{"jobType":"noop"}}""")))
-                .isEqualTo("trigger.startAt");
+                {"trigger":{"type":"cron","expression":"0 * * * * ?","startAt":"2030-01-01T00:00:00Z"},"job":{"jobType":"noop"}}"""))).isEqualTo("trigger.startAt");
     }
 
     @Test
@@ -163,9 +213,14 @@ class ScheduleTwoNodesIT {
         assertThat(valid.text("description")).isEqualTo("every 5 minutes");
         assertThat(valid.body().path("nextFireTimes")).hasSize(3);
         assertThat(valid.body().path("firesPerDay").asLong()).isEqualTo(288);
-        assertThat(a.api.post("/api/v1/cron/validate", "{\"expression\":\"*/5 * * * *\",\"dialect\":\"unix\"}").status()).isEqualTo(200);
-        assertThat(field(a.api.post("/api/v1/cron/validate", "{\"expression\":\"*/5 * * * *\"}"))).isEqualTo("expression");
-        assertThat(field(a.api.post("/api/v1/cron/validate", "{\"expression\":\"0 0 * * * ?\",\"timezone\":\"Nowhere\"}"))).isEqualTo("timezone");
+        assertThat(a.api.post("/api/v1/cron/validate", "{\"expression\":\"*/5 * * * *\",\"dialect\":\"unix\"}")
+                        .status())
+                .isEqualTo(200);
+        assertThat(field(a.api.post("/api/v1/cron/validate", "{\"expression\":\"*/5 * * * *\"}")))
+                .isEqualTo("expression");
+        assertThat(field(a.api.post(
+                        "/api/v1/cron/validate", "{\"expression\":\"0 0 * * * ?\",\"timezone\":\"Nowhere\"}")))
+                .isEqualTo("timezone");
     }
 
     private static String field(Api.Response r) {

@@ -1,5 +1,16 @@
 package io.axscheduler.deploy;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.ArgumentMatchers.anyString;
+import static org.mockito.Mockito.clearInvocations;
+import static org.mockito.Mockito.inOrder;
+import static org.mockito.Mockito.never;
+import static org.mockito.Mockito.spy;
+import static org.mockito.Mockito.times;
+import static org.mockito.Mockito.verify;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.axscheduler.api.job.RetryPolicy;
 import io.axscheduler.api.schedule.FireKind;
@@ -12,8 +23,12 @@ import io.axscheduler.api.schedule.SchedulePaused;
 import io.axscheduler.api.schedule.Trigger;
 import io.axscheduler.query.BatchedRowWrites.RowBatch;
 import io.axscheduler.query.schedule.SchedulesProjection;
-import org.axonframework.eventhandling.GenericEventMessage;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
 import org.axonframework.eventhandling.AnnotationEventHandlerAdapter;
+import org.axonframework.eventhandling.GenericEventMessage;
 import org.axonframework.messaging.unitofwork.DefaultUnitOfWork;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -24,22 +39,6 @@ import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.jdbc.core.namedparam.SqlParameterSource;
 
-import java.time.Instant;
-import java.util.List;
-import java.util.Map;
-import java.util.UUID;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.mockito.ArgumentMatchers.any;
-import static org.mockito.ArgumentMatchers.anyString;
-import static org.mockito.Mockito.clearInvocations;
-import static org.mockito.Mockito.inOrder;
-import static org.mockito.Mockito.never;
-import static org.mockito.Mockito.spy;
-import static org.mockito.Mockito.times;
-import static org.mockito.Mockito.verify;
-
 /**
  * The schedules projection's writes on a real server: what is bound, batched and checked. The projection is a second
  * instance over the node's database, its JDBC template watched (a spy: every statement still runs), and events reach
@@ -48,7 +47,8 @@ import static org.mockito.Mockito.verify;
 class SchedulesProjectionIT {
 
     private static final Instant AT = Instant.parse("2026-11-30T12:00:00Z");
-    private static final JobTemplate JOB = new JobTemplate("report", Map.of(), 0, RetryPolicy.defaults(), 60_000, null, null);
+    private static final JobTemplate JOB =
+            new JobTemplate("report", Map.of(), 0, RetryPolicy.defaults(), 60_000, null, null);
 
     static Node node;
     static NamedParameterJdbcTemplate jdbc;
@@ -57,7 +57,10 @@ class SchedulesProjectionIT {
     @BeforeAll
     static void start() {
         // no scan loops: nothing but the test touches the schedules table
-        node = Node.start(TestDatabase.freshDatabase("schedules_projection"), "node-a", Map.of("ax.scheduler.scan.enabled", "false"));
+        node = Node.start(
+                TestDatabase.freshDatabase("schedules_projection"),
+                "node-a",
+                Map.of("ax.scheduler.scan.enabled", "false"));
         jdbc = spy(node.bean(NamedParameterJdbcTemplate.class));
         projection = new AnnotationEventHandlerAdapter(new SchedulesProjection(jdbc, node.bean(ObjectMapper.class)));
     }
@@ -77,8 +80,15 @@ class SchedulesProjectionIT {
     }
 
     private static ScheduleCreated created(String scheduleId) {
-        return new ScheduleCreated(scheduleId, "nightly " + scheduleId, Trigger.fixedRate(60_000), JOB, MisfirePolicy.FIRE_ONCE,
-                OverlapPolicy.ALLOW, AT, AT.plusSeconds(60));
+        return new ScheduleCreated(
+                scheduleId,
+                "nightly " + scheduleId,
+                Trigger.fixedRate(60_000),
+                JOB,
+                MisfirePolicy.FIRE_ONCE,
+                OverlapPolicy.ALLOW,
+                AT,
+                AT.plusSeconds(60));
     }
 
     @Test
@@ -86,7 +96,9 @@ class SchedulesProjectionIT {
         DefaultUnitOfWork<?> unit = DefaultUnitOfWork.startAndGet(null);
         for (String id : List.of("s-1", "s-2", "s-3")) {
             on(created(id), AT);
-            on(new ScheduleFired(id, AT.plusSeconds(60), FireKind.SCHEDULED, "job-" + id, AT.plusSeconds(120)), AT.plusSeconds(59));
+            on(
+                    new ScheduleFired(id, AT.plusSeconds(60), FireKind.SCHEDULED, "job-" + id, AT.plusSeconds(120)),
+                    AT.plusSeconds(59));
         }
         verify(jdbc, never()).execute(anyString(), any(SqlParameterSource.class), any(RowBatch.class));
         unit.commit();
@@ -95,11 +107,17 @@ class SchedulesProjectionIT {
         inOrder(jdbc).verify(jdbc, times(2)).execute(anyString(), any(SqlParameterSource.class), batches.capture());
         assertThat(batches.getAllValues().get(0).sql()).contains("INSERT INTO schedules");
         assertThat(batches.getAllValues().get(1).sql()).contains("fire_count = fire_count + 1");
-        assertThat(batches.getAllValues()).allSatisfy(batch -> assertThat(batch.rows()).extracting(r -> r.getValue("id"))
-                .containsExactly("s-1", "s-2", "s-3"));
-        assertThat(batches.getAllValues().get(0).rows().get(0).getValue("next")).isEqualTo(AT.plusSeconds(60).toEpochMilli());
+        assertThat(batches.getAllValues())
+                .allSatisfy(batch -> assertThat(batch.rows())
+                        .extracting(r -> r.getValue("id"))
+                        .containsExactly("s-1", "s-2", "s-3"));
+        assertThat(batches.getAllValues().get(0).rows().get(0).getValue("next"))
+                .isEqualTo(AT.plusSeconds(60).toEpochMilli());
         verify(jdbc, never()).update(anyString(), any(SqlParameterSource.class));
-        assertThat(node.jdbc().queryForList("SELECT fire_count FROM schedules WHERE schedule_id IN ('s-1', 's-2', 's-3')", Long.class))
+        assertThat(node.jdbc()
+                        .queryForList(
+                                "SELECT fire_count FROM schedules WHERE schedule_id IN ('s-1', 's-2', 's-3')",
+                                Long.class))
                 .containsExactly(1L, 1L, 1L);
     }
 
@@ -122,9 +140,11 @@ class SchedulesProjectionIT {
         for (String id : List.of("b-1", "b-2")) on(created(id), AT);
         String sql = "UPDATE schedules SET updated_at = :at WHERE schedule_id = :id";
         List<SqlParameterSource> rows = List.of("b-1", "b-2", "b-9").stream()
-                .<SqlParameterSource>map(id -> new MapSqlParameterSource("id", id).addValue("at", 1L)).toList();
+                .<SqlParameterSource>map(id -> new MapSqlParameterSource("id", id).addValue("at", 1L))
+                .toList();
 
-        RowBatch.Counts counts = node.bean(NamedParameterJdbcTemplate.class).execute(sql, rows.get(0), new RowBatch(sql, rows));
+        RowBatch.Counts counts =
+                node.bean(NamedParameterJdbcTemplate.class).execute(sql, rows.get(0), new RowBatch(sql, rows));
 
         String server = node.jdbc().queryForObject("SELECT VERSION()", String.class);
         if (server.contains("MariaDB") && server.compareTo("11.5") < 0) {
@@ -149,8 +169,15 @@ class SchedulesProjectionIT {
 
         unit.commit();
 
-        assertThat(node.jdbc().queryForList("SELECT COALESCE(next_fire_at, -1) FROM schedules WHERE schedule_id IN ('n-1', 'n-2', 'n-3')"
-                + " ORDER BY schedule_id", Long.class)).containsExactly(-1L, AT.plusSeconds(120).toEpochMilli(), AT.plusSeconds(120).toEpochMilli());
+        assertThat(node.jdbc()
+                        .queryForList(
+                                "SELECT COALESCE(next_fire_at, -1) FROM schedules WHERE schedule_id IN ('n-1', 'n-2', 'n-3')"
+                                        + " ORDER BY schedule_id",
+                                Long.class))
+                .containsExactly(
+                        -1L,
+                        AT.plusSeconds(120).toEpochMilli(),
+                        AT.plusSeconds(120).toEpochMilli());
     }
 
     @Test

@@ -17,8 +17,7 @@ final class TestDatabase {
     private static final AtomicInteger counter = new AtomicInteger();
     private static String serverUrl;
 
-    private TestDatabase() {
-    }
+    private TestDatabase() {}
 
     static synchronized String serverUrl() {
         if (serverUrl == null) {
@@ -29,7 +28,7 @@ final class TestDatabase {
                 try {
                     Path home = Files.createTempDirectory("ax-test-db");
                     String url = EmbeddedDatabase.start(home, 0);
-                    EmbeddedDatabase.stopOnExit(() -> { });
+                    EmbeddedDatabase.stopOnExit(() -> {});
                     serverUrl = url.substring(0, url.lastIndexOf('/') + 1);
                 } catch (Exception e) {
                     throw new IllegalStateException("could not start the embedded test database", e);
@@ -51,8 +50,8 @@ final class TestDatabase {
 
     /** Creates an empty database and returns its URL on the test server. */
     static String freshDatabase(String label) {
-        String name = "axt_" + label.toLowerCase().replaceAll("[^a-z0-9]", "_") + "_" + ProcessHandle.current().pid()
-                + "_" + counter.incrementAndGet();
+        String name = "axt_" + label.toLowerCase().replaceAll("[^a-z0-9]", "_") + "_"
+                + ProcessHandle.current().pid() + "_" + counter.incrementAndGet();
         try (Connection c = DriverManager.getConnection(serverUrl(), user(), password())) {
             c.createStatement().execute("DROP DATABASE IF EXISTS " + name);
             c.createStatement().execute("CREATE DATABASE " + name);

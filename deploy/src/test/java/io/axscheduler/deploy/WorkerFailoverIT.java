@@ -1,10 +1,8 @@
 package io.axscheduler.deploy;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,8 +11,9 @@ import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.stream.Collectors;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 /** A worker stopped in the middle of its runs: every job still succeeds exactly once, on the worker that stayed. */
 class WorkerFailoverIT {
@@ -26,12 +25,17 @@ class WorkerFailoverIT {
 
     @BeforeAll
     static void start() {
-        node = Node.start(TestDatabase.freshDatabase("worker_failover"), "node-f", Map.of(
-                "ax.scheduler.workers.heartbeat-interval-ms", "500",
-                "ax.scheduler.workers.expiry-check-ms", "300"));
+        node = Node.start(
+                TestDatabase.freshDatabase("worker_failover"),
+                "node-f",
+                Map.of(
+                        "ax.scheduler.workers.heartbeat-interval-ms", "500",
+                        "ax.scheduler.workers.expiry-check-ms", "300"));
         stays = WorkerNode.start("stays", node.api.port, "demo", runs, Map.of());
         leaves = WorkerNode.start("leaves", node.api.port, "demo", runs, Map.of("ax.worker.shutdown-grace-ms", "0"));
-        Await.until(Duration.ofSeconds(20), () -> node.api.get("/api/v1/workers").body().path("items").size() == 2,
+        Await.until(
+                Duration.ofSeconds(20),
+                () -> node.api.get("/api/v1/workers").body().path("items").size() == 2,
                 () -> node.api.get("/api/v1/workers").body().toString());
     }
 
@@ -47,27 +51,51 @@ class WorkerFailoverIT {
         String leavingId = leaves.workerId();
         List<String> jobIds = new ArrayList<>();
         for (int i = 0; i < 8; i++) {
-            jobIds.add(node.api.submit("{\"jobType\":\"sleep\",\"executorApp\":\"demo\",\"routeStrategy\":\"ROUND_ROBIN\","
-                    + "\"params\":{\"ms\":2000},\"maxRetries\":3,\"backoff\":{\"delaysMs\":[200]},\"timeoutMs\":60000}"));
+            jobIds.add(
+                    node.api.submit(
+                            "{\"jobType\":\"sleep\",\"executorApp\":\"demo\",\"routeStrategy\":\"ROUND_ROBIN\","
+                                    + "\"params\":{\"ms\":2000},\"maxRetries\":3,\"backoff\":{\"delaysMs\":[200]},\"timeoutMs\":60000}"));
         }
-        Await.until(Duration.ofSeconds(20), () -> jobIds.stream().allMatch(id -> "RUNNING".equals(node.api.get("/api/v1/jobs/" + id).text("status"))),
-                () -> jobIds.stream().map(id -> node.api.get("/api/v1/jobs/" + id).text("status")).toList().toString());
+        Await.until(
+                Duration.ofSeconds(20),
+                () -> jobIds.stream()
+                        .allMatch(id -> "RUNNING"
+                                .equals(node.api.get("/api/v1/jobs/" + id).text("status"))),
+                () -> jobIds.stream()
+                        .map(id -> node.api.get("/api/v1/jobs/" + id).text("status"))
+                        .toList()
+                        .toString());
         Set<String> onLeaving = jobIds.stream()
-                .filter(id -> leavingId.equals(node.api.get("/api/v1/jobs/" + id).text("worker"))).collect(Collectors.toSet());
+                .filter(id ->
+                        leavingId.equals(node.api.get("/api/v1/jobs/" + id).text("worker")))
+                .collect(Collectors.toSet());
         assertThat(onLeaving).isNotEmpty();
 
         leaves.close();
 
-        Await.until(Duration.ofSeconds(40), () -> jobIds.stream().allMatch(id -> "SUCCEEDED".equals(node.api.get("/api/v1/jobs/" + id).text("status"))),
-                () -> jobIds.stream().map(id -> node.api.get("/api/v1/jobs/" + id).body().toString()).toList().toString());
+        Await.until(
+                Duration.ofSeconds(40),
+                () -> jobIds.stream()
+                        .allMatch(id -> "SUCCEEDED"
+                                .equals(node.api.get("/api/v1/jobs/" + id).text("status"))),
+                () -> jobIds.stream()
+                        .map(id -> node.api.get("/api/v1/jobs/" + id).body().toString())
+                        .toList()
+                        .toString());
         for (String jobId : jobIds) {
             JsonNode job = node.api.get("/api/v1/jobs/" + jobId).body();
             assertThat(job.path("worker").asText()).isEqualTo(stays.workerId());
-            assertThat(runs.stream().filter(r -> r.jobId().equals(jobId) && r.succeeded())).as("successful runs of " + jobId).hasSize(1);
+            assertThat(runs.stream().filter(r -> r.jobId().equals(jobId) && r.succeeded()))
+                    .as("successful runs of " + jobId)
+                    .hasSize(1);
             if (onLeaving.contains(jobId)) {
                 assertThat(job.path("attempt").asInt()).isEqualTo(2);
                 List<String> types = new ArrayList<>();
-                node.api.get("/api/v1/jobs/" + jobId + "/history").body().path("events").forEach(e -> types.add(e.path("type").asText()));
+                node.api
+                        .get("/api/v1/jobs/" + jobId + "/history")
+                        .body()
+                        .path("events")
+                        .forEach(e -> types.add(e.path("type").asText()));
                 assertThat(types).contains("JobTimedOut", "JobRetryScheduled");
             } else {
                 assertThat(job.path("attempt").asInt()).isEqualTo(1);

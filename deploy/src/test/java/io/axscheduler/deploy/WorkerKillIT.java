@@ -1,8 +1,8 @@
 package io.axscheduler.deploy;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.File;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -12,8 +12,7 @@ import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.stream.Collectors;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /**
  * A worker in a JVM of its own is killed with SIGKILL while it runs jobs: no deregistration, no callbacks. Its
@@ -23,39 +22,71 @@ import static org.assertj.core.api.Assertions.assertThat;
 class WorkerKillIT {
 
     @Test
-    void jobs_of_a_worker_killed_mid_run_time_out_when_its_heartbeats_stop_and_succeed_on_the_other_worker() throws Exception {
+    void jobs_of_a_worker_killed_mid_run_time_out_when_its_heartbeats_stop_and_succeed_on_the_other_worker()
+            throws Exception {
         Queue<WorkerNode.Run> runs = new ConcurrentLinkedQueue<>();
-        try (Node node = Node.start(TestDatabase.freshDatabase("worker_kill"), "node-k", Map.of(
-                "ax.scheduler.workers.heartbeat-interval-ms", "500",
-                "ax.scheduler.workers.expiry-check-ms", "300"));
-             WorkerNode stays = WorkerNode.start("stays", node.api.port, "demo", runs, Map.of())) {
+        try (Node node = Node.start(
+                        TestDatabase.freshDatabase("worker_kill"),
+                        "node-k",
+                        Map.of(
+                                "ax.scheduler.workers.heartbeat-interval-ms", "500",
+                                "ax.scheduler.workers.expiry-check-ms", "300"));
+                WorkerNode stays = WorkerNode.start("stays", node.api.port, "demo", runs, Map.of())) {
             Process victim = startVictim(node.api.port);
             try {
-                Await.until(Duration.ofSeconds(60), () -> node.api.get("/api/v1/workers").body().path("items").size() == 2,
+                Await.until(
+                        Duration.ofSeconds(60),
+                        () -> node.api
+                                        .get("/api/v1/workers")
+                                        .body()
+                                        .path("items")
+                                        .size()
+                                == 2,
                         () -> node.api.get("/api/v1/workers").body().toString());
                 List<String> jobIds = new ArrayList<>();
                 for (int i = 0; i < 8; i++) {
-                    jobIds.add(node.api.submit("{\"jobType\":\"sleep\",\"executorApp\":\"demo\",\"routeStrategy\":\"ROUND_ROBIN\","
-                            + "\"params\":{\"ms\":3000},\"maxRetries\":3,\"backoff\":{\"delaysMs\":[200]},\"timeoutMs\":120000}"));
+                    jobIds.add(
+                            node.api.submit(
+                                    "{\"jobType\":\"sleep\",\"executorApp\":\"demo\",\"routeStrategy\":\"ROUND_ROBIN\","
+                                            + "\"params\":{\"ms\":3000},\"maxRetries\":3,\"backoff\":{\"delaysMs\":[200]},\"timeoutMs\":120000}"));
                 }
-                Await.until(Duration.ofSeconds(20), () -> jobIds.stream().allMatch(id -> "RUNNING".equals(status(node, id))),
-                        () -> jobIds.stream().map(id -> status(node, id)).toList().toString());
+                Await.until(
+                        Duration.ofSeconds(20),
+                        () -> jobIds.stream().allMatch(id -> "RUNNING".equals(status(node, id))),
+                        () -> jobIds.stream()
+                                .map(id -> status(node, id))
+                                .toList()
+                                .toString());
                 Set<String> onVictim = jobIds.stream()
-                        .filter(id -> !stays.workerId().equals(node.api.get("/api/v1/jobs/" + id).text("worker")))
+                        .filter(id -> !stays.workerId()
+                                .equals(node.api.get("/api/v1/jobs/" + id).text("worker")))
                         .collect(Collectors.toSet());
                 assertThat(onVictim).isNotEmpty();
 
                 victim.destroyForcibly().waitFor();
 
-                Await.until(Duration.ofSeconds(40), () -> jobIds.stream().allMatch(id -> "SUCCEEDED".equals(status(node, id))),
-                        () -> jobIds.stream().map(id -> node.api.get("/api/v1/jobs/" + id).body().toString()).toList().toString());
+                Await.until(
+                        Duration.ofSeconds(40),
+                        () -> jobIds.stream().allMatch(id -> "SUCCEEDED".equals(status(node, id))),
+                        () -> jobIds.stream()
+                                .map(id -> node.api
+                                        .get("/api/v1/jobs/" + id)
+                                        .body()
+                                        .toString())
+                                .toList()
+                                .toString());
                 for (String jobId : jobIds) {
                     JsonNode job = node.api.get("/api/v1/jobs/" + jobId).body();
                     List<String> types = new ArrayList<>();
-                    node.api.get("/api/v1/jobs/" + jobId + "/history").body().path("events").forEach(e -> types.add(e.path("type").asText()));
+                    node.api
+                            .get("/api/v1/jobs/" + jobId + "/history")
+                            .body()
+                            .path("events")
+                            .forEach(e -> types.add(e.path("type").asText()));
                     assertThat(job.path("worker").asText()).isEqualTo(stays.workerId());
                     assertThat(types.stream().filter("JobSucceeded"::equals)).hasSize(1);
-                    assertThat(runs.stream().filter(r -> r.jobId().equals(jobId) && r.succeeded())).hasSize(1);
+                    assertThat(runs.stream().filter(r -> r.jobId().equals(jobId) && r.succeeded()))
+                            .hasSize(1);
                     if (onVictim.contains(jobId)) {
                         assertThat(job.path("attempt").asInt()).isEqualTo(2);
                         assertThat(types).contains("JobTimedOut");
@@ -76,9 +107,17 @@ class WorkerKillIT {
 
     private static Process startVictim(int schedulerPort) throws Exception {
         String java = ProcessHandle.current().info().command().orElse("java");
-        return new ProcessBuilder(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"), WorkerNode.class.getName(),
-                "--server.port=0", "--ax.worker.scheduler-url=http://127.0.0.1:" + schedulerPort, "--ax.worker.app=demo",
-                "--ax.worker.capacity=4", "--spring.main.banner-mode=off")
+        return new ProcessBuilder(
+                        java,
+                        "-Xmx256m",
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        WorkerNode.class.getName(),
+                        "--server.port=0",
+                        "--ax.worker.scheduler-url=http://127.0.0.1:" + schedulerPort,
+                        "--ax.worker.app=demo",
+                        "--ax.worker.capacity=4",
+                        "--spring.main.banner-mode=off")
                 .redirectErrorStream(true)
                 .redirectOutput(new File("target/victim-worker.log"))
                 .start();

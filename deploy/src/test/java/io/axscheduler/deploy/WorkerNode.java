@@ -6,6 +6,13 @@ import io.axscheduler.worker.AxWorkerAutoConfiguration;
 import io.axscheduler.worker.demo.EchoHandler;
 import io.axscheduler.worker.demo.FlakyHandler;
 import io.axscheduler.worker.demo.SleepHandler;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.autoconfigure.http.HttpMessageConvertersAutoConfiguration;
@@ -17,14 +24,6 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.servlet.context.ServletWebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Queue;
-import java.util.concurrent.ConcurrentLinkedQueue;
-
 /**
  * A demo worker (echo, sleep, flaky) started in this JVM on a random port, talking to a node over real HTTP. Every
  * run its handlers finish is added to {@code runs}. The application class is not a {@code @Configuration}, and only
@@ -32,14 +31,17 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  */
 final class WorkerNode implements AutoCloseable {
 
-    record Run(String worker, String jobId, int attempt, Object shardIndex, Object shardTotal, boolean succeeded) {
-    }
+    record Run(String worker, String jobId, int attempt, Object shardIndex, Object shardTotal, boolean succeeded) {}
 
-    @ImportAutoConfiguration({ServletWebServerFactoryAutoConfiguration.class, DispatcherServletAutoConfiguration.class,
-            WebMvcAutoConfiguration.class, HttpMessageConvertersAutoConfiguration.class, JacksonAutoConfiguration.class,
-            AxWorkerAutoConfiguration.class})
-    static class WorkerApplication {
-    }
+    @ImportAutoConfiguration({
+        ServletWebServerFactoryAutoConfiguration.class,
+        DispatcherServletAutoConfiguration.class,
+        WebMvcAutoConfiguration.class,
+        HttpMessageConvertersAutoConfiguration.class,
+        JacksonAutoConfiguration.class,
+        AxWorkerAutoConfiguration.class
+    })
+    static class WorkerApplication {}
 
     final String name;
     final ConfigurableApplicationContext context;
@@ -61,7 +63,8 @@ final class WorkerNode implements AutoCloseable {
         all.forEach((k, v) -> args.add("--" + k + "=" + v));
         WorkerNode worker = new WorkerNode(name, run(name, runs, args.toArray(String[]::new)));
         // the node lists a worker as soon as its row is written, a moment before the worker has read its id back
-        Await.until(Duration.ofSeconds(30), () -> worker.workerId() != null, () -> "worker " + name + " never registered");
+        Await.until(
+                Duration.ofSeconds(30), () -> worker.workerId() != null, () -> "worker " + name + " never registered");
         return worker;
     }
 
@@ -75,7 +78,8 @@ final class WorkerNode implements AutoCloseable {
                 .web(WebApplicationType.SERVLET)
                 .initializers(ctx -> {
                     for (JobHandler handler : List.of(new EchoHandler(), new SleepHandler(), new FlakyHandler())) {
-                        ctx.getBeanFactory().registerSingleton("handler-" + handler.jobType(), new Recording(handler, name, runs));
+                        ctx.getBeanFactory()
+                                .registerSingleton("handler-" + handler.jobType(), new Recording(handler, name, runs));
                     }
                 })
                 .run(args);
@@ -109,8 +113,13 @@ final class WorkerNode implements AutoCloseable {
                 succeeded = true;
                 return result;
             } finally {
-                runs.add(new Run(worker, context.jobId(), context.attempt(), context.params().get("shardIndex"),
-                        context.params().get("shardTotal"), succeeded));
+                runs.add(new Run(
+                        worker,
+                        context.jobId(),
+                        context.attempt(),
+                        context.params().get("shardIndex"),
+                        context.params().get("shardTotal"),
+                        succeeded));
             }
         }
     }

@@ -1,13 +1,11 @@
 package io.axscheduler.deploy;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpServer;
 import io.axscheduler.api.TextLimit;
 import io.axscheduler.api.worker.CallbackSignature;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -22,8 +20,9 @@ import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.stream.Collectors;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 /**
  * One node and two demo workers over real HTTP: registry, round-robin spread, sharding broadcast; and a fake worker
@@ -39,12 +38,17 @@ class WorkerRemoteIT {
 
     @BeforeAll
     static void start() {
-        node = Node.start(TestDatabase.freshDatabase("workers"), "node-w", Map.of(
-                "ax.scheduler.workers.heartbeat-interval-ms", "1000",
-                "ax.scheduler.workers.expiry-check-ms", "500"));
+        node = Node.start(
+                TestDatabase.freshDatabase("workers"),
+                "node-w",
+                Map.of(
+                        "ax.scheduler.workers.heartbeat-interval-ms", "1000",
+                        "ax.scheduler.workers.expiry-check-ms", "500"));
         one = WorkerNode.start("one", node.api.port, "demo", runs, Map.of());
         two = WorkerNode.start("two", node.api.port, "demo", runs, Map.of());
-        Await.until(Duration.ofSeconds(20), () -> node.api.get("/api/v1/workers").body().path("items").size() == 2,
+        Await.until(
+                Duration.ofSeconds(20),
+                () -> node.api.get("/api/v1/workers").body().path("items").size() == 2,
                 () -> node.api.get("/api/v1/workers").body().toString());
     }
 
@@ -71,7 +75,9 @@ class WorkerRemoteIT {
         node.api.get("/api/v1/workers").body().path("items").forEach(w -> {
             if (w.path("app").asText().equals("demo")) items.add(w);
         });
-        assertThat(items).extracting(w -> w.path("workerId").asText()).containsExactlyInAnyOrder(one.workerId(), two.workerId());
+        assertThat(items)
+                .extracting(w -> w.path("workerId").asText())
+                .containsExactlyInAnyOrder(one.workerId(), two.workerId());
         for (JsonNode worker : items) {
             assertThat(worker.path("app").asText()).isEqualTo("demo");
             assertThat(worker.path("address").asText()).startsWith("http://127.0.0.1:");
@@ -85,7 +91,8 @@ class WorkerRemoteIT {
 
     @Test
     void a_registration_without_job_types_or_address_is_refused_naming_the_fields() {
-        Api.Response r = node.api.post("/api/v1/workers/register", "{\"app\":\"x\",\"address\":\"ftp://h\",\"jobTypes\":[],\"capacity\":0}");
+        Api.Response r = node.api.post(
+                "/api/v1/workers/register", "{\"app\":\"x\",\"address\":\"ftp://h\",\"jobTypes\":[],\"capacity\":0}");
         assertThat(r.status()).isEqualTo(400);
         assertThat(r.body().path("errors").toString()).contains("address", "jobTypes", "capacity");
     }
@@ -94,25 +101,37 @@ class WorkerRemoteIT {
     void a_type_only_remote_workers_run_is_accepted_and_round_robin_spreads_jobs_evenly() {
         List<String> jobIds = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
-            jobIds.add(node.api.submit("{\"jobType\":\"echo\",\"executorApp\":\"demo\",\"routeStrategy\":\"ROUND_ROBIN\",\"params\":{\"i\":" + i + "}}"));
+            jobIds.add(node.api.submit(
+                    "{\"jobType\":\"echo\",\"executorApp\":\"demo\",\"routeStrategy\":\"ROUND_ROBIN\",\"params\":{\"i\":"
+                            + i + "}}"));
         }
-        Map<String, Long> byWorker = jobIds.stream().map(id -> awaitStatus(id, "SUCCEEDED"))
+        Map<String, Long> byWorker = jobIds.stream()
+                .map(id -> awaitStatus(id, "SUCCEEDED"))
                 .collect(Collectors.groupingBy(job -> job.path("worker").asText(), Collectors.counting()));
         assertThat(byWorker).containsOnlyKeys(one.workerId(), two.workerId());
         assertThat(byWorker.values()).containsOnly(5L);
 
-        JsonNode started = events(jobIds.get(0)).stream().filter(e -> e.path("type").asText().equals("JobStarted")).findFirst().orElseThrow();
-        JsonNode succeeded = events(jobIds.get(0)).stream().filter(e -> e.path("type").asText().equals("JobSucceeded")).findFirst().orElseThrow();
+        JsonNode started = events(jobIds.get(0)).stream()
+                .filter(e -> e.path("type").asText().equals("JobStarted"))
+                .findFirst()
+                .orElseThrow();
+        JsonNode succeeded = events(jobIds.get(0)).stream()
+                .filter(e -> e.path("type").asText().equals("JobSucceeded"))
+                .findFirst()
+                .orElseThrow();
         assertThat(started.path("payload").path("worker").asText()).isIn(one.workerId(), two.workerId());
-        assertThat(succeeded.path("metadata").path("worker").asText()).isEqualTo(started.path("payload").path("worker").asText());
+        assertThat(succeeded.path("metadata").path("worker").asText())
+                .isEqualTo(started.path("payload").path("worker").asText());
     }
 
     @Test
     void a_sharding_broadcast_runs_once_on_each_worker_and_succeeds_when_both_shards_do() {
-        String jobId = node.api.submit("{\"jobType\":\"echo\",\"executorApp\":\"demo\",\"routeStrategy\":\"SHARDING_BROADCAST\"}");
+        String jobId = node.api.submit(
+                "{\"jobType\":\"echo\",\"executorApp\":\"demo\",\"routeStrategy\":\"SHARDING_BROADCAST\"}");
         JsonNode job = awaitStatus(jobId, "SUCCEEDED");
 
-        List<WorkerNode.Run> shards = runs.stream().filter(r -> r.jobId().equals(jobId)).toList();
+        List<WorkerNode.Run> shards =
+                runs.stream().filter(r -> r.jobId().equals(jobId)).toList();
         assertThat(shards).hasSize(2);
         assertThat(shards).extracting(WorkerNode.Run::worker).containsExactlyInAnyOrder("one", "two");
         assertThat(shards).extracting(r -> String.valueOf(r.shardIndex())).containsExactlyInAnyOrder("0", "1");
@@ -124,11 +143,13 @@ class WorkerRemoteIT {
 
     @Test
     void a_failing_shard_fails_the_broadcast_and_the_retry_runs_every_shard_again() {
-        String jobId = node.api.submit("{\"jobType\":\"flaky\",\"executorApp\":\"demo\",\"routeStrategy\":\"SHARDING_BROADCAST\","
-                + "\"params\":{\"failTimes\":1},\"maxRetries\":2,\"backoff\":{\"delaysMs\":[200]}}");
+        String jobId = node.api.submit(
+                "{\"jobType\":\"flaky\",\"executorApp\":\"demo\",\"routeStrategy\":\"SHARDING_BROADCAST\","
+                        + "\"params\":{\"failTimes\":1},\"maxRetries\":2,\"backoff\":{\"delaysMs\":[200]}}");
         JsonNode job = awaitStatus(jobId, "SUCCEEDED");
         assertThat(job.path("attempt").asInt()).isEqualTo(2);
-        assertThat(runs.stream().filter(r -> r.jobId().equals(jobId) && r.attempt() == 2 && r.succeeded())).hasSize(2);
+        assertThat(runs.stream().filter(r -> r.jobId().equals(jobId) && r.attempt() == 2 && r.succeeded()))
+                .hasSize(2);
     }
 
     @Test
@@ -145,8 +166,10 @@ class WorkerRemoteIT {
         });
         fake.start();
         try {
-            Api.Response registered = node.api.post("/api/v1/workers/register", "{\"app\":\"fake\",\"address\":\"http://127.0.0.1:"
-                    + fake.getAddress().getPort() + "\",\"jobTypes\":[\"fake-type\"],\"capacity\":2}");
+            Api.Response registered = node.api.post(
+                    "/api/v1/workers/register",
+                    "{\"app\":\"fake\",\"address\":\"http://127.0.0.1:"
+                            + fake.getAddress().getPort() + "\",\"jobTypes\":[\"fake-type\"],\"capacity\":2}");
             assertThat(registered.status()).isEqualTo(201);
             String workerId = registered.text("workerId");
             String secret = registered.text("secret");
@@ -156,13 +179,16 @@ class WorkerRemoteIT {
             assertThat(pushed).hasSize(1);
             // a result longer than the column: the event records it cut as the job_queue row does
             String result = "done" + "!".repeat(TextLimit.MAX_CHARS);
-            String body = "{\"workerId\":\"" + workerId + "\",\"jobId\":\"" + jobId + "\",\"attempt\":1,\"shardIndex\":0,"
-                    + "\"succeeded\":true,\"result\":\"" + result + "\",\"error\":null,\"durationMs\":5}";
+            String body =
+                    "{\"workerId\":\"" + workerId + "\",\"jobId\":\"" + jobId + "\",\"attempt\":1,\"shardIndex\":0,"
+                            + "\"succeeded\":true,\"result\":\"" + result + "\",\"error\":null,\"durationMs\":5}";
             long now = System.currentTimeMillis();
 
             assertThat(callback(body, null, null)).isEqualTo(401);
-            assertThat(callback(body, now, CallbackSignature.sign("not-the-secret", now, body))).isEqualTo(401);
-            assertThat(callback(body, now - 3_600_000, CallbackSignature.sign(secret, now - 3_600_000, body))).isEqualTo(401);
+            assertThat(callback(body, now, CallbackSignature.sign("not-the-secret", now, body)))
+                    .isEqualTo(401);
+            assertThat(callback(body, now - 3_600_000, CallbackSignature.sign(secret, now - 3_600_000, body)))
+                    .isEqualTo(401);
             assertThat(node.api.get("/api/v1/jobs/" + jobId).text("status")).isEqualTo("RUNNING");
 
             String signature = CallbackSignature.sign(secret, now, body);
@@ -171,16 +197,26 @@ class WorkerRemoteIT {
             assertThat(job.path("worker").asText()).isEqualTo(workerId);
             int eventsAfterSuccess = events(jobId).size();
 
-            assertThat(callback(body, now, signature)).as("the same request replayed").isEqualTo(401);
+            assertThat(callback(body, now, signature))
+                    .as("the same request replayed")
+                    .isEqualTo(401);
             long later = now + 10;
-            assertThat(callback(body, later, CallbackSignature.sign(secret, later, body))).as("a duplicate, freshly signed").isEqualTo(200);
+            assertThat(callback(body, later, CallbackSignature.sign(secret, later, body)))
+                    .as("a duplicate, freshly signed")
+                    .isEqualTo(200);
             String failed = body.replace("\"succeeded\":true", "\"succeeded\":false");
-            assertThat(callback(failed, later + 1, CallbackSignature.sign(secret, later + 1, failed))).as("a late failure").isEqualTo(200);
+            assertThat(callback(failed, later + 1, CallbackSignature.sign(secret, later + 1, failed)))
+                    .as("a late failure")
+                    .isEqualTo(200);
 
             assertThat(events(jobId)).hasSize(eventsAfterSuccess);
             assertThat(node.api.get("/api/v1/jobs/" + jobId).text("status")).isEqualTo("SUCCEEDED");
             assertThat(node.api.get("/api/v1/jobs/" + jobId).text("result")).isEqualTo(TextLimit.truncate(result));
-            assertThat(events(jobId).get(eventsAfterSuccess - 1).path("payload").path("result").asText())
+            assertThat(events(jobId)
+                            .get(eventsAfterSuccess - 1)
+                            .path("payload")
+                            .path("result")
+                            .asText())
                     .isEqualTo(TextLimit.truncate(result));
         } finally {
             fake.stop(0);
@@ -193,29 +229,43 @@ class WorkerRemoteIT {
         try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
             closedPort = socket.getLocalPort();
         }
-        Api.Response registered = node.api.post("/api/v1/workers/register", "{\"app\":\"unreachable\",\"address\":\"http://127.0.0.1:"
-                + closedPort + "\",\"jobTypes\":[\"unreachable-type\"],\"capacity\":1}");
+        Api.Response registered = node.api.post(
+                "/api/v1/workers/register",
+                "{\"app\":\"unreachable\",\"address\":\"http://127.0.0.1:" + closedPort
+                        + "\",\"jobTypes\":[\"unreachable-type\"],\"capacity\":1}");
         String workerId = registered.text("workerId");
         String jobId = node.api.submit("{\"jobType\":\"unreachable-type\",\"executorApp\":\"unreachable\"}");
 
-        Await.until(Duration.ofSeconds(30), () -> {
-            node.api.post("/api/v1/workers/" + workerId + "/heartbeat", "{\"inFlight\":0}");
-            return worker(workerId).path("coolingDown").asBoolean();
-        }, () -> worker(workerId).toString());
+        Await.until(
+                Duration.ofSeconds(30),
+                () -> {
+                    node.api.post("/api/v1/workers/" + workerId + "/heartbeat", "{\"inFlight\":0}");
+                    return worker(workerId).path("coolingDown").asBoolean();
+                },
+                () -> worker(workerId).toString());
 
         assertThat(worker(workerId).path("consecutiveFailures").asInt()).isEqualTo(5);
         JsonNode job = node.api.get("/api/v1/jobs/" + jobId).body();
-        assertThat(job.path("status").asText()).as("never ran: each failed push handed the claim back").isEqualTo("WAITING");
+        assertThat(job.path("status").asText())
+                .as("never ran: each failed push handed the claim back")
+                .isEqualTo("WAITING");
         assertThat(job.path("attempt").asInt()).isZero();
         Thread.sleep(2500);
         node.api.post("/api/v1/workers/" + workerId + "/heartbeat", "{\"inFlight\":0}");
-        assertThat(worker(workerId).path("consecutiveFailures").asInt()).as("no push while cooling down").isEqualTo(5);
+        assertThat(worker(workerId).path("consecutiveFailures").asInt())
+                .as("no push while cooling down")
+                .isEqualTo(5);
         assertThat(deregister(workerId)).isEqualTo(204);
     }
 
     static int deregister(String workerId) throws IOException, InterruptedException {
-        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + node.api.port + "/api/v1/workers/" + workerId))
-                .DELETE().build(), HttpResponse.BodyHandlers.ofString()).statusCode();
+        return http.send(
+                        HttpRequest.newBuilder(
+                                        URI.create("http://127.0.0.1:" + node.api.port + "/api/v1/workers/" + workerId))
+                                .DELETE()
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString())
+                .statusCode();
     }
 
     static JsonNode worker(String workerId) {
@@ -226,8 +276,10 @@ class WorkerRemoteIT {
     }
 
     static int callback(String body, Long timestamp, String signature) throws IOException, InterruptedException {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + node.api.port + "/api/v1/workers/callbacks"))
-                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body));
+        HttpRequest.Builder request = HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + node.api.port + "/api/v1/workers/callbacks"))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body));
         if (timestamp != null) request.header(CallbackSignature.TIMESTAMP_HEADER, String.valueOf(timestamp));
         if (signature != null) request.header(CallbackSignature.SIGNATURE_HEADER, signature);
         return http.send(request.build(), HttpResponse.BodyHandlers.ofString()).statusCode();

@@ -1,15 +1,5 @@
 package io.axscheduler.query;
 
-import org.axonframework.messaging.unitofwork.CurrentUnitOfWork;
-import org.axonframework.messaging.unitofwork.UnitOfWork;
-import org.springframework.jdbc.core.PreparedStatementCallback;
-import org.springframework.jdbc.core.PreparedStatementCreatorFactory;
-import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
-import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
-import org.springframework.jdbc.core.namedparam.NamedParameterUtils;
-import org.springframework.jdbc.core.namedparam.ParsedSql;
-import org.springframework.jdbc.core.namedparam.SqlParameterSource;
-
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -21,6 +11,15 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.axonframework.messaging.unitofwork.CurrentUnitOfWork;
+import org.axonframework.messaging.unitofwork.UnitOfWork;
+import org.springframework.jdbc.core.PreparedStatementCallback;
+import org.springframework.jdbc.core.PreparedStatementCreatorFactory;
+import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.jdbc.core.namedparam.NamedParameterUtils;
+import org.springframework.jdbc.core.namedparam.ParsedSql;
+import org.springframework.jdbc.core.namedparam.SqlParameterSource;
 
 /**
  * A projection's writes to its table, one row each, made in the transaction of the event append. Inside a unit of
@@ -63,21 +62,22 @@ public final class BatchedRowWrites {
         }
         UnitOfWork<?> unit = CurrentUnitOfWork.get();
         unit.getOrComputeResource(resourceKey, key -> {
-            Pending pending = new Pending();
-            unit.onPrepareCommit(u -> pending.flush());
-            return pending;
-        }).add(supersedes, new Write(sql, params, rowId, event));
+                    Pending pending = new Pending();
+                    unit.onPrepareCommit(u -> pending.flush());
+                    return pending;
+                })
+                .add(supersedes, new Write(sql, params, rowId, event));
     }
 
     private void requireOneRow(int rows, Write write) {
         if (rows != 1 && rows != Statement.SUCCESS_NO_INFO) {
-            throw new IllegalStateException(table + ": " + write.event().getClass().getSimpleName() + " of " + rowKind + " "
-                    + write.rowId() + " changed " + rows + " rows, expected 1");
+            throw new IllegalStateException(
+                    table + ": " + write.event().getClass().getSimpleName() + " of " + rowKind + " " + write.rowId()
+                            + " changed " + rows + " rows, expected 1");
         }
     }
 
-    private record Write(String sql, MapSqlParameterSource params, String rowId, Object event) {
-    }
+    private record Write(String sql, MapSqlParameterSource params, String rowId, Object event) {}
 
     /**
      * The writes of one unit of work. Each row's writes keep their event order; writes of different rows may go in any
@@ -90,13 +90,15 @@ public final class BatchedRowWrites {
         private final Map<String, Slot> lastWriteOfRow = new HashMap<>();
 
         /** Where a write waits: its layer, and its place in that layer. */
-        private record Slot(int layer, int index) {
-        }
+        private record Slot(int layer, int index) {}
 
         /** A write whose row's last pending write was made for an event of type {@code supersedes} takes its place. */
         void add(Class<?> supersedes, Write write) {
             Slot last = lastWriteOfRow.get(write.rowId());
-            if (last != null && supersedes != null && supersedes.isInstance(layers.get(last.layer()).get(last.index()).event())) {
+            if (last != null
+                    && supersedes != null
+                    && supersedes.isInstance(
+                            layers.get(last.layer()).get(last.index()).event())) {
                 layers.get(last.layer()).set(last.index(), write);
                 return;
             }
@@ -109,7 +111,8 @@ public final class BatchedRowWrites {
         void flush() {
             for (List<Write> layer : layers) {
                 Map<String, List<Write>> bySql = new LinkedHashMap<>();
-                for (Write write : layer) bySql.computeIfAbsent(write.sql(), k -> new ArrayList<>()).add(write);
+                for (Write write : layer)
+                    bySql.computeIfAbsent(write.sql(), k -> new ArrayList<>()).add(write);
                 for (List<Write> run : bySql.values()) execute(run);
             }
             layers.clear();
@@ -121,13 +124,17 @@ public final class BatchedRowWrites {
                 requireOneRow(jdbc.update(run.get(0).sql(), run.get(0).params()), run.get(0));
                 return;
             }
-            RowBatch batch = new RowBatch(run.get(0).sql(), run.stream().<SqlParameterSource>map(Write::params).toList());
+            RowBatch batch = new RowBatch(
+                    run.get(0).sql(),
+                    run.stream().<SqlParameterSource>map(Write::params).toList());
             RowBatch.Counts counts = jdbc.execute(batch.sql(), batch.rows().get(0), batch);
             if (counts.perRow() != null) {
                 for (int i = 0; i < run.size(); i++) requireOneRow(counts.perRow()[i], run.get(i));
             } else if (counts.total() != run.size()) {
-                // a count other than one a write may be the driver's: it splits a bulk batch where a column is bound null
-                // in one row and a value in another, and then answers only the first part's count (or none at all). Each
+                // a count other than one a write may be the driver's: it splits a bulk batch where a column is bound
+                // null
+                // in one row and a value in another, and then answers only the first part's count (or none at all).
+                // Each
                 // write is of one row by its primary key, so the rows themselves say whether every write found its own.
                 requireRowsExist(run);
             }
@@ -135,13 +142,18 @@ public final class BatchedRowWrites {
 
         private void requireRowsExist(List<Write> run) {
             List<String> ids = run.stream().map(Write::rowId).distinct().toList();
-            Set<String> found = new HashSet<>(jdbc.queryForList("SELECT " + keyColumn + " FROM " + table + " WHERE " + keyColumn
-                    + " IN (:ids)", Map.of("ids", ids), String.class));
-            List<String> missing = ids.stream().filter(id -> !found.contains(id)).toList();
+            Set<String> found = new HashSet<>(jdbc.queryForList(
+                    "SELECT " + keyColumn + " FROM " + table + " WHERE " + keyColumn + " IN (:ids)",
+                    Map.of("ids", ids),
+                    String.class));
+            List<String> missing =
+                    ids.stream().filter(id -> !found.contains(id)).toList();
             if (!missing.isEmpty()) {
-                throw new IllegalStateException(table + ": " + run.get(0).event().getClass().getSimpleName() + " of " + rowKind
-                        + (missing.size() == 1 ? " " : "s ") + missing.stream().limit(20).toList() + (missing.size() > 20 ? "…" : "")
-                        + " in a batch of " + run.size() + " changed no row: missing");
+                throw new IllegalStateException(
+                        table + ": " + run.get(0).event().getClass().getSimpleName() + " of " + rowKind
+                                + (missing.size() == 1 ? " " : "s ")
+                                + missing.stream().limit(20).toList() + (missing.size() > 20 ? "…" : "")
+                                + " in a batch of " + run.size() + " changed no row: missing");
             }
         }
     }
@@ -150,11 +162,11 @@ public final class BatchedRowWrites {
      * One statement run for each of {@code rows} as one JDBC batch. MariaDB Connector/J sends it as MariaDB's bulk
      * command (see application.yml), which answers a count for the whole batch instead of one per row.
      */
-    public record RowBatch(String sql, List<SqlParameterSource> rows) implements PreparedStatementCallback<RowBatch.Counts> {
+    public record RowBatch(String sql, List<SqlParameterSource> rows)
+            implements PreparedStatementCallback<RowBatch.Counts> {
 
         /** The rows each entry changed (null when the driver did not count them one by one), and their total (-1: none). */
-        public record Counts(int[] perRow, long total) {
-        }
+        public record Counts(int[] perRow, long total) {}
 
         @Override
         public Counts doInPreparedStatement(PreparedStatement statement) throws SQLException {
@@ -163,7 +175,8 @@ public final class BatchedRowWrites {
                     NamedParameterUtils.substituteNamedParameters(parsed, rows.get(0)),
                     NamedParameterUtils.buildSqlParameterList(parsed, rows.get(0)));
             for (SqlParameterSource row : rows) {
-                types.newPreparedStatementSetter(NamedParameterUtils.buildValueArray(parsed, row, null)).setValues(statement);
+                types.newPreparedStatementSetter(NamedParameterUtils.buildValueArray(parsed, row, null))
+                        .setValues(statement);
                 statement.addBatch();
             }
             int[] perRow = statement.executeBatch();

@@ -27,6 +27,7 @@ public class DatabaseTime {
      * the server read its clock before the answer came back, whatever the wait for a connection or the round trip.
      */
     private volatile long leastSkewMs;
+
     private volatile long skewMeasuredAt;
 
     /** The database's clock, read with a query. */

@@ -21,12 +21,14 @@ public final class ScanThread {
     private boolean wakeRequested;
     /** Moments (epoch ms, this JVM's clock) at which a pass is due, earliest first; guarded by {@code signal}. */
     private final TreeSet<Long> wakeTimes = new TreeSet<>();
+
     private volatile boolean running;
     private Thread thread;
 
     /** @param pass one pass of the loop; true to run the next pass at once instead of pausing */
     public ScanThread(String name, long minPauseMs, long maxPauseMs, BooleanSupplier pass) {
-        if (minPauseMs < 10 || maxPauseMs < minPauseMs) throw new IllegalArgumentException(name + " pauses: 10 <= min <= max");
+        if (minPauseMs < 10 || maxPauseMs < minPauseMs)
+            throw new IllegalArgumentException(name + " pauses: 10 <= min <= max");
         this.name = name;
         this.minPauseMs = minPauseMs;
         this.maxPauseMs = maxPauseMs;

@@ -5,12 +5,11 @@ import io.axscheduler.api.job.JobCommand;
 import io.axscheduler.api.job.JobCommandBatch;
 import io.axscheduler.api.job.SubmitJob;
 import io.axscheduler.api.job.SubmitResult;
+import java.util.List;
+import java.util.Map;
 import org.axonframework.commandhandling.GenericCommandMessage;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.springframework.stereotype.Component;
-
-import java.util.List;
-import java.util.Map;
 
 /** Commands the node sends on its own behalf: their events name the actor {@code scheduler}. */
 @Component

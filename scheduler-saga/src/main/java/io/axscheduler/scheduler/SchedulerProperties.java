@@ -1,19 +1,19 @@
 package io.axscheduler.scheduler;
 
+import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
-
-import java.util.List;
 
 /**
  * Every bound of a scheduler node, under {@code ax.scheduler}. Scan thread, dispatch pools and the database pool are
  * sized separately so that a stuck job type or a slow database cannot take the others down with it.
  */
 @ConfigurationProperties("ax.scheduler")
-public record SchedulerProperties(@DefaultValue Scan scan,
-                                  @DefaultValue Execution execution,
-                                  @DefaultValue Health health,
-                                  @DefaultValue Jobs jobs) {
+public record SchedulerProperties(
+        @DefaultValue Scan scan,
+        @DefaultValue Execution execution,
+        @DefaultValue Health health,
+        @DefaultValue Jobs jobs) {
 
     /**
      * @param minIntervalMs  shortest pause between scans (jitter spreads the nodes apart)
@@ -27,20 +27,24 @@ public record SchedulerProperties(@DefaultValue Scan scan,
      *                       its handler called at the due time: the claim's transaction is then not part of the
      *                       start's delay. JobStarted precedes the handler by at most this much (0: claim when due)
      */
-    public record Scan(@DefaultValue("800") long minIntervalMs,
-                       @DefaultValue("1200") long maxIntervalMs,
-                       @DefaultValue("200") int batchSize,
-                       @DefaultValue("60000") long agingAfterMs,
-                       @DefaultValue("30000") long leaseMs,
-                       @DefaultValue("2000") long leaseCheckMs,
-                       @DefaultValue("true") boolean enabled,
-                       @DefaultValue("0") long claimAheadMs) {
+    public record Scan(
+            @DefaultValue("800") long minIntervalMs,
+            @DefaultValue("1200") long maxIntervalMs,
+            @DefaultValue("200") int batchSize,
+            @DefaultValue("60000") long agingAfterMs,
+            @DefaultValue("30000") long leaseMs,
+            @DefaultValue("2000") long leaseCheckMs,
+            @DefaultValue("true") boolean enabled,
+            @DefaultValue("0") long claimAheadMs) {
         public Scan {
-            if (minIntervalMs < 10 || maxIntervalMs < minIntervalMs) throw new IllegalArgumentException("scan intervals: 10 <= min <= max");
-            if (batchSize < 1 || batchSize > 1000) throw new IllegalArgumentException("ax.scheduler.scan.batch-size must be 1..1000");
+            if (minIntervalMs < 10 || maxIntervalMs < minIntervalMs)
+                throw new IllegalArgumentException("scan intervals: 10 <= min <= max");
+            if (batchSize < 1 || batchSize > 1000)
+                throw new IllegalArgumentException("ax.scheduler.scan.batch-size must be 1..1000");
             if (leaseMs < 1000) throw new IllegalArgumentException("ax.scheduler.scan.lease-ms must be at least 1000");
             // a job started ahead holds a pool thread until it is due
-            if (claimAheadMs < 0 || claimAheadMs > 1000) throw new IllegalArgumentException("ax.scheduler.scan.claim-ahead-ms must be 0..1000");
+            if (claimAheadMs < 0 || claimAheadMs > 1000)
+                throw new IllegalArgumentException("ax.scheduler.scan.claim-ahead-ms must be 0..1000");
         }
     }
 
@@ -53,21 +57,24 @@ public record SchedulerProperties(@DefaultValue Scan scan,
      * @param reportQueue outcomes waiting to be written; a handler that finds it full waits for room
      * @param reportBatch outcomes written in one transaction at most
      */
-    public record Execution(@DefaultValue("16") int threadsPerType,
-                            @DefaultValue("10000") long shutdownGraceMs,
-                            @DefaultValue("1000") long cancelCheckMs,
-                            @DefaultValue("4096") int reportQueue,
-                            @DefaultValue("500") int reportBatch) {
+    public record Execution(
+            @DefaultValue("16") int threadsPerType,
+            @DefaultValue("10000") long shutdownGraceMs,
+            @DefaultValue("1000") long cancelCheckMs,
+            @DefaultValue("4096") int reportQueue,
+            @DefaultValue("500") int reportBatch) {
         public Execution {
-            if (threadsPerType < 1 || threadsPerType > 1000) throw new IllegalArgumentException("ax.scheduler.execution.threads-per-type must be 1..1000");
-            if (reportQueue < 1) throw new IllegalArgumentException("ax.scheduler.execution.report-queue must be positive");
-            if (reportBatch < 1 || reportBatch > 1000) throw new IllegalArgumentException("ax.scheduler.execution.report-batch must be 1..1000");
+            if (threadsPerType < 1 || threadsPerType > 1000)
+                throw new IllegalArgumentException("ax.scheduler.execution.threads-per-type must be 1..1000");
+            if (reportQueue < 1)
+                throw new IllegalArgumentException("ax.scheduler.execution.report-queue must be positive");
+            if (reportBatch < 1 || reportBatch > 1000)
+                throw new IllegalArgumentException("ax.scheduler.execution.report-batch must be 1..1000");
         }
     }
 
     /** @param scanStallMs the node reports DOWN when no scan completed for this long */
-    public record Health(@DefaultValue("30000") long scanStallMs) {
-    }
+    public record Health(@DefaultValue("30000") long scanStallMs) {}
 
     /**
      * @param builtinsEnabled     the {@code noop}, {@code sleep} and {@code flaky} types
@@ -76,10 +83,10 @@ public record SchedulerProperties(@DefaultValue Scan scan,
      * @param httpReadTimeoutMs   response timeout of the {@code http} type
      * @param maxSleepMs          longest {@code sleep} accepted
      */
-    public record Jobs(@DefaultValue("true") boolean builtinsEnabled,
-                       @DefaultValue({"localhost", "127.0.0.1"}) List<String> httpAllowedHosts,
-                       @DefaultValue("2000") long httpConnectTimeoutMs,
-                       @DefaultValue("10000") long httpReadTimeoutMs,
-                       @DefaultValue("3600000") long maxSleepMs) {
-    }
+    public record Jobs(
+            @DefaultValue("true") boolean builtinsEnabled,
+            @DefaultValue({"localhost", "127.0.0.1"}) List<String> httpAllowedHosts,
+            @DefaultValue("2000") long httpConnectTimeoutMs,
+            @DefaultValue("10000") long httpReadTimeoutMs,
+            @DefaultValue("3600000") long maxSleepMs) {}
 }

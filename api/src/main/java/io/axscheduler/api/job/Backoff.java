@@ -1,7 +1,6 @@
 package io.axscheduler.api.job;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-
 import java.util.List;
 
 /**
@@ -45,7 +44,8 @@ public record Backoff(Long initialMs, Double multiplier, Long maxMs, List<Long> 
             multiplier = multiplier == null ? DEFAULT_MULTIPLIER : multiplier;
             maxMs = maxMs == null ? Math.max(DEFAULT_MAX_MS, initialMs) : maxMs;
             if (initialMs < 0) throw new IllegalArgumentException("initialMs must not be negative");
-            if (!(multiplier >= 1.0 && multiplier <= 100.0)) throw new IllegalArgumentException("multiplier must be between 1 and 100");
+            if (!(multiplier >= 1.0 && multiplier <= 100.0))
+                throw new IllegalArgumentException("multiplier must be between 1 and 100");
             if (maxMs < initialMs) throw new IllegalArgumentException("maxMs must be at least initialMs");
         }
     }

@@ -7,7 +7,8 @@ import org.axonframework.modelling.command.TargetAggregateIdentifier;
  * The running attempt ended with an error. Only accepted for the attempt that is running. The error is cut to
  * {@link TextLimit#MAX_CHARS} here, whoever reports it: the event records what the read models show.
  */
-public record FailJob(@TargetAggregateIdentifier String jobId, int attempt, String error, long durationMs) implements JobCommand {
+public record FailJob(@TargetAggregateIdentifier String jobId, int attempt, String error, long durationMs)
+        implements JobCommand {
 
     public FailJob {
         error = TextLimit.truncate(error);

@@ -1,4 +1,3 @@
 package io.axscheduler.api.job;
 
-public record JobCanceled(String jobId, String reason, JobStatus previousStatus) {
-}
+public record JobCanceled(String jobId, String reason, JobStatus previousStatus) {}

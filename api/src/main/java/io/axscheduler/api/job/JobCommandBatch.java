@@ -17,7 +17,8 @@ public record JobCommandBatch(List<JobCommand> commands) {
     public JobCommandBatch {
         commands = List.copyOf(commands);
         if (commands.size() > MAX_COMMANDS) {
-            throw new IllegalArgumentException("a batch holds at most " + MAX_COMMANDS + " commands, not " + commands.size());
+            throw new IllegalArgumentException(
+                    "a batch holds at most " + MAX_COMMANDS + " commands, not " + commands.size());
         }
     }
 

@@ -2,7 +2,14 @@ package io.axscheduler.api.job;
 
 /** Where a job stands. The legal moves between these live in command-side's {@code JobTransitions}. */
 public enum JobStatus {
-    WAITING, CLAIMED, RUNNING, SUCCEEDED, FAILED, RETRY_WAITING, TIMED_OUT, CANCELED;
+    WAITING,
+    CLAIMED,
+    RUNNING,
+    SUCCEEDED,
+    FAILED,
+    RETRY_WAITING,
+    TIMED_OUT,
+    CANCELED;
 
     /** No further move happens unless an operator re-runs the job (or the retry policy does, for FAILED and TIMED_OUT). */
     public boolean isTerminal() {

@@ -8,7 +8,10 @@ public class InvalidRequestException extends RuntimeException {
     private final List<FieldError> errors;
 
     public InvalidRequestException(List<FieldError> errors) {
-        super(errors.isEmpty() ? "invalid request" : errors.get(0).field() + ": " + errors.get(0).message());
+        super(
+                errors.isEmpty()
+                        ? "invalid request"
+                        : errors.get(0).field() + ": " + errors.get(0).message());
         this.errors = List.copyOf(errors);
     }
 

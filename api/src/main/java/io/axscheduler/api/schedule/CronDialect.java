@@ -5,7 +5,8 @@ import com.fasterxml.jackson.annotation.JsonValue;
 
 /** Quartz: seconds first, six or seven fields, {@code ?} in day-of-month or day-of-week. Unix: five fields. */
 public enum CronDialect {
-    QUARTZ("quartz"), UNIX("unix");
+    QUARTZ("quartz"),
+    UNIX("unix");
 
     private final String wireName;
 

@@ -8,7 +8,6 @@ import com.cronutils.model.field.CronFieldName;
 import com.cronutils.model.field.expression.Always;
 import com.cronutils.model.time.ExecutionTime;
 import com.cronutils.parser.CronParser;
-
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -16,14 +15,14 @@ import java.util.concurrent.ConcurrentHashMap;
 /** Parsing and describing cron expressions with cron-utils; parsed expressions are cached (they are immutable). */
 final class CronSupport {
 
-    private static final CronParser QUARTZ = new CronParser(CronDefinitionBuilder.instanceDefinitionFor(CronType.QUARTZ));
+    private static final CronParser QUARTZ =
+            new CronParser(CronDefinitionBuilder.instanceDefinitionFor(CronType.QUARTZ));
     private static final CronParser UNIX = new CronParser(CronDefinitionBuilder.instanceDefinitionFor(CronType.UNIX));
     private static final int CACHE_LIMIT = 10_000;
     private static final Map<String, Cron> cache = new ConcurrentHashMap<>();
     private static final Map<String, ExecutionTime> executions = new ConcurrentHashMap<>();
 
-    private CronSupport() {
-    }
+    private CronSupport() {}
 
     static Cron parse(String expression, CronDialect dialect) {
         String key = dialect + " " + expression;
@@ -31,12 +30,14 @@ final class CronSupport {
         if (cached != null) return cached;
         Cron cron;
         try {
-            cron = (dialect == CronDialect.UNIX ? UNIX : QUARTZ).parse(expression).validate();
+            cron = (dialect == CronDialect.UNIX ? UNIX : QUARTZ)
+                    .parse(expression)
+                    .validate();
         } catch (IllegalArgumentException e) {
             String hint = dialect == CronDialect.UNIX
                     ? " (unix dialect: five fields, minute hour day-of-month month day-of-week)"
                     : " (quartz dialect: second minute hour day-of-month month day-of-week [year], with ? in one of the"
-                      + " day fields; use \"dialect\":\"unix\" for five fields)";
+                            + " day fields; use \"dialect\":\"unix\" for five fields)";
             throw new InvalidTriggerException("expression", "is not a valid cron expression: " + e.getMessage() + hint);
         }
         if (cache.size() < CACHE_LIMIT) cache.put(key, cron);

@@ -1,5 +1,4 @@
 package io.axscheduler.api.schedule;
 
 /** Answered with an {@code Optional<ScheduleView>} from the schedules read model. */
-public record FindSchedule(String scheduleId) {
-}
+public record FindSchedule(String scheduleId) {}

@@ -2,15 +2,14 @@ package io.axscheduler.api.schedule;
 
 import com.cronutils.model.Cron;
 import com.cronutils.model.time.ExecutionTime;
-
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
-import java.time.zone.ZoneOffsetTransition;
 import java.time.ZonedDateTime;
 import java.time.temporal.ChronoUnit;
+import java.time.zone.ZoneOffsetTransition;
 import java.time.zone.ZoneRules;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,19 +33,21 @@ public final class FireTimes {
 
     /** Bounds the searches below; a cron expression that matches nothing (Feb 30) ends there. */
     static final int MAX_STEPS = 1_000;
+
     static final int SAMPLE_FOR_INTERVAL = 200;
     public static final int MAX_PREVIEW = 100;
 
-    private FireTimes() {
-    }
+    private FireTimes() {}
 
     /** The first fire time strictly after {@code after}, or empty when the trigger fires no more (or, for a fixed delay, waits for a run to end). */
     public static Optional<Instant> next(Trigger trigger, Instant anchor, Instant after) {
         return switch (trigger.type()) {
             case CRON -> nextCron(trigger, after);
-            case FIXED_RATE -> Optional.of(trigger.startAt() == null
-                    ? nextRate(anchor, trigger.intervalMs(), after)
-                    : nextPhased(trigger.startAt(), trigger.intervalMs(), after));
+            case FIXED_RATE ->
+                Optional.of(
+                        trigger.startAt() == null
+                                ? nextRate(anchor, trigger.intervalMs(), after)
+                                : nextPhased(trigger.startAt(), trigger.intervalMs(), after));
             case FIXED_DELAY -> {
                 Instant first = anchor.plusMillis(trigger.delayMs());
                 yield first.isAfter(after) ? Optional.of(first) : Optional.empty();
@@ -113,8 +114,9 @@ public final class FireTimes {
     public static String describe(Trigger trigger) {
         return switch (trigger.type()) {
             case CRON -> CronSupport.describe(CronSupport.parse(trigger.expression(), trigger.dialect()));
-            case FIXED_RATE -> "every " + humanDuration(trigger.intervalMs())
-                    + (trigger.startAt() == null ? "" : " from " + trigger.startAt());
+            case FIXED_RATE ->
+                "every " + humanDuration(trigger.intervalMs())
+                        + (trigger.startAt() == null ? "" : " from " + trigger.startAt());
             case FIXED_DELAY -> humanDuration(trigger.delayMs()) + " after the previous run ended";
             case ONCE -> "once at " + trigger.at();
         };
@@ -221,12 +223,14 @@ public final class FireTimes {
      * An all-day expression walked by wall clock would jump from the end of the first copy of a repeated hour to the
      * hour after it; the fires in the second copy come first.
      */
-    private static Instant earlierInRepeatedHour(ExecutionTime execution, ZoneRules rules, Instant after, Instant candidate) {
+    private static Instant earlierInRepeatedHour(
+            ExecutionTime execution, ZoneRules rules, Instant after, Instant candidate) {
         ZoneOffsetTransition t = rules.nextTransition(after);
         if (t == null || !t.isOverlap() || (candidate != null && !t.getInstant().isBefore(candidate))) {
             return candidate;
         }
-        Optional<LocalDateTime> inRepeat = nextLocal(execution, t.getDateTimeAfter().minusNanos(1));
+        Optional<LocalDateTime> inRepeat =
+                nextLocal(execution, t.getDateTimeAfter().minusNanos(1));
         if (inRepeat.isEmpty() || !inRepeat.get().isBefore(t.getDateTimeBefore())) return candidate;
         Instant repeated = inRepeat.get().toInstant(t.getOffsetAfter());
         if (!repeated.isAfter(after)) return candidate;
@@ -238,7 +242,8 @@ public final class FireTimes {
      * times are whole seconds; cron-utils would carry the cursor's fraction into its answer.
      */
     private static Optional<LocalDateTime> nextLocal(ExecutionTime execution, LocalDateTime cursor) {
-        return execution.nextExecution(cursor.truncatedTo(ChronoUnit.SECONDS).atZone(ZoneOffset.UTC))
+        return execution
+                .nextExecution(cursor.truncatedTo(ChronoUnit.SECONDS).atZone(ZoneOffset.UTC))
                 .map(t -> t.toLocalDateTime().truncatedTo(ChronoUnit.SECONDS));
     }
 }

@@ -2,18 +2,18 @@ package io.axscheduler.api.schedule;
 
 import io.axscheduler.api.job.RetryPolicy;
 import io.axscheduler.api.job.SubmitJob;
-
 import java.time.Instant;
 import java.util.Map;
 
 /** The job each fire of a schedule submits: a job request without key, due time or schedule, which the fire supplies. */
-public record JobTemplate(String jobType,
-                          Map<String, Object> params,
-                          int priority,
-                          RetryPolicy retryPolicy,
-                          long timeoutMs,
-                          String executorApp,
-                          String routeStrategy) {
+public record JobTemplate(
+        String jobType,
+        Map<String, Object> params,
+        int priority,
+        RetryPolicy retryPolicy,
+        long timeoutMs,
+        String executorApp,
+        String routeStrategy) {
 
     public JobTemplate {
         if (jobType == null || jobType.isBlank()) throw new IllegalArgumentException("jobType is required");
@@ -24,7 +24,17 @@ public record JobTemplate(String jobType,
 
     /** The job of one fire: due at the fire time, keyed by (schedule, fire time) so a fire can make one job only. */
     public SubmitJob toSubmitJob(String jobId, String scheduleId, Instant fireTime, FireKind kind) {
-        return new SubmitJob(jobId, ScheduleJobKeys.of(scheduleId, fireTime, kind), jobType, params, priority, fireTime,
-                retryPolicy, timeoutMs, scheduleId, executorApp, routeStrategy);
+        return new SubmitJob(
+                jobId,
+                ScheduleJobKeys.of(scheduleId, fireTime, kind),
+                jobType,
+                params,
+                priority,
+                fireTime,
+                retryPolicy,
+                timeoutMs,
+                scheduleId,
+                executorApp,
+                routeStrategy);
     }
 }

@@ -5,7 +5,9 @@ package io.axscheduler.api.schedule;
  * and then follow the schedule; skip them all; or fire every one, up to a configured bound.
  */
 public enum MisfirePolicy {
-    FIRE_ONCE, SKIP, FIRE_ALL;
+    FIRE_ONCE,
+    SKIP,
+    FIRE_ALL;
 
     public static final MisfirePolicy DEFAULT = FIRE_ONCE;
 }

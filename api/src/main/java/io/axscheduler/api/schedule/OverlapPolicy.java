@@ -5,7 +5,9 @@ package io.axscheduler.api.schedule;
  * skip is recorded in the schedule's history); or hold at most one fire back until the previous job ends.
  */
 public enum OverlapPolicy {
-    ALLOW, SKIP_IF_RUNNING, QUEUE;
+    ALLOW,
+    SKIP_IF_RUNNING,
+    QUEUE;
 
     public static final OverlapPolicy DEFAULT = ALLOW;
 }

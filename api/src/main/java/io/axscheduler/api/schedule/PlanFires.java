@@ -18,11 +18,16 @@ import java.util.Optional;
  */
 public final class PlanFires {
 
-    private PlanFires() {
-    }
+    private PlanFires() {}
 
-    public static FirePlan plan(Trigger trigger, Instant anchor, Instant due, Instant now, MisfirePolicy policy,
-                                long misfireThresholdMs, int fireAllMax) {
+    public static FirePlan plan(
+            Trigger trigger,
+            Instant anchor,
+            Instant due,
+            Instant now,
+            MisfirePolicy policy,
+            long misfireThresholdMs,
+            int fireAllMax) {
         if (due == null || due.isAfter(now)) {
             return new FirePlan(List.of(), due);
         }
@@ -42,8 +47,11 @@ public final class PlanFires {
         }
         boolean beyondBound = dueTimes.size() > fireAllMax;
         // for a short period the threshold shrinks to two periods: "one catch-up fire" must not become several
-        long period = dueTimes.size() > 1 ? dueTimes.get(1).toEpochMilli() - due.toEpochMilli()
-                : FireTimes.next(trigger, anchor, due).map(n -> n.toEpochMilli() - due.toEpochMilli()).orElse(Long.MAX_VALUE / 4);
+        long period = dueTimes.size() > 1
+                ? dueTimes.get(1).toEpochMilli() - due.toEpochMilli()
+                : FireTimes.next(trigger, anchor, due)
+                        .map(n -> n.toEpochMilli() - due.toEpochMilli())
+                        .orElse(Long.MAX_VALUE / 4);
         boolean missed = late || now.toEpochMilli() - due.toEpochMilli() > 2 * period;
         Instant nextAfterNow = FireTimes.next(trigger, anchor, now).orElse(null);
         List<PlannedFire> fires = new ArrayList<>();
@@ -52,16 +60,18 @@ public final class PlanFires {
             dueTimes.stream().limit(fireAllMax).forEach(t -> fires.add(PlannedFire.fire(t)));
             return new FirePlan(fires, beyondBound ? dueTimes.get(fireAllMax) : nextAfter(trigger, anchor, dueTimes));
         }
-        String missedCount = (beyondBound ? "more than " + fireAllMax : String.valueOf(dueTimes.size()))
-                + " fire time" + (dueTimes.size() == 1 ? "" : "s") + " missed since " + due;
+        String missedCount = (beyondBound ? "more than " + fireAllMax : String.valueOf(dueTimes.size())) + " fire time"
+                + (dueTimes.size() == 1 ? "" : "s") + " missed since " + due;
         switch (policy) {
             case FIRE_ONCE -> fires.add(PlannedFire.fire(due));
             case SKIP -> fires.add(PlannedFire.skip(due, missedCount + "; misfire policy SKIP"));
             case FIRE_ALL -> {
                 dueTimes.stream().limit(fireAllMax).forEach(t -> fires.add(PlannedFire.fire(t)));
                 if (beyondBound) {
-                    fires.add(PlannedFire.skip(dueTimes.get(fireAllMax), missedCount
-                            + "; misfire policy FIRE_ALL fired the first " + fireAllMax + ", the rest are skipped"));
+                    fires.add(PlannedFire.skip(
+                            dueTimes.get(fireAllMax),
+                            missedCount + "; misfire policy FIRE_ALL fired the first " + fireAllMax
+                                    + ", the rest are skipped"));
                 }
             }
         }
@@ -73,8 +83,15 @@ public final class PlanFires {
      * on-time fires: a scan that fires them ahead lets their jobs wait in the queue for their exact due time instead
      * of being made a scan interval after it. The misfire policy still judges lateness against {@code now}.
      */
-    public static FirePlan plan(Trigger trigger, Instant anchor, Instant due, Instant now, long lookAheadMs,
-                                MisfirePolicy policy, long misfireThresholdMs, int fireAllMax) {
+    public static FirePlan plan(
+            Trigger trigger,
+            Instant anchor,
+            Instant due,
+            Instant now,
+            long lookAheadMs,
+            MisfirePolicy policy,
+            long misfireThresholdMs,
+            int fireAllMax) {
         FirePlan base = plan(trigger, anchor, due, now, policy, misfireThresholdMs, fireAllMax);
         Instant horizon = now.plusMillis(Math.max(0, lookAheadMs));
         List<PlannedFire> fires = new ArrayList<>(base.fires());
@@ -89,14 +106,16 @@ public final class PlanFires {
     }
 
     private static Instant nextAfter(Trigger trigger, Instant anchor, List<Instant> dueTimes) {
-        return FireTimes.next(trigger, anchor, dueTimes.get(dueTimes.size() - 1)).orElse(null);
+        return FireTimes.next(trigger, anchor, dueTimes.get(dueTimes.size() - 1))
+                .orElse(null);
     }
 
     /** Once and fixed delay have a single due time; a fixed delay skipped starts its delay again from now. */
     private static FirePlan single(Trigger trigger, Instant due, Instant now, boolean missed, MisfirePolicy policy) {
         if (missed && policy == MisfirePolicy.SKIP) {
             Instant next = trigger.type() == TriggerType.FIXED_DELAY ? now.plusMillis(trigger.delayMs()) : null;
-            return new FirePlan(List.of(PlannedFire.skip(due, "fire time " + due + " missed; misfire policy SKIP")), next);
+            return new FirePlan(
+                    List.of(PlannedFire.skip(due, "fire time " + due + " missed; misfire policy SKIP")), next);
         }
         return new FirePlan(List.of(PlannedFire.fire(due)), null);
     }

@@ -1,4 +1,3 @@
 package io.axscheduler.api.schedule;
 
-public record ScheduleDeleted(String scheduleId) {
-}
+public record ScheduleDeleted(String scheduleId) {}

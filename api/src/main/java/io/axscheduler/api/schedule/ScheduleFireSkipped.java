@@ -2,5 +2,4 @@ package io.axscheduler.api.schedule;
 
 import java.time.Instant;
 
-public record ScheduleFireSkipped(String scheduleId, Instant fireTime, String reason, Instant nextFireTime) {
-}
+public record ScheduleFireSkipped(String scheduleId, Instant fireTime, String reason, Instant nextFireTime) {}

@@ -2,5 +2,4 @@ package io.axscheduler.api.schedule;
 
 import java.time.Instant;
 
-public record ScheduleFired(String scheduleId, Instant fireTime, FireKind kind, String jobId, Instant nextFireTime) {
-}
+public record ScheduleFired(String scheduleId, Instant fireTime, FireKind kind, String jobId, Instant nextFireTime) {}

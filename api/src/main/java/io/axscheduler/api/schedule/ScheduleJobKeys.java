@@ -10,11 +10,10 @@ import java.time.format.DateTimeFormatter;
  */
 public final class ScheduleJobKeys {
 
-    private static final DateTimeFormatter MILLIS = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'")
-            .withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter MILLIS =
+            DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
 
-    private ScheduleJobKeys() {
-    }
+    private ScheduleJobKeys() {}
 
     public static String of(String scheduleId, Instant fireTime, FireKind kind) {
         String key = "schedule:" + scheduleId + "@" + MILLIS.format(fireTime);

@@ -1,4 +1,3 @@
 package io.axscheduler.api.schedule;
 
-public record SchedulePaused(String scheduleId) {
-}
+public record SchedulePaused(String scheduleId) {}

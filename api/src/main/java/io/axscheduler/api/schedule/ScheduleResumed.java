@@ -2,5 +2,4 @@ package io.axscheduler.api.schedule;
 
 import java.time.Instant;
 
-public record ScheduleResumed(String scheduleId, Instant nextFireTime) {
-}
+public record ScheduleResumed(String scheduleId, Instant nextFireTime) {}

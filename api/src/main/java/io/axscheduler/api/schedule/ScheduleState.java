@@ -2,5 +2,7 @@ package io.axscheduler.api.schedule;
 
 /** A paused or deleted schedule never fires; only an active one is scanned. */
 public enum ScheduleState {
-    ACTIVE, PAUSED, DELETED
+    ACTIVE,
+    PAUSED,
+    DELETED
 }

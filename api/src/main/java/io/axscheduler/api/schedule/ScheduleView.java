@@ -1,28 +1,27 @@
 package io.axscheduler.api.schedule;
 
 import io.axscheduler.api.job.JobStatus;
-
 import java.time.Instant;
 
 /** A schedule as the API shows it ({@code GET /api/v1/schedules/{id}}). */
-public record ScheduleView(String scheduleId,
-                           String name,
-                           ScheduleState state,
-                           boolean paused,
-                           Trigger trigger,
-                           String timezone,
-                           String description,
-                           JobTemplate job,
-                           MisfirePolicy misfirePolicy,
-                           OverlapPolicy overlapPolicy,
-                           Instant nextFireTime,
-                           Instant queuedFireTime,
-                           Instant lastFireTime,
-                           String lastJobId,
-                           JobStatus lastJobStatus,
-                           String lastSkipReason,
-                           long fireCount,
-                           long skipCount,
-                           Instant createdAt,
-                           Instant updatedAt) {
-}
+public record ScheduleView(
+        String scheduleId,
+        String name,
+        ScheduleState state,
+        boolean paused,
+        Trigger trigger,
+        String timezone,
+        String description,
+        JobTemplate job,
+        MisfirePolicy misfirePolicy,
+        OverlapPolicy overlapPolicy,
+        Instant nextFireTime,
+        Instant queuedFireTime,
+        Instant lastFireTime,
+        String lastJobId,
+        JobStatus lastJobStatus,
+        String lastSkipReason,
+        long fireCount,
+        long skipCount,
+        Instant createdAt,
+        Instant updatedAt) {}

@@ -1,7 +1,6 @@
 package io.axscheduler.api.schedule;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -13,14 +12,15 @@ import java.time.ZoneId;
  * it was created. The component is last and nullable, so events written before it existed read as "no phase".
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record Trigger(TriggerType type,
-                      String expression,
-                      String timezone,
-                      CronDialect dialect,
-                      Long intervalMs,
-                      Long delayMs,
-                      Instant at,
-                      Instant startAt) {
+public record Trigger(
+        TriggerType type,
+        String expression,
+        String timezone,
+        CronDialect dialect,
+        Long intervalMs,
+        Long delayMs,
+        Instant at,
+        Instant startAt) {
 
     public static final String DEFAULT_TIMEZONE = "UTC";
     public static final int MAX_EXPRESSION_LENGTH = 200;
@@ -60,8 +60,11 @@ public record Trigger(TriggerType type,
         }
         switch (type) {
             case CRON -> {
-                if (expression == null || expression.isBlank()) throw new InvalidTriggerException("expression", "is required for a cron trigger");
-                if (expression.length() > MAX_EXPRESSION_LENGTH) throw new InvalidTriggerException("expression", "must be at most " + MAX_EXPRESSION_LENGTH + " characters");
+                if (expression == null || expression.isBlank())
+                    throw new InvalidTriggerException("expression", "is required for a cron trigger");
+                if (expression.length() > MAX_EXPRESSION_LENGTH)
+                    throw new InvalidTriggerException(
+                            "expression", "must be at most " + MAX_EXPRESSION_LENGTH + " characters");
                 expression = expression.strip();
                 dialect = dialect == null ? CronDialect.QUARTZ : dialect;
                 CronSupport.parse(expression, dialect);
@@ -97,13 +100,15 @@ public record Trigger(TriggerType type,
 
     private static void requirePositive(String field, Long value) {
         if (value == null) throw new InvalidTriggerException(field, "is required");
-        if (value <= 0) throw new InvalidTriggerException(field, value < 0 ? "must not be negative" : "must be positive");
+        if (value <= 0)
+            throw new InvalidTriggerException(field, value < 0 ? "must not be negative" : "must be positive");
     }
 
     private static void requireAbsent(TriggerType type, Object... namesAndValues) {
         for (int i = 0; i < namesAndValues.length; i += 2) {
             if (namesAndValues[i + 1] != null) {
-                throw new InvalidTriggerException((String) namesAndValues[i], "does not apply to a " + type.wireName() + " trigger");
+                throw new InvalidTriggerException(
+                        (String) namesAndValues[i], "does not apply to a " + type.wireName() + " trigger");
             }
         }
     }

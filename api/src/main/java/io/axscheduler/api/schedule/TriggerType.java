@@ -5,7 +5,10 @@ import com.fasterxml.jackson.annotation.JsonValue;
 
 /** The kinds of trigger, by the names the HTTP contract uses ({@code cron}, {@code fixedRate}, …). */
 public enum TriggerType {
-    CRON("cron"), FIXED_RATE("fixedRate"), FIXED_DELAY("fixedDelay"), ONCE("once");
+    CRON("cron"),
+    FIXED_RATE("fixedRate"),
+    FIXED_DELAY("fixedDelay"),
+    ONCE("once");
 
     private final String wireName;
 

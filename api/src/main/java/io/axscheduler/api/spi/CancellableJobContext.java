@@ -17,7 +17,8 @@ public class CancellableJobContext implements JobContext {
     private final Map<String, Object> params;
     private final CountDownLatch cancelled = new CountDownLatch(1);
 
-    public CancellableJobContext(String jobId, String jobType, int attempt, String idempotencyKey, Map<String, Object> params) {
+    public CancellableJobContext(
+            String jobId, String jobType, int attempt, String idempotencyKey, Map<String, Object> params) {
         this.jobId = jobId;
         this.jobType = jobType;
         this.attempt = attempt;

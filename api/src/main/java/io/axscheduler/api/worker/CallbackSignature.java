@@ -1,11 +1,11 @@
 package io.axscheduler.api.worker;
 
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.util.HexFormat;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 
 /**
  * The callback signature both ends compute: hex HMAC-SHA256 of {@code timestamp + "." + body} with the worker's
@@ -17,8 +17,7 @@ public final class CallbackSignature {
     public static final String SIGNATURE_HEADER = "X-Ax-Signature";
     private static final String ALGORITHM = "HmacSHA256";
 
-    private CallbackSignature() {
-    }
+    private CallbackSignature() {}
 
     public static String sign(String secret, long timestampMs, String body) {
         try {

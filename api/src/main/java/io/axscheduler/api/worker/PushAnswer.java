@@ -1,5 +1,4 @@
 package io.axscheduler.api.worker;
 
 /** A worker's immediate answer to a push; {@code outcome} is set when the attempt already ended there. */
-public record PushAnswer(PushState state, JobCallback outcome) {
-}
+public record PushAnswer(PushState state, JobCallback outcome) {}

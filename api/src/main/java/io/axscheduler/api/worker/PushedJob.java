@@ -7,14 +7,15 @@ import java.util.Map;
  * job is broadcast to every live worker of its app; the worker keys what it ran by job id, attempt and shard, so a
  * push retried after a lost answer is not run twice.
  */
-public record PushedJob(String jobId,
-                        int attempt,
-                        String jobType,
-                        String idempotencyKey,
-                        Map<String, Object> params,
-                        long timeoutMs,
-                        int shardIndex,
-                        int shardTotal) {
+public record PushedJob(
+        String jobId,
+        int attempt,
+        String jobType,
+        String idempotencyKey,
+        Map<String, Object> params,
+        long timeoutMs,
+        int shardIndex,
+        int shardTotal) {
 
     /** Where a worker takes pushes, under the address it registered. */
     public static final String PATH = "/ax-worker/jobs";

@@ -2,5 +2,4 @@ package io.axscheduler.api.worker;
 
 import java.util.List;
 
-public record WorkerList(List<WorkerView> items) {
-}
+public record WorkerList(List<WorkerView> items) {}

@@ -4,13 +4,13 @@ import java.time.Instant;
 import java.util.List;
 
 /** One registered worker as {@code GET /api/v1/workers} lists it. */
-public record WorkerView(String workerId,
-                         String app,
-                         String address,
-                         List<String> jobTypes,
-                         int capacity,
-                         Instant lastHeartbeat,
-                         int inFlight,
-                         int consecutiveFailures,
-                         boolean coolingDown) {
-}
+public record WorkerView(
+        String workerId,
+        String app,
+        String address,
+        List<String> jobTypes,
+        int capacity,
+        Instant lastHeartbeat,
+        int inFlight,
+        int consecutiveFailures,
+        boolean coolingDown) {}

@@ -1,16 +1,15 @@
 package io.axscheduler.api.job;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class BackoffTest {
 
@@ -101,8 +100,7 @@ class BackoffTest {
 
     @Test
     void retry_numbers_start_at_one() {
-        assertThatThrownBy(() -> Backoff.defaults().delayBeforeRetry(0))
-                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> Backoff.defaults().delayBeforeRetry(0)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> Backoff.delays(List.of(1L)).delayBeforeRetry(0))
                 .isInstanceOf(IllegalArgumentException.class);
     }
@@ -136,11 +134,14 @@ class BackoffTest {
         List<Long> delays = List.of(100L);
 
         assertThatThrownBy(() -> new Backoff(1_000L, null, null, delays))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not both");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("not both");
         assertThatThrownBy(() -> new Backoff(null, 2.0, null, delays))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not both");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("not both");
         assertThatThrownBy(() -> new Backoff(null, null, 5_000L, delays))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not both");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("not both");
     }
 
     @Test
@@ -152,7 +153,8 @@ class BackoffTest {
 
     @Test
     void a_delay_list_longer_than_the_bound_is_refused_and_one_at_the_bound_is_accepted() {
-        assertThat(Backoff.delays(Collections.nCopies(Backoff.MAX_DELAYS, 1L)).delaysMs()).hasSize(Backoff.MAX_DELAYS);
+        assertThat(Backoff.delays(Collections.nCopies(Backoff.MAX_DELAYS, 1L)).delaysMs())
+                .hasSize(Backoff.MAX_DELAYS);
         assertThatThrownBy(() -> Backoff.delays(Collections.nCopies(Backoff.MAX_DELAYS + 1, 1L)))
                 .isInstanceOf(IllegalArgumentException.class);
     }

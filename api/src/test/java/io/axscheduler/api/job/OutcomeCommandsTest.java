@@ -1,9 +1,9 @@
 package io.axscheduler.api.job;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.axscheduler.api.TextLimit;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** An attempt's result or error is cut to its column's size by the command, whoever reports the outcome. */
 class OutcomeCommandsTest {

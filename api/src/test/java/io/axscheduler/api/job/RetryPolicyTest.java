@@ -1,14 +1,13 @@
 package io.axscheduler.api.job;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
-
-import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class RetryPolicyTest {
 
@@ -28,7 +27,8 @@ class RetryPolicyTest {
 
     @ParameterizedTest(name = "attempt {0} may be retried: {1}")
     @CsvSource({"1, true", "2, true", "3, true", "4, false", "5, false"})
-    void with_three_retries_the_first_three_attempts_may_be_retried_and_the_fourth_is_the_last(int attempt, boolean allowed) {
+    void with_three_retries_the_first_three_attempts_may_be_retried_and_the_fourth_is_the_last(
+            int attempt, boolean allowed) {
         RetryPolicy policy = new RetryPolicy(3, Backoff.defaults());
 
         assertThat(policy.allowsRetryAfter(attempt)).isEqualTo(allowed);

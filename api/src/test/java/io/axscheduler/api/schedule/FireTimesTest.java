@@ -1,15 +1,14 @@
 package io.axscheduler.api.schedule;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneId;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 class FireTimesTest {
 
@@ -22,18 +21,21 @@ class FireTimesTest {
     }
 
     private static long firesOn(List<Instant> fires, LocalDate day, ZoneId zone) {
-        return fires.stream().filter(t -> t.atZone(zone).toLocalDate().equals(day)).count();
+        return fires.stream()
+                .filter(t -> t.atZone(zone).toLocalDate().equals(day))
+                .count();
     }
 
     @Test
     void daily_0230_in_berlin_fires_once_on_the_spring_forward_day_just_after_the_gap() {
         Trigger daily = Trigger.cron("0 30 2 * * ?", "Europe/Berlin", null);
         List<Instant> fires = FireTimes.preview(daily, clock.instant(), clock.instant(), 4);
-        assertThat(fires).containsExactlyElementsOf(times(
-                "2026-03-28T01:30:00Z",   // 02:30 CET
-                "2026-03-29T01:30:00Z",   // 02:30 does not exist: 03:30 CEST, once
-                "2026-03-30T00:30:00Z",   // 02:30 CEST
-                "2026-03-31T00:30:00Z"));
+        assertThat(fires)
+                .containsExactlyElementsOf(times(
+                        "2026-03-28T01:30:00Z", // 02:30 CET
+                        "2026-03-29T01:30:00Z", // 02:30 does not exist: 03:30 CEST, once
+                        "2026-03-30T00:30:00Z", // 02:30 CEST
+                        "2026-03-31T00:30:00Z"));
         assertThat(firesOn(fires, LocalDate.of(2026, 3, 29), BERLIN)).isEqualTo(1);
     }
 
@@ -42,10 +44,11 @@ class FireTimesTest {
         clock.set("2026-10-24T12:00:00Z");
         Trigger daily = Trigger.cron("0 30 2 * * ?", "Europe/Berlin", null);
         List<Instant> fires = FireTimes.preview(daily, clock.instant(), clock.instant(), 3);
-        assertThat(fires).containsExactlyElementsOf(times(
-                "2026-10-25T00:30:00Z",   // 02:30 CEST; 02:30 CET an hour later does not fire again
-                "2026-10-26T01:30:00Z",
-                "2026-10-27T01:30:00Z"));
+        assertThat(fires)
+                .containsExactlyElementsOf(times(
+                        "2026-10-25T00:30:00Z", // 02:30 CEST; 02:30 CET an hour later does not fire again
+                        "2026-10-26T01:30:00Z",
+                        "2026-10-27T01:30:00Z"));
         assertThat(firesOn(fires, LocalDate.of(2026, 10, 25), BERLIN)).isEqualTo(1);
     }
 
@@ -53,21 +56,27 @@ class FireTimesTest {
     void an_all_day_expression_runs_through_both_copies_of_the_repeated_hour() {
         clock.set("2026-10-24T23:50:00Z");
         Trigger every20 = Trigger.cron("0 */20 * * * ?", "Europe/Berlin", null);
-        assertThat(FireTimes.preview(every20, clock.instant(), clock.instant(), 7)).containsExactlyElementsOf(times(
-                "2026-10-25T00:00:00Z", "2026-10-25T00:20:00Z", "2026-10-25T00:40:00Z",   // 02:00-02:40 CEST
-                "2026-10-25T01:00:00Z", "2026-10-25T01:20:00Z", "2026-10-25T01:40:00Z",   // 02:00-02:40 CET
-                "2026-10-25T02:00:00Z"));
+        assertThat(FireTimes.preview(every20, clock.instant(), clock.instant(), 7))
+                .containsExactlyElementsOf(times(
+                        "2026-10-25T00:00:00Z",
+                        "2026-10-25T00:20:00Z",
+                        "2026-10-25T00:40:00Z", // 02:00-02:40 CEST
+                        "2026-10-25T01:00:00Z",
+                        "2026-10-25T01:20:00Z",
+                        "2026-10-25T01:40:00Z", // 02:00-02:40 CET
+                        "2026-10-25T02:00:00Z"));
     }
 
     @Test
     void an_all_day_expression_has_no_fires_in_the_skipped_hour_and_no_duplicates_after_it() {
         clock.set("2026-03-29T00:30:00Z");
         Trigger every20 = Trigger.cron("0 */20 * * * ?", "Europe/Berlin", null);
-        assertThat(FireTimes.preview(every20, clock.instant(), clock.instant(), 4)).containsExactlyElementsOf(times(
-                "2026-03-29T00:40:00Z",   // 01:40 CET
-                "2026-03-29T01:00:00Z",   // 03:00 CEST
-                "2026-03-29T01:20:00Z",
-                "2026-03-29T01:40:00Z"));
+        assertThat(FireTimes.preview(every20, clock.instant(), clock.instant(), 4))
+                .containsExactlyElementsOf(times(
+                        "2026-03-29T00:40:00Z", // 01:40 CET
+                        "2026-03-29T01:00:00Z", // 03:00 CEST
+                        "2026-03-29T01:20:00Z",
+                        "2026-03-29T01:40:00Z"));
     }
 
     @Test
@@ -84,7 +93,8 @@ class FireTimesTest {
         assertThat(everySecond.timezone()).isEqualTo("UTC");
         assertThat(everySecond.dialect()).isEqualTo(CronDialect.QUARTZ);
         assertThat(FireTimes.preview(everySecond, clock.instant(), clock.instant(), 3))
-                .containsExactlyElementsOf(times("2026-03-27T12:00:01Z", "2026-03-27T12:00:02Z", "2026-03-27T12:00:03Z"));
+                .containsExactlyElementsOf(
+                        times("2026-03-27T12:00:01Z", "2026-03-27T12:00:02Z", "2026-03-27T12:00:03Z"));
     }
 
     @Test
@@ -101,7 +111,8 @@ class FireTimesTest {
                 .containsExactlyElementsOf(times("2026-03-27T12:15:00Z", "2026-03-27T12:30:00Z"));
         assertThatThrownBy(() -> Trigger.cron("*/15 * * * *", "UTC", CronDialect.QUARTZ))
                 .isInstanceOf(InvalidTriggerException.class)
-                .satisfies(e -> assertThat(((InvalidTriggerException) e).field()).isEqualTo("expression"));
+                .satisfies(
+                        e -> assertThat(((InvalidTriggerException) e).field()).isEqualTo("expression"));
     }
 
     @Test
@@ -124,16 +135,19 @@ class FireTimesTest {
         assertThat(FireTimes.preview(rate, anchor, anchor, 3))
                 .containsExactly(startAt, startAt.plusSeconds(60), startAt.plusSeconds(120));
         assertThat(FireTimes.next(rate, anchor.plusSeconds(3600), anchor.plusSeconds(3600)))
-                .as("the anchor does not move the phase").contains(startAt.plusSeconds(3600));
+                .as("the anchor does not move the phase")
+                .contains(startAt.plusSeconds(3600));
     }
 
     @Test
     void fixed_rate_with_a_past_start_at_keeps_its_phase() {
         Instant startAt = Instant.parse("2026-03-27T11:00:00.250Z");
         Trigger rate = Trigger.fixedRate(30_000, startAt);
-        assertThat(FireTimes.next(rate, clock.instant(), clock.instant())).contains(Instant.parse("2026-03-27T12:00:00.250Z"));
+        assertThat(FireTimes.next(rate, clock.instant(), clock.instant()))
+                .contains(Instant.parse("2026-03-27T12:00:00.250Z"));
         assertThat(FireTimes.describe(rate)).isEqualTo("every 30 seconds from 2026-03-27T11:00:00.250Z");
-        assertThat(FireTimes.firesPerDay(rate, clock.instant(), clock.instant())).isEqualTo(2_880);
+        assertThat(FireTimes.firesPerDay(rate, clock.instant(), clock.instant()))
+                .isEqualTo(2_880);
     }
 
     @Test
@@ -152,27 +166,40 @@ class FireTimesTest {
 
     @Test
     void fires_per_day_counts_the_next_24_hours() {
-        assertThat(FireTimes.firesPerDay(Trigger.cron("* * * * * ?", "UTC", null), clock.instant(), clock.instant())).isEqualTo(86_400);
-        assertThat(FireTimes.firesPerDay(Trigger.cron("0 * * * * ?", "UTC", null), clock.instant(), clock.instant())).isEqualTo(1_440);
-        assertThat(FireTimes.firesPerDay(Trigger.cron("0 */5 * * * ?", "Asia/Shanghai", null), clock.instant(), clock.instant())).isEqualTo(288);
-        assertThat(FireTimes.firesPerDay(Trigger.cron("0/10 0 1 * * ?", "UTC", null), clock.instant(), clock.instant())).isEqualTo(6);
-        assertThat(FireTimes.firesPerDay(Trigger.cron("0 5 1 * * ?", "UTC", null), clock.instant(), clock.instant())).isEqualTo(1);
-        assertThat(FireTimes.firesPerDay(Trigger.fixedRate(30_000), clock.instant(), clock.instant())).isEqualTo(2_880);
+        assertThat(FireTimes.firesPerDay(Trigger.cron("* * * * * ?", "UTC", null), clock.instant(), clock.instant()))
+                .isEqualTo(86_400);
+        assertThat(FireTimes.firesPerDay(Trigger.cron("0 * * * * ?", "UTC", null), clock.instant(), clock.instant()))
+                .isEqualTo(1_440);
+        assertThat(FireTimes.firesPerDay(
+                        Trigger.cron("0 */5 * * * ?", "Asia/Shanghai", null), clock.instant(), clock.instant()))
+                .isEqualTo(288);
+        assertThat(FireTimes.firesPerDay(Trigger.cron("0/10 0 1 * * ?", "UTC", null), clock.instant(), clock.instant()))
+                .isEqualTo(6);
+        assertThat(FireTimes.firesPerDay(Trigger.cron("0 5 1 * * ?", "UTC", null), clock.instant(), clock.instant()))
+                .isEqualTo(1);
+        assertThat(FireTimes.firesPerDay(Trigger.fixedRate(30_000), clock.instant(), clock.instant()))
+                .isEqualTo(2_880);
     }
 
     @Test
     void shortest_interval_is_what_the_floor_is_checked_against() {
-        assertThat(FireTimes.shortestInterval(Trigger.cron("*/1 * * * * ?", "UTC", null), clock.instant(), clock.instant()))
+        assertThat(FireTimes.shortestInterval(
+                        Trigger.cron("*/1 * * * * ?", "UTC", null), clock.instant(), clock.instant()))
                 .contains(Duration.ofSeconds(1));
-        assertThat(FireTimes.shortestInterval(Trigger.cron("0 0/5 * * * ?", "UTC", null), clock.instant(), clock.instant()))
+        assertThat(FireTimes.shortestInterval(
+                        Trigger.cron("0 0/5 * * * ?", "UTC", null), clock.instant(), clock.instant()))
                 .contains(Duration.ofMinutes(5));
-        assertThat(FireTimes.shortestInterval(Trigger.fixedRate(250), clock.instant(), clock.instant())).contains(Duration.ofMillis(250));
-        assertThat(FireTimes.shortestInterval(Trigger.once(clock.instant().plusSeconds(5)), clock.instant(), clock.instant())).isEmpty();
+        assertThat(FireTimes.shortestInterval(Trigger.fixedRate(250), clock.instant(), clock.instant()))
+                .contains(Duration.ofMillis(250));
+        assertThat(FireTimes.shortestInterval(
+                        Trigger.once(clock.instant().plusSeconds(5)), clock.instant(), clock.instant()))
+                .isEmpty();
     }
 
     @Test
     void descriptions_are_human() {
-        assertThat(FireTimes.describe(Trigger.cron("0 */5 * * * ?", null, null))).isEqualTo("every 5 minutes");
+        assertThat(FireTimes.describe(Trigger.cron("0 */5 * * * ?", null, null)))
+                .isEqualTo("every 5 minutes");
         assertThat(FireTimes.describe(Trigger.fixedRate(30_000))).isEqualTo("every 30 seconds");
         assertThat(FireTimes.describe(Trigger.fixedDelay(60_000))).isEqualTo("1 minute after the previous run ended");
     }

@@ -1,11 +1,10 @@
 package io.axscheduler.api.schedule;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.time.Instant;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /** Each misfire policy after downtime, and on-time fires that are merely a scan late. */
 class PlanFiresTest {
@@ -58,10 +57,17 @@ class PlanFiresTest {
         clock.advance(Duration.ofMillis(3_700));
 
         assertThat(plan(EVERY_SECOND, due, MisfirePolicy.FIRE_ONCE).fires()).containsExactly(PlannedFire.fire(due));
-        assertThat(plan(EVERY_SECOND, due, MisfirePolicy.FIRE_ONCE).nextFireTime()).isEqualTo(due.plusSeconds(4));
-        assertThat(plan(EVERY_SECOND, due, MisfirePolicy.SKIP).fires()).singleElement().satisfies(f -> assertThat(f.skipReason()).contains("SKIP"));
-        assertThat(plan(EVERY_SECOND, due, MisfirePolicy.FIRE_ALL).fires()).containsExactly(PlannedFire.fire(due),
-                PlannedFire.fire(due.plusSeconds(1)), PlannedFire.fire(due.plusSeconds(2)), PlannedFire.fire(due.plusSeconds(3)));
+        assertThat(plan(EVERY_SECOND, due, MisfirePolicy.FIRE_ONCE).nextFireTime())
+                .isEqualTo(due.plusSeconds(4));
+        assertThat(plan(EVERY_SECOND, due, MisfirePolicy.SKIP).fires())
+                .singleElement()
+                .satisfies(f -> assertThat(f.skipReason()).contains("SKIP"));
+        assertThat(plan(EVERY_SECOND, due, MisfirePolicy.FIRE_ALL).fires())
+                .containsExactly(
+                        PlannedFire.fire(due),
+                        PlannedFire.fire(due.plusSeconds(1)),
+                        PlannedFire.fire(due.plusSeconds(2)),
+                        PlannedFire.fire(due.plusSeconds(3)));
     }
 
     @Test
@@ -80,7 +86,9 @@ class PlanFiresTest {
         FirePlan plan = plan(EVERY_MINUTE, due, MisfirePolicy.SKIP);
         assertThat(plan.fires()).hasSize(1);
         assertThat(plan.fires().get(0).fires()).isFalse();
-        assertThat(plan.fires().get(0).skipReason()).contains("10 fire times missed").contains("SKIP");
+        assertThat(plan.fires().get(0).skipReason())
+                .contains("10 fire times missed")
+                .contains("SKIP");
         assertThat(plan.nextFireTime()).isEqualTo(Instant.parse("2026-05-01T10:11:00Z"));
     }
 
@@ -98,7 +106,8 @@ class PlanFiresTest {
     void fire_all_is_bounded_and_skips_the_rest() {
         Instant due = clock.instant().plusSeconds(1);
         clock.advance(Duration.ofHours(1));
-        FirePlan plan = PlanFires.plan(EVERY_SECOND, anchor, due, clock.instant(), MisfirePolicy.FIRE_ALL, THRESHOLD_MS, 5);
+        FirePlan plan =
+                PlanFires.plan(EVERY_SECOND, anchor, due, clock.instant(), MisfirePolicy.FIRE_ALL, THRESHOLD_MS, 5);
         assertThat(plan.fires()).hasSize(6);
         assertThat(plan.fires().subList(0, 5)).allMatch(PlannedFire::fires);
         assertThat(plan.fires().get(5).fires()).isFalse();
@@ -111,7 +120,8 @@ class PlanFiresTest {
         Trigger delay = Trigger.fixedDelay(10_000);
         Instant due = clock.instant();
         clock.advance(Duration.ofMinutes(5));
-        assertThat(plan(delay, due, MisfirePolicy.SKIP).nextFireTime()).isEqualTo(clock.instant().plusSeconds(10));
+        assertThat(plan(delay, due, MisfirePolicy.SKIP).nextFireTime())
+                .isEqualTo(clock.instant().plusSeconds(10));
         FirePlan once = plan(delay, due, MisfirePolicy.FIRE_ONCE);
         assertThat(once.fires()).containsExactly(PlannedFire.fire(due));
         assertThat(once.nextFireTime()).isNull();
@@ -122,7 +132,8 @@ class PlanFiresTest {
         Trigger once = Trigger.once(clock.instant());
         clock.advance(Duration.ofMinutes(5));
         assertThat(plan(once, once.at(), MisfirePolicy.FIRE_ONCE).fires()).containsExactly(PlannedFire.fire(once.at()));
-        assertThat(plan(once, once.at(), MisfirePolicy.SKIP).fires().get(0).fires()).isFalse();
+        assertThat(plan(once, once.at(), MisfirePolicy.SKIP).fires().get(0).fires())
+                .isFalse();
         assertThat(plan(once, once.at(), MisfirePolicy.SKIP).nextFireTime()).isNull();
     }
 
@@ -167,12 +178,15 @@ class PlanFiresTest {
         Instant due = clock.instant();
         clock.advance(Duration.ofSeconds(30));
         FirePlan once = ahead(EVERY_SECOND, due, MisfirePolicy.FIRE_ONCE, 1_500);
-        assertThat(once.fires()).containsExactly(PlannedFire.fire(due), PlannedFire.fire(clock.instant().plusSeconds(1)));
+        assertThat(once.fires())
+                .containsExactly(
+                        PlannedFire.fire(due), PlannedFire.fire(clock.instant().plusSeconds(1)));
         assertThat(once.nextFireTime()).isEqualTo(clock.instant().plusSeconds(2));
         FirePlan skip = ahead(EVERY_SECOND, due, MisfirePolicy.SKIP, 1_500);
         assertThat(skip.fires()).hasSize(2);
         assertThat(skip.fires().get(0).fires()).isFalse();
-        assertThat(skip.fires().get(1)).isEqualTo(PlannedFire.fire(clock.instant().plusSeconds(1)));
+        assertThat(skip.fires().get(1))
+                .isEqualTo(PlannedFire.fire(clock.instant().plusSeconds(1)));
     }
 
     @Test

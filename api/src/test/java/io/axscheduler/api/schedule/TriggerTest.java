@@ -1,20 +1,19 @@
 package io.axscheduler.api.schedule;
 
-import org.junit.jupiter.api.Test;
-
-import java.time.Instant;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
 
 class TriggerTest {
 
     private static void refused(Runnable build, String field) {
-        assertThatThrownBy(build::run).isInstanceOf(InvalidTriggerException.class)
+        assertThatThrownBy(build::run)
+                .isInstanceOf(InvalidTriggerException.class)
                 .matches(e -> ((InvalidTriggerException) e).field().equals(field), "names field " + field);
     }
 
@@ -27,26 +26,37 @@ class TriggerTest {
         refused(() -> Trigger.fixedDelay(0), "delayMs");
         refused(() -> new Trigger(TriggerType.ONCE, null, null, null, null, null, null, null), "at");
         refused(() -> new Trigger(null, null, null, null, null, null, null, null), "type");
-        refused(() -> new Trigger(TriggerType.FIXED_RATE, "* * * * * ?", null, null, 1000L, null, null, null), "expression");
-        refused(() -> new Trigger(TriggerType.ONCE, null, null, CronDialect.UNIX, null, null, Instant.EPOCH, null), "dialect");
+        refused(
+                () -> new Trigger(TriggerType.FIXED_RATE, "* * * * * ?", null, null, 1000L, null, null, null),
+                "expression");
+        refused(
+                () -> new Trigger(TriggerType.ONCE, null, null, CronDialect.UNIX, null, null, Instant.EPOCH, null),
+                "dialect");
     }
 
     @Test
     void start_at_belongs_to_fixed_rate_and_to_a_representable_time() {
-        refused(() -> new Trigger(TriggerType.FIXED_DELAY, null, null, null, null, 1000L, null, Instant.EPOCH), "startAt");
-        refused(() -> new Trigger(TriggerType.CRON, "0 * * * * ?", null, null, null, null, null, Instant.EPOCH), "startAt");
+        refused(
+                () -> new Trigger(TriggerType.FIXED_DELAY, null, null, null, null, 1000L, null, Instant.EPOCH),
+                "startAt");
+        refused(
+                () -> new Trigger(TriggerType.CRON, "0 * * * * ?", null, null, null, null, null, Instant.EPOCH),
+                "startAt");
         refused(() -> Trigger.fixedRate(1000, Instant.EPOCH.minusMillis(1)), "startAt");
         refused(() -> Trigger.fixedRate(1000, Instant.parse("+10000-01-01T00:00:00Z")), "startAt");
         assertThat(Trigger.fixedRate(1000, Instant.EPOCH).startAt()).isEqualTo(Instant.EPOCH);
     }
 
     @Test
-    void a_trigger_written_before_start_at_existed_reads_as_one_without_phase_and_a_phased_one_round_trips() throws Exception {
+    void a_trigger_written_before_start_at_existed_reads_as_one_without_phase_and_a_phased_one_round_trips()
+            throws Exception {
         ObjectMapper json = JsonMapper.builder().addModule(new JavaTimeModule()).build();
-        Trigger old = json.readValue("{\"type\":\"fixedRate\",\"timezone\":\"UTC\",\"intervalMs\":60000}", Trigger.class);
+        Trigger old =
+                json.readValue("{\"type\":\"fixedRate\",\"timezone\":\"UTC\",\"intervalMs\":60000}", Trigger.class);
         assertThat(old).isEqualTo(Trigger.fixedRate(60_000));
         assertThat(json.writeValueAsString(old)).doesNotContain("startAt");
         Trigger phased = Trigger.fixedRate(60_000, Instant.parse("2026-05-01T10:00:00.125Z"));
-        assertThat(json.readValue(json.writeValueAsString(phased), Trigger.class)).isEqualTo(phased);
+        assertThat(json.readValue(json.writeValueAsString(phased), Trigger.class))
+                .isEqualTo(phased);
     }
 }

@@ -2,6 +2,8 @@ package io.axscheduler.worker;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.axscheduler.api.spi.JobHandler;
+import java.time.Clock;
+import java.util.List;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
@@ -11,9 +13,6 @@ import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.web.servlet.function.RouterFunction;
 import org.springframework.web.servlet.function.ServerResponse;
-
-import java.time.Clock;
-import java.util.List;
 
 /**
  * Turns a Spring Boot web application into an ax-scheduler worker: every {@link JobHandler} bean runs jobs of its
@@ -31,7 +30,8 @@ public class AxWorkerAutoConfiguration {
     }
 
     @Bean
-    WorkerRuntime axWorkerRuntime(AxWorkerProperties properties, SchedulerClient scheduler, ApplicationContext context) {
+    WorkerRuntime axWorkerRuntime(
+            AxWorkerProperties properties, SchedulerClient scheduler, ApplicationContext context) {
         return new WorkerRuntime(properties, scheduler, context);
     }
 

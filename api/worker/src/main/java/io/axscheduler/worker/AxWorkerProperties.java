@@ -18,15 +18,19 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param callbackAttempts tries to deliver one callback before giving up (the scheduler's run deadline then decides)
  */
 @ConfigurationProperties("ax.worker")
-public record AxWorkerProperties(String schedulerUrl,
-                                 @DefaultValue("${spring.application.name:ax-worker}") String app,
-                                 String address,
-                                 @DefaultValue("8") int capacity,
-                                 @DefaultValue("2000") long connectTimeoutMs,
-                                 @DefaultValue("5000") long readTimeoutMs,
-                                 @DefaultValue("10000") long shutdownGraceMs,
-                                 @DefaultValue("10000") int rememberedRuns,
-                                 @DefaultValue("5") int callbackAttempts) {
+public record AxWorkerProperties(
+        String schedulerUrl,
+
+        @DefaultValue("${spring.application.name:ax-worker}")
+        String app,
+
+        String address,
+        @DefaultValue("8") int capacity,
+        @DefaultValue("2000") long connectTimeoutMs,
+        @DefaultValue("5000") long readTimeoutMs,
+        @DefaultValue("10000") long shutdownGraceMs,
+        @DefaultValue("10000") int rememberedRuns,
+        @DefaultValue("5") int callbackAttempts) {
 
     public AxWorkerProperties {
         if (capacity < 1 || capacity > 256) throw new IllegalArgumentException("ax.worker.capacity must be 1..256");

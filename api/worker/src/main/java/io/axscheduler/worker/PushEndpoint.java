@@ -15,14 +15,18 @@ import org.springframework.web.servlet.function.ServerResponse;
  */
 final class PushEndpoint {
 
-    private PushEndpoint() {
-    }
+    private PushEndpoint() {}
 
     static RouterFunction<ServerResponse> route(WorkerRuns runs) {
-        return RouterFunctions.route().POST(PushedJob.PATH, request -> {
-            PushAnswer answer = runs.accept(request.body(PushedJob.class));
-            return ServerResponse.status(answer.state() == PushState.BUSY ? HttpStatus.TOO_MANY_REQUESTS : HttpStatus.ACCEPTED)
-                    .body(answer);
-        }).build();
+        return RouterFunctions.route()
+                .POST(PushedJob.PATH, request -> {
+                    PushAnswer answer = runs.accept(request.body(PushedJob.class));
+                    return ServerResponse.status(
+                                    answer.state() == PushState.BUSY
+                                            ? HttpStatus.TOO_MANY_REQUESTS
+                                            : HttpStatus.ACCEPTED)
+                            .body(answer);
+                })
+                .build();
     }
 }

@@ -3,7 +3,6 @@ package io.axscheduler.worker;
 import io.axscheduler.api.spi.CancellableJobContext;
 import io.axscheduler.api.worker.JobCallback;
 import io.axscheduler.api.worker.PushedJob;
-
 import java.util.HashMap;
 import java.util.Map;
 

@@ -7,7 +7,6 @@ import io.axscheduler.api.worker.Heartbeat;
 import io.axscheduler.api.worker.JobCallback;
 import io.axscheduler.api.worker.RegisterWorker;
 import io.axscheduler.api.worker.WorkerRegistered;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -35,17 +34,23 @@ public class SchedulerClient {
 
     public SchedulerClient(AxWorkerProperties properties, ObjectMapper json, Clock clock) {
         this.base = properties.schedulerUrl().endsWith("/")
-                ? properties.schedulerUrl().substring(0, properties.schedulerUrl().length() - 1) : properties.schedulerUrl();
+                ? properties
+                        .schedulerUrl()
+                        .substring(0, properties.schedulerUrl().length() - 1)
+                : properties.schedulerUrl();
         this.readTimeout = Duration.ofMillis(properties.readTimeoutMs());
         this.json = json;
         this.clock = clock;
-        this.http = HttpClient.newBuilder().connectTimeout(Duration.ofMillis(properties.connectTimeoutMs()))
-                .version(HttpClient.Version.HTTP_1_1).build();
+        this.http = HttpClient.newBuilder()
+                .connectTimeout(Duration.ofMillis(properties.connectTimeoutMs()))
+                .version(HttpClient.Version.HTTP_1_1)
+                .build();
     }
 
     public WorkerRegistered register(RegisterWorker request) {
         Answer answer = send("POST", "/api/v1/workers/register", write(request), null, null);
-        if (!answer.ok()) throw new IllegalStateException("registration refused (" + answer.status() + "): " + answer.body());
+        if (!answer.ok())
+            throw new IllegalStateException("registration refused (" + answer.status() + "): " + answer.body());
         try {
             return json.readValue(answer.body(), WorkerRegistered.class);
         } catch (IOException e) {
@@ -65,12 +70,16 @@ public class SchedulerClient {
     public Answer callback(JobCallback callback, String secret) {
         String body = write(callback);
         long timestamp = clock.millis();
-        return send("POST", "/api/v1/workers/callbacks", body, timestamp, CallbackSignature.sign(secret, timestamp, body));
+        return send(
+                "POST", "/api/v1/workers/callbacks", body, timestamp, CallbackSignature.sign(secret, timestamp, body));
     }
 
     private Answer send(String method, String path, String body, Long timestamp, String signature) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path)).timeout(readTimeout)
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path))
+                .timeout(readTimeout)
+                .method(
+                        method,
+                        body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
         if (body != null) request.header("Content-Type", "application/json");
         if (signature != null) {
             request.header(CallbackSignature.TIMESTAMP_HEADER, String.valueOf(timestamp))

@@ -6,20 +6,19 @@ import io.axscheduler.api.worker.JobCallback;
 import io.axscheduler.api.worker.PushAnswer;
 import io.axscheduler.api.worker.PushState;
 import io.axscheduler.api.worker.PushedJob;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Takes pushed jobs and runs them on a bounded pool — never on the HTTP thread, which answers at once. Every push is
@@ -50,7 +49,10 @@ public class WorkerRuns {
 
     public WorkerRuns(List<JobHandler> handlers, AxWorkerProperties properties, Reporter reporter) {
         for (JobHandler handler : handlers) {
-            if (handlers.stream().filter(h -> h.jobType().equals(handler.jobType())).count() > 1) {
+            if (handlers.stream()
+                            .filter(h -> h.jobType().equals(handler.jobType()))
+                            .count()
+                    > 1) {
                 throw new IllegalStateException("two handlers claim job type '" + handler.jobType() + "'");
             }
             this.handlers.put(handler.jobType(), handler);
@@ -69,8 +71,13 @@ public class WorkerRuns {
         // scheduler tries another worker. The small queue only absorbs the moment between a run's report and its
         // thread becoming free again, which with a hand-off queue answered BUSY to a push that had room.
         this.capacity = properties.capacity();
-        this.pool = new ThreadPoolExecutor(capacity, capacity, 60, TimeUnit.SECONDS,
-                new ArrayBlockingQueue<>(capacity), r -> daemon(r, "ax-worker-run-" + n.incrementAndGet()));
+        this.pool = new ThreadPoolExecutor(
+                capacity,
+                capacity,
+                60,
+                TimeUnit.SECONDS,
+                new ArrayBlockingQueue<>(capacity),
+                r -> daemon(r, "ax-worker-run-" + n.incrementAndGet()));
         pool.allowCoreThreadTimeOut(true);
         this.timeouts = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "ax-worker-timeouts"));
     }
@@ -119,7 +126,8 @@ public class WorkerRuns {
         String result = null;
         String error = null;
         try {
-            if (handler == null) throw new IllegalStateException("no handler for job type '" + job.jobType() + "' on this worker");
+            if (handler == null)
+                throw new IllegalStateException("no handler for job type '" + job.jobType() + "' on this worker");
             result = handler.execute(run);
         } catch (Throwable t) {
             error = t.getClass().getSimpleName() + (t.getMessage() == null ? "" : ": " + t.getMessage());
@@ -128,8 +136,15 @@ public class WorkerRuns {
             Thread.interrupted();
         }
         long durationMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
-        JobCallback outcome = new JobCallback(reporter.workerId(), job.jobId(), job.attempt(), job.shardIndex(),
-                error == null, TextLimit.truncate(result), TextLimit.truncate(error), durationMs);
+        JobCallback outcome = new JobCallback(
+                reporter.workerId(),
+                job.jobId(),
+                job.attempt(),
+                job.shardIndex(),
+                error == null,
+                TextLimit.truncate(result),
+                TextLimit.truncate(error),
+                durationMs);
         run.ended(outcome);
         inFlight.decrementAndGet();
         if (stopping && run.isCancelled()) {
@@ -164,7 +179,6 @@ public class WorkerRuns {
         pool.shutdownNow();
         timeouts.shutdownNow();
     }
-
 
     private static Thread daemon(Runnable r, String name) {
         Thread t = new Thread(r, name);

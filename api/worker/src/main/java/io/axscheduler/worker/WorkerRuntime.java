@@ -3,15 +3,14 @@ package io.axscheduler.worker;
 import io.axscheduler.api.worker.JobCallback;
 import io.axscheduler.api.worker.RegisterWorker;
 import io.axscheduler.api.worker.WorkerRegistered;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.web.context.WebServerApplicationContext;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.SmartLifecycle;
-
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The worker's membership: registers once the web server listens (so the address is real), heartbeats at the
@@ -62,8 +61,13 @@ public class WorkerRuntime implements SmartLifecycle, WorkerRuns.Reporter {
         try {
             WorkerRegistered current = registration;
             if (current == null) {
-                registration = scheduler.register(new RegisterWorker(properties.app(), address(), runs.jobTypes(), properties.capacity()));
-                log.info("registered with {} as {} for {}", properties.schedulerUrl(), registration.workerId(), runs.jobTypes());
+                registration = scheduler.register(
+                        new RegisterWorker(properties.app(), address(), runs.jobTypes(), properties.capacity()));
+                log.info(
+                        "registered with {} as {} for {}",
+                        properties.schedulerUrl(),
+                        registration.workerId(),
+                        runs.jobTypes());
                 next = registration.heartbeatIntervalMs();
             } else {
                 SchedulerClient.Answer answer = scheduler.heartbeat(current.workerId(), runs.inFlight());
@@ -87,14 +91,22 @@ public class WorkerRuntime implements SmartLifecycle, WorkerRuns.Reporter {
     public void report(JobCallback outcome) {
         WorkerRegistered current = registration;
         if (current == null || !current.workerId().equals(outcome.workerId())) {
-            log.warn("outcome of job {} attempt {} not reported: this worker registered again since", outcome.jobId(), outcome.attempt());
+            log.warn(
+                    "outcome of job {} attempt {} not reported: this worker registered again since",
+                    outcome.jobId(),
+                    outcome.attempt());
             return;
         }
         for (int i = 1; i <= properties.callbackAttempts(); i++) {
             SchedulerClient.Answer answer = scheduler.callback(outcome, current.secret());
             if (answer.ok()) return;
             if (answer.status() / 100 == 4) {
-                log.warn("callback for job {} attempt {} refused ({}): {}", outcome.jobId(), outcome.attempt(), answer.status(), answer.body());
+                log.warn(
+                        "callback for job {} attempt {} refused ({}): {}",
+                        outcome.jobId(),
+                        outcome.attempt(),
+                        answer.status(),
+                        answer.body());
                 return;
             }
             try {
@@ -104,7 +116,11 @@ public class WorkerRuntime implements SmartLifecycle, WorkerRuns.Reporter {
                 return;
             }
         }
-        log.warn("callback for job {} attempt {} not delivered after {} tries", outcome.jobId(), outcome.attempt(), properties.callbackAttempts());
+        log.warn(
+                "callback for job {} attempt {} not delivered after {} tries",
+                outcome.jobId(),
+                outcome.attempt(),
+                properties.callbackAttempts());
     }
 
     @Override

@@ -1,14 +1,13 @@
 package io.axscheduler.worker;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.axscheduler.api.spi.JobContext;
 import io.axscheduler.api.spi.JobHandler;
 import io.axscheduler.api.worker.JobCallback;
 import io.axscheduler.api.worker.PushAnswer;
 import io.axscheduler.api.worker.PushState;
 import io.axscheduler.api.worker.PushedJob;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -17,8 +16,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 
 class WorkerRunsTest {
 
@@ -33,10 +32,12 @@ class WorkerRunsTest {
         public String execute(JobContext context) throws Exception {
             executions.incrementAndGet();
             if (!release.await(5, TimeUnit.SECONDS)) throw new IllegalStateException("never released");
-            return "ran " + context.params().get("shardIndex") + "/" + context.params().get("shardTotal");
+            return "ran " + context.params().get("shardIndex") + "/"
+                    + context.params().get("shardTotal");
         }
     };
-    private final WorkerRuns runs = new WorkerRuns(List.of(blocking),
+    private final WorkerRuns runs = new WorkerRuns(
+            List.of(blocking),
             new AxWorkerProperties("http://scheduler", "app", null, 2, 1000, 1000, 0, 100, 1),
             new WorkerRuns.Reporter() {
                 public void report(JobCallback outcome) {
@@ -84,7 +85,8 @@ class WorkerRunsTest {
     }
 
     @Test
-    void a_repeated_push_of_an_ended_attempt_answers_its_outcome_and_reports_it_again_without_running() throws Exception {
+    void a_repeated_push_of_an_ended_attempt_answers_its_outcome_and_reports_it_again_without_running()
+            throws Exception {
         release.countDown();
         runs.accept(push("j1", 1));
         await(() -> reported.size() == 1);

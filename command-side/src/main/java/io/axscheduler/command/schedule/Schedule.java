@@ -1,18 +1,17 @@
 package io.axscheduler.command.schedule;
 
+import static io.axscheduler.api.schedule.ScheduleState.*;
+import static org.axonframework.modelling.command.AggregateLifecycle.apply;
+
 import io.axscheduler.api.problem.IllegalTransitionException;
 import io.axscheduler.api.schedule.*;
 import io.axscheduler.command.AggregateCaches;
+import java.time.Instant;
+import java.util.Objects;
 import org.axonframework.commandhandling.CommandHandler;
 import org.axonframework.eventsourcing.EventSourcingHandler;
 import org.axonframework.modelling.command.AggregateIdentifier;
 import org.axonframework.spring.stereotype.Aggregate;
-
-import java.time.Instant;
-import java.util.Objects;
-
-import static io.axscheduler.api.schedule.ScheduleState.*;
-import static org.axonframework.modelling.command.AggregateLifecycle.apply;
 
 /**
  * One recurring schedule. Fires are compare-and-set on the fire time: a scheduled fire must name the fire time the
@@ -24,6 +23,7 @@ class Schedule {
 
     @AggregateIdentifier
     private String scheduleId;
+
     private ScheduleState state;
     private Trigger trigger;
     private JobTemplate job;
@@ -31,20 +31,33 @@ class Schedule {
     private Instant queuedFireTime;
     private String lastJobId;
 
-    Schedule() {
-    }
+    Schedule() {}
 
     @CommandHandler
     Schedule(CreateSchedule c) {
-        apply(new ScheduleCreated(c.scheduleId(), c.name(), c.trigger(), c.job(), c.misfirePolicy(), c.overlapPolicy(),
-                c.anchor(), FireTimes.next(c.trigger(), c.anchor(), c.anchor()).orElse(null)));
+        apply(new ScheduleCreated(
+                c.scheduleId(),
+                c.name(),
+                c.trigger(),
+                c.job(),
+                c.misfirePolicy(),
+                c.overlapPolicy(),
+                c.anchor(),
+                FireTimes.next(c.trigger(), c.anchor(), c.anchor()).orElse(null)));
     }
 
     @CommandHandler
     void handle(UpdateSchedule c) {
         require(state != DELETED, "update");
-        apply(new ScheduleUpdated(scheduleId, c.name(), c.trigger(), c.job(), c.misfirePolicy(), c.overlapPolicy(),
-                c.anchor(), FireTimes.next(c.trigger(), c.anchor(), c.anchor()).orElse(null)));
+        apply(new ScheduleUpdated(
+                scheduleId,
+                c.name(),
+                c.trigger(),
+                c.job(),
+                c.misfirePolicy(),
+                c.overlapPolicy(),
+                c.anchor(),
+                FireTimes.next(c.trigger(), c.anchor(), c.anchor()).orElse(null)));
     }
 
     @CommandHandler
@@ -75,7 +88,7 @@ class Schedule {
                 next = c.nextFireTime();
             }
             case QUEUED -> requireDue(c.fireTime(), queuedFireTime, "release the queued fire");
-            case MANUAL -> { }
+            case MANUAL -> {}
         }
         apply(new ScheduleFired(scheduleId, c.fireTime(), c.kind(), c.jobId(), next));
         return job;
@@ -98,9 +111,14 @@ class Schedule {
 
     @CommandHandler
     void handle(ArmSchedule c) {
-        require(state == ACTIVE && trigger.type() == TriggerType.FIXED_DELAY && nextFireTime == null
-                && Objects.equals(lastJobId, c.afterJobId()), "arm after job " + c.afterJobId());
-        apply(new ScheduleArmed(scheduleId, c.afterJobId(), c.endedAt(), c.endedAt().plusMillis(trigger.delayMs())));
+        require(
+                state == ACTIVE
+                        && trigger.type() == TriggerType.FIXED_DELAY
+                        && nextFireTime == null
+                        && Objects.equals(lastJobId, c.afterJobId()),
+                "arm after job " + c.afterJobId());
+        apply(new ScheduleArmed(
+                scheduleId, c.afterJobId(), c.endedAt(), c.endedAt().plusMillis(trigger.delayMs())));
     }
 
     private void requireDue(Instant fireTime, Instant expected, String what) {

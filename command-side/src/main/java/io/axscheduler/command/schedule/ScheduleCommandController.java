@@ -1,8 +1,5 @@
 package io.axscheduler.command.schedule;
 
-import io.axscheduler.command.JsonFields;
-import io.axscheduler.command.OperatorCommands;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.axscheduler.api.Metadata;
@@ -15,19 +12,20 @@ import io.axscheduler.api.problem.InvalidRequestException;
 import io.axscheduler.api.problem.NotFoundException;
 import io.axscheduler.api.schedule.*;
 import io.axscheduler.api.spi.JobTypeCatalog;
-import org.axonframework.messaging.responsetypes.ResponseTypes;
-import org.axonframework.queryhandling.QueryGateway;
-import org.springframework.beans.factory.annotation.Value;
-import org.springframework.http.HttpStatus;
-import org.springframework.http.ResponseEntity;
-import org.springframework.web.bind.annotation.*;
-
+import io.axscheduler.command.JsonFields;
+import io.axscheduler.command.OperatorCommands;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.axonframework.messaging.responsetypes.ResponseTypes;
+import org.axonframework.queryhandling.QueryGateway;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.*;
 
 /** The schedule commands of the HTTP API: create, update, pause, resume, trigger now, delete; and the cron preview. */
 @RestController
@@ -41,8 +39,13 @@ class ScheduleCommandController {
     private final QueryGateway queries;
     private final Clock clock;
 
-    ScheduleCommandController(JobTypeCatalog jobTypes, ObjectMapper json, Clock clock, OperatorCommands sender,
-                              QueryGateway queries, @Value("${ax.scheduler.schedules.min-interval-ms:1000}") long minIntervalMs) {
+    ScheduleCommandController(
+            JobTypeCatalog jobTypes,
+            ObjectMapper json,
+            Clock clock,
+            OperatorCommands sender,
+            QueryGateway queries,
+            @Value("${ax.scheduler.schedules.min-interval-ms:1000}") long minIntervalMs) {
         this.parser = new ScheduleRequestParser(jobTypes, json, minIntervalMs);
         this.sender = sender;
         this.queries = queries;
@@ -50,13 +53,18 @@ class ScheduleCommandController {
     }
 
     @PostMapping("/api/v1/schedules")
-    ResponseEntity<Map<String, Object>> create(@RequestBody JsonNode body, @RequestHeader(value = "X-Actor", required = false) String actor) {
+    ResponseEntity<Map<String, Object>> create(
+            @RequestBody JsonNode body, @RequestHeader(value = "X-Actor", required = false) String actor) {
         String who = actor(actor);
         Instant now = clock.instant();
         ScheduleRequest r = parser.parse(body, now);
         String scheduleId = TimeOrderedIds.next(now.toEpochMilli());
-        sender.send("schedule", scheduleId, new CreateSchedule(scheduleId, r.name(), r.trigger(), r.job(), r.misfirePolicy(),
-                r.overlapPolicy(), now), who);
+        sender.send(
+                "schedule",
+                scheduleId,
+                new CreateSchedule(
+                        scheduleId, r.name(), r.trigger(), r.job(), r.misfirePolicy(), r.overlapPolicy(), now),
+                who);
         return ResponseEntity.status(HttpStatus.CREATED).body(answer(scheduleId, r.trigger(), now));
     }
 
@@ -65,8 +73,8 @@ class ScheduleCommandController {
      * whole or not at all, its events appended in one batch. Each answer holds the schedule's id and first fire time.
      */
     @PostMapping("/api/v1/schedules/batch")
-    ResponseEntity<Map<String, List<Map<String, Object>>>> createBatch(@RequestBody JsonNode body,
-                                                                       @RequestHeader(value = "X-Actor", required = false) String actor) {
+    ResponseEntity<Map<String, List<Map<String, Object>>>> createBatch(
+            @RequestBody JsonNode body, @RequestHeader(value = "X-Actor", required = false) String actor) {
         List<FieldError> errors = new ArrayList<>();
         JsonNode items = JsonFields.batchItems(body, "schedules", errors);
         Instant now = clock.instant();
@@ -76,47 +84,70 @@ class ScheduleCommandController {
         }
         if (!errors.isEmpty()) throw new InvalidRequestException(errors);
         String who = actor(actor);
-        List<Map<String, Object>> results = sender.inOneTransaction("schedule batch", () -> OneUnitOfWork.run(() -> {
-            List<Map<String, Object>> made = new ArrayList<>(requests.size());
-            for (ScheduleRequest r : requests) {
-                String scheduleId = TimeOrderedIds.next(now.toEpochMilli());
-                sender.sendOnce("schedule", scheduleId, new CreateSchedule(scheduleId, r.name(), r.trigger(), r.job(),
-                        r.misfirePolicy(), r.overlapPolicy(), now), who);
-                Map<String, Object> answer = new LinkedHashMap<>();
-                answer.put("scheduleId", scheduleId);
-                answer.put("nextFireTime", FireTimes.next(r.trigger(), now, now).orElse(null));
-                made.add(answer);
-            }
-            return made;
-        }));
+        List<Map<String, Object>> results = sender.inOneTransaction(
+                "schedule batch",
+                () -> OneUnitOfWork.run(() -> {
+                    List<Map<String, Object>> made = new ArrayList<>(requests.size());
+                    for (ScheduleRequest r : requests) {
+                        String scheduleId = TimeOrderedIds.next(now.toEpochMilli());
+                        sender.sendOnce(
+                                "schedule",
+                                scheduleId,
+                                new CreateSchedule(
+                                        scheduleId,
+                                        r.name(),
+                                        r.trigger(),
+                                        r.job(),
+                                        r.misfirePolicy(),
+                                        r.overlapPolicy(),
+                                        now),
+                                who);
+                        Map<String, Object> answer = new LinkedHashMap<>();
+                        answer.put("scheduleId", scheduleId);
+                        answer.put(
+                                "nextFireTime",
+                                FireTimes.next(r.trigger(), now, now).orElse(null));
+                        made.add(answer);
+                    }
+                    return made;
+                }));
         return ResponseEntity.status(HttpStatus.CREATED).body(Map.of("results", results));
     }
 
     @PutMapping("/api/v1/schedules/{scheduleId}")
-    Map<String, Object> update(@PathVariable String scheduleId, @RequestBody JsonNode body,
-                               @RequestHeader(value = "X-Actor", required = false) String actor) {
+    Map<String, Object> update(
+            @PathVariable String scheduleId,
+            @RequestBody JsonNode body,
+            @RequestHeader(value = "X-Actor", required = false) String actor) {
         String who = actor(actor);
         Instant now = clock.instant();
         ScheduleRequest r = parser.parse(body, now);
-        sender.send("schedule", scheduleId, new UpdateSchedule(scheduleId, r.name(), r.trigger(), r.job(), r.misfirePolicy(),
-                r.overlapPolicy(), now), who);
+        sender.send(
+                "schedule",
+                scheduleId,
+                new UpdateSchedule(
+                        scheduleId, r.name(), r.trigger(), r.job(), r.misfirePolicy(), r.overlapPolicy(), now),
+                who);
         return answer(scheduleId, r.trigger(), now);
     }
 
     @DeleteMapping("/api/v1/schedules/{scheduleId}")
-    ScheduleView delete(@PathVariable String scheduleId, @RequestHeader(value = "X-Actor", required = false) String actor) {
+    ScheduleView delete(
+            @PathVariable String scheduleId, @RequestHeader(value = "X-Actor", required = false) String actor) {
         sender.send("schedule", scheduleId, new DeleteSchedule(scheduleId), actor(actor));
         return view(scheduleId);
     }
 
     @PostMapping("/api/v1/schedules/{scheduleId}/pause")
-    ScheduleView pause(@PathVariable String scheduleId, @RequestHeader(value = "X-Actor", required = false) String actor) {
+    ScheduleView pause(
+            @PathVariable String scheduleId, @RequestHeader(value = "X-Actor", required = false) String actor) {
         sender.send("schedule", scheduleId, new PauseSchedule(scheduleId), actor(actor));
         return view(scheduleId);
     }
 
     @PostMapping("/api/v1/schedules/{scheduleId}/resume")
-    ScheduleView resume(@PathVariable String scheduleId, @RequestHeader(value = "X-Actor", required = false) String actor) {
+    ScheduleView resume(
+            @PathVariable String scheduleId, @RequestHeader(value = "X-Actor", required = false) String actor) {
         sender.send("schedule", scheduleId, new ResumeSchedule(scheduleId), actor(actor));
         return view(scheduleId);
     }
@@ -126,13 +157,14 @@ class ScheduleCommandController {
      * its job are written in one transaction: both or neither.
      */
     @PostMapping("/api/v1/schedules/{scheduleId}/trigger")
-    ResponseEntity<Map<String, Object>> trigger(@PathVariable String scheduleId,
-                                                @RequestHeader(value = "X-Actor", required = false) String actor) {
+    ResponseEntity<Map<String, Object>> trigger(
+            @PathVariable String scheduleId, @RequestHeader(value = "X-Actor", required = false) String actor) {
         String who = actor(actor);
         Instant now = clock.instant();
         String jobId = TimeOrderedIds.next(now.toEpochMilli());
         SubmitResult result = sender.inOneTransaction("schedule " + scheduleId + " trigger", () -> {
-            JobTemplate job = sender.sendOnce("schedule", scheduleId, new FireSchedule(scheduleId, now, FireKind.MANUAL, jobId, null), who);
+            JobTemplate job = sender.sendOnce(
+                    "schedule", scheduleId, new FireSchedule(scheduleId, now, FireKind.MANUAL, jobId, null), who);
             SubmitJob submit = job.toSubmitJob(jobId, scheduleId, now, FireKind.MANUAL);
             return sender.sendOnce("schedule", scheduleId, submit, who);
         });
@@ -180,7 +212,8 @@ class ScheduleCommandController {
     }
 
     private ScheduleView view(String scheduleId) {
-        return queries.query(new FindSchedule(scheduleId), ResponseTypes.optionalInstanceOf(ScheduleView.class)).join()
+        return queries.query(new FindSchedule(scheduleId), ResponseTypes.optionalInstanceOf(ScheduleView.class))
+                .join()
                 .orElseThrow(() -> new NotFoundException("schedule", scheduleId));
     }
 

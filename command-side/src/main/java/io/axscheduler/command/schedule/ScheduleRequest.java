@@ -6,5 +6,5 @@ import io.axscheduler.api.schedule.OverlapPolicy;
 import io.axscheduler.api.schedule.Trigger;
 
 /** A create or update body, validated. */
-record ScheduleRequest(String name, Trigger trigger, JobTemplate job, MisfirePolicy misfirePolicy, OverlapPolicy overlapPolicy) {
-}
+record ScheduleRequest(
+        String name, Trigger trigger, JobTemplate job, MisfirePolicy misfirePolicy, OverlapPolicy overlapPolicy) {}

@@ -1,8 +1,5 @@
 package io.axscheduler.command.schedule;
 
-import io.axscheduler.command.JobRequestParser;
-import io.axscheduler.command.JsonFields;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.axscheduler.api.job.Backoff;
@@ -12,7 +9,8 @@ import io.axscheduler.api.problem.FieldError;
 import io.axscheduler.api.problem.InvalidRequestException;
 import io.axscheduler.api.schedule.*;
 import io.axscheduler.api.spi.JobTypeCatalog;
-
+import io.axscheduler.command.JobRequestParser;
+import io.axscheduler.command.JsonFields;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -35,9 +33,10 @@ final class ScheduleRequestParser {
     static final long MAX_INTERVAL_MS = 366L * 24 * 3600 * 1000;
 
     private static final Set<String> FIELDS = Set.of("name", "trigger", "job", "misfirePolicy", "overlapPolicy");
-    private static final Set<String> TRIGGER_FIELDS = Set.of("type", "expression", "timezone", "dialect", "intervalMs", "delayMs", "at", "startAt");
-    private static final Set<String> JOB_FIELDS = Set.of("jobType", "params", "priority", "maxRetries", "backoff",
-            "timeoutMs", "executorApp", "routeStrategy");
+    private static final Set<String> TRIGGER_FIELDS =
+            Set.of("type", "expression", "timezone", "dialect", "intervalMs", "delayMs", "at", "startAt");
+    private static final Set<String> JOB_FIELDS = Set.of(
+            "jobType", "params", "priority", "maxRetries", "backoff", "timeoutMs", "executorApp", "routeStrategy");
 
     private final JobTypeCatalog jobTypes;
     private final ObjectMapper json;
@@ -104,8 +103,10 @@ final class ScheduleRequestParser {
         f.rejectUnknown(TRIGGER_FIELDS);
         String typeName = f.string("type", 40);
         TriggerType type = typeName == null ? null : TriggerType.fromWireName(typeName);
-        if (typeName == null && !f.has("type")) f.error("type", "is required: one of cron, fixedRate, fixedDelay, once");
-        else if (typeName != null && type == null) f.error("type", "unknown trigger type '" + typeName + "'; one of cron, fixedRate, fixedDelay, once");
+        if (typeName == null && !f.has("type"))
+            f.error("type", "is required: one of cron, fixedRate, fixedDelay, once");
+        else if (typeName != null && type == null)
+            f.error("type", "unknown trigger type '" + typeName + "'; one of cron, fixedRate, fixedDelay, once");
         String expression = f.string("expression", Trigger.MAX_EXPRESSION_LENGTH);
         String timezone = f.string("timezone", 100);
         CronDialect dialect = dialect(f);
@@ -114,7 +115,8 @@ final class ScheduleRequestParser {
         Instant at = f.instant("at");
         Instant startAt = f.instant("startAt");
         if (f.errorCount() > before) return null;
-        Trigger trigger = build(f, () -> new Trigger(type, expression, timezone, dialect, intervalMs, delayMs, at, startAt));
+        Trigger trigger =
+                build(f, () -> new Trigger(type, expression, timezone, dialect, intervalMs, delayMs, at, startAt));
         if (trigger == null) return null;
         if (type == TriggerType.ONCE && !at.isAfter(now)) {
             f.error("at", "must lie in the future; it is " + at + " and now is " + now);
@@ -143,10 +145,12 @@ final class ScheduleRequestParser {
                     case FIXED_RATE -> "intervalMs";
                     default -> "delayMs";
                 };
-                f.error(field, "fires every " + FireTimes.humanDuration(shortest.toMillis()) + " (up to "
-                        + Duration.ofDays(1).toMillis() / Math.max(1, shortest.toMillis())
-                        + " times a day), more often than the floor of once every "
-                        + FireTimes.humanDuration(minIntervalMs) + " (ax.scheduler.schedules.min-interval-ms)");
+                f.error(
+                        field,
+                        "fires every " + FireTimes.humanDuration(shortest.toMillis()) + " (up to "
+                                + Duration.ofDays(1).toMillis() / Math.max(1, shortest.toMillis())
+                                + " times a day), more often than the floor of once every "
+                                + FireTimes.humanDuration(minIntervalMs) + " (ax.scheduler.schedules.min-interval-ms)");
             }
         });
     }
@@ -172,17 +176,26 @@ final class ScheduleRequestParser {
         }
         Map<String, Object> params = JobRequestParser.readParams(f, json);
         long priority = f.has("priority") ? f.integer("priority", -MAX_PRIORITY, MAX_PRIORITY) : 0;
-        long maxRetries = f.has("maxRetries") ? f.integer("maxRetries", 0, RetryPolicy.MAX_RETRIES_LIMIT) : RetryPolicy.DEFAULT_MAX_RETRIES;
+        long maxRetries = f.has("maxRetries")
+                ? f.integer("maxRetries", 0, RetryPolicy.MAX_RETRIES_LIMIT)
+                : RetryPolicy.DEFAULT_MAX_RETRIES;
         Backoff backoff = JobRequestParser.readBackoff(f);
         long timeoutMs = f.has("timeoutMs") ? f.integer("timeoutMs", 1, MAX_TIMEOUT_MS) : 30_000;
         String executorApp = f.string("executorApp", 100);
         String routeStrategy = f.string("routeStrategy", 100);
-        if (routeStrategy != null && Arrays.stream(RouteStrategy.values()).noneMatch(s -> s.name().equals(routeStrategy))) {
+        if (routeStrategy != null
+                && Arrays.stream(RouteStrategy.values()).noneMatch(s -> s.name().equals(routeStrategy))) {
             f.error("routeStrategy", "must be one of " + List.of(RouteStrategy.values()));
         }
         if (f.errorCount() > before) return null;
-        return new JobTemplate(jobType, params, (int) priority, new RetryPolicy((int) maxRetries, backoff), timeoutMs,
-                executorApp, routeStrategy);
+        return new JobTemplate(
+                jobType,
+                params,
+                (int) priority,
+                new RetryPolicy((int) maxRetries, backoff),
+                timeoutMs,
+                executorApp,
+                routeStrategy);
     }
 
     private static CronDialect dialect(JsonFields f) {

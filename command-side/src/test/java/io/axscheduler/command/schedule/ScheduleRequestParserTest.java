@@ -1,5 +1,8 @@
 package io.axscheduler.command.schedule;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.axscheduler.api.problem.FieldError;
 import io.axscheduler.api.problem.InvalidRequestException;
@@ -8,13 +11,9 @@ import io.axscheduler.api.schedule.MisfirePolicy;
 import io.axscheduler.api.schedule.OverlapPolicy;
 import io.axscheduler.api.schedule.TriggerType;
 import io.axscheduler.api.spi.JobTypeCatalog;
-import org.junit.jupiter.api.Test;
-
 import java.time.Instant;
 import java.util.Set;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import org.junit.jupiter.api.Test;
 
 class ScheduleRequestParserTest {
 
@@ -56,26 +55,54 @@ class ScheduleRequestParserTest {
     @Test
     void every_bad_field_is_named() {
         String job = "\"job\":{\"jobType\":\"noop\"}";
-        assertThat(refused("{\"trigger\":{\"type\":\"cron\",\"expression\":\"nope\"}," + job + "}").field()).isEqualTo("trigger.expression");
-        assertThat(refused("{\"trigger\":{\"type\":\"cron\",\"expression\":\"0 * * * * ?\",\"timezone\":\"Mars/Base\"}," + job + "}").field()).isEqualTo("trigger.timezone");
-        assertThat(refused("{\"trigger\":{\"type\":\"hourly\"}," + job + "}").field()).isEqualTo("trigger.type");
-        assertThat(refused("{\"trigger\":{\"type\":\"fixedRate\",\"intervalMs\":-5}," + job + "}").field()).isEqualTo("trigger.intervalMs");
-        assertThat(refused("{\"trigger\":{\"type\":\"fixedDelay\",\"delayMs\":-5}," + job + "}").field()).isEqualTo("trigger.delayMs");
-        assertThat(refused("{\"trigger\":{\"type\":\"once\",\"at\":\"2020-01-01T00:00:00Z\"}," + job + "}").field()).isEqualTo("trigger.at");
-        assertThat(refused("{\"trigger\":{\"type\":\"fixedRate\",\"intervalMs\":5000}," + job + ",\"misfirePolicy\":\"SOMETIMES\"}").field()).isEqualTo("misfirePolicy");
-        assertThat(refused("{\"trigger\":{\"type\":\"fixedRate\",\"intervalMs\":5000}," + job + ",\"overlapPolicy\":\"NEVER\"}").field()).isEqualTo("overlapPolicy");
-        assertThat(refused("{\"trigger\":{\"type\":\"fixedRate\",\"intervalMs\":5000},\"job\":{\"jobType\":\"mystery\"}}").field()).isEqualTo("job.jobType");
-        assertThat(refused("{\"trigger\":{\"type\":\"fixedRate\",\"intervalMs\":5000}}").field()).isEqualTo("job");
+        assertThat(refused("{\"trigger\":{\"type\":\"cron\",\"expression\":\"nope\"}," + job + "}")
+                        .field())
+                .isEqualTo("trigger.expression");
+        assertThat(refused("{\"trigger\":{\"type\":\"cron\",\"expression\":\"0 * * * * ?\",\"timezone\":\"Mars/Base\"},"
+                                + job + "}")
+                        .field())
+                .isEqualTo("trigger.timezone");
+        assertThat(refused("{\"trigger\":{\"type\":\"hourly\"}," + job + "}").field())
+                .isEqualTo("trigger.type");
+        assertThat(refused("{\"trigger\":{\"type\":\"fixedRate\",\"intervalMs\":-5}," + job + "}")
+                        .field())
+                .isEqualTo("trigger.intervalMs");
+        assertThat(refused("{\"trigger\":{\"type\":\"fixedDelay\",\"delayMs\":-5}," + job + "}")
+                        .field())
+                .isEqualTo("trigger.delayMs");
+        assertThat(refused("{\"trigger\":{\"type\":\"once\",\"at\":\"2020-01-01T00:00:00Z\"}," + job + "}")
+                        .field())
+                .isEqualTo("trigger.at");
+        assertThat(refused("{\"trigger\":{\"type\":\"fixedRate\",\"intervalMs\":5000}," + job
+                                + ",\"misfirePolicy\":\"SOMETIMES\"}")
+                        .field())
+                .isEqualTo("misfirePolicy");
+        assertThat(refused("{\"trigger\":{\"type\":\"fixedRate\",\"intervalMs\":5000}," + job
+                                + ",\"overlapPolicy\":\"NEVER\"}")
+                        .field())
+                .isEqualTo("overlapPolicy");
+        assertThat(refused(
+                                "{\"trigger\":{\"type\":\"fixedRate\",\"intervalMs\":5000},\"job\":{\"jobType\":\"mystery\"}}")
+                        .field())
+                .isEqualTo("job.jobType");
+        assertThat(refused("{\"trigger\":{\"type\":\"fixedRate\",\"intervalMs\":5000}}")
+                        .field())
+                .isEqualTo("job");
     }
 
     @Test
     void a_schedule_firing_more_often_than_the_floor_is_refused_with_the_reason() {
-        FieldError e = refused("{\"trigger\":{\"type\":\"fixedRate\",\"intervalMs\":200},\"job\":{\"jobType\":\"noop\"}}");
+        FieldError e =
+                refused("{\"trigger\":{\"type\":\"fixedRate\",\"intervalMs\":200},\"job\":{\"jobType\":\"noop\"}}");
         assertThat(e.field()).isEqualTo("trigger.intervalMs");
         assertThat(e.message()).contains("more often than the floor").contains("432000 times a day");
         ScheduleRequestParser strict = new ScheduleRequestParser(CATALOG, JSON, 3_600_000);
-        InvalidRequestException minutely = catchThrowableOfType(InvalidRequestException.class, () -> strict.parse(JSON.readTree(
-                "{\"trigger\":{\"type\":\"cron\",\"expression\":\"0 * * * * ?\"},\"job\":{\"jobType\":\"noop\"}}"), NOW));
+        InvalidRequestException minutely = catchThrowableOfType(
+                InvalidRequestException.class,
+                () -> strict.parse(
+                        JSON.readTree(
+                                "{\"trigger\":{\"type\":\"cron\",\"expression\":\"0 * * * * ?\"},\"job\":{\"jobType\":\"noop\"}}"),
+                        NOW));
         assertThat(minutely.errors().get(0).field()).isEqualTo("trigger.expression");
         assertThat(minutely.errors().get(0).message()).contains("1440 times a day");
     }
@@ -87,19 +114,32 @@ class ScheduleRequestParserTest {
         assertThat(r.trigger().startAt()).isEqualTo(Instant.parse("2026-05-01T10:00:07.250Z"));
         assertThat(FireTimes.next(r.trigger(), NOW, NOW)).contains(Instant.parse("2026-05-01T10:00:07.250Z"));
         assertThat(parse("{\"trigger\":{\"type\":\"fixedRate\",\"intervalMs\":60000},\"job\":{\"jobType\":\"noop\"}}")
-                .trigger().startAt()).isNull();
+                        .trigger()
+                        .startAt())
+                .isNull();
     }
 
     @Test
     void a_bad_start_at_is_named_trigger_start_at() {
         String job = "\"job\":{\"jobType\":\"noop\"}";
-        for (String bad : new String[]{"\"tomorrow\"", "42", "\"2026-05-01T10:00:00\"", "\"2040-01-01T00:00:00Z\"", "\"1999-01-01T00:00:00Z\""}) {
-            assertThat(refused("{\"trigger\":{\"type\":\"fixedRate\",\"intervalMs\":60000,\"startAt\":" + bad + "}," + job + "}").field())
-                    .as(bad).isEqualTo("trigger.startAt");
+        for (String bad : new String[] {
+            "\"tomorrow\"", "42", "\"2026-05-01T10:00:00\"", "\"2040-01-01T00:00:00Z\"", "\"1999-01-01T00:00:00Z\""
+        }) {
+            assertThat(refused("{\"trigger\":{\"type\":\"fixedRate\",\"intervalMs\":60000,\"startAt\":" + bad + "},"
+                                    + job + "}")
+                            .field())
+                    .as(bad)
+                    .isEqualTo("trigger.startAt");
         }
-        assertThat(refused("{\"trigger\":{\"type\":\"fixedDelay\",\"delayMs\":60000,\"startAt\":\"2026-05-01T10:00:00Z\"}," + job + "}").field())
+        assertThat(refused(
+                                "{\"trigger\":{\"type\":\"fixedDelay\",\"delayMs\":60000,\"startAt\":\"2026-05-01T10:00:00Z\"},"
+                                        + job + "}")
+                        .field())
                 .isEqualTo("trigger.startAt");
-        assertThat(refused("{\"trigger\":{\"type\":\"cron\",\"expression\":\"0 * * * * ?\",\"startAt\":\"2026-05-01T10:00:00Z\"}," + job + "}").field())
+        assertThat(refused(
+                                "{\"trigger\":{\"type\":\"cron\",\"expression\":\"0 * * * * ?\",\"startAt\":\"2026-05-01T10:00:00Z\"},"
+                                        + job + "}")
+                        .field())
                 .isEqualTo("trigger.startAt");
     }
 }

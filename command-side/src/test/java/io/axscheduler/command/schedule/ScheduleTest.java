@@ -3,12 +3,11 @@ package io.axscheduler.command.schedule;
 import io.axscheduler.api.job.RetryPolicy;
 import io.axscheduler.api.problem.IllegalTransitionException;
 import io.axscheduler.api.schedule.*;
+import java.time.Instant;
+import java.util.Map;
 import org.axonframework.test.aggregate.AggregateTestFixture;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
-import java.time.Instant;
-import java.util.Map;
 
 class ScheduleTest {
 
@@ -16,7 +15,8 @@ class ScheduleTest {
     private static final Instant NOW = Instant.parse("2026-05-01T10:00:00.000Z");
     private static final Trigger EVERY_MINUTE = Trigger.cron("0 * * * * ?", "UTC", null);
     private static final Trigger DELAY = Trigger.fixedDelay(10_000);
-    private static final JobTemplate JOB = new JobTemplate("noop", Map.of("a", 1), 0, RetryPolicy.defaults(), 30_000, null, null);
+    private static final JobTemplate JOB =
+            new JobTemplate("noop", Map.of("a", 1), 0, RetryPolicy.defaults(), 30_000, null, null);
     private static final Instant FIRST = NOW.plusSeconds(60);
     private static final Instant SECOND = NOW.plusSeconds(120);
 
@@ -28,7 +28,8 @@ class ScheduleTest {
     }
 
     private static ScheduleCreated created(Trigger trigger, Instant next) {
-        return new ScheduleCreated(ID, "close-orders", trigger, JOB, MisfirePolicy.FIRE_ONCE, OverlapPolicy.ALLOW, NOW, next);
+        return new ScheduleCreated(
+                ID, "close-orders", trigger, JOB, MisfirePolicy.FIRE_ONCE, OverlapPolicy.ALLOW, NOW, next);
     }
 
     private static ScheduleCreated created() {
@@ -38,7 +39,8 @@ class ScheduleTest {
     @Test
     void create_computes_the_first_fire_time_from_the_anchor() {
         fixture.givenNoPriorActivity()
-                .when(new CreateSchedule(ID, "close-orders", EVERY_MINUTE, JOB, MisfirePolicy.FIRE_ONCE, OverlapPolicy.ALLOW, NOW))
+                .when(new CreateSchedule(
+                        ID, "close-orders", EVERY_MINUTE, JOB, MisfirePolicy.FIRE_ONCE, OverlapPolicy.ALLOW, NOW))
                 .expectSuccessfulHandlerExecution()
                 .expectEvents(created());
     }
@@ -47,9 +49,17 @@ class ScheduleTest {
     void update_restarts_fire_times_from_its_anchor() {
         Instant later = NOW.plusSeconds(30);
         fixture.given(created())
-                .when(new UpdateSchedule(ID, "n", Trigger.fixedRate(5_000), JOB, MisfirePolicy.SKIP, OverlapPolicy.QUEUE, later))
-                .expectEvents(new ScheduleUpdated(ID, "n", Trigger.fixedRate(5_000), JOB, MisfirePolicy.SKIP,
-                        OverlapPolicy.QUEUE, later, later.plusSeconds(5)));
+                .when(new UpdateSchedule(
+                        ID, "n", Trigger.fixedRate(5_000), JOB, MisfirePolicy.SKIP, OverlapPolicy.QUEUE, later))
+                .expectEvents(new ScheduleUpdated(
+                        ID,
+                        "n",
+                        Trigger.fixedRate(5_000),
+                        JOB,
+                        MisfirePolicy.SKIP,
+                        OverlapPolicy.QUEUE,
+                        later,
+                        later.plusSeconds(5)));
     }
 
     @Test
@@ -96,8 +106,12 @@ class ScheduleTest {
     void pause_and_resume_are_idempotent_and_resume_keeps_the_missed_fire_time_for_the_misfire_policy() {
         fixture.given(created()).when(new PauseSchedule(ID)).expectEvents(new SchedulePaused(ID));
         fixture.given(created()).when(new ResumeSchedule(ID)).expectNoEvents();
-        fixture.given(created(), new SchedulePaused(ID)).when(new PauseSchedule(ID)).expectNoEvents();
-        fixture.given(created(), new SchedulePaused(ID)).when(new ResumeSchedule(ID)).expectEvents(new ScheduleResumed(ID, FIRST));
+        fixture.given(created(), new SchedulePaused(ID))
+                .when(new PauseSchedule(ID))
+                .expectNoEvents();
+        fixture.given(created(), new SchedulePaused(ID))
+                .when(new ResumeSchedule(ID))
+                .expectEvents(new ScheduleResumed(ID, FIRST));
     }
 
     @Test
@@ -118,7 +132,9 @@ class ScheduleTest {
         fixture.given(created(), new ScheduleFireQueued(ID, FIRST, "job-0", SECOND))
                 .when(new FireSchedule(ID, FIRST, FireKind.QUEUED, "job-1", null))
                 .expectEvents(new ScheduleFired(ID, FIRST, FireKind.QUEUED, "job-1", SECOND));
-        fixture.given(created(), new ScheduleFireQueued(ID, FIRST, "job-0", SECOND),
+        fixture.given(
+                        created(),
+                        new ScheduleFireQueued(ID, FIRST, "job-0", SECOND),
                         new ScheduleFired(ID, FIRST, FireKind.QUEUED, "job-1", SECOND))
                 .when(new FireSchedule(ID, FIRST, FireKind.QUEUED, "job-2", null))
                 .expectException(IllegalTransitionException.class);
@@ -134,7 +150,9 @@ class ScheduleTest {
         fixture.given(created(DELAY, first), new ScheduleFired(ID, first, FireKind.SCHEDULED, "job-1", null))
                 .when(new ArmSchedule(ID, "job-0", ended))
                 .expectException(IllegalTransitionException.class);
-        fixture.given(created(DELAY, first), new ScheduleFired(ID, first, FireKind.SCHEDULED, "job-1", null),
+        fixture.given(
+                        created(DELAY, first),
+                        new ScheduleFired(ID, first, FireKind.SCHEDULED, "job-1", null),
                         new ScheduleArmed(ID, "job-1", ended, ended.plusSeconds(10)))
                 .when(new ArmSchedule(ID, "job-1", ended))
                 .expectException(IllegalTransitionException.class);

@@ -2,7 +2,6 @@ package io.axscheduler.deploy.bench;
 
 import io.axscheduler.api.spi.JobContext;
 import io.axscheduler.api.spi.JobHandler;
-
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.Map;
@@ -36,7 +35,8 @@ final class BenchHandler implements JobHandler {
     @Override
     public String execute(JobContext context) {
         long now = System.currentTimeMillis();
-        if (recordFire(context.idempotencyKey(), now)) return null; // W3 keeps only its compact records, as the peers do
+        if (recordFire(context.idempotencyKey(), now))
+            return null; // W3 keeps only its compact records, as the peers do
         firstStartMs.putIfAbsent(context.jobId(), now);
         runs.computeIfAbsent(context.jobId(), id -> new AtomicInteger()).incrementAndGet();
         return null;

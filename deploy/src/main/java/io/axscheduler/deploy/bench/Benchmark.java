@@ -10,13 +10,6 @@ import io.axscheduler.api.job.SubmitJob;
 import io.axscheduler.deploy.AxSchedulerApplication;
 import io.axscheduler.scheduler.scan.ScanDueJobs;
 import io.axscheduler.scheduler.schedule.ScanSchedules;
-import org.axonframework.commandhandling.GenericCommandMessage;
-import org.axonframework.commandhandling.gateway.CommandGateway;
-import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.web.servlet.context.ServletWebServerApplicationContext;
-import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.jdbc.core.JdbcTemplate;
-
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
@@ -44,6 +37,12 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.axonframework.commandhandling.GenericCommandMessage;
+import org.axonframework.commandhandling.gateway.CommandGateway;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.servlet.context.ServletWebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * The workloads of BENCHMARK.md against a whole ax-scheduler node — event store, job_queue projection, scanner,
@@ -70,15 +69,24 @@ public final class Benchmark {
             try {
                 line = switch (workload) {
                     case "W1" -> bench.w1(Integer.parseInt(env("W1_JOBS", "10000")));
-                    case "W2" -> bench.w2(Integer.parseInt(env("W2_SECONDS", "20")), Integer.parseInt(env("W2_RATE", "200")),
-                            Long.parseLong(env("W2_LEAD_MS", "2000")), env("W2_SUBMIT", "command"));
-                    case "W3" -> bench.w3(Integer.parseInt(env("W3_SCHEDULES", "10000")), Integer.parseInt(env("W3_MINUTES", "3")),
-                            Long.parseLong(env("W3_LEAD_S", "10")) * 1000, Long.parseLong(env("W3_DRAIN_S", "30")) * 1000);
+                    case "W2" ->
+                        bench.w2(
+                                Integer.parseInt(env("W2_SECONDS", "20")),
+                                Integer.parseInt(env("W2_RATE", "200")),
+                                Long.parseLong(env("W2_LEAD_MS", "2000")),
+                                env("W2_SUBMIT", "command"));
+                    case "W3" ->
+                        bench.w3(
+                                Integer.parseInt(env("W3_SCHEDULES", "10000")),
+                                Integer.parseInt(env("W3_MINUTES", "3")),
+                                Long.parseLong(env("W3_LEAD_S", "10")) * 1000,
+                                Long.parseLong(env("W3_DRAIN_S", "30")) * 1000);
                     default -> throw new IllegalArgumentException("unknown workload " + workload + " (W1, W2, W3)");
                 };
             } catch (Exception e) {
                 e.printStackTrace();
-                line = new LinkedHashMap<>(Map.of("system", "ax-scheduler", "workload", workload, "error", e.toString()));
+                line = new LinkedHashMap<>(
+                        Map.of("system", "ax-scheduler", "workload", workload, "error", e.toString()));
             }
             System.out.println(JSON.writeValueAsString(line));
         }
@@ -95,7 +103,8 @@ public final class Benchmark {
                 int n = Math.min(1000, jobs - from);
                 StringBuilder body = new StringBuilder("{\"jobs\":[");
                 for (int i = 0; i < n; i++) body.append(i == 0 ? "" : ",").append("{\"jobType\":\"bench\"}");
-                JsonNode answer = node.post("/api/v1/jobs/batch", body.append("]}").toString());
+                JsonNode answer =
+                        node.post("/api/v1/jobs/batch", body.append("]}").toString());
                 answer.path("results").forEach(r -> ids.add(r.path("jobId").asText()));
                 progress("W1 submitted " + ids.size() + "/" + jobs);
             }
@@ -108,14 +117,22 @@ public final class Benchmark {
             long scanStartUptime = ManagementFactory.getRuntimeMXBean().getUptime();
             node.scanner().resumeScanning();
             awaitStarts(node.handler, jobs, Duration.ofMinutes(10), "W1");
-            progress("W1 CPU while scanning (JVM uptime " + scanStartUptime + "-" + ManagementFactory.getRuntimeMXBean().getUptime()
+            progress("W1 CPU while scanning (JVM uptime " + scanStartUptime + "-"
+                    + ManagementFactory.getRuntimeMXBean().getUptime()
                     + " ms), ms by thread: " + since(cpuBefore) + "; machine busy / idle ticks: "
                     + busyAndIdle(machineBefore) + "; JVM's own threads, ticks: " + vmThreadsSince(vmBefore));
-            long lastStart = node.handler.firstStartMs.values().stream().mapToLong(Long::longValue).max().orElse(scanStart);
+            long lastStart = node.handler.firstStartMs.values().stream()
+                    .mapToLong(Long::longValue)
+                    .max()
+                    .orElse(scanStart);
             awaitTerminal(node, jobs, Duration.ofMinutes(5));
             long questions = node.questions() - questionsBefore;
-            long[] latencies = ids.stream().map(node.handler.firstStartMs::get).filter(t -> t != null)
-                    .mapToLong(t -> t - scanStart).sorted().toArray();
+            long[] latencies = ids.stream()
+                    .map(node.handler.firstStartMs::get)
+                    .filter(t -> t != null)
+                    .mapToLong(t -> t - scanStart)
+                    .sorted()
+                    .toArray();
             double seconds = (lastStart - scanStart) / 1000.0;
             Map<String, Object> line = head("W1", node);
             line.put("jobs", jobs);
@@ -138,7 +155,8 @@ public final class Benchmark {
      * {@code POST /api/v1/jobs} each from 4 client threads.
      */
     Map<String, Object> w2(int seconds, int rate, long leadMs, String submit) throws Exception {
-        if (!submit.equals("command") && !submit.equals("http")) throw new IllegalArgumentException("W2_SUBMIT: command or http");
+        if (!submit.equals("command") && !submit.equals("http"))
+            throw new IllegalArgumentException("W2_SUBMIT: command or http");
         try (Node node = start()) {
             Thread.sleep(1_000); // as the peers' harness: let the scheduler come up before the load starts
             long questionsBefore = node.questions();
@@ -151,17 +169,22 @@ public final class Benchmark {
             // the submitters live until their CPU is counted below: a thread that has ended drops out of the count
             CountDownLatch submitted = new CountDownLatch(total);
             for (int i = 0; i < total; i++) {
-                pacer.schedule(() -> submitters.execute(() -> {
-                    try {
-                        Instant due = Instant.ofEpochMilli(System.currentTimeMillis() + leadMs);
-                        String jobId = submit.equals("http")
-                                ? node.post("/api/v1/jobs", "{\"jobType\":\"bench\",\"runAt\":\"" + due + "\"}").path("jobId").asText()
-                                : node.submit(due);
-                        dueMs.put(jobId, due.toEpochMilli());
-                    } finally {
-                        submitted.countDown();
-                    }
-                }), i * periodMicros, TimeUnit.MICROSECONDS);
+                pacer.schedule(
+                        () -> submitters.execute(() -> {
+                            try {
+                                Instant due = Instant.ofEpochMilli(System.currentTimeMillis() + leadMs);
+                                String jobId = submit.equals("http")
+                                        ? node.post("/api/v1/jobs", "{\"jobType\":\"bench\",\"runAt\":\"" + due + "\"}")
+                                                .path("jobId")
+                                                .asText()
+                                        : node.submit(due);
+                                dueMs.put(jobId, due.toEpochMilli());
+                            } finally {
+                                submitted.countDown();
+                            }
+                        }),
+                        i * periodMicros,
+                        TimeUnit.MICROSECONDS);
             }
             pacer.shutdown();
             pacer.awaitTermination(seconds + 60L, TimeUnit.SECONDS);
@@ -171,9 +194,12 @@ public final class Benchmark {
             Thread.sleep(1_000); // late duplicates
             long questions = node.questions() - questionsBefore;
             List<String> ids = new ArrayList<>(dueMs.keySet());
-            List<long[]> dueAndLag = ids.stream().filter(node.handler.firstStartMs::containsKey)
-                    .map(id -> new long[] {dueMs.get(id), node.handler.firstStartMs.get(id) - dueMs.get(id)}).toList();
-            long[] latencies = dueAndLag.stream().mapToLong(one -> one[1]).sorted().toArray();
+            List<long[]> dueAndLag = ids.stream()
+                    .filter(node.handler.firstStartMs::containsKey)
+                    .map(id -> new long[] {dueMs.get(id), node.handler.firstStartMs.get(id) - dueMs.get(id)})
+                    .toList();
+            long[] latencies =
+                    dueAndLag.stream().mapToLong(one -> one[1]).sorted().toArray();
             Map<String, Object> line = head("W2", node);
             line.put("jobs", total);
             line.put("rate", rate);
@@ -215,12 +241,20 @@ public final class Benchmark {
                 batches.add(clients.submit(() -> {
                     StringBuilder body = new StringBuilder("{\"schedules\":[");
                     for (int i = start; i < start + n; i++) {
-                        body.append(i == start ? "" : ",").append("{\"name\":\"w3-").append(i)
-                                .append("\",\"trigger\":{\"type\":\"fixedRate\",\"intervalMs\":").append(PERIOD_MS)
-                                .append(",\"startAt\":\"").append(Instant.ofEpochMilli(first[i])).append("\"},\"job\":{\"jobType\":\"bench\"}}");
+                        body.append(i == start ? "" : ",")
+                                .append("{\"name\":\"w3-")
+                                .append(i)
+                                .append("\",\"trigger\":{\"type\":\"fixedRate\",\"intervalMs\":")
+                                .append(PERIOD_MS)
+                                .append(",\"startAt\":\"")
+                                .append(Instant.ofEpochMilli(first[i]))
+                                .append("\"},\"job\":{\"jobType\":\"bench\"}}");
                     }
-                    JsonNode results = node.post("/api/v1/schedules/batch", body.append("]}").toString()).path("results");
-                    for (int i = 0; i < n; i++) ids[start + i] = results.get(i).path("scheduleId").asText();
+                    JsonNode results = node.post(
+                                    "/api/v1/schedules/batch", body.append("]}").toString())
+                            .path("results");
+                    for (int i = 0; i < n; i++)
+                        ids[start + i] = results.get(i).path("scheduleId").asText();
                     progress("W3 created " + created.addAndGet(n) + "/" + k + " schedules");
                     return null;
                 }));
@@ -237,11 +271,13 @@ public final class Benchmark {
             long jobsBefore = node.scheduledJobs();
             node.schedules().resumeScanning();
             node.scanner().resumeScanning();
-            progress("W3 scanning; window " + Instant.ofEpochMilli(fromMs) + " .. " + Instant.ofEpochMilli(toMs) + ", drain " + drainMs / 1000 + " s");
+            progress("W3 scanning; window " + Instant.ofEpochMilli(fromMs) + " .. " + Instant.ofEpochMilli(toMs)
+                    + ", drain " + drainMs / 1000 + " s");
             long end = toMs + drainMs;
             while (System.currentTimeMillis() < end) {
                 Thread.sleep(Math.min(10_000, Math.max(1, end - System.currentTimeMillis())));
-                progress("W3 " + node.handler.fireRecords() + " fires run, " + Math.max(0, (end - System.currentTimeMillis()) / 1000) + " s left");
+                progress("W3 " + node.handler.fireRecords() + " fires run, "
+                        + Math.max(0, (end - System.currentTimeMillis()) / 1000) + " s left");
             }
             System.gc();
             Runtime rt = Runtime.getRuntime();
@@ -259,8 +295,14 @@ public final class Benchmark {
             line.put("heap_used_mb", round(heapMb));
             line.put("setup_s", round(setupS));
             putScheduleExactlyOnce(line, node);
-            line.put("fire_ahead_ms", Long.parseLong(node.context().getEnvironment().getProperty("ax.scheduler.schedules.fire-ahead-ms", "0")));
-            line.put("fire_threads", Integer.parseInt(node.context().getEnvironment().getProperty("ax.scheduler.schedules.fire-threads", "1")));
+            line.put(
+                    "fire_ahead_ms",
+                    Long.parseLong(
+                            node.context().getEnvironment().getProperty("ax.scheduler.schedules.fire-ahead-ms", "0")));
+            line.put(
+                    "fire_threads",
+                    Integer.parseInt(
+                            node.context().getEnvironment().getProperty("ax.scheduler.schedules.fire-threads", "1")));
             line.put("jobs_made", jobsMade);
             line.put("event_rows_per_fire", jobsMade == 0 ? null : round((double) events / jobsMade));
             line.put("statements_per_fire", jobsMade == 0 ? null : round((double) questions / jobsMade));
@@ -322,12 +364,22 @@ public final class Benchmark {
     /** Per second after {@code fromMs} of due time: how many, and the lag's p50 / p99 / max (ms), as CSV. */
     private static void dumpLagBySecond(String file, long fromMs, List<long[]> dueAndLag) {
         Map<Long, List<Long>> bySecond = new TreeMap<>();
-        for (long[] one : dueAndLag) bySecond.computeIfAbsent((one[0] - fromMs) / 1000, s -> new ArrayList<>()).add(one[1]);
+        for (long[] one : dueAndLag)
+            bySecond.computeIfAbsent((one[0] - fromMs) / 1000, s -> new ArrayList<>())
+                    .add(one[1]);
         StringBuilder csv = new StringBuilder("second,count,p50_ms,p99_ms,max_ms\n");
         bySecond.forEach((second, lags) -> {
             long[] sorted = lags.stream().mapToLong(Long::longValue).sorted().toArray();
-            csv.append(second).append(',').append(sorted.length).append(',').append(percentile(sorted, 50)).append(',')
-                    .append(percentile(sorted, 99)).append(',').append(sorted[sorted.length - 1]).append('\n');
+            csv.append(second)
+                    .append(',')
+                    .append(sorted.length)
+                    .append(',')
+                    .append(percentile(sorted, 50))
+                    .append(',')
+                    .append(percentile(sorted, 99))
+                    .append(',')
+                    .append(sorted[sorted.length - 1])
+                    .append('\n');
         });
         try {
             Files.writeString(Path.of(file), csv);
@@ -342,14 +394,22 @@ public final class Benchmark {
      */
     private static void putScheduleExactlyOnce(Map<String, Object> line, Node node) {
         JdbcTemplate jdbc = node.jdbc();
-        Long startEvents = jdbc.queryForObject("SELECT COUNT(*) FROM DomainEventEntry WHERE payloadType LIKE '%.JobStarted'", Long.class);
-        Long startedJobs = jdbc.queryForObject("SELECT COUNT(DISTINCT aggregateIdentifier) FROM DomainEventEntry"
-                + " WHERE payloadType LIKE '%.JobStarted'", Long.class);
-        Long jobsPerSlotExtra = jdbc.queryForObject("SELECT COUNT(*) - COUNT(DISTINCT schedule_id, run_at) FROM job_queue"
-                + " WHERE schedule_id IS NOT NULL", Long.class);
-        // one statement, one snapshot: a batch of fires committing between two counts would look like a fire without its job
-        Long firesWithoutOneJob = jdbc.queryForObject("SELECT (SELECT COUNT(*) FROM DomainEventEntry WHERE payloadType LIKE '%.ScheduleFired')"
-                + " - (SELECT COUNT(*) FROM job_queue WHERE schedule_id IS NOT NULL)", Long.class);
+        Long startEvents = jdbc.queryForObject(
+                "SELECT COUNT(*) FROM DomainEventEntry WHERE payloadType LIKE '%.JobStarted'", Long.class);
+        Long startedJobs = jdbc.queryForObject(
+                "SELECT COUNT(DISTINCT aggregateIdentifier) FROM DomainEventEntry"
+                        + " WHERE payloadType LIKE '%.JobStarted'",
+                Long.class);
+        Long jobsPerSlotExtra = jdbc.queryForObject(
+                "SELECT COUNT(*) - COUNT(DISTINCT schedule_id, run_at) FROM job_queue"
+                        + " WHERE schedule_id IS NOT NULL",
+                Long.class);
+        // one statement, one snapshot: a batch of fires committing between two counts would look like a fire without
+        // its job
+        Long firesWithoutOneJob = jdbc.queryForObject(
+                "SELECT (SELECT COUNT(*) FROM DomainEventEntry WHERE payloadType LIKE '%.ScheduleFired')"
+                        + " - (SELECT COUNT(*) FROM job_queue WHERE schedule_id IS NOT NULL)",
+                Long.class);
         line.put("db_started_twice", startEvents - startedJobs);
         line.put("db_jobs_per_fire_time_extra", jobsPerSlotExtra);
         line.put("db_fires_without_one_job", Math.abs(firesWithoutOneJob));
@@ -357,11 +417,16 @@ public final class Benchmark {
 
     private void putExactlyOnce(Map<String, Object> line, Node node, List<String> ids) {
         JdbcTemplate jdbc = node.jdbc();
-        Integer startedJobs = jdbc.queryForObject("SELECT COUNT(DISTINCT aggregateIdentifier) FROM DomainEventEntry"
-                + " WHERE payloadType LIKE '%.JobStarted'", Integer.class);
-        Integer startEvents = jdbc.queryForObject("SELECT COUNT(*) FROM DomainEventEntry WHERE payloadType LIKE '%.JobStarted'", Integer.class);
-        Integer succeededTwice = jdbc.queryForObject("SELECT COUNT(*) FROM (SELECT aggregateIdentifier FROM DomainEventEntry"
-                + " WHERE payloadType LIKE '%.JobSucceeded' GROUP BY aggregateIdentifier HAVING COUNT(*) > 1) t", Integer.class);
+        Integer startedJobs = jdbc.queryForObject(
+                "SELECT COUNT(DISTINCT aggregateIdentifier) FROM DomainEventEntry"
+                        + " WHERE payloadType LIKE '%.JobStarted'",
+                Integer.class);
+        Integer startEvents = jdbc.queryForObject(
+                "SELECT COUNT(*) FROM DomainEventEntry WHERE payloadType LIKE '%.JobStarted'", Integer.class);
+        Integer succeededTwice = jdbc.queryForObject(
+                "SELECT COUNT(*) FROM (SELECT aggregateIdentifier FROM DomainEventEntry"
+                        + " WHERE payloadType LIKE '%.JobSucceeded' GROUP BY aggregateIdentifier HAVING COUNT(*) > 1) t",
+                Integer.class);
         int missing = ids.size() - startedJobs;
         int duplicates = (startEvents - startedJobs) + succeededTwice + node.handler.duplicates();
         line.put("missing", missing);
@@ -370,9 +435,10 @@ public final class Benchmark {
     }
 
     private void putCosts(Map<String, Object> line, Node node, int jobs, long questions) {
-        Map<String, Object> store = node.jdbc().queryForMap("SELECT COUNT(*) n_rows,"
-                + " COALESCE(SUM(LENGTH(payload) + COALESCE(LENGTH(metaData), 0) + LENGTH(payloadType) + LENGTH(eventIdentifier)"
-                + " + LENGTH(aggregateIdentifier) + LENGTH(timeStamp)), 0) n_bytes FROM DomainEventEntry");
+        Map<String, Object> store = node.jdbc()
+                .queryForMap("SELECT COUNT(*) n_rows,"
+                        + " COALESCE(SUM(LENGTH(payload) + COALESCE(LENGTH(metaData), 0) + LENGTH(payloadType) + LENGTH(eventIdentifier)"
+                        + " + LENGTH(aggregateIdentifier) + LENGTH(timeStamp)), 0) n_bytes FROM DomainEventEntry");
         line.put("event_rows_per_job", round(((Number) store.get("n_rows")).doubleValue() / jobs));
         line.put("event_bytes_per_job", round(((Number) store.get("n_bytes")).doubleValue() / jobs));
         line.put("statements_per_job", round((double) questions / jobs));
@@ -396,12 +462,15 @@ public final class Benchmark {
         line.put("system", "ax-scheduler");
         line.put("workload", workload);
         line.put("jdbc", base.substring(0, base.indexOf("://")));
-        line.put("innodb_flush_log_at_trx_commit", node.jdbc().queryForObject("SELECT @@innodb_flush_log_at_trx_commit", Integer.class));
+        line.put(
+                "innodb_flush_log_at_trx_commit",
+                node.jdbc().queryForObject("SELECT @@innodb_flush_log_at_trx_commit", Integer.class));
         line.put("log_bin", node.jdbc().queryForObject("SELECT @@log_bin", Integer.class));
         return line;
     }
 
-    private static void awaitStarts(BenchHandler handler, int expected, Duration timeout, String workload) throws InterruptedException {
+    private static void awaitStarts(BenchHandler handler, int expected, Duration timeout, String workload)
+            throws InterruptedException {
         long deadline = System.currentTimeMillis() + timeout.toMillis();
         long lastReport = 0;
         while (handler.firstStartMs.size() < expected && System.currentTimeMillis() < deadline) {
@@ -416,8 +485,11 @@ public final class Benchmark {
 
     private static void awaitTerminal(Node node, int expected, Duration timeout) throws InterruptedException {
         long deadline = System.currentTimeMillis() + timeout.toMillis();
-        while (System.currentTimeMillis() < deadline && node.jdbc().queryForObject(
-                "SELECT COUNT(*) FROM job_queue WHERE status = 'SUCCEEDED'", Integer.class) < expected) {
+        while (System.currentTimeMillis() < deadline
+                && node.jdbc()
+                                .queryForObject(
+                                        "SELECT COUNT(*) FROM job_queue WHERE status = 'SUCCEEDED'", Integer.class)
+                        < expected) {
             Thread.sleep(100);
         }
     }
@@ -430,7 +502,8 @@ public final class Benchmark {
         BenchHandler handler = new BenchHandler();
         ConfigurableApplicationContext context = new SpringApplicationBuilder(AxSchedulerApplication.class)
                 .initializers(ctx -> ctx.getBeanFactory().registerSingleton("benchHandler", handler))
-                .run("--spring.datasource.url=" + base + database,
+                .run(
+                        "--spring.datasource.url=" + base + database,
                         "--spring.datasource.username=" + user,
                         "--spring.datasource.password=" + password,
                         "--spring.datasource.hikari.maximum-pool-size=20",
@@ -470,29 +543,40 @@ public final class Benchmark {
         }
 
         long questions() {
-            return jdbc().queryForObject("SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'QUESTIONS'", Long.class);
+            return jdbc().queryForObject(
+                            "SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'QUESTIONS'",
+                            Long.class);
         }
 
         long lastSucceededMs() {
-            Long last = jdbc().queryForObject("SELECT MAX(updated_at) FROM job_queue WHERE status = 'SUCCEEDED'", Long.class);
+            Long last = jdbc().queryForObject(
+                            "SELECT MAX(updated_at) FROM job_queue WHERE status = 'SUCCEEDED'", Long.class);
             return last == null ? 0 : last;
         }
 
         /** One job of type bench due at {@code runAt}, through the command gateway: what an embedding service sends. */
         String submit(Instant runAt) {
             String jobId = TimeOrderedIds.next(System.currentTimeMillis());
-            SubmitJob job = new SubmitJob(jobId, null, "bench", Map.of(), 0, runAt, RetryPolicy.defaults(), 30_000, null, null, null);
-            context.getBean(CommandGateway.class).sendAndWait(GenericCommandMessage.asCommandMessage(job)
-                    .andMetaData(Map.of(Metadata.ACTOR, "bench")));
+            SubmitJob job = new SubmitJob(
+                    jobId, null, "bench", Map.of(), 0, runAt, RetryPolicy.defaults(), 30_000, null, null, null);
+            context.getBean(CommandGateway.class)
+                    .sendAndWait(
+                            GenericCommandMessage.asCommandMessage(job).andMetaData(Map.of(Metadata.ACTOR, "bench")));
             return jobId;
         }
 
         JsonNode post(String path, String json) {
             try {
-                HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port() + path))
-                        .header("Content-Type", "application/json").timeout(Duration.ofSeconds(120))
-                        .POST(HttpRequest.BodyPublishers.ofString(json)).build(), HttpResponse.BodyHandlers.ofString());
-                if (response.statusCode() >= 300) throw new IllegalStateException(path + " answered " + response.statusCode() + ": " + response.body());
+                HttpResponse<String> response = HTTP.send(
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port() + path))
+                                .header("Content-Type", "application/json")
+                                .timeout(Duration.ofSeconds(120))
+                                .POST(HttpRequest.BodyPublishers.ofString(json))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+                if (response.statusCode() >= 300)
+                    throw new IllegalStateException(
+                            path + " answered " + response.statusCode() + ": " + response.body());
                 return JSON.readTree(response.body());
             } catch (Exception e) {
                 throw new IllegalStateException(e);
@@ -518,8 +602,11 @@ public final class Benchmark {
             long ms = info == null ? 0 : threads.getThreadCpuTime(info.getThreadId()) / 1_000_000;
             if (ms > 0) byName.merge(info.getThreadName().replaceAll("[-#]?\\d+$", ""), ms, Long::sum);
         }
-        long processMs = ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime() / 1_000_000;
-        byName.put("other", processMs - byName.values().stream().mapToLong(Long::longValue).sum());
+        long processMs =
+                ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime() / 1_000_000;
+        byName.put(
+                "other",
+                processMs - byName.values().stream().mapToLong(Long::longValue).sum());
         return byName;
     }
 
@@ -535,7 +622,9 @@ public final class Benchmark {
 
     private static Map<String, Long> largestFirst(Map<String, Long> ms, long atLeast) {
         Map<String, Long> largestFirst = new LinkedHashMap<>();
-        ms.entrySet().stream().filter(e -> e.getValue() >= atLeast).sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+        ms.entrySet().stream()
+                .filter(e -> e.getValue() >= atLeast)
+                .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
                 .forEach(e -> largestFirst.put(e.getKey(), e.getValue()));
         return largestFirst;
     }
@@ -570,7 +659,9 @@ public final class Benchmark {
             tasks.forEach(task -> {
                 try {
                     String stat = Files.readString(task.resolve("stat"));
-                    String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replaceAll("[#\\d]+$", "").trim();
+                    String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'))
+                            .replaceAll("[#\\d]+$", "")
+                            .trim();
                     String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
                     ticks.merge(name, Long.parseLong(f[11]) + Long.parseLong(f[12]), Long::sum);
                 } catch (Exception ignored) {
@@ -587,7 +678,10 @@ public final class Benchmark {
     private static String vmThreadsSince(Map<String, Long> before) {
         Map<String, Long> spent = new LinkedHashMap<>();
         vmThreadTicks().forEach((name, ticks) -> {
-            boolean vm = name.contains("Compiler") || name.startsWith("GC") || name.startsWith("G1") || name.startsWith("VM");
+            boolean vm = name.contains("Compiler")
+                    || name.startsWith("GC")
+                    || name.startsWith("G1")
+                    || name.startsWith("VM");
             long delta = ticks - before.getOrDefault(name, 0L);
             if (vm && delta > 0) spent.put(name, delta);
         });

@@ -1,6 +1,9 @@
 package io.axscheduler.query.admin;
 
 import io.axscheduler.query.job.JobQueueProjection;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.stream.Stream;
 import org.axonframework.eventhandling.AnnotationEventHandlerAdapter;
 import org.axonframework.eventhandling.EventMessage;
 import org.axonframework.eventhandling.TrackedEventMessage;
@@ -9,10 +12,6 @@ import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
-
-import java.util.Iterator;
-import java.util.Map;
-import java.util.stream.Stream;
 
 /**
  * Rebuilds job_queue from the event store: clears it, then replays every job event through the projection's own
@@ -31,8 +30,11 @@ public class RebuildJobQueue {
     private final NamedParameterJdbcTemplate jdbc;
     private final TransactionTemplate transaction;
 
-    public RebuildJobQueue(EventStorageEngine storageEngine, JobQueueProjection projection,
-                           NamedParameterJdbcTemplate jdbc, PlatformTransactionManager transactionManager) {
+    public RebuildJobQueue(
+            EventStorageEngine storageEngine,
+            JobQueueProjection projection,
+            NamedParameterJdbcTemplate jdbc,
+            PlatformTransactionManager transactionManager) {
         this.storageEngine = storageEngine;
         this.projection = projection;
         this.jdbc = jdbc;
@@ -68,7 +70,8 @@ public class RebuildJobQueue {
         } catch (RuntimeException e) {
             throw e;
         } catch (Exception e) {
-            throw new IllegalStateException("replaying " + event.getPayloadType().getSimpleName() + " failed", e);
+            throw new IllegalStateException(
+                    "replaying " + event.getPayloadType().getSimpleName() + " failed", e);
         }
     }
 }

@@ -3,13 +3,12 @@ package io.axscheduler.query.history;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.axscheduler.api.Metadata;
 import io.axscheduler.api.problem.NotFoundException;
-import org.axonframework.eventhandling.DomainEventMessage;
-import org.axonframework.eventsourcing.eventstore.EventStore;
-import org.springframework.stereotype.Component;
-
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.axonframework.eventhandling.DomainEventMessage;
+import org.axonframework.eventsourcing.eventstore.EventStore;
+import org.springframework.stereotype.Component;
 
 /**
  * Reads an aggregate's stream straight from the event store — the audit must not depend on a projection — and
@@ -34,7 +33,9 @@ public class EventStreams {
      */
     public List<DomainEventMessage<?>> read(String kind, String id, Class<?> creation) {
         // From sequence 0: readEvents(id) would start at the latest snapshot and hide the events before it.
-        List<DomainEventMessage<?>> events = eventStore.readEvents(id, 0L).asStream()
+        List<DomainEventMessage<?>> events = eventStore
+                .readEvents(id, 0L)
+                .asStream()
                 .<DomainEventMessage<?>>map(event -> event)
                 .toList();
         if (events.isEmpty() || !creation.isInstance(events.get(0).getPayload())) {
@@ -45,8 +46,12 @@ public class EventStreams {
 
     public List<HistoryEvent> render(List<DomainEventMessage<?>> events) {
         return events.stream()
-                .map(event -> new HistoryEvent(event.getSequenceNumber(), event.getPayloadType().getSimpleName(),
-                        event.getTimestamp(), objectMapper.valueToTree(event.getPayload()), metadata(event)))
+                .map(event -> new HistoryEvent(
+                        event.getSequenceNumber(),
+                        event.getPayloadType().getSimpleName(),
+                        event.getTimestamp(),
+                        objectMapper.valueToTree(event.getPayload()),
+                        metadata(event)))
                 .toList();
     }
 

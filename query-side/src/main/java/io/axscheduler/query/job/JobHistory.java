@@ -3,11 +3,10 @@ package io.axscheduler.query.job;
 import io.axscheduler.api.job.JobCreated;
 import io.axscheduler.api.problem.NotFoundException;
 import io.axscheduler.query.history.EventStreams;
-import org.axonframework.eventhandling.DomainEventMessage;
-import org.springframework.stereotype.Component;
-
 import java.time.Instant;
 import java.util.List;
+import org.axonframework.eventhandling.DomainEventMessage;
+import org.springframework.stereotype.Component;
 
 /** A job's history replayed from the event store, whole or folded up to a moment. */
 @Component

@@ -3,7 +3,6 @@ package io.axscheduler.query.job;
 import io.axscheduler.api.job.JobStatus;
 import io.axscheduler.api.problem.FieldError;
 import io.axscheduler.api.problem.InvalidRequestException;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -60,9 +59,11 @@ public record JobListRequest(JobStatus status, String jobType, String scheduleId
         } catch (NumberFormatException e) {
             // falls through to the same message as an out-of-range number
         }
-        errors.add(new FieldError(field, max == Integer.MAX_VALUE
-                ? "must be a whole number of at least " + min
-                : "must be a whole number from " + min + " to " + max));
+        errors.add(new FieldError(
+                field,
+                max == Integer.MAX_VALUE
+                        ? "must be a whole number of at least " + min
+                        : "must be a whole number from " + min + " to " + max));
         return absent;
     }
 

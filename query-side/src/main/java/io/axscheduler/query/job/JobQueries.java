@@ -3,21 +3,21 @@ package io.axscheduler.query.job;
 import io.axscheduler.api.job.JobStatus;
 import io.axscheduler.api.query.FindJob;
 import io.axscheduler.api.query.JobView;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import org.axonframework.queryhandling.QueryHandler;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.stereotype.Component;
 
-import java.util.Arrays;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-
 /** Reads jobs from the job_queue read model. */
 @Component
 public class JobQueries {
 
-    private static final List<String> EVERY_STATUS = Arrays.stream(JobStatus.values()).map(Enum::name).toList();
+    private static final List<String> EVERY_STATUS =
+            Arrays.stream(JobStatus.values()).map(Enum::name).toList();
 
     private final NamedParameterJdbcTemplate jdbc;
 
@@ -27,8 +27,11 @@ public class JobQueries {
 
     @QueryHandler
     public Optional<JobView> handle(FindJob query) {
-        return jdbc.query("SELECT " + JobRows.COLUMNS + " FROM job_queue WHERE job_id = :jobId",
-                        Map.of("jobId", query.jobId()), JobRows::toView)
+        return jdbc
+                .query(
+                        "SELECT " + JobRows.COLUMNS + " FROM job_queue WHERE job_id = :jobId",
+                        Map.of("jobId", query.jobId()),
+                        JobRows::toView)
                 .stream()
                 .findFirst();
     }
@@ -54,8 +57,11 @@ public class JobQueries {
         }
         Long total = jdbc.queryForObject("SELECT COUNT(*) FROM job_queue" + where, params, Long.class);
         params.addValue("limit", request.size()).addValue("offset", request.offset());
-        var items = jdbc.query("SELECT " + JobRows.COLUMNS + " FROM job_queue" + where
-                + " ORDER BY created_at DESC, job_id LIMIT :limit OFFSET :offset", params, JobRows::toView);
+        var items = jdbc.query(
+                "SELECT " + JobRows.COLUMNS + " FROM job_queue" + where
+                        + " ORDER BY created_at DESC, job_id LIMIT :limit OFFSET :offset",
+                params,
+                JobRows::toView);
         return new JobPage(items, request.page(), request.size(), total == null ? 0 : total);
     }
 }

@@ -4,14 +4,13 @@ import io.axscheduler.api.problem.InvalidRequestException;
 import io.axscheduler.api.problem.NotFoundException;
 import io.axscheduler.api.query.FindJob;
 import io.axscheduler.api.query.JobView;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
-
-import java.time.Instant;
-import java.time.format.DateTimeParseException;
 
 /** The read endpoints of jobs: the job_queue read model, and the audit replayed from the event store. */
 @RestController
@@ -32,18 +31,19 @@ public class JobQueryController {
     }
 
     @GetMapping
-    public JobPage list(@RequestParam(name = "status", required = false) String status,
-                        @RequestParam(name = "jobType", required = false) String jobType,
-                        @RequestParam(name = "scheduleId", required = false) String scheduleId,
-                        @RequestParam(name = "page", required = false) String page,
-                        @RequestParam(name = "size", required = false) String size) {
+    public JobPage list(
+            @RequestParam(name = "status", required = false) String status,
+            @RequestParam(name = "jobType", required = false) String jobType,
+            @RequestParam(name = "scheduleId", required = false) String scheduleId,
+            @RequestParam(name = "page", required = false) String page,
+            @RequestParam(name = "size", required = false) String size) {
         return queries.list(JobListRequest.parse(status, jobType, scheduleId, page, size));
     }
 
     /** The whole stream, or with {@code asOf} the job folded from the events at or before that instant. */
     @GetMapping("/{jobId}/history")
-    public Object history(@PathVariable("jobId") String jobId,
-                          @RequestParam(name = "asOf", required = false) String asOf) {
+    public Object history(
+            @PathVariable("jobId") String jobId, @RequestParam(name = "asOf", required = false) String asOf) {
         if (asOf == null) {
             return history.replay(jobId);
         }

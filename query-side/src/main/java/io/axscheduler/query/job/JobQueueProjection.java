@@ -13,6 +13,9 @@ import io.axscheduler.api.job.JobSucceeded;
 import io.axscheduler.api.job.JobTimedOut;
 import io.axscheduler.api.job.TimeoutPhase;
 import io.axscheduler.query.BatchedRowWrites;
+import java.sql.Types;
+import java.time.Instant;
+import java.util.Map;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
 import org.axonframework.eventhandling.ResetHandler;
@@ -20,10 +23,6 @@ import org.axonframework.eventhandling.Timestamp;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.stereotype.Component;
-
-import java.sql.Types;
-import java.time.Instant;
-import java.util.Map;
 
 /**
  * The job_queue read model the scanner claims from. It runs in a subscribing processor, inside the transaction that
@@ -49,7 +48,8 @@ public class JobQueueProjection {
 
     @EventHandler
     void on(JobCreated event, @Timestamp Instant at) {
-        writes.write("""
+        writes.write(
+                """
                 INSERT INTO job_queue (job_id, job_key, job_type, status, claimable, priority, neg_priority, run_at,
                                        attempt, max_retries, timeout_ms, params, schedule_id, executor_app,
                                        route_strategy, created_at, updated_at)
@@ -69,12 +69,15 @@ public class JobQueueProjection {
                         .addValue("scheduleId", event.scheduleId(), Types.VARCHAR)
                         .addValue("executorApp", event.executorApp(), Types.VARCHAR)
                         .addValue("routeStrategy", event.routeStrategy(), Types.VARCHAR)
-                        .addValue("at", at.toEpochMilli()), event.jobId(), event);
+                        .addValue("at", at.toEpochMilli()),
+                event.jobId(),
+                event);
     }
 
     @EventHandler
     void on(JobClaimed event, @Timestamp Instant at) {
-        writes.write("""
+        writes.write(
+                """
                 UPDATE job_queue SET status = 'CLAIMED', claimable = 0, node = :node, lease_until = :leaseUntil,
                                      updated_at = :at
                 WHERE job_id = :jobId""",
@@ -82,13 +85,17 @@ public class JobQueueProjection {
                         .addValue("jobId", event.jobId())
                         .addValue("node", event.node(), Types.VARCHAR)
                         .addValue("leaseUntil", epochMillis(event.leaseUntil()), Types.BIGINT)
-                        .addValue("at", at.toEpochMilli()), event.jobId(), event);
+                        .addValue("at", at.toEpochMilli()),
+                event.jobId(),
+                event);
     }
 
     /** Sets every column a claim sets: in a claim batch, where a job is claimed and started, it replaces the claim's write. */
     @EventHandler
     void on(JobStarted event, @Timestamp Instant at) {
-        writes.write(JobClaimed.class, """
+        writes.write(
+                JobClaimed.class,
+                """
                 UPDATE job_queue SET status = 'RUNNING', claimable = 0, attempt = :attempt, node = :node,
                                      worker = :worker, lease_until = NULL, updated_at = :at
                 WHERE job_id = :jobId""",
@@ -97,18 +104,23 @@ public class JobQueueProjection {
                         .addValue("attempt", event.attempt())
                         .addValue("node", event.node(), Types.VARCHAR)
                         .addValue("worker", event.worker(), Types.VARCHAR)
-                        .addValue("at", at.toEpochMilli()), event.jobId(), event);
+                        .addValue("at", at.toEpochMilli()),
+                event.jobId(),
+                event);
     }
 
     @EventHandler
     void on(JobSucceeded event, @Timestamp Instant at) {
-        writes.write("""
+        writes.write(
+                """
                 UPDATE job_queue SET status = 'SUCCEEDED', claimable = 0, result = :result, updated_at = :at
                 WHERE job_id = :jobId""",
                 new MapSqlParameterSource()
                         .addValue("jobId", event.jobId())
                         .addValue("result", TextLimit.truncate(event.result()), Types.VARCHAR)
-                        .addValue("at", at.toEpochMilli()), event.jobId(), event);
+                        .addValue("at", at.toEpochMilli()),
+                event.jobId(),
+                event);
     }
 
     @EventHandler
@@ -123,27 +135,37 @@ public class JobQueueProjection {
             return;
         }
         // the claim lapsed before the run began: the job never ran, so it waits again as if never claimed
-        writes.write("""
+        writes.write(
+                """
                 UPDATE job_queue SET status = 'WAITING', claimable = 1, lease_until = NULL, node = NULL,
                                      updated_at = :at
                 WHERE job_id = :jobId""",
-                new MapSqlParameterSource(Map.of("jobId", event.jobId(), "at", at.toEpochMilli())), event.jobId(), event);
+                new MapSqlParameterSource(Map.of("jobId", event.jobId(), "at", at.toEpochMilli())),
+                event.jobId(),
+                event);
     }
 
     @EventHandler
     void on(JobRetryScheduled event, @Timestamp Instant at) {
-        writes.write("""
+        writes.write(
+                """
                 UPDATE job_queue SET status = 'RETRY_WAITING', claimable = 1, run_at = :runAt, updated_at = :at
                 WHERE job_id = :jobId""",
-                new MapSqlParameterSource(Map.of("jobId", event.jobId(), "runAt", event.runAt().toEpochMilli(), "at", at.toEpochMilli())), event.jobId(), event);
+                new MapSqlParameterSource(
+                        Map.of("jobId", event.jobId(), "runAt", event.runAt().toEpochMilli(), "at", at.toEpochMilli())),
+                event.jobId(),
+                event);
     }
 
     @EventHandler
     void on(JobCanceled event, @Timestamp Instant at) {
-        writes.write("""
+        writes.write(
+                """
                 UPDATE job_queue SET status = 'CANCELED', claimable = 0, updated_at = :at
                 WHERE job_id = :jobId""",
-                new MapSqlParameterSource(Map.of("jobId", event.jobId(), "at", at.toEpochMilli())), event.jobId(), event);
+                new MapSqlParameterSource(Map.of("jobId", event.jobId(), "at", at.toEpochMilli())),
+                event.jobId(),
+                event);
     }
 
     @ResetHandler
@@ -152,14 +174,17 @@ public class JobQueueProjection {
     }
 
     private void endWithError(String jobId, String status, String error, Instant at, Object event) {
-        writes.write("""
+        writes.write(
+                """
                 UPDATE job_queue SET status = :status, claimable = 0, last_error = :lastError, updated_at = :at
                 WHERE job_id = :jobId""",
                 new MapSqlParameterSource()
                         .addValue("jobId", jobId)
                         .addValue("status", status)
                         .addValue("lastError", TextLimit.truncate(error), Types.VARCHAR)
-                        .addValue("at", at.toEpochMilli()), jobId, event);
+                        .addValue("at", at.toEpochMilli()),
+                jobId,
+                event);
     }
 
     private String paramsJson(Map<String, Object> params) {

@@ -2,7 +2,6 @@ package io.axscheduler.query.job;
 
 import io.axscheduler.api.job.JobStatus;
 import io.axscheduler.api.query.JobView;
-
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -13,8 +12,7 @@ final class JobRows {
     static final String COLUMNS = "job_id, job_key, job_type, status, priority, run_at, attempt, max_retries, node, "
             + "worker, created_at, updated_at, last_error, result, schedule_id";
 
-    private JobRows() {
-    }
+    private JobRows() {}
 
     static JobView toView(ResultSet rs, int rowNum) throws SQLException {
         return new JobView(

@@ -12,7 +12,6 @@ import io.axscheduler.api.job.JobSucceeded;
 import io.axscheduler.api.job.JobTimedOut;
 import io.axscheduler.api.job.TimeoutPhase;
 import io.axscheduler.api.query.JobView;
-
 import java.time.Instant;
 import java.util.List;
 
@@ -23,8 +22,7 @@ import java.util.List;
  */
 public final class JobStateFold {
 
-    private JobStateFold() {
-    }
+    private JobStateFold() {}
 
     /** The text both the projection and the fold record when a run outlives its timeout. */
     static String runTimeoutError(int attempt) {
@@ -107,8 +105,22 @@ public final class JobStateFold {
         }
 
         JobView toView() {
-            return new JobView(jobId, jobKey, jobType, status, priority, runAt, attempt, maxRetries, node, worker,
-                    createdAt, updatedAt, lastError, result, scheduleId);
+            return new JobView(
+                    jobId,
+                    jobKey,
+                    jobType,
+                    status,
+                    priority,
+                    runAt,
+                    attempt,
+                    maxRetries,
+                    node,
+                    worker,
+                    createdAt,
+                    updatedAt,
+                    lastError,
+                    result,
+                    scheduleId);
         }
     }
 }

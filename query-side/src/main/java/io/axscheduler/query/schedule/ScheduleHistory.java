@@ -15,6 +15,7 @@ public class ScheduleHistory {
     }
 
     public ScheduleHistoryView replay(String scheduleId) {
-        return new ScheduleHistoryView(scheduleId, streams.render(streams.read("schedule", scheduleId, ScheduleCreated.class)));
+        return new ScheduleHistoryView(
+                scheduleId, streams.render(streams.read("schedule", scheduleId, ScheduleCreated.class)));
     }
 }

@@ -3,7 +3,6 @@ package io.axscheduler.query.schedule;
 import io.axscheduler.api.problem.FieldError;
 import io.axscheduler.api.problem.InvalidRequestException;
 import io.axscheduler.api.schedule.ScheduleState;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -43,8 +42,11 @@ public record ScheduleListRequest(String name, ScheduleState state, int page, in
         } catch (NumberFormatException e) {
             // same message as out of range
         }
-        errors.add(new FieldError(field, max == Integer.MAX_VALUE
-                ? "must be a whole number of at least " + min : "must be a whole number from " + min + " to " + max));
+        errors.add(new FieldError(
+                field,
+                max == Integer.MAX_VALUE
+                        ? "must be a whole number of at least " + min
+                        : "must be a whole number from " + min + " to " + max));
         return absent;
     }
 }

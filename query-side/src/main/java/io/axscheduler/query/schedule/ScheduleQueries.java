@@ -3,13 +3,12 @@ package io.axscheduler.query.schedule;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.axscheduler.api.schedule.FindSchedule;
 import io.axscheduler.api.schedule.ScheduleView;
+import java.util.Map;
+import java.util.Optional;
 import org.axonframework.queryhandling.QueryHandler;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.stereotype.Component;
-
-import java.util.Map;
-import java.util.Optional;
 
 /** Reads schedules from the schedules read model. */
 @Component
@@ -25,8 +24,13 @@ public class ScheduleQueries {
 
     @QueryHandler
     public Optional<ScheduleView> handle(FindSchedule query) {
-        return jdbc.query(ScheduleRows.SELECT + " WHERE s.schedule_id = :id", Map.of("id", query.scheduleId()), rows::toView)
-                .stream().findFirst();
+        return jdbc
+                .query(
+                        ScheduleRows.SELECT + " WHERE s.schedule_id = :id",
+                        Map.of("id", query.scheduleId()),
+                        rows::toView)
+                .stream()
+                .findFirst();
     }
 
     public SchedulePage list(ScheduleListRequest request) {
@@ -41,12 +45,16 @@ public class ScheduleQueries {
         if (request.name() != null) {
             // a part of the name; LIKE's wildcards in it match themselves
             where.append(" AND s.name LIKE :name ESCAPE '!'");
-            params.addValue("name", "%" + request.name().replace("!", "!!").replace("%", "!%").replace("_", "!_") + "%");
+            params.addValue(
+                    "name",
+                    "%" + request.name().replace("!", "!!").replace("%", "!%").replace("_", "!_") + "%");
         }
         Long total = jdbc.queryForObject("SELECT COUNT(*) FROM schedules s" + where, params, Long.class);
         params.addValue("limit", request.size()).addValue("offset", request.offset());
-        var items = jdbc.query(ScheduleRows.SELECT + where + " ORDER BY s.created_at DESC, s.schedule_id LIMIT :limit OFFSET :offset",
-                params, rows::toView);
+        var items = jdbc.query(
+                ScheduleRows.SELECT + where + " ORDER BY s.created_at DESC, s.schedule_id LIMIT :limit OFFSET :offset",
+                params,
+                rows::toView);
         return new SchedulePage(items, request.page(), request.size(), total == null ? 0 : total);
     }
 }

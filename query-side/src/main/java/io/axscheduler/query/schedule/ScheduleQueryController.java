@@ -23,16 +23,18 @@ public class ScheduleQueryController {
     }
 
     @GetMapping
-    public SchedulePage list(@RequestParam(name = "name", required = false) String name,
-                             @RequestParam(name = "state", required = false) String state,
-                             @RequestParam(name = "page", required = false) String page,
-                             @RequestParam(name = "size", required = false) String size) {
+    public SchedulePage list(
+            @RequestParam(name = "name", required = false) String name,
+            @RequestParam(name = "state", required = false) String state,
+            @RequestParam(name = "page", required = false) String page,
+            @RequestParam(name = "size", required = false) String size) {
         return queries.list(ScheduleListRequest.parse(name, state, page, size));
     }
 
     @GetMapping("/{scheduleId}")
     public ScheduleView find(@PathVariable("scheduleId") String scheduleId) {
-        return queries.handle(new FindSchedule(scheduleId)).orElseThrow(() -> new NotFoundException("schedule", scheduleId));
+        return queries.handle(new FindSchedule(scheduleId))
+                .orElseThrow(() -> new NotFoundException("schedule", scheduleId));
     }
 
     @GetMapping("/{scheduleId}/history")

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.axscheduler.api.job.JobStatus;
 import io.axscheduler.api.schedule.*;
-
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.axscheduler.api.TextLimit;
 import io.axscheduler.api.schedule.*;
 import io.axscheduler.query.BatchedRowWrites;
+import java.sql.Types;
+import java.time.Instant;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
 import org.axonframework.eventhandling.ResetHandler;
@@ -12,9 +14,6 @@ import org.axonframework.eventhandling.Timestamp;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.stereotype.Component;
-
-import java.sql.Types;
-import java.time.Instant;
 
 /**
  * The schedules read model the fire scan claims from. A subscribing processor, in the transaction of the event
@@ -39,25 +38,47 @@ public class SchedulesProjection {
 
     @EventHandler
     void on(ScheduleCreated e, @Timestamp Instant at) {
-        writes.write("""
+        writes.write(
+                """
                 INSERT INTO schedules (schedule_id, name, state, trigger_type, trigger_json, timezone, job_type, job_json,
                                        misfire_policy, overlap_policy, anchor_at, next_fire_at, created_at, updated_at)
                 VALUES (:id, :name, 'ACTIVE', :triggerType, :triggerJson, :timezone, :jobType, :jobJson,
                         :misfire, :overlap, :anchor, :next, :at, :at)""",
-                definition(e.scheduleId(), e.name(), e.trigger(), e.job(), e.misfirePolicy(), e.overlapPolicy(),
-                        e.anchor(), e.nextFireTime(), at), e.scheduleId(), e);
+                definition(
+                        e.scheduleId(),
+                        e.name(),
+                        e.trigger(),
+                        e.job(),
+                        e.misfirePolicy(),
+                        e.overlapPolicy(),
+                        e.anchor(),
+                        e.nextFireTime(),
+                        at),
+                e.scheduleId(),
+                e);
     }
 
     @EventHandler
     void on(ScheduleUpdated e, @Timestamp Instant at) {
-        writes.write("""
+        writes.write(
+                """
                 UPDATE schedules SET name = :name, trigger_type = :triggerType, trigger_json = :triggerJson,
                                      timezone = :timezone, job_type = :jobType, job_json = :jobJson,
                                      misfire_policy = :misfire, overlap_policy = :overlap, anchor_at = :anchor,
                                      next_fire_at = :next, updated_at = :at
                 WHERE schedule_id = :id""",
-                definition(e.scheduleId(), e.name(), e.trigger(), e.job(), e.misfirePolicy(), e.overlapPolicy(),
-                        e.anchor(), e.nextFireTime(), at), e.scheduleId(), e);
+                definition(
+                        e.scheduleId(),
+                        e.name(),
+                        e.trigger(),
+                        e.job(),
+                        e.misfirePolicy(),
+                        e.overlapPolicy(),
+                        e.anchor(),
+                        e.nextFireTime(),
+                        at),
+                e.scheduleId(),
+                e);
     }
 
     @EventHandler
@@ -72,38 +93,56 @@ public class SchedulesProjection {
 
     @EventHandler
     void on(ScheduleDeleted e, @Timestamp Instant at) {
-        update("state = 'DELETED', next_fire_at = NULL, queued_fire_at = NULL", params(e.scheduleId(), at), e.scheduleId(), e);
+        update(
+                "state = 'DELETED', next_fire_at = NULL, queued_fire_at = NULL",
+                params(e.scheduleId(), at),
+                e.scheduleId(),
+                e);
     }
 
     @EventHandler
     void on(ScheduleFired e, @Timestamp Instant at) {
         String queued = e.kind() == FireKind.QUEUED ? ", queued_fire_at = NULL" : "";
-        update("next_fire_at = :next, last_fire_at = :fireTime, last_job_id = :jobId, fire_count = fire_count + 1" + queued,
-                params(e.scheduleId(), at).addValue("next", millis(e.nextFireTime()), Types.BIGINT)
-                        .addValue("fireTime", e.fireTime().toEpochMilli()).addValue("jobId", e.jobId()),
-                e.scheduleId(), e);
+        update(
+                "next_fire_at = :next, last_fire_at = :fireTime, last_job_id = :jobId, fire_count = fire_count + 1"
+                        + queued,
+                params(e.scheduleId(), at)
+                        .addValue("next", millis(e.nextFireTime()), Types.BIGINT)
+                        .addValue("fireTime", e.fireTime().toEpochMilli())
+                        .addValue("jobId", e.jobId()),
+                e.scheduleId(),
+                e);
     }
 
     @EventHandler
     void on(ScheduleFireSkipped e, @Timestamp Instant at) {
-        update("next_fire_at = :next, last_skip_reason = :reason, skip_count = skip_count + 1",
-                params(e.scheduleId(), at).addValue("next", millis(e.nextFireTime()), Types.BIGINT)
+        update(
+                "next_fire_at = :next, last_skip_reason = :reason, skip_count = skip_count + 1",
+                params(e.scheduleId(), at)
+                        .addValue("next", millis(e.nextFireTime()), Types.BIGINT)
                         .addValue("reason", TextLimit.truncate(e.fireTime() + ": " + e.reason()), Types.VARCHAR),
-                e.scheduleId(), e);
+                e.scheduleId(),
+                e);
     }
 
     @EventHandler
     void on(ScheduleFireQueued e, @Timestamp Instant at) {
-        update("next_fire_at = :next, queued_fire_at = :queued",
-                params(e.scheduleId(), at).addValue("next", millis(e.nextFireTime()), Types.BIGINT)
+        update(
+                "next_fire_at = :next, queued_fire_at = :queued",
+                params(e.scheduleId(), at)
+                        .addValue("next", millis(e.nextFireTime()), Types.BIGINT)
                         .addValue("queued", e.fireTime().toEpochMilli()),
-                e.scheduleId(), e);
+                e.scheduleId(),
+                e);
     }
 
     @EventHandler
     void on(ScheduleArmed e, @Timestamp Instant at) {
-        update("next_fire_at = :next",
-                params(e.scheduleId(), at).addValue("next", millis(e.nextFireTime()), Types.BIGINT), e.scheduleId(), e);
+        update(
+                "next_fire_at = :next",
+                params(e.scheduleId(), at).addValue("next", millis(e.nextFireTime()), Types.BIGINT),
+                e.scheduleId(),
+                e);
     }
 
     @ResetHandler
@@ -112,11 +151,23 @@ public class SchedulesProjection {
     }
 
     private void update(String set, MapSqlParameterSource params, String scheduleId, Object event) {
-        writes.write("UPDATE schedules SET " + set + ", updated_at = :at WHERE schedule_id = :id", params, scheduleId, event);
+        writes.write(
+                "UPDATE schedules SET " + set + ", updated_at = :at WHERE schedule_id = :id",
+                params,
+                scheduleId,
+                event);
     }
 
-    private MapSqlParameterSource definition(String id, String name, Trigger trigger, JobTemplate job, MisfirePolicy misfire,
-                                             OverlapPolicy overlap, Instant anchor, Instant next, Instant at) {
+    private MapSqlParameterSource definition(
+            String id,
+            String name,
+            Trigger trigger,
+            JobTemplate job,
+            MisfirePolicy misfire,
+            OverlapPolicy overlap,
+            Instant anchor,
+            Instant next,
+            Instant at) {
         return params(id, at)
                 .addValue("name", name, Types.VARCHAR)
                 .addValue("triggerType", trigger.type().name())

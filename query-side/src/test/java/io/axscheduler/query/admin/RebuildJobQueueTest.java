@@ -1,22 +1,5 @@
 package io.axscheduler.query.admin;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.axscheduler.api.job.Backoff;
-import io.axscheduler.api.job.JobClaimed;
-import io.axscheduler.api.job.JobCreated;
-import io.axscheduler.api.job.RetryPolicy;
-import io.axscheduler.query.job.JobQueueProjection;
-import org.axonframework.eventhandling.GenericDomainEventMessage;
-import org.axonframework.eventsourcing.eventstore.inmemory.InMemoryEventStorageEngine;
-import org.junit.jupiter.api.Test;
-import org.mockito.InOrder;
-import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
-import org.springframework.jdbc.core.namedparam.SqlParameterSource;
-import org.springframework.transaction.PlatformTransactionManager;
-
-import java.time.Instant;
-import java.util.Map;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.mockito.ArgumentMatchers.any;
@@ -31,6 +14,22 @@ import static org.mockito.Mockito.times;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.when;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.axscheduler.api.job.Backoff;
+import io.axscheduler.api.job.JobClaimed;
+import io.axscheduler.api.job.JobCreated;
+import io.axscheduler.api.job.RetryPolicy;
+import io.axscheduler.query.job.JobQueueProjection;
+import java.time.Instant;
+import java.util.Map;
+import org.axonframework.eventhandling.GenericDomainEventMessage;
+import org.axonframework.eventsourcing.eventstore.inmemory.InMemoryEventStorageEngine;
+import org.junit.jupiter.api.Test;
+import org.mockito.InOrder;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.jdbc.core.namedparam.SqlParameterSource;
+import org.springframework.transaction.PlatformTransactionManager;
+
 class RebuildJobQueueTest {
 
     private static final Instant T0 = Instant.parse("2026-11-30T10:00:00Z");
@@ -38,17 +37,23 @@ class RebuildJobQueueTest {
     private final InMemoryEventStorageEngine storage = new InMemoryEventStorageEngine();
     private final NamedParameterJdbcTemplate jdbc = mock(NamedParameterJdbcTemplate.class);
     private final PlatformTransactionManager transactions = mock(PlatformTransactionManager.class);
-    private final RebuildJobQueue rebuild = new RebuildJobQueue(storage,
-            new JobQueueProjection(jdbc, new ObjectMapper()), jdbc, transactions);
+    private final RebuildJobQueue rebuild =
+            new RebuildJobQueue(storage, new JobQueueProjection(jdbc, new ObjectMapper()), jdbc, transactions);
 
     private void append(String aggregateId, long sequence, Object payload) {
-        storage.appendEvents(new GenericDomainEventMessage<>("Job", aggregateId, sequence, payload, Map.of(),
-                aggregateId + "-" + sequence, T0.plusSeconds(sequence)));
+        storage.appendEvents(new GenericDomainEventMessage<>(
+                "Job",
+                aggregateId,
+                sequence,
+                payload,
+                Map.of(),
+                aggregateId + "-" + sequence,
+                T0.plusSeconds(sequence)));
     }
 
     private static JobCreated created(String jobId) {
-        return new JobCreated(jobId, null, "noop", Map.of(), 0, T0, new RetryPolicy(0, Backoff.defaults()), 1_000,
-                null, null, null);
+        return new JobCreated(
+                jobId, null, "noop", Map.of(), 0, T0, new RetryPolicy(0, Backoff.defaults()), 1_000, null, null, null);
     }
 
     @Test

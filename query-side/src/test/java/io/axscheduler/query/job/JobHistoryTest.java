@@ -1,30 +1,29 @@
 package io.axscheduler.query.job;
 
-import io.axscheduler.query.history.EventStreams;
-import io.axscheduler.query.history.HistoryEvent;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
-import io.axscheduler.api.job.JobClaimed;
-import io.axscheduler.api.job.JobStatus;
-import io.axscheduler.api.problem.NotFoundException;
-import org.axonframework.eventhandling.GenericDomainEventMessage;
-import org.axonframework.eventsourcing.eventstore.EmbeddedEventStore;
-import org.axonframework.eventsourcing.eventstore.inmemory.InMemoryEventStorageEngine;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-
-import java.time.Instant;
-import java.util.Map;
-import java.util.UUID;
-
 import static io.axscheduler.query.job.JobEvents.CREATED_AT;
 import static io.axscheduler.query.job.JobEvents.JOB_ID;
 import static io.axscheduler.query.job.JobEvents.at;
 import static io.axscheduler.query.job.JobEvents.created;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import io.axscheduler.api.job.JobClaimed;
+import io.axscheduler.api.job.JobStatus;
+import io.axscheduler.api.problem.NotFoundException;
+import io.axscheduler.query.history.EventStreams;
+import io.axscheduler.query.history.HistoryEvent;
+import java.time.Instant;
+import java.util.Map;
+import java.util.UUID;
+import org.axonframework.eventhandling.GenericDomainEventMessage;
+import org.axonframework.eventsourcing.eventstore.EmbeddedEventStore;
+import org.axonframework.eventsourcing.eventstore.inmemory.InMemoryEventStorageEngine;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 
 class JobHistoryTest {
 
@@ -39,7 +38,11 @@ class JobHistoryTest {
     void setUp() {
         eventStore = EmbeddedEventStore.builder().storageEngine(storage).build();
         history = new JobHistory(new EventStreams(eventStore, objectMapper));
-        append(JOB_ID, 0, created(), CREATED_AT,
+        append(
+                JOB_ID,
+                0,
+                created(),
+                CREATED_AT,
                 Map.of("actor", "alice", "node", "node-a", "correlationId", "c-1", "traceId", "t-1"));
         append(JOB_ID, 1, new JobClaimed(JOB_ID, 1, "node-b", at(60)), at(10), Map.of("actor", "scheduler"));
     }
@@ -50,8 +53,14 @@ class JobHistoryTest {
     }
 
     private void append(String aggregateId, long sequence, Object payload, Instant at, Map<String, ?> metadata) {
-        storage.appendEvents(new GenericDomainEventMessage<>("Job", aggregateId, sequence, payload, metadata,
-                UUID.randomUUID().toString(), at));
+        storage.appendEvents(new GenericDomainEventMessage<>(
+                "Job",
+                aggregateId,
+                sequence,
+                payload,
+                metadata,
+                UUID.randomUUID().toString(),
+                at));
     }
 
     @Test
@@ -66,9 +75,10 @@ class JobHistoryTest {
         assertThat(first.payload().get("jobType").asText()).isEqualTo("noop");
         assertThat(first.payload().get("runAt").asText()).isEqualTo("2026-11-30T10:05:00.250Z");
         assertThat(first.payload().get("params").get("orderNo").asText()).isEqualTo("42");
-        assertThat(first.metadata()).containsExactly(
-                Map.entry("actor", "alice"), Map.entry("node", "node-a"),
-                Map.entry("correlationId", "c-1"), Map.entry("traceId", "t-1"));
+        assertThat(first.metadata())
+                .containsExactly(
+                        Map.entry("actor", "alice"), Map.entry("node", "node-a"),
+                        Map.entry("correlationId", "c-1"), Map.entry("traceId", "t-1"));
     }
 
     @Test

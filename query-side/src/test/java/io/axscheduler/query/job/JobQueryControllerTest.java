@@ -1,15 +1,14 @@
 package io.axscheduler.query.job;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
 import io.axscheduler.api.problem.FieldError;
 import io.axscheduler.api.problem.InvalidRequestException;
+import java.time.Instant;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-
-import java.time.Instant;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 class JobQueryControllerTest {
 
@@ -28,8 +27,8 @@ class JobQueryControllerTest {
     @ParameterizedTest
     @ValueSource(strings = {"", "yesterday", "2026-11-30", "1764496800000"})
     void an_unparsable_as_of_is_refused_naming_as_of(String asOf) {
-        InvalidRequestException refusal = catchThrowableOfType(InvalidRequestException.class,
-                () -> JobQueryController.parseAsOf(asOf));
+        InvalidRequestException refusal =
+                catchThrowableOfType(InvalidRequestException.class, () -> JobQueryController.parseAsOf(asOf));
 
         assertThat(refusal.errors()).extracting(FieldError::field).containsExactly("asOf");
     }

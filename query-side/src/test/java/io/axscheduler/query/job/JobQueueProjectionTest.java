@@ -1,25 +1,5 @@
 package io.axscheduler.query.job;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.axscheduler.api.job.JobCanceled;
-import io.axscheduler.api.job.JobClaimed;
-import io.axscheduler.api.job.JobFailed;
-import io.axscheduler.api.job.JobStarted;
-import io.axscheduler.api.job.JobSucceeded;
-import io.axscheduler.api.job.JobStatus;
-import io.axscheduler.api.job.JobTimedOut;
-import io.axscheduler.api.job.RetryPolicy;
-import io.axscheduler.api.job.TimeoutPhase;
-import io.axscheduler.query.BatchedRowWrites.RowBatch;
-import org.axonframework.messaging.unitofwork.DefaultUnitOfWork;
-import org.junit.jupiter.api.Test;
-import org.mockito.ArgumentCaptor;
-import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
-import org.springframework.jdbc.core.namedparam.SqlParameterSource;
-
-import java.util.List;
-import java.util.Map;
-
 import static io.axscheduler.query.job.JobEvents.CREATED_AT;
 import static io.axscheduler.query.job.JobEvents.JOB_ID;
 import static io.axscheduler.query.job.JobEvents.RUN_AT;
@@ -37,6 +17,25 @@ import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.times;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.when;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.axscheduler.api.job.JobCanceled;
+import io.axscheduler.api.job.JobClaimed;
+import io.axscheduler.api.job.JobFailed;
+import io.axscheduler.api.job.JobStarted;
+import io.axscheduler.api.job.JobStatus;
+import io.axscheduler.api.job.JobSucceeded;
+import io.axscheduler.api.job.JobTimedOut;
+import io.axscheduler.api.job.RetryPolicy;
+import io.axscheduler.api.job.TimeoutPhase;
+import io.axscheduler.query.BatchedRowWrites.RowBatch;
+import java.util.List;
+import java.util.Map;
+import org.axonframework.messaging.unitofwork.DefaultUnitOfWork;
+import org.junit.jupiter.api.Test;
+import org.mockito.ArgumentCaptor;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.jdbc.core.namedparam.SqlParameterSource;
 
 /** The SQL itself runs against a real server in deploy's integration tests; here, what is bound and checked. */
 class JobQueueProjectionTest {
@@ -127,8 +126,10 @@ class JobQueueProjectionTest {
         inOrder(jdbc).verify(jdbc, times(2)).execute(anyString(), any(SqlParameterSource.class), batches.capture());
         assertThat(batches.getAllValues().get(0).sql()).contains("'RUNNING'");
         assertThat(batches.getAllValues().get(1).sql()).contains("'SUCCEEDED'");
-        assertThat(batches.getAllValues()).allSatisfy(batch -> assertThat(batch.rows()).extracting(r -> r.getValue("jobId"))
-                .containsExactly("job-1", "job-2"));
+        assertThat(batches.getAllValues())
+                .allSatisfy(batch -> assertThat(batch.rows())
+                        .extracting(r -> r.getValue("jobId"))
+                        .containsExactly("job-1", "job-2"));
     }
 
     @Test
@@ -152,9 +153,11 @@ class JobQueueProjectionTest {
         answerBatches(new RowBatch.Counts(null, 1));
         when(jdbc.queryForList(anyString(), anyMap(), eq(String.class))).thenReturn(List.of("job-1"));
         DefaultUnitOfWork<?> unit = DefaultUnitOfWork.startAndGet(null);
-        for (String job : List.of("job-1", "job-2")) projection.on(new JobSucceeded(job, 1, "ok", 3, "in-process"), at(2));
+        for (String job : List.of("job-1", "job-2"))
+            projection.on(new JobSucceeded(job, 1, "ok", 3, "in-process"), at(2));
 
-        assertThatThrownBy(unit::commit).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(unit::commit)
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("job_queue: JobSucceeded of job [job-2] in a batch of 2 changed no row");
     }
 
@@ -163,24 +166,30 @@ class JobQueueProjectionTest {
         answerBatches(new RowBatch.Counts(null, 1));
         when(jdbc.queryForList(anyString(), anyMap(), eq(String.class))).thenReturn(List.of("job-2", "job-1"));
         DefaultUnitOfWork<?> unit = DefaultUnitOfWork.startAndGet(null);
-        for (String job : List.of("job-1", "job-2")) projection.on(new JobSucceeded(job, 1, "ok", 3, "in-process"), at(2));
+        for (String job : List.of("job-1", "job-2"))
+            projection.on(new JobSucceeded(job, 1, "ok", 3, "in-process"), at(2));
 
         unit.commit();
-        verify(jdbc).queryForList(eq("SELECT job_id FROM job_queue WHERE job_id IN (:ids)"),
-                eq(Map.of("ids", List.of("job-1", "job-2"))), eq(String.class));
+        verify(jdbc)
+                .queryForList(
+                        eq("SELECT job_id FROM job_queue WHERE job_id IN (:ids)"),
+                        eq(Map.of("ids", List.of("job-1", "job-2"))),
+                        eq(String.class));
     }
 
     @Test
     void a_batch_counted_in_full_reads_no_rows_back() {
         answerBatches(new RowBatch.Counts(null, 2));
         DefaultUnitOfWork<?> unit = DefaultUnitOfWork.startAndGet(null);
-        for (String job : List.of("job-1", "job-2")) projection.on(new JobSucceeded(job, 1, "ok", 3, "in-process"), at(2));
+        for (String job : List.of("job-1", "job-2"))
+            projection.on(new JobSucceeded(job, 1, "ok", 3, "in-process"), at(2));
 
         unit.commit();
         verify(jdbc, never()).queryForList(anyString(), anyMap(), eq(String.class));
     }
 
     private void answerBatches(RowBatch.Counts counts) {
-        when(jdbc.execute(anyString(), any(SqlParameterSource.class), any(RowBatch.class))).thenReturn(counts);
+        when(jdbc.execute(anyString(), any(SqlParameterSource.class), any(RowBatch.class)))
+                .thenReturn(counts);
     }
 }

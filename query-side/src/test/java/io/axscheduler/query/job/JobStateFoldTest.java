@@ -1,5 +1,13 @@
 package io.axscheduler.query.job;
 
+import static io.axscheduler.query.job.JobEvents.CREATED_AT;
+import static io.axscheduler.query.job.JobEvents.JOB_ID;
+import static io.axscheduler.query.job.JobEvents.RUN_AT;
+import static io.axscheduler.query.job.JobEvents.at;
+import static io.axscheduler.query.job.JobEvents.created;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.axscheduler.api.job.JobCanceled;
 import io.axscheduler.api.job.JobClaimed;
 import io.axscheduler.api.job.JobFailed;
@@ -11,19 +19,10 @@ import io.axscheduler.api.job.JobTimedOut;
 import io.axscheduler.api.job.RetryPolicy;
 import io.axscheduler.api.job.TimeoutPhase;
 import io.axscheduler.api.query.JobView;
-import org.junit.jupiter.api.Test;
-
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-
-import static io.axscheduler.query.job.JobEvents.CREATED_AT;
-import static io.axscheduler.query.job.JobEvents.JOB_ID;
-import static io.axscheduler.query.job.JobEvents.RUN_AT;
-import static io.axscheduler.query.job.JobEvents.at;
-import static io.axscheduler.query.job.JobEvents.created;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 class JobStateFoldTest {
 
@@ -50,8 +49,23 @@ class JobStateFoldTest {
     void a_created_job_waits_with_the_values_it_was_submitted_with() {
         JobView view = fold();
 
-        assertThat(view).isEqualTo(new JobView(JOB_ID, "order-42-close", "noop", JobStatus.WAITING, 7, RUN_AT, 0, 3,
-                null, null, CREATED_AT, CREATED_AT, null, null, "schedule-9"));
+        assertThat(view)
+                .isEqualTo(new JobView(
+                        JOB_ID,
+                        "order-42-close",
+                        "noop",
+                        JobStatus.WAITING,
+                        7,
+                        RUN_AT,
+                        0,
+                        3,
+                        null,
+                        null,
+                        CREATED_AT,
+                        CREATED_AT,
+                        null,
+                        null,
+                        "schedule-9"));
     }
 
     @Test
@@ -96,8 +110,12 @@ class JobStateFoldTest {
     void errors_and_results_longer_than_their_columns_are_cut_to_2000_characters() {
         String huge = "x".repeat(5_000);
 
-        assertThat(fold(claimed(1), started(1), new JobFailed(JOB_ID, 1, huge, 1)).lastError()).hasSize(2_000);
-        assertThat(fold(claimed(1), started(1), new JobSucceeded(JOB_ID, 1, huge, 1)).result()).hasSize(2_000);
+        assertThat(fold(claimed(1), started(1), new JobFailed(JOB_ID, 1, huge, 1))
+                        .lastError())
+                .hasSize(2_000);
+        assertThat(fold(claimed(1), started(1), new JobSucceeded(JOB_ID, 1, huge, 1))
+                        .result())
+                .hasSize(2_000);
     }
 
     @Test
@@ -121,10 +139,18 @@ class JobStateFoldTest {
     void a_scheduled_retry_waits_for_its_new_run_at_and_the_next_run_counts_as_attempt_two() {
         Instant retryAt = at(120);
 
-        JobView waiting = fold(claimed(1), started(1), new JobFailed(JOB_ID, 1, "boom", 1),
+        JobView waiting = fold(
+                claimed(1),
+                started(1),
+                new JobFailed(JOB_ID, 1, "boom", 1),
                 new JobRetryScheduled(JOB_ID, 1, retryAt, false));
-        JobView rerun = fold(claimed(1), started(1), new JobFailed(JOB_ID, 1, "boom", 1),
-                new JobRetryScheduled(JOB_ID, 1, retryAt, false), claimed(2), started(2));
+        JobView rerun = fold(
+                claimed(1),
+                started(1),
+                new JobFailed(JOB_ID, 1, "boom", 1),
+                new JobRetryScheduled(JOB_ID, 1, retryAt, false),
+                claimed(2),
+                started(2));
 
         assertThat(waiting.status()).isEqualTo(JobStatus.RETRY_WAITING);
         assertThat(waiting.runAt()).isEqualTo(retryAt);

@@ -3,14 +3,7 @@ package io.axscheduler.scheduler.execute;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.axscheduler.api.job.FailJob;
 import io.axscheduler.api.job.SucceedJob;
-import io.axscheduler.scheduler.SchedulerProperties;
 import io.axscheduler.scheduler.worker.DispatchRemote;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.springframework.beans.factory.annotation.Value;
-import org.springframework.stereotype.Component;
-
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -18,6 +11,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.stereotype.Component;
 
 /**
  * Runs the jobs a claim batch started here on their type's pool and hands each outcome to {@link ReportOutcomes},
@@ -37,11 +34,16 @@ public class DispatchClaimed {
     private final String node;
     /** Keyed by job id and attempt: a timed-out attempt may still be winding down when the retry starts here. */
     private final Map<String, RunningAttempt> running = new ConcurrentHashMap<>();
-    private volatile boolean stopping;
-    private volatile Consumer<String> onSlotFreed = jobType -> { };
 
-    public DispatchClaimed(JobExecutors executors, DispatchRemote remote, ReportOutcomes outcomes,
-                           ObjectMapper json, @Value("${ax.node.id}") String node) {
+    private volatile boolean stopping;
+    private volatile Consumer<String> onSlotFreed = jobType -> {};
+
+    public DispatchClaimed(
+            JobExecutors executors,
+            DispatchRemote remote,
+            ReportOutcomes outcomes,
+            ObjectMapper json,
+            @Value("${ax.node.id}") String node) {
         this.executors = executors;
         this.remote = remote;
         this.outcomes = outcomes;
@@ -111,13 +113,21 @@ public class DispatchClaimed {
             long ranNanos = System.nanoTime() - started;
             pool.ran(ranNanos);
             long durationMs = TimeUnit.NANOSECONDS.toMillis(ranNanos);
-            outcomes.report(error == null
-                    ? new SucceedJob(job.jobId(), job.attempt(), result, durationMs)
-                    : new FailJob(job.jobId(), job.attempt(), error, durationMs));
+            outcomes.report(
+                    error == null
+                            ? new SucceedJob(job.jobId(), job.attempt(), result, durationMs)
+                            : new FailJob(job.jobId(), job.attempt(), error, durationMs));
         } catch (InterruptedException e) {
-            log.error("job {} attempt {}: interrupted before its outcome was queued; its run deadline will time it out", job.jobId(), job.attempt());
+            log.error(
+                    "job {} attempt {}: interrupted before its outcome was queued; its run deadline will time it out",
+                    job.jobId(),
+                    job.attempt());
         } catch (RuntimeException e) {
-            log.error("job {} attempt {} could not be run or reported; its run deadline will time it out", job.jobId(), job.attempt(), e);
+            log.error(
+                    "job {} attempt {} could not be run or reported; its run deadline will time it out",
+                    job.jobId(),
+                    job.attempt(),
+                    e);
         } finally {
             pool.inFlight.decrementAndGet();
             onSlotFreed.accept(job.jobType());
@@ -163,12 +173,15 @@ public class DispatchClaimed {
         while (executors.inFlight() > 0 && System.currentTimeMillis() < reportDeadline) {
             sleepQuietly(50);
         }
-        executors.pools().forEach(p -> p.executor.shutdownNow().forEach(never -> {
-            // started but still queued behind the pool's threads: it never ran, so it fails here and is retried
-            ClaimedJob job = ((Run) never).job;
-            reportQuietly(new FailJob(job.jobId(), job.attempt(), node + " stopped before the attempt began", 0));
-            p.inFlight.decrementAndGet();
-        }));
+        executors
+                .pools()
+                .forEach(p -> p.executor.shutdownNow().forEach(never -> {
+                    // started but still queued behind the pool's threads: it never ran, so it fails here and is retried
+                    ClaimedJob job = ((Run) never).job;
+                    reportQuietly(
+                            new FailJob(job.jobId(), job.attempt(), node + " stopped before the attempt began", 0));
+                    p.inFlight.decrementAndGet();
+                }));
         outcomes.drainAndStop(5_000);
         remote.shutdown();
     }

@@ -4,8 +4,6 @@ import io.axscheduler.api.spi.JobHandler;
 import io.axscheduler.api.spi.JobTypeCatalog;
 import io.axscheduler.scheduler.SchedulerProperties;
 import io.axscheduler.scheduler.worker.WorkerRegistry;
-import org.springframework.stereotype.Component;
-
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -18,6 +16,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import org.springframework.stereotype.Component;
 
 /**
  * One bounded pool per job type, so that a runaway type fills only its own threads. The scanner asks
@@ -34,11 +33,14 @@ public class JobExecutors implements JobTypeCatalog {
     public JobExecutors(List<JobHandler> handlers, SchedulerProperties properties, WorkerRegistry workers) {
         this.workers = workers;
         for (JobHandler handler : handlers) {
-            int threads = handler.concurrency() > 0 ? handler.concurrency() : properties.execution().threadsPerType();
+            int threads = handler.concurrency() > 0
+                    ? handler.concurrency()
+                    : properties.execution().threadsPerType();
             TypePool previous = pools.put(handler.jobType(), new TypePool(handler, threads));
             if (previous != null) {
                 throw new IllegalStateException("two handlers claim job type '" + handler.jobType() + "': "
-                        + previous.handler.getClass().getName() + " and " + handler.getClass().getName());
+                        + previous.handler.getClass().getName() + " and "
+                        + handler.getClass().getName());
             }
         }
     }
@@ -100,12 +102,14 @@ public class JobExecutors implements JobTypeCatalog {
         static final long QUEUE_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
         /** ... and at most this many pools' worth wait. */
         static final int MAX_POOLS_QUEUED = 8;
+
         private static final int RUNS_BEFORE_JUDGING = 32;
 
         final JobHandler handler;
         final int threads;
         /** Dispatched and not yet returned: counts from the start batch until the handler returns (its outcome is then queued). */
         final AtomicInteger inFlight = new AtomicInteger();
+
         final ThreadPoolExecutor executor;
         private final AtomicLong runs = new AtomicLong();
         /** Moving average of the handler's run time; written by the pool's threads, read by the scan. */
@@ -117,7 +121,11 @@ public class JobExecutors implements JobTypeCatalog {
             AtomicInteger n = new AtomicInteger();
             // dispatch never exceeds the free slots (threads + prefetch), but a thread counts itself free a moment
             // before it takes the next queued job: the queue holds a pool's worth more so that moment never rejects one
-            this.executor = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS,
+            this.executor = new ThreadPoolExecutor(
+                    threads,
+                    threads,
+                    60,
+                    TimeUnit.SECONDS,
                     new ArrayBlockingQueue<>(threads * (MAX_POOLS_QUEUED + 1)),
                     r -> {
                         Thread t = new Thread(r, "ax-job-" + handler.jobType() + "-" + n.incrementAndGet());

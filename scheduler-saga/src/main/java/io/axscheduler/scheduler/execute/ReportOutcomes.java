@@ -4,16 +4,15 @@ import io.axscheduler.api.job.JobCommand;
 import io.axscheduler.api.problem.IllegalTransitionException;
 import io.axscheduler.scheduler.SchedulerCommands;
 import io.axscheduler.scheduler.SchedulerProperties;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.springframework.stereotype.Component;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Component;
 
 /**
  * Writes the outcomes of finished attempts, many in one transaction: a handler hands its outcome over and its thread
@@ -36,7 +35,8 @@ public class ReportOutcomes {
     private volatile boolean stopping;
     /** Reported and not yet written (queued or in the batch being written); the shutdown waits for it to drain. */
     private final AtomicInteger pending = new AtomicInteger();
-    private volatile Runnable onWritten = () -> { };
+
+    private volatile Runnable onWritten = () -> {};
 
     public ReportOutcomes(SchedulerCommands commands, SchedulerProperties properties) {
         this.commands = commands;
@@ -76,7 +76,9 @@ public class ReportOutcomes {
         }
         stopping = true;
         if (!queue.isEmpty()) {
-            log.warn("{} outcomes were not written before the stop; their run deadlines will time those attempts out", queue.size());
+            log.warn(
+                    "{} outcomes were not written before the stop; their run deadlines will time those attempts out",
+                    queue.size());
         }
     }
 
@@ -93,7 +95,10 @@ public class ReportOutcomes {
                 Thread.currentThread().interrupt();
                 return;
             } catch (RuntimeException e) {
-                log.error("outcomes of {} attempts could not be written; their run deadlines will time them out", batch.size(), e);
+                log.error(
+                        "outcomes of {} attempts could not be written; their run deadlines will time them out",
+                        batch.size(),
+                        e);
             } finally {
                 pending.addAndGet(-batch.size());
                 batch.clear();
@@ -107,7 +112,10 @@ public class ReportOutcomes {
         try {
             refusals = commands.sendBatch(batch);
         } catch (RuntimeException whole) {
-            log.debug("a batch of {} outcomes failed whole ({}); writing them one by one", batch.size(), whole.toString());
+            log.debug(
+                    "a batch of {} outcomes failed whole ({}); writing them one by one",
+                    batch.size(),
+                    whole.toString());
             batch.forEach(this::writeOne);
             return;
         }

@@ -1,7 +1,6 @@
 package io.axscheduler.scheduler.execute;
 
 import io.axscheduler.api.spi.CancellableJobContext;
-
 import java.util.Map;
 
 /** One attempt running on this node, as its handler sees it, and the thread it runs on (for a shutdown interrupt). */

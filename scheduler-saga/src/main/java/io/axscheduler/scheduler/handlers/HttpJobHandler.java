@@ -2,7 +2,6 @@ package io.axscheduler.scheduler.handlers;
 
 import io.axscheduler.api.spi.JobContext;
 import io.axscheduler.api.spi.JobHandler;
-
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -27,7 +26,8 @@ public class HttpJobHandler implements JobHandler {
     private final HttpClient client;
 
     public HttpJobHandler(List<String> allowedHosts, long connectTimeoutMs, long readTimeoutMs) {
-        this.allowedHosts = allowedHosts.stream().map(h -> h.toLowerCase(Locale.ROOT)).toList();
+        this.allowedHosts =
+                allowedHosts.stream().map(h -> h.toLowerCase(Locale.ROOT)).toList();
         this.readTimeout = Duration.ofMillis(readTimeoutMs);
         this.client = HttpClient.newBuilder()
                 .connectTimeout(Duration.ofMillis(connectTimeoutMs))
@@ -58,7 +58,9 @@ public class HttpJobHandler implements JobHandler {
                 .timeout(readTimeout)
                 .header("Idempotency-Key", context.idempotencyKey())
                 .header("X-Ax-Job-Id", context.jobId())
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
+                .method(
+                        method,
+                        body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
                 .build();
         HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
         String summary = "HTTP " + response.statusCode() + " " + abbreviate(response.body());

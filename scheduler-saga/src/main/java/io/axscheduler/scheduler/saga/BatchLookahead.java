@@ -5,14 +5,13 @@ import io.axscheduler.api.job.JobFailed;
 import io.axscheduler.api.job.JobSucceeded;
 import io.axscheduler.api.job.JobTimedOut;
 import io.axscheduler.api.job.TimeoutPhase;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import org.axonframework.eventhandling.EventMessage;
 import org.axonframework.messaging.Message;
 import org.axonframework.messaging.unitofwork.BatchingUnitOfWork;
 import org.axonframework.messaging.unitofwork.CurrentUnitOfWork;
-
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 
 /**
  * What follows the event being handled in the batch the saga's processor is handling now. A run deadline armed for
@@ -25,21 +24,21 @@ final class BatchLookahead {
     /** The attempt a cancel ends: whichever is running. */
     private static final int ANY = -1;
 
-    private BatchLookahead() {
-    }
+    private BatchLookahead() {}
 
     /** Whether this batch, after the event being handled, ends {@code attempt} of {@code jobId}. */
     static boolean attemptEndsLater(String jobId, int attempt) {
-        if (!CurrentUnitOfWork.isStarted() || !(CurrentUnitOfWork.get().root() instanceof BatchingUnitOfWork<?> batch)) {
+        if (!CurrentUnitOfWork.isStarted()
+                || !(CurrentUnitOfWork.get().root() instanceof BatchingUnitOfWork<?> batch)) {
             return false;
         }
         Ends ends = batch.getOrComputeResource(RESOURCE, key -> Ends.of(batch.getMessages()));
         Integer here = ends.position.get(batch.getMessage().getIdentifier());
-        return here != null && (ends.lastEnd(new Attempt(jobId, attempt)) > here || ends.lastEnd(new Attempt(jobId, ANY)) > here);
+        return here != null
+                && (ends.lastEnd(new Attempt(jobId, attempt)) > here || ends.lastEnd(new Attempt(jobId, ANY)) > here);
     }
 
-    private record Attempt(String jobId, int attempt) {
-    }
+    private record Attempt(String jobId, int attempt) {}
 
     /** Each message's position in the batch, and the last position at which each attempt ends (a cancel ends any). */
     private record Ends(Map<String, Integer> position, Map<Attempt, Integer> last) {
@@ -64,7 +63,8 @@ final class BatchLookahead {
         private static Attempt ended(Object event) {
             if (event instanceof JobSucceeded e) return new Attempt(e.jobId(), e.attempt());
             if (event instanceof JobFailed e) return new Attempt(e.jobId(), e.attempt());
-            if (event instanceof JobTimedOut e && e.phase() == TimeoutPhase.RUN) return new Attempt(e.jobId(), e.attempt());
+            if (event instanceof JobTimedOut e && e.phase() == TimeoutPhase.RUN)
+                return new Attempt(e.jobId(), e.attempt());
             if (event instanceof JobCanceled e) return new Attempt(e.jobId(), ANY);
             return null;
         }

@@ -1,18 +1,5 @@
 package io.axscheduler.scheduler.saga;
 
-import org.axonframework.common.jdbc.ConnectionProvider;
-import org.axonframework.eventhandling.EventMessage;
-import org.axonframework.messaging.unitofwork.BatchingUnitOfWork;
-import org.axonframework.messaging.unitofwork.CurrentUnitOfWork;
-import org.axonframework.messaging.unitofwork.UnitOfWork;
-import org.axonframework.modelling.saga.AssociationValue;
-import org.axonframework.modelling.saga.AssociationValues;
-import org.axonframework.modelling.saga.SagaStorageException;
-import org.axonframework.modelling.saga.metamodel.SagaMetaModelFactory;
-import org.axonframework.modelling.saga.repository.SagaStore;
-import org.axonframework.modelling.saga.repository.jdbc.SagaSchema;
-import org.axonframework.serialization.Serializer;
-
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -27,6 +14,18 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Supplier;
+import org.axonframework.common.jdbc.ConnectionProvider;
+import org.axonframework.eventhandling.EventMessage;
+import org.axonframework.messaging.unitofwork.BatchingUnitOfWork;
+import org.axonframework.messaging.unitofwork.CurrentUnitOfWork;
+import org.axonframework.messaging.unitofwork.UnitOfWork;
+import org.axonframework.modelling.saga.AssociationValue;
+import org.axonframework.modelling.saga.AssociationValues;
+import org.axonframework.modelling.saga.SagaStorageException;
+import org.axonframework.modelling.saga.metamodel.SagaMetaModelFactory;
+import org.axonframework.modelling.saga.repository.SagaStore;
+import org.axonframework.modelling.saga.repository.jdbc.SagaSchema;
+import org.axonframework.serialization.Serializer;
 
 /**
  * A saga store that answers the association lookups of a batch of events with one query per batch. Axon's saga
@@ -54,8 +53,12 @@ public final class BatchLookupSagaStore implements SagaStore<Object> {
      * @param buildModels builds the sagas' models as the application's configuration does; called at the first batch,
      *                    when that configuration is complete (the store is one of its parts)
      */
-    public BatchLookupSagaStore(SagaStore<Object> delegate, ConnectionProvider connections, Serializer serializer,
-                                SagaSchema schema, Supplier<SagaMetaModelFactory> buildModels) {
+    public BatchLookupSagaStore(
+            SagaStore<Object> delegate,
+            ConnectionProvider connections,
+            Serializer serializer,
+            SagaSchema schema,
+            Supplier<SagaMetaModelFactory> buildModels) {
         this.delegate = delegate;
         this.buildModels = buildModels;
         this.connections = connections;
@@ -74,7 +77,8 @@ public final class BatchLookupSagaStore implements SagaStore<Object> {
         if (!CurrentUnitOfWork.isStarted()) return null;
         UnitOfWork<?> root = CurrentUnitOfWork.get().root();
         if (!(root instanceof BatchingUnitOfWork<?> batch)) return null;
-        return root.getOrComputeResource(BatchLookupSagaStore.class.getName() + "/" + sagaType.getName(),
+        return root.getOrComputeResource(
+                BatchLookupSagaStore.class.getName() + "/" + sagaType.getName(),
                 key -> lookUp(sagaType, associationValues(sagaType, batch.getMessages())));
     }
 
@@ -83,7 +87,8 @@ public final class BatchLookupSagaStore implements SagaStore<Object> {
         var model = models.modelOf(sagaType);
         Set<AssociationValue> values = new LinkedHashSet<>();
         for (Object message : messages) {
-            if (message instanceof EventMessage<?> event) model.resolveAssociation(event).ifPresent(values::add);
+            if (message instanceof EventMessage<?> event)
+                model.resolveAssociation(event).ifPresent(values::add);
         }
         return values;
     }
@@ -92,7 +97,8 @@ public final class BatchLookupSagaStore implements SagaStore<Object> {
         Map<AssociationValue, Set<String>> found = new HashMap<>();
         values.forEach(value -> found.put(value, new TreeSet<>()));
         Map<String, List<String>> byKey = new LinkedHashMap<>();
-        values.forEach(value -> byKey.computeIfAbsent(value.getKey(), k -> new ArrayList<>()).add(value.getValue()));
+        values.forEach(value ->
+                byKey.computeIfAbsent(value.getKey(), k -> new ArrayList<>()).add(value.getValue()));
         String typeName = serializer.typeForClass(sagaType).getName();
         try (Connection connection = connections.getConnection()) {
             for (Map.Entry<String, List<String>> key : byKey.entrySet()) {
@@ -108,19 +114,26 @@ public final class BatchLookupSagaStore implements SagaStore<Object> {
         return found;
     }
 
-    private void read(Connection connection, String typeName, String key, List<String> values,
-                      Map<AssociationValue, Set<String>> found) throws SQLException {
+    private void read(
+            Connection connection,
+            String typeName,
+            String key,
+            List<String> values,
+            Map<AssociationValue, Set<String>> found)
+            throws SQLException {
         String sql = "SELECT " + schema.associationValueColumn() + ", " + schema.sagaIdColumn()
                 + " FROM " + schema.associationValueEntryTable()
                 + " WHERE " + schema.sagaTypeColumn() + " = ? AND " + schema.associationKeyColumn() + " = ?"
-                + " AND " + schema.associationValueColumn() + " IN (" + String.join(",", Collections.nCopies(values.size(), "?")) + ")";
+                + " AND " + schema.associationValueColumn() + " IN ("
+                + String.join(",", Collections.nCopies(values.size(), "?")) + ")";
         try (PreparedStatement statement = connection.prepareStatement(sql)) {
             statement.setString(1, typeName);
             statement.setString(2, key);
             for (int i = 0; i < values.size(); i++) statement.setString(i + 3, values.get(i));
             try (ResultSet rows = statement.executeQuery()) {
                 while (rows.next()) {
-                    found.computeIfAbsent(new AssociationValue(key, rows.getString(1)), v -> new TreeSet<>()).add(rows.getString(2));
+                    found.computeIfAbsent(new AssociationValue(key, rows.getString(1)), v -> new TreeSet<>())
+                            .add(rows.getString(2));
                 }
             }
         }
@@ -137,7 +150,8 @@ public final class BatchLookupSagaStore implements SagaStore<Object> {
     }
 
     @Override
-    public void insertSaga(Class<?> sagaType, String sagaIdentifier, Object saga, Set<AssociationValue> associationValues) {
+    public void insertSaga(
+            Class<?> sagaType, String sagaIdentifier, Object saga, Set<AssociationValue> associationValues) {
         delegate.insertSaga(sagaType, sagaIdentifier, saga, associationValues);
     }
 

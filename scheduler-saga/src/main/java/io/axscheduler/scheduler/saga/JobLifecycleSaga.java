@@ -4,6 +4,8 @@ import com.fasterxml.jackson.annotation.JsonAutoDetect;
 import io.axscheduler.api.job.*;
 import io.axscheduler.api.problem.IllegalTransitionException;
 import io.axscheduler.scheduler.SchedulerCommands;
+import java.time.Clock;
+import java.time.Duration;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.deadline.DeadlineManager;
 import org.axonframework.deadline.annotation.DeadlineHandler;
@@ -14,9 +16,6 @@ import org.axonframework.modelling.saga.StartSaga;
 import org.axonframework.spring.stereotype.Saga;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import java.time.Clock;
-import java.time.Duration;
 
 /**
  * Drives one attempt of a job from its start to its end: schedules the run deadline (a persistent, cluster-wide
@@ -29,7 +28,9 @@ import java.time.Duration;
  */
 @Saga
 @ProcessingGroup(JobLifecycleSaga.PROCESSING_GROUP)
-@JsonAutoDetect(fieldVisibility = JsonAutoDetect.Visibility.ANY, getterVisibility = JsonAutoDetect.Visibility.NONE,
+@JsonAutoDetect(
+        fieldVisibility = JsonAutoDetect.Visibility.ANY,
+        getterVisibility = JsonAutoDetect.Visibility.NONE,
         isGetterVisibility = JsonAutoDetect.Visibility.NONE)
 public class JobLifecycleSaga {
 
@@ -52,7 +53,8 @@ public class JobLifecycleSaga {
         cancelDeadline(deadlines);
         // the attempt's end is already in hand (a short run): a deadline would be armed and disarmed in one commit
         if (BatchLookahead.attemptEndsLater(jobId, attempt)) return;
-        deadlineId = deadlines.schedule(Duration.ofMillis(event.timeoutMs()), RUN_DEADLINE, new RunDeadline(event.attempt()));
+        deadlineId = deadlines.schedule(
+                Duration.ofMillis(event.timeoutMs()), RUN_DEADLINE, new RunDeadline(event.attempt()));
     }
 
     @EndSaga
@@ -98,11 +100,12 @@ public class JobLifecycleSaga {
             return;
         }
         try {
-            commands.sendAndWait(new ScheduleRetry(jobId, endedAttempt,
-                    clock.instant().plusMillis(retryPolicy.delayAfterAttempt(endedAttempt))));
+            commands.sendAndWait(new ScheduleRetry(
+                    jobId, endedAttempt, clock.instant().plusMillis(retryPolicy.delayAfterAttempt(endedAttempt))));
         } catch (IllegalTransitionException overtaken) {
             // an operator canceled or re-ran the job first; their decision stands
-            log.debug("retry of job {} after attempt {} not scheduled: {}", jobId, endedAttempt, overtaken.getMessage());
+            log.debug(
+                    "retry of job {} after attempt {} not scheduled: {}", jobId, endedAttempt, overtaken.getMessage());
         }
     }
 

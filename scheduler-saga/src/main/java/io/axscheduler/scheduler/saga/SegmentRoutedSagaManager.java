@@ -1,5 +1,8 @@
 package io.axscheduler.scheduler.saga;
 
+import java.lang.reflect.Method;
+import java.util.HashSet;
+import java.util.Set;
 import org.axonframework.common.ReflectionUtils;
 import org.axonframework.common.annotation.AnnotationUtils;
 import org.axonframework.eventhandling.EventMessage;
@@ -8,10 +11,6 @@ import org.axonframework.messaging.Message;
 import org.axonframework.modelling.saga.AnnotatedSagaManager;
 import org.axonframework.modelling.saga.AssociationValue;
 import org.axonframework.modelling.saga.SagaEventHandler;
-
-import java.lang.reflect.Method;
-import java.util.HashSet;
-import java.util.Set;
 
 /**
  * A saga manager that hands each event to one segment of the processor: the one its association value (the job id)
@@ -59,10 +58,12 @@ public class SegmentRoutedSagaManager<T> extends AnnotatedSagaManager<T> {
         Set<Class<?>> types = new HashSet<>();
         for (Method method : ReflectionUtils.methodsOf(sagaType)) {
             if (!AnnotationUtils.isAnnotationPresent(method, SagaEventHandler.class)) continue;
-            Class<?> declared = AnnotationUtils.<Class<?>>findAnnotationAttribute(method, SagaEventHandler.class, "payloadType")
+            Class<?> declared = AnnotationUtils.<Class<?>>findAnnotationAttribute(
+                            method, SagaEventHandler.class, "payloadType")
                     .orElse(Object.class);
             Class<?> first = method.getParameterCount() > 0 ? method.getParameterTypes()[0] : Object.class;
-            types.add(declared != Object.class ? declared : Message.class.isAssignableFrom(first) ? Object.class : first);
+            types.add(
+                    declared != Object.class ? declared : Message.class.isAssignableFrom(first) ? Object.class : first);
         }
         return types.contains(Object.class) ? Set.of(Object.class) : Set.copyOf(types);
     }
@@ -82,8 +83,7 @@ public class SegmentRoutedSagaManager<T> extends AnnotatedSagaManager<T> {
     }
 
     /** An event and its association values (none when the saga has no handler for it). */
-    private record Routed(EventMessage<?> event, Set<AssociationValue> associations) {
-    }
+    private record Routed(EventMessage<?> event, Set<AssociationValue> associations) {}
 
     /** The event reached only its association's segment (see {@link #canHandle}): every saga it finds is ours. */
     @Override

@@ -9,14 +9,6 @@ import io.axscheduler.scheduler.SchedulerProperties;
 import io.axscheduler.scheduler.execute.ClaimedJob;
 import io.axscheduler.scheduler.execute.DispatchClaimed;
 import io.axscheduler.scheduler.worker.RemoteLanes;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.springframework.beans.factory.annotation.Value;
-import org.springframework.jdbc.core.RowMapper;
-import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
-import org.springframework.stereotype.Component;
-import org.springframework.transaction.support.TransactionTemplate;
-
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -27,6 +19,13 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.jdbc.core.RowMapper;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * One claim batch: lock due rows with {@code FOR UPDATE SKIP LOCKED} (other nodes skip them and take the next ones),
@@ -39,7 +38,8 @@ import java.util.concurrent.atomic.AtomicLong;
 public class ClaimDueJobs {
 
     private static final Logger log = LoggerFactory.getLogger(ClaimDueJobs.class);
-    private static final String COLUMNS = "job_id, job_type, attempt, job_key, params, executor_app, route_strategy, timeout_ms, run_at";
+    private static final String COLUMNS =
+            "job_id, job_type, attempt, job_key, params, executor_app, route_strategy, timeout_ms, run_at";
     /**
      * Priorities one lane's pass claims from at most: further ones (when as many higher ones had no due job) wait for
      * the next pass, or for the aging pass once they have waited past its bound.
@@ -56,11 +56,17 @@ public class ClaimDueJobs {
     private final String node;
     /** A locked job_queue row as the job it claims, due at its run_at on this JVM's clock. */
     private final RowMapper<ClaimedJob> claimedJobOfRow;
+
     private final DrainedLanes drainedLanes = new DrainedLanes();
     private final AtomicLong transactions = new AtomicLong();
 
-    public ClaimDueJobs(NamedParameterJdbcTemplate jdbc, TransactionTemplate transaction, SchedulerCommands commands,
-                        DatabaseTime databaseTime, SchedulerProperties properties, @Value("${ax.node.id}") String node) {
+    public ClaimDueJobs(
+            NamedParameterJdbcTemplate jdbc,
+            TransactionTemplate transaction,
+            SchedulerCommands commands,
+            DatabaseTime databaseTime,
+            SchedulerProperties properties,
+            @Value("${ax.node.id}") String node) {
         this.jdbc = jdbc;
         this.transaction = transaction;
         this.commands = commands;
@@ -68,9 +74,16 @@ public class ClaimDueJobs {
         this.settings = properties.scan();
         this.node = node;
         this.claimedJobOfRow = (rs, i) -> new ClaimedJob(
-                rs.getString("job_id"), rs.getString("job_type"), rs.getInt("attempt") + 1,
-                rs.getString("job_key"), rs.getString("params"), rs.getString("executor_app"),
-                rs.getString("route_strategy"), rs.getLong("timeout_ms"), false, databaseTime.localMs(rs.getLong("run_at")));
+                rs.getString("job_id"),
+                rs.getString("job_type"),
+                rs.getInt("attempt") + 1,
+                rs.getString("job_key"),
+                rs.getString("params"),
+                rs.getString("executor_app"),
+                rs.getString("route_strategy"),
+                rs.getLong("timeout_ms"),
+                false,
+                databaseTime.localMs(rs.getLong("run_at")));
     }
 
     /**
@@ -100,7 +113,9 @@ public class ClaimDueJobs {
         List<ClaimedJob> claimed = transaction.execute(tx -> {
             Map<String, ClaimedJob> chosen = new LinkedHashMap<>();
             for (Map.Entry<String, Integer> type : freeSlots.entrySet()) {
-                if (!claimLane(inProcessLane(type.getKey()), type.getValue(), settings.claimAheadMs(), chosen, cameBackShort)) break;
+                if (!claimLane(
+                        inProcessLane(type.getKey()), type.getValue(), settings.claimAheadMs(), chosen, cameBackShort))
+                    break;
             }
             Set<String> inProcess = new HashSet<>(chosen.keySet());
             // a worker runs what it is pushed at once: a job for one is claimed when due, never ahead
@@ -127,8 +142,11 @@ public class ClaimDueJobs {
                 ClaimedJob job = locked.get(i);
                 // a refused claim makes its start refused too: the first refusal says why
                 String refusal = refusals.subList(firstCommand[i], firstCommand[i + 1]).stream()
-                        .filter(Objects::nonNull).findFirst().orElse(null);
-                if (refusal != null) log.warn("job_queue offered job {} but the job refused the claim: {}", job.jobId(), refusal);
+                        .filter(Objects::nonNull)
+                        .findFirst()
+                        .orElse(null);
+                if (refusal != null)
+                    log.warn("job_queue offered job {} but the job refused the claim: {}", job.jobId(), refusal);
                 else accepted.add(inProcess.contains(job.jobId()) ? job.startedHere() : job);
             }
             return accepted;
@@ -147,7 +165,8 @@ public class ClaimDueJobs {
     }
 
     private static DrainedLanes.Lane remoteLane(RemoteLanes.Lane lane) {
-        return lane.executorApp() == null ? inProcessLane(lane.jobType())
+        return lane.executorApp() == null
+                ? inProcessLane(lane.jobType())
                 : new DrainedLanes.Lane(lane.jobType(), "executor_app = :app", Map.of("app", lane.executorApp()));
     }
 
@@ -165,8 +184,12 @@ public class ClaimDueJobs {
      * scan interval (the regular tick's cadence, for work other nodes made) unless this node makes work of its type
      * that falls due sooner.
      */
-    private boolean claimLane(DrainedLanes.Lane lane, int slots, long aheadMs, Map<String, ClaimedJob> chosen,
-                              Map<DrainedLanes.Lane, Boolean> cameBackShort) {
+    private boolean claimLane(
+            DrainedLanes.Lane lane,
+            int slots,
+            long aheadMs,
+            Map<String, ClaimedJob> chosen,
+            Map<DrainedLanes.Lane, Boolean> cameBackShort) {
         int limit = Math.min(slots, settings.batchSize() - chosen.size());
         if (limit <= 0) return false;
         if (drainedLanes.isQuiet(lane, System.currentTimeMillis())) return true;
@@ -192,8 +215,11 @@ public class ClaimDueJobs {
         Map<String, Object> params = new HashMap<>();
         params.put("type", lane.jobType());
         params.put("after", after);
-        return jdbc.queryForObject("SELECT MIN(neg_priority) FROM job_queue WHERE claimable = 1 AND job_type = :type"
-                + (after == null ? "" : " AND neg_priority > :after"), params, Integer.class);
+        return jdbc.queryForObject(
+                "SELECT MIN(neg_priority) FROM job_queue WHERE claimable = 1 AND job_type = :type"
+                        + (after == null ? "" : " AND neg_priority > :after"),
+                params,
+                Integer.class);
     }
 
     /**
@@ -202,16 +228,24 @@ public class ClaimDueJobs {
      * it added. Our own transaction's locks are not skipped, so this pass may return the {@code alreadyHeld} rows an
      * earlier pass locked: it asks for that many more and de-duplicates by id.
      */
-    private int lockDue(DrainedLanes.Lane lane, long dueMsAgo, Integer negPriority, int want, int alreadyHeld,
-                        Map<String, ClaimedJob> chosen) {
+    private int lockDue(
+            DrainedLanes.Lane lane,
+            long dueMsAgo,
+            Integer negPriority,
+            int want,
+            int alreadyHeld,
+            Map<String, ClaimedJob> chosen) {
         Map<String, Object> params = new HashMap<>(lane.params());
         params.putAll(Map.of("type", lane.jobType(), "ago", dueMsAgo, "limit", want + alreadyHeld));
         if (negPriority != null) params.put("negPriority", negPriority);
-        List<ClaimedJob> rows = jdbc.query("SELECT " + COLUMNS + " FROM job_queue"
-                        + " WHERE claimable = 1 AND job_type = :type AND " + (negPriority == null ? "" : "neg_priority = :negPriority AND ")
+        List<ClaimedJob> rows = jdbc.query(
+                "SELECT " + COLUMNS + " FROM job_queue"
+                        + " WHERE claimable = 1 AND job_type = :type AND "
+                        + (negPriority == null ? "" : "neg_priority = :negPriority AND ")
                         + lane.condition() + " AND run_at <= " + DatabaseTime.NOW_MS + " - :ago"
                         + " ORDER BY run_at LIMIT :limit FOR UPDATE SKIP LOCKED",
-                params, claimedJobOfRow);
+                params,
+                claimedJobOfRow);
         int added = 0;
         for (ClaimedJob row : rows) {
             if (added == want) break;

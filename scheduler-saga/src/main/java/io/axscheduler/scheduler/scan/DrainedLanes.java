@@ -16,6 +16,7 @@ final class DrainedLanes {
     static final int MAX_EXPECTED = 10_000;
     /** An expected moment this close before a pass began is not counted as seen by it (clock skew, rounding). */
     static final long MARGIN_MS = 5;
+
     private static final String ANY_TYPE = "";
 
     private final Map<Lane, Long> quietUntil = new HashMap<>();
@@ -26,8 +27,7 @@ final class DrainedLanes {
      * The rows one claim query looks at: a job type, and the SQL condition (with its parameters) that picks the
      * in-process jobs or one executor app's.
      */
-    record Lane(String jobType, String condition, Map<String, Object> params) {
-    }
+    record Lane(String jobType, String condition, Map<String, Object> params) {}
 
     synchronized boolean isQuiet(Lane lane, long now) {
         return quietUntil.getOrDefault(lane, 0L) > now;
@@ -40,7 +40,8 @@ final class DrainedLanes {
         TreeSet<Long> times = expected.computeIfAbsent(jobType == null ? ANY_TYPE : jobType, t -> new TreeSet<>());
         times.add(due);
         if (times.size() > MAX_EXPECTED) times.pollLast();
-        quietUntil.replaceAll((lane, until) -> jobType == null || jobType.equals(lane.jobType()) ? Math.min(until, due) : until);
+        quietUntil.replaceAll(
+                (lane, until) -> jobType == null || jobType.equals(lane.jobType()) ? Math.min(until, due) : until);
     }
 
     /**
@@ -52,7 +53,11 @@ final class DrainedLanes {
         long seenUpTo = passStart - MARGIN_MS;
         cameBackShort.forEach((lane, isShort) -> {
             if (isShort) {
-                quietUntil.put(lane, Math.min(quiet, Math.min(nextExpected(lane.jobType(), seenUpTo), nextExpected(ANY_TYPE, seenUpTo))));
+                quietUntil.put(
+                        lane,
+                        Math.min(
+                                quiet,
+                                Math.min(nextExpected(lane.jobType(), seenUpTo), nextExpected(ANY_TYPE, seenUpTo))));
             } else {
                 quietUntil.remove(lane);
             }

@@ -4,15 +4,14 @@ import io.axscheduler.api.job.TimeOutJob;
 import io.axscheduler.api.job.TimeoutPhase;
 import io.axscheduler.scheduler.DatabaseTime;
 import io.axscheduler.scheduler.SchedulerCommands;
+import java.util.List;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
-
-import java.util.List;
-import java.util.Map;
 
 /**
  * A node that died between claiming a job and starting it leaves the job CLAIMED. Every node looks for claims whose
@@ -35,7 +34,9 @@ public class ExpireLeases {
         this.commands = commands;
     }
 
-    @Scheduled(fixedDelayString = "${ax.scheduler.scan.lease-check-ms:2000}", initialDelayString = "${ax.scheduler.scan.lease-check-ms:2000}")
+    @Scheduled(
+            fixedDelayString = "${ax.scheduler.scan.lease-check-ms:2000}",
+            initialDelayString = "${ax.scheduler.scan.lease-check-ms:2000}")
     public void releaseExpiredClaims() {
         try {
             Integer released = transaction.execute(tx -> {
@@ -44,7 +45,9 @@ public class ExpireLeases {
                 // claim, not just a batch, until this transaction ends
                 List<String> candidates = jdbc.queryForList(
                         "SELECT job_id FROM job_queue WHERE status = 'CLAIMED' AND lease_until < " + DatabaseTime.NOW_MS
-                                + " ORDER BY lease_until LIMIT :batch", Map.of("batch", BATCH), String.class);
+                                + " ORDER BY lease_until LIMIT :batch",
+                        Map.of("batch", BATCH),
+                        String.class);
                 if (candidates.isEmpty()) return 0;
                 List<Map<String, Object>> expired = jdbc.queryForList(
                         "SELECT job_id, attempt FROM job_queue WHERE job_id IN (:ids) AND status = 'CLAIMED' AND lease_until < "
@@ -52,7 +55,8 @@ public class ExpireLeases {
                         Map.of("ids", candidates));
                 for (Map<String, Object> row : expired) {
                     int claimedAttempt = ((Number) row.get("attempt")).intValue() + 1;
-                    commands.sendAndWait(new TimeOutJob((String) row.get("job_id"), claimedAttempt, TimeoutPhase.CLAIM));
+                    commands.sendAndWait(
+                            new TimeOutJob((String) row.get("job_id"), claimedAttempt, TimeoutPhase.CLAIM));
                 }
                 return expired.size();
             });

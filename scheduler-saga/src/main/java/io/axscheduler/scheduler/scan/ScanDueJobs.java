@@ -8,11 +8,6 @@ import io.axscheduler.scheduler.execute.DispatchClaimed;
 import io.axscheduler.scheduler.execute.JobExecutors;
 import io.axscheduler.scheduler.execute.ReportOutcomes;
 import io.axscheduler.scheduler.worker.RemoteLanes;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.springframework.context.SmartLifecycle;
-import org.springframework.stereotype.Component;
-
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
@@ -20,6 +15,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.stereotype.Component;
 
 /**
  * The node's scan loop, on a thread of its own: every 0.8–1.2 s (the jitter keeps nodes from scanning in step), at
@@ -48,11 +47,19 @@ public class ScanDueJobs implements SmartLifecycle {
     private final Set<String> waitingForSlot = ConcurrentHashMap.newKeySet();
     /** The last pass claimed nothing because outcomes were behind: the next written batch lets it go on. */
     private volatile boolean waitingForOutcomes;
+
     private volatile boolean paused;
     private volatile Instant lastCompletedScan;
 
-    public ScanDueJobs(ClaimDueJobs claimDueJobs, JobExecutors executors, RemoteLanes remoteLanes, DispatchClaimed dispatcher,
-                       ReportOutcomes outcomes, SchedulerProperties properties, DatabaseTime databaseTime, Clock clock) {
+    public ScanDueJobs(
+            ClaimDueJobs claimDueJobs,
+            JobExecutors executors,
+            RemoteLanes remoteLanes,
+            DispatchClaimed dispatcher,
+            ReportOutcomes outcomes,
+            SchedulerProperties properties,
+            DatabaseTime databaseTime,
+            Clock clock) {
         this.databaseTime = databaseTime;
         this.claimDueJobs = claimDueJobs;
         this.executors = executors;
@@ -62,7 +69,8 @@ public class ScanDueJobs implements SmartLifecycle {
         this.clock = clock;
         this.outcomes = outcomes;
         this.lastCompletedScan = clock.instant();
-        this.thread = new ScanThread("ax-scan", properties.scan().minIntervalMs(), properties.scan().maxIntervalMs(), this::pass);
+        this.thread = new ScanThread(
+                "ax-scan", properties.scan().minIntervalMs(), properties.scan().maxIntervalMs(), this::pass);
         // only what held the last pass back wakes the next one: a freed slot or a written batch otherwise finds
         // nothing that the pass did not already claim, and costs a claim transaction per job (W3 made three a fire)
         dispatcher.onSlotFreed(jobType -> {
@@ -91,7 +99,9 @@ public class ScanDueJobs implements SmartLifecycle {
      */
     public void wakeAt(String jobType, String executorApp, Instant dueAt) {
         boolean runsHere = jobType != null && executorApp == null && executors.runsInProcess(jobType);
-        long at = databaseTime.localMs(dueAt.toEpochMilli()) + 1 - (runsHere ? properties.scan().claimAheadMs() : 0);
+        long at = databaseTime.localMs(dueAt.toEpochMilli())
+                + 1
+                - (runsHere ? properties.scan().claimAheadMs() : 0);
         claimDueJobs.expect(jobType, at);
         thread.wakeAt(at);
     }
@@ -123,8 +133,7 @@ public class ScanDueJobs implements SmartLifecycle {
      * What one pass did: the jobs it claimed, and whether it probably left due work behind that there is room for
      * now, so the next pass should follow at once.
      */
-    private record Pass(int claimed, boolean goAgain) {
-    }
+    private record Pass(int claimed, boolean goAgain) {}
 
     private Pass scan() {
         if (paused) {
@@ -151,13 +160,15 @@ public class ScanDueJobs implements SmartLifecycle {
         // a slot freed between the look at the pools and the flag found the flag down: this second look wakes for it
         if (waitingForSlot.stream().anyMatch(executors.freeSlots()::containsKey)) wake();
         lastCompletedScan = clock.instant();
-        return new Pass(claimed.size(),
+        return new Pass(
+                claimed.size(),
                 claimed.size() >= properties.scan().batchSize() || full.stream().anyMatch(withRoom::contains));
     }
 
     /** In-process types that started as many jobs as their pool had room for, or had no room to claim any. */
     private Set<String> filledTypes(Map<String, Integer> free, List<ClaimedJob> claimed) {
-        Map<String, Long> started = claimed.stream().filter(ClaimedJob::started)
+        Map<String, Long> started = claimed.stream()
+                .filter(ClaimedJob::started)
                 .collect(Collectors.groupingBy(ClaimedJob::jobType, Collectors.counting()));
         return executors.inProcessTypes().stream()
                 .filter(type -> started.getOrDefault(type, 0L) >= free.getOrDefault(type, 0))

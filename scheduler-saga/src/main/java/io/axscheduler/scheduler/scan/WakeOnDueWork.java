@@ -2,14 +2,13 @@ package io.axscheduler.scheduler.scan;
 
 import io.axscheduler.api.job.JobCreated;
 import io.axscheduler.api.job.JobRetryScheduled;
+import java.time.Clock;
+import java.time.Instant;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
-
-import java.time.Clock;
-import java.time.Instant;
 
 /**
  * Work this node creates is scanned for when it falls due — at once, or at its due time — not at the next tick. A
@@ -42,7 +41,9 @@ public class WakeOnDueWork {
     }
 
     private void wakeIfDue(String jobType, String executorApp, Instant runAt) {
-        Runnable wake = runAt.isAfter(clock.instant()) ? () -> scanner.wakeAt(jobType, executorApp, runAt) : () -> scanner.wake(jobType);
+        Runnable wake = runAt.isAfter(clock.instant())
+                ? () -> scanner.wakeAt(jobType, executorApp, runAt)
+                : () -> scanner.wake(jobType);
         if (TransactionSynchronizationManager.isSynchronizationActive()) {
             TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
                 @Override

@@ -8,17 +8,16 @@ import io.axscheduler.api.job.JobStatus;
 import io.axscheduler.api.schedule.*;
 import io.axscheduler.scheduler.DatabaseTime;
 import io.axscheduler.scheduler.SchedulerCommands;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
-
-import java.time.Clock;
-import java.time.Instant;
-import java.util.List;
-import java.util.Map;
 
 /**
  * Fires one schedule whose time has come, or comes within the look-ahead ({@code ax.scheduler.schedules.fire-ahead-ms}),
@@ -38,8 +37,9 @@ import java.util.Map;
 public class FireDueSchedules {
 
     private static final Logger log = LoggerFactory.getLogger(FireDueSchedules.class);
-    private static final String LOCK_COLUMNS = "SELECT schedule_id, trigger_json, anchor_at, next_fire_at, queued_fire_at,"
-            + " misfire_policy, overlap_policy, last_job_id FROM schedules";
+    private static final String LOCK_COLUMNS =
+            "SELECT schedule_id, trigger_json, anchor_at, next_fire_at, queued_fire_at,"
+                    + " misfire_policy, overlap_policy, last_job_id FROM schedules";
 
     private final NamedParameterJdbcTemplate jdbc;
     private final TransactionTemplate transaction;
@@ -51,11 +51,16 @@ public class FireDueSchedules {
     private final long fireAheadMs;
     private final Clock clock;
 
-    public FireDueSchedules(NamedParameterJdbcTemplate jdbc, TransactionTemplate transaction, SchedulerCommands commands,
-                            DatabaseTime databaseTime, ObjectMapper json, Clock clock,
-                            @Value("${ax.scheduler.schedules.misfire-threshold-ms:5000}") long misfireThresholdMs,
-                            @Value("${ax.scheduler.schedules.fire-all-max:100}") int fireAllMax,
-                            @Value("${ax.scheduler.schedules.fire-ahead-ms:0}") long fireAheadMs) {
+    public FireDueSchedules(
+            NamedParameterJdbcTemplate jdbc,
+            TransactionTemplate transaction,
+            SchedulerCommands commands,
+            DatabaseTime databaseTime,
+            ObjectMapper json,
+            Clock clock,
+            @Value("${ax.scheduler.schedules.misfire-threshold-ms:5000}") long misfireThresholdMs,
+            @Value("${ax.scheduler.schedules.fire-all-max:100}") int fireAllMax,
+            @Value("${ax.scheduler.schedules.fire-ahead-ms:0}") long fireAheadMs) {
         this.jdbc = jdbc;
         this.transaction = transaction;
         this.commands = commands;
@@ -63,18 +68,22 @@ public class FireDueSchedules {
         this.json = json;
         this.clock = clock;
         this.misfireThresholdMs = misfireThresholdMs;
-        if (fireAllMax < 1 || fireAllMax > 10_000) throw new IllegalArgumentException("ax.scheduler.schedules.fire-all-max must be 1..10000");
+        if (fireAllMax < 1 || fireAllMax > 10_000)
+            throw new IllegalArgumentException("ax.scheduler.schedules.fire-all-max must be 1..10000");
         this.fireAllMax = fireAllMax;
         // beyond the misfire threshold a fire made ahead could not be told from one made late
-        if (fireAheadMs < 0 || fireAheadMs > 60_000) throw new IllegalArgumentException("ax.scheduler.schedules.fire-ahead-ms must be 0..60000");
+        if (fireAheadMs < 0 || fireAheadMs > 60_000)
+            throw new IllegalArgumentException("ax.scheduler.schedules.fire-ahead-ms must be 0..60000");
         this.fireAheadMs = fireAheadMs;
     }
 
     /** Schedules due by database time within the look-ahead, oldest first; read without locks, each is locked when fired. */
     public List<String> dueScheduleIds(int limit) {
-        return jdbc.queryForList("SELECT schedule_id FROM schedules WHERE state = 'ACTIVE' AND next_fire_at <= "
-                + DatabaseTime.NOW_MS + " + :ahead ORDER BY next_fire_at LIMIT :limit",
-                Map.of("limit", limit, "ahead", fireAheadMs), String.class);
+        return jdbc.queryForList(
+                "SELECT schedule_id FROM schedules WHERE state = 'ACTIVE' AND next_fire_at <= " + DatabaseTime.NOW_MS
+                        + " + :ahead ORDER BY next_fire_at LIMIT :limit",
+                Map.of("limit", limit, "ahead", fireAheadMs),
+                String.class);
     }
 
     /**
@@ -98,8 +107,9 @@ public class FireDueSchedules {
      */
     public Fired fireDue(int limit) {
         Fired fired = transaction.execute(tx -> {
-            List<Map<String, Object>> rows = jdbc.queryForList(LOCK_COLUMNS + " WHERE state = 'ACTIVE' AND next_fire_at <= "
-                    + DatabaseTime.NOW_MS + " + :ahead ORDER BY next_fire_at LIMIT :limit FOR UPDATE SKIP LOCKED",
+            List<Map<String, Object>> rows = jdbc.queryForList(
+                    LOCK_COLUMNS + " WHERE state = 'ACTIVE' AND next_fire_at <= " + DatabaseTime.NOW_MS
+                            + " + :ahead ORDER BY next_fire_at LIMIT :limit FOR UPDATE SKIP LOCKED",
                     Map.of("limit", limit, "ahead", fireAheadMs));
             if (rows.isEmpty()) return new Fired(0, 0, 0);
             long nowMs = databaseTime.nowMs();
@@ -119,8 +129,9 @@ public class FireDueSchedules {
     /** Fires what is due of one schedule; returns the jobs made (0 when another node holds it or it is no longer due). */
     public int fire(String scheduleId) {
         Integer made = transaction.execute(tx -> {
-            List<Map<String, Object>> rows = jdbc.queryForList(LOCK_COLUMNS + " WHERE schedule_id = :id AND state = 'ACTIVE'"
-                    + " AND next_fire_at <= " + DatabaseTime.NOW_MS + " + :ahead FOR UPDATE SKIP LOCKED",
+            List<Map<String, Object>> rows = jdbc.queryForList(
+                    LOCK_COLUMNS + " WHERE schedule_id = :id AND state = 'ACTIVE'" + " AND next_fire_at <= "
+                            + DatabaseTime.NOW_MS + " + :ahead FOR UPDATE SKIP LOCKED",
                     Map.of("id", scheduleId, "ahead", fireAheadMs));
             if (rows.isEmpty()) return 0;
             return fireLocked(rows.get(0), databaseTime.nowMs());
@@ -133,12 +144,22 @@ public class FireDueSchedules {
         Trigger trigger = read((String) row.get("trigger_json"), Trigger.class);
         Instant anchor = Instant.ofEpochMilli(((Number) row.get("anchor_at")).longValue());
         Instant due = Instant.ofEpochMilli(((Number) row.get("next_fire_at")).longValue());
-        Instant queued = row.get("queued_fire_at") == null ? null : Instant.ofEpochMilli(((Number) row.get("queued_fire_at")).longValue());
+        Instant queued = row.get("queued_fire_at") == null
+                ? null
+                : Instant.ofEpochMilli(((Number) row.get("queued_fire_at")).longValue());
         OverlapPolicy overlap = OverlapPolicy.valueOf((String) row.get("overlap_policy"));
-        FirePlan plan = PlanFires.plan(trigger, anchor, due, Instant.ofEpochMilli(nowMs), fireAheadMs,
-                MisfirePolicy.valueOf((String) row.get("misfire_policy")), misfireThresholdMs, fireAllMax);
+        FirePlan plan = PlanFires.plan(
+                trigger,
+                anchor,
+                due,
+                Instant.ofEpochMilli(nowMs),
+                fireAheadMs,
+                MisfirePolicy.valueOf((String) row.get("misfire_policy")),
+                misfireThresholdMs,
+                fireAllMax);
         // ALLOW fires whatever the last job does: its row is read only when a policy or a held-back fire needs it
-        LastJob lastJob = overlap == OverlapPolicy.ALLOW && queued == null ? null : lastJob((String) row.get("last_job_id"));
+        LastJob lastJob =
+                overlap == OverlapPolicy.ALLOW && queued == null ? null : lastJob((String) row.get("last_job_id"));
         int made = 0;
         if (queued != null && (lastJob == null || lastJob.ended())) {
             // the held-back fire goes first: it waited longer than the fires due now, which must queue behind it
@@ -168,8 +189,9 @@ public class FireDueSchedules {
                     commands.sendAndWait(new QueueScheduleFire(scheduleId, planned.fireTime(), lastJob.jobId(), next));
                     queued = planned.fireTime();
                 }
-                case SKIP -> commands.sendAndWait(new SkipScheduleFire(scheduleId, planned.fireTime(),
-                        OverlapDecision.skipReason(overlap, lastJob), next));
+                case SKIP ->
+                    commands.sendAndWait(new SkipScheduleFire(
+                            scheduleId, planned.fireTime(), OverlapDecision.skipReason(overlap, lastJob), next));
             }
         }
         return made;
@@ -178,18 +200,27 @@ public class FireDueSchedules {
     /** Releases fires held back by overlap policy QUEUE whose job has ended; returns the jobs made. */
     public int releaseQueued(int limit) {
         int made = 0;
-        List<String> ids = jdbc.queryForList("SELECT s.schedule_id FROM schedules s LEFT JOIN job_queue j ON j.job_id = s.last_job_id"
-                + " WHERE s.state = 'ACTIVE' AND s.queued_fire_at IS NOT NULL AND (j.job_id IS NULL OR " + LastJob.ENDED_SQL + ")"
-                + " LIMIT :limit", Map.of("limit", limit), String.class);
+        List<String> ids = jdbc.queryForList(
+                "SELECT s.schedule_id FROM schedules s LEFT JOIN job_queue j ON j.job_id = s.last_job_id"
+                        + " WHERE s.state = 'ACTIVE' AND s.queued_fire_at IS NOT NULL AND (j.job_id IS NULL OR "
+                        + LastJob.ENDED_SQL + ")"
+                        + " LIMIT :limit",
+                Map.of("limit", limit),
+                String.class);
         for (String id : ids) {
             Integer one = transaction.execute(tx -> {
-                List<Map<String, Object>> rows = jdbc.queryForList("SELECT queued_fire_at, last_job_id FROM schedules"
-                        + " WHERE schedule_id = :id AND state = 'ACTIVE' AND queued_fire_at IS NOT NULL FOR UPDATE SKIP LOCKED",
+                List<Map<String, Object>> rows = jdbc.queryForList(
+                        "SELECT queued_fire_at, last_job_id FROM schedules"
+                                + " WHERE schedule_id = :id AND state = 'ACTIVE' AND queued_fire_at IS NOT NULL FOR UPDATE SKIP LOCKED",
                         Map.of("id", id));
                 if (rows.isEmpty()) return 0;
                 LastJob last = lastJob((String) rows.get(0).get("last_job_id"));
                 if (last != null && !last.ended()) return 0;
-                submit(id, Instant.ofEpochMilli(((Number) rows.get(0).get("queued_fire_at")).longValue()), FireKind.QUEUED, null);
+                submit(
+                        id,
+                        Instant.ofEpochMilli(((Number) rows.get(0).get("queued_fire_at")).longValue()),
+                        FireKind.QUEUED,
+                        null);
                 return 1;
             });
             made += one == null ? 0 : one;
@@ -200,18 +231,24 @@ public class FireDueSchedules {
     /** Fixed-delay schedules whose last job ended get their next fire time: the delay after that end. */
     public int armFixedDelays(int limit) {
         int armed = 0;
-        List<String> ids = jdbc.queryForList("SELECT s.schedule_id FROM schedules s JOIN job_queue j ON j.job_id = s.last_job_id"
-                + " WHERE s.state = 'ACTIVE' AND s.trigger_type = 'FIXED_DELAY' AND s.next_fire_at IS NULL AND "
-                + LastJob.ENDED_SQL + " LIMIT :limit", Map.of("limit", limit), String.class);
+        List<String> ids = jdbc.queryForList(
+                "SELECT s.schedule_id FROM schedules s JOIN job_queue j ON j.job_id = s.last_job_id"
+                        + " WHERE s.state = 'ACTIVE' AND s.trigger_type = 'FIXED_DELAY' AND s.next_fire_at IS NULL AND "
+                        + LastJob.ENDED_SQL + " LIMIT :limit",
+                Map.of("limit", limit),
+                String.class);
         for (String id : ids) {
             Integer one = transaction.execute(tx -> {
-                List<Map<String, Object>> rows = jdbc.queryForList("SELECT last_job_id FROM schedules WHERE schedule_id = :id"
-                        + " AND state = 'ACTIVE' AND trigger_type = 'FIXED_DELAY' AND next_fire_at IS NULL FOR UPDATE SKIP LOCKED",
+                List<Map<String, Object>> rows = jdbc.queryForList(
+                        "SELECT last_job_id FROM schedules WHERE schedule_id = :id"
+                                + " AND state = 'ACTIVE' AND trigger_type = 'FIXED_DELAY' AND next_fire_at IS NULL FOR UPDATE SKIP LOCKED",
                         Map.of("id", id));
                 if (rows.isEmpty()) return 0;
                 String jobId = (String) rows.get(0).get("last_job_id");
-                List<Long> ended = jdbc.queryForList("SELECT j.updated_at FROM job_queue j WHERE j.job_id = :jobId AND "
-                        + LastJob.ENDED_SQL, Map.of("jobId", jobId), Long.class);
+                List<Long> ended = jdbc.queryForList(
+                        "SELECT j.updated_at FROM job_queue j WHERE j.job_id = :jobId AND " + LastJob.ENDED_SQL,
+                        Map.of("jobId", jobId),
+                        Long.class);
                 if (ended.isEmpty()) return 0;
                 commands.sendAndWait(new ArmSchedule(id, jobId, Instant.ofEpochMilli(ended.get(0))));
                 return 1;
@@ -233,9 +270,14 @@ public class FireDueSchedules {
 
     private LastJob lastJob(String jobId) {
         if (jobId == null) return null;
-        List<LastJob> jobs = jdbc.query("SELECT status, attempt, max_retries FROM job_queue WHERE job_id = :id",
-                Map.of("id", jobId), (rs, i) -> new LastJob(jobId, JobStatus.valueOf(rs.getString("status")),
-                        rs.getInt("attempt"), rs.getInt("max_retries")));
+        List<LastJob> jobs = jdbc.query(
+                "SELECT status, attempt, max_retries FROM job_queue WHERE job_id = :id",
+                Map.of("id", jobId),
+                (rs, i) -> new LastJob(
+                        jobId,
+                        JobStatus.valueOf(rs.getString("status")),
+                        rs.getInt("attempt"),
+                        rs.getInt("max_retries")));
         return jobs.isEmpty() ? null : jobs.get(0);
     }
 

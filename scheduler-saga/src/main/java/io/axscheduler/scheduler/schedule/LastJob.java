@@ -9,10 +9,12 @@ import io.axscheduler.api.job.JobStatus;
 record LastJob(String jobId, JobStatus status, int attempt, int maxRetries) {
 
     /** The SQL twin of {@link #ended()}, over job_queue aliased {@code j}. */
-    static final String ENDED_SQL = "(j.status IN ('SUCCEEDED', 'CANCELED') OR (j.status IN ('FAILED', 'TIMED_OUT') AND j.attempt > j.max_retries))";
+    static final String ENDED_SQL =
+            "(j.status IN ('SUCCEEDED', 'CANCELED') OR (j.status IN ('FAILED', 'TIMED_OUT') AND j.attempt > j.max_retries))";
 
     boolean ended() {
-        return status == JobStatus.SUCCEEDED || status == JobStatus.CANCELED
+        return status == JobStatus.SUCCEEDED
+                || status == JobStatus.CANCELED
                 || ((status == JobStatus.FAILED || status == JobStatus.TIMED_OUT) && attempt > maxRetries);
     }
 }

@@ -1,12 +1,6 @@
 package io.axscheduler.scheduler.schedule;
 
 import io.axscheduler.scheduler.ScanThread;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.springframework.beans.factory.annotation.Value;
-import org.springframework.context.SmartLifecycle;
-import org.springframework.stereotype.Component;
-
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -16,6 +10,11 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.stereotype.Component;
 
 /**
  * The node's schedule loop, on a thread of its own (not the shared tick pool, not the job scan): every
@@ -40,14 +39,18 @@ public class ScanSchedules implements SmartLifecycle {
     private volatile boolean backlog;
     private volatile Instant lastCompletedPass;
 
-    public ScanSchedules(FireDueSchedules fire, Clock clock,
-                         @Value("${ax.scheduler.schedules.scan-min-interval-ms:400}") long minIntervalMs,
-                         @Value("${ax.scheduler.schedules.scan-max-interval-ms:600}") long maxIntervalMs,
-                         @Value("${ax.scheduler.schedules.batch-size:100}") int batchSize,
-                         @Value("${ax.scheduler.schedules.fire-threads:1}") int fireThreads,
-                         @Value("${ax.scheduler.scan.enabled:true}") boolean enabled) {
-        if (batchSize < 1 || batchSize > 1000) throw new IllegalArgumentException("ax.scheduler.schedules.batch-size must be 1..1000");
-        if (fireThreads < 1 || fireThreads > 16) throw new IllegalArgumentException("ax.scheduler.schedules.fire-threads must be 1..16");
+    public ScanSchedules(
+            FireDueSchedules fire,
+            Clock clock,
+            @Value("${ax.scheduler.schedules.scan-min-interval-ms:400}") long minIntervalMs,
+            @Value("${ax.scheduler.schedules.scan-max-interval-ms:600}") long maxIntervalMs,
+            @Value("${ax.scheduler.schedules.batch-size:100}") int batchSize,
+            @Value("${ax.scheduler.schedules.fire-threads:1}") int fireThreads,
+            @Value("${ax.scheduler.scan.enabled:true}") boolean enabled) {
+        if (batchSize < 1 || batchSize > 1000)
+            throw new IllegalArgumentException("ax.scheduler.schedules.batch-size must be 1..1000");
+        if (fireThreads < 1 || fireThreads > 16)
+            throw new IllegalArgumentException("ax.scheduler.schedules.fire-threads must be 1..16");
         this.fireThreads = fireThreads;
         this.fire = fire;
         this.thread = new ScanThread("ax-schedules", minIntervalMs, maxIntervalMs, this::pass);
@@ -96,7 +99,9 @@ public class ScanSchedules implements SmartLifecycle {
                     made += b.jobs();
                     full |= b.full(batchSize);
                 } catch (ExecutionException e) {
-                    log.warn("a parallel schedule batch failed; retried at the next tick: {}", e.getCause().toString());
+                    log.warn(
+                            "a parallel schedule batch failed; retried at the next tick: {}",
+                            e.getCause().toString());
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     break;
@@ -108,7 +113,8 @@ public class ScanSchedules implements SmartLifecycle {
             made += fire.releaseQueued(batchSize);
             fire.armFixedDelays(batchSize);
         } catch (RuntimeException e) {
-            log.warn("releasing queued fires or arming fixed delays failed; retried at the next tick: {}", e.toString());
+            log.warn(
+                    "releasing queued fires or arming fixed delays failed; retried at the next tick: {}", e.toString());
         }
         lastCompletedPass = clock.instant();
         return made;
@@ -128,7 +134,8 @@ public class ScanSchedules implements SmartLifecycle {
                 try {
                     made += fire.fire(id);
                 } catch (RuntimeException one) {
-                    log.warn("firing schedule {} failed; rolled back, retried at the next tick: {}", id, one.toString());
+                    log.warn(
+                            "firing schedule {} failed; rolled back, retried at the next tick: {}", id, one.toString());
                 }
             }
             return new FireDueSchedules.Fired(0, made, 0);

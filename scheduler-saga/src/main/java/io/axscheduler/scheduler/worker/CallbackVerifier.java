@@ -1,7 +1,6 @@
 package io.axscheduler.scheduler.worker;
 
 import io.axscheduler.api.worker.CallbackSignature;
-
 import java.time.Clock;
 import java.util.Iterator;
 import java.util.Map;
@@ -16,7 +15,13 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class CallbackVerifier {
 
-    public enum Verdict { VALID, UNSIGNED, STALE, BAD_SIGNATURE, REPLAYED }
+    public enum Verdict {
+        VALID,
+        UNSIGNED,
+        STALE,
+        BAD_SIGNATURE,
+        REPLAYED
+    }
 
     /** Bounds the memory of seen signatures; past it, expired ones are dropped at once. */
     static final int MAX_REMEMBERED = 100_000;

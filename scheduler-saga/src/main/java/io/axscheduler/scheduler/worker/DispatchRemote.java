@@ -12,10 +12,6 @@ import io.axscheduler.scheduler.execute.ClaimedJob;
 import io.axscheduler.scheduler.worker.route.Candidate;
 import io.axscheduler.scheduler.worker.route.RouteRequest;
 import io.axscheduler.scheduler.worker.route.WorkerRoutes;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.springframework.stereotype.Component;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +21,9 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Component;
 
 /**
  * Pushes claimed jobs to workers, on a small bounded pool of its own so a hanging worker holds a push thread, never
@@ -48,8 +47,15 @@ public class DispatchRemote {
     private final WorkerRoutes routes = new WorkerRoutes();
     private final ThreadPoolExecutor pool;
 
-    public DispatchRemote(WorkerRegistry registry, WorkerDispatches dispatches, PushToWorker pushes, WorkerCommands commands,
-                          SchedulerCommands schedulerCommands, RemoteLanes lanes, ObjectMapper json, WorkerProperties properties) {
+    public DispatchRemote(
+            WorkerRegistry registry,
+            WorkerDispatches dispatches,
+            PushToWorker pushes,
+            WorkerCommands commands,
+            SchedulerCommands schedulerCommands,
+            RemoteLanes lanes,
+            ObjectMapper json,
+            WorkerProperties properties) {
         this.registry = registry;
         this.dispatches = dispatches;
         this.pushes = pushes;
@@ -58,12 +64,17 @@ public class DispatchRemote {
         this.lanes = lanes;
         this.json = json;
         AtomicInteger n = new AtomicInteger();
-        this.pool = new ThreadPoolExecutor(properties.pushThreads(), properties.pushThreads(), 60, TimeUnit.SECONDS,
-                new ArrayBlockingQueue<>(QUEUE), r -> {
-            Thread t = new Thread(r, "ax-push-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
+        this.pool = new ThreadPoolExecutor(
+                properties.pushThreads(),
+                properties.pushThreads(),
+                60,
+                TimeUnit.SECONDS,
+                new ArrayBlockingQueue<>(QUEUE),
+                r -> {
+                    Thread t = new Thread(r, "ax-push-" + n.incrementAndGet());
+                    t.setDaemon(true);
+                    return t;
+                });
         pool.allowCoreThreadTimeOut(true);
     }
 
@@ -74,7 +85,11 @@ public class DispatchRemote {
                 try {
                     push(job);
                 } catch (RuntimeException e) {
-                    log.error("push of job {} attempt {} failed; its claim lease will hand it back", job.jobId(), job.attempt(), e);
+                    log.error(
+                            "push of job {} attempt {} failed; its claim lease will hand it back",
+                            job.jobId(),
+                            job.attempt(),
+                            e);
                 } finally {
                     lanes.pushEnded(job.jobType(), job.executorApp());
                 }
@@ -99,14 +114,19 @@ public class DispatchRemote {
             release(job);
             return;
         }
-        RouteStrategy strategy = job.routeStrategy() == null ? RouteStrategy.ROUND_ROBIN : RouteStrategy.valueOf(job.routeStrategy());
-        RouteRequest request = new RouteRequest(RemoteLanes.key(job.jobType(), job.executorApp()),
-                job.jobKey() != null ? job.jobKey() : job.jobId());
+        RouteStrategy strategy =
+                job.routeStrategy() == null ? RouteStrategy.ROUND_ROBIN : RouteStrategy.valueOf(job.routeStrategy());
+        RouteRequest request = new RouteRequest(
+                RemoteLanes.key(job.jobType(), job.executorApp()), job.jobKey() != null ? job.jobKey() : job.jobId());
         List<Candidate> order = routes.of(strategy).order(workers, request);
         if (strategy == RouteStrategy.SHARDING_BROADCAST) {
             broadcast(job, order);
         } else {
-            single(job, preferOthers(order, job.attempt() > 1 ? dispatches.workersThatRan(job.jobId(), job.attempt()) : Set.of()));
+            single(
+                    job,
+                    preferOthers(
+                            order,
+                            job.attempt() > 1 ? dispatches.workersThatRan(job.jobId(), job.attempt()) : Set.of()));
         }
     }
 
@@ -151,18 +171,30 @@ public class DispatchRemote {
         commands.start(job.jobId(), job.attempt(), workers);
         for (Map.Entry<Integer, String> shard : untaken.entrySet()) {
             // the shard's row names the worker tried last: recorded as that worker's failure
-            WorkerDispatches.Applied applied = dispatches.record(new JobCallback(shard.getValue(), job.jobId(),
-                    job.attempt(), shard.getKey(), false, null, "no worker took shard " + shard.getKey() + " of " + total, 0));
+            WorkerDispatches.Applied applied = dispatches.record(new JobCallback(
+                    shard.getValue(),
+                    job.jobId(),
+                    job.attempt(),
+                    shard.getKey(),
+                    false,
+                    null,
+                    "no worker took shard " + shard.getKey() + " of " + total,
+                    0));
             if (applied.outcome() != null) {
-                commands.finish(job.jobId(), job.attempt(), workers,
-                        new FailJob(job.jobId(), job.attempt(), applied.outcome().error(), 0));
+                commands.finish(
+                        job.jobId(),
+                        job.attempt(),
+                        workers,
+                        new FailJob(
+                                job.jobId(), job.attempt(), applied.outcome().error(), 0));
             }
         }
     }
 
     /** The row names the worker before the push, so a callback that beats the push's answer finds it. */
     private boolean tryPush(Candidate worker, PushedJob pushed) {
-        dispatches.pushing(pushed.jobId(), pushed.attempt(), pushed.shardIndex(), pushed.shardTotal(), worker.workerId());
+        dispatches.pushing(
+                pushed.jobId(), pushed.attempt(), pushed.shardIndex(), pushed.shardTotal(), worker.workerId());
         PushToWorker.Result result = pushes.push(worker, pushed);
         if (result == PushToWorker.Result.ACCEPTED) {
             registry.pushed(worker.workerId());
@@ -183,8 +215,15 @@ public class DispatchRemote {
     }
 
     private PushedJob pushed(ClaimedJob job, int shard, int total) {
-        return new PushedJob(job.jobId(), job.attempt(), job.jobType(), job.jobKey() != null ? job.jobKey() : job.jobId(),
-                job.params(json), job.timeoutMs(), shard, total);
+        return new PushedJob(
+                job.jobId(),
+                job.attempt(),
+                job.jobType(),
+                job.jobKey() != null ? job.jobKey() : job.jobId(),
+                job.params(json),
+                job.timeoutMs(),
+                shard,
+                total);
     }
 
     /** Hands the claim back without using a retry: no worker ran it. */

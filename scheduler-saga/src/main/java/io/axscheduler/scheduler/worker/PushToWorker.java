@@ -5,16 +5,15 @@ import io.axscheduler.api.worker.PushAnswer;
 import io.axscheduler.api.worker.PushState;
 import io.axscheduler.api.worker.PushedJob;
 import io.axscheduler.scheduler.worker.route.Candidate;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.springframework.stereotype.Component;
-
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Component;
 
 /**
  * One push: a bounded HTTP call whose whole wait stays under half the job's timeout. The worker answers at once
@@ -23,7 +22,11 @@ import java.time.Duration;
 @Component
 public class PushToWorker {
 
-    public enum Result { ACCEPTED, BUSY, FAILED }
+    public enum Result {
+        ACCEPTED,
+        BUSY,
+        FAILED
+    }
 
     private static final Logger log = LoggerFactory.getLogger(PushToWorker.class);
 
@@ -50,14 +53,23 @@ public class PushToWorker {
             HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() == 429) return Result.BUSY;
             if (response.statusCode() / 100 != 2) {
-                log.warn("worker {} answered the push of job {} attempt {} with {}", worker.workerId(), job.jobId(),
-                        job.attempt(), response.statusCode());
+                log.warn(
+                        "worker {} answered the push of job {} attempt {} with {}",
+                        worker.workerId(),
+                        job.jobId(),
+                        job.attempt(),
+                        response.statusCode());
                 return Result.FAILED;
             }
             PushAnswer answer = json.readValue(response.body(), PushAnswer.class);
             return answer.state() == PushState.BUSY ? Result.BUSY : Result.ACCEPTED;
         } catch (IOException | IllegalArgumentException e) {
-            log.warn("push of job {} attempt {} to worker {} failed: {}", job.jobId(), job.attempt(), worker.workerId(), e.toString());
+            log.warn(
+                    "push of job {} attempt {} to worker {} failed: {}",
+                    job.jobId(),
+                    job.attempt(),
+                    worker.workerId(),
+                    e.toString());
             return Result.FAILED;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -4,11 +4,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.axscheduler.api.job.FailJob;
 import io.axscheduler.api.job.SucceedJob;
 import io.axscheduler.api.worker.JobCallback;
+import java.time.Clock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
-
-import java.time.Clock;
 
 /**
  * A worker's callback: verified first (a bad one changes nothing), then counted against the attempt's dispatch row,
@@ -18,7 +17,11 @@ import java.time.Clock;
 @Component
 public class ReceiveCallback {
 
-    public enum Result { APPLIED, IGNORED, UNAUTHORIZED }
+    public enum Result {
+        APPLIED,
+        IGNORED,
+        UNAUTHORIZED
+    }
 
     private static final Logger log = LoggerFactory.getLogger(ReceiveCallback.class);
 
@@ -28,8 +31,13 @@ public class ReceiveCallback {
     private final ObjectMapper json;
     private final CallbackVerifier verifier;
 
-    public ReceiveCallback(WorkerRegistry registry, WorkerDispatches dispatches, WorkerCommands commands,
-                           ObjectMapper json, WorkerProperties properties, Clock clock) {
+    public ReceiveCallback(
+            WorkerRegistry registry,
+            WorkerDispatches dispatches,
+            WorkerCommands commands,
+            ObjectMapper json,
+            WorkerProperties properties,
+            Clock clock) {
         this.registry = registry;
         this.dispatches = dispatches;
         this.commands = commands;
@@ -59,6 +67,8 @@ public class ReceiveCallback {
         Object command = outcome.succeeded()
                 ? new SucceedJob(callback.jobId(), callback.attempt(), outcome.result(), outcome.durationMs())
                 : new FailJob(callback.jobId(), callback.attempt(), outcome.error(), outcome.durationMs());
-        return commands.finish(callback.jobId(), callback.attempt(), outcome.workers(), command) ? Result.APPLIED : Result.IGNORED;
+        return commands.finish(callback.jobId(), callback.attempt(), outcome.workers(), command)
+                ? Result.APPLIED
+                : Result.IGNORED;
     }
 }

@@ -1,8 +1,6 @@
 package io.axscheduler.scheduler.worker;
 
 import io.axscheduler.scheduler.worker.route.Candidate;
-import org.springframework.stereotype.Component;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -11,6 +9,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
+import org.springframework.stereotype.Component;
 
 /**
  * Remote capacity, as the scanner claims by it: for each job type and executor app, the free slots of available
@@ -21,8 +20,7 @@ import java.util.function.Predicate;
 public class RemoteLanes {
 
     /** Jobs of {@code jobType} bound to {@code executorApp} (null: bound to none) that may be claimed now. */
-    public record Lane(String jobType, String executorApp, int freeSlots) {
-    }
+    public record Lane(String jobType, String executorApp, int freeSlots) {}
 
     /**
      * How long a read of the registry serves the scan: capacity changes at heartbeat pace (seconds), while a busy node
@@ -81,7 +79,9 @@ public class RemoteLanes {
     }
 
     private static void add(Map<String, Lane> lanes, String type, String app, int slots) {
-        lanes.merge(key(type, app), new Lane(type, app, slots),
+        lanes.merge(
+                key(type, app),
+                new Lane(type, app, slots),
                 (a, b) -> new Lane(a.jobType(), a.executorApp(), a.freeSlots() + b.freeSlots()));
     }
 }

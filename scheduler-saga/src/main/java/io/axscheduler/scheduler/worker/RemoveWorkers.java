@@ -2,12 +2,11 @@ package io.axscheduler.scheduler.worker;
 
 import io.axscheduler.api.job.TimeOutJob;
 import io.axscheduler.api.job.TimeoutPhase;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
-
-import java.util.List;
 
 /**
  * A worker that deregisters, or misses its heartbeats for too long (database time), is removed, and every attempt
@@ -34,7 +33,8 @@ public class RemoveWorkers {
         timeOutAttemptsOf(List.of(workerId));
     }
 
-    @Scheduled(fixedDelayString = "${ax.scheduler.workers.expiry-check-ms:2000}",
+    @Scheduled(
+            fixedDelayString = "${ax.scheduler.workers.expiry-check-ms:2000}",
             initialDelayString = "${ax.scheduler.workers.expiry-check-ms:2000}")
     public void removeSilent() {
         try {
@@ -49,8 +49,8 @@ public class RemoveWorkers {
 
     private void timeOutAttemptsOf(List<String> workerIds) {
         for (WorkerDispatches.Attempt attempt : dispatches.lostWith(workerIds)) {
-            commands.sendIgnoringRefusal(new TimeOutJob(attempt.jobId(), attempt.attempt(), TimeoutPhase.RUN),
-                    String.join(",", workerIds));
+            commands.sendIgnoringRefusal(
+                    new TimeOutJob(attempt.jobId(), attempt.attempt(), TimeoutPhase.RUN), String.join(",", workerIds));
         }
     }
 }

@@ -3,14 +3,13 @@ package io.axscheduler.scheduler.worker;
 import io.axscheduler.api.Metadata;
 import io.axscheduler.api.job.StartJob;
 import io.axscheduler.api.problem.IllegalTransitionException;
+import java.util.Map;
 import org.axonframework.commandhandling.GenericCommandMessage;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Component;
-
-import java.util.Map;
 
 /**
  * Commands about remotely run attempts, sent on the node's behalf with the worker in their metadata. An outcome can
@@ -22,6 +21,7 @@ public class WorkerCommands {
 
     /** Metadata key naming the worker that ran the attempt. */
     public static final String WORKER = "worker";
+
     private static final Logger log = LoggerFactory.getLogger(WorkerCommands.class);
 
     private final CommandGateway commands;

@@ -5,6 +5,7 @@ import io.axscheduler.api.worker.Heartbeat;
 import io.axscheduler.api.worker.RegisterWorker;
 import io.axscheduler.api.worker.WorkerList;
 import io.axscheduler.api.worker.WorkerRegistered;
+import java.util.Map;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
@@ -16,8 +17,6 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
-
-import java.util.Map;
 
 /** The worker side of the HTTP contract (API.md, Workers). */
 @RestController
@@ -58,12 +57,14 @@ public class WorkerController {
 
     /** The body is read as text: the signature covers its exact bytes, not a re-serialization of them. */
     @PostMapping("/callbacks")
-    ResponseEntity<?> callback(@RequestBody String body,
-                               @RequestHeader(name = CallbackSignature.TIMESTAMP_HEADER, required = false) String timestamp,
-                               @RequestHeader(name = CallbackSignature.SIGNATURE_HEADER, required = false) String signature) {
+    ResponseEntity<?> callback(
+            @RequestBody String body,
+            @RequestHeader(name = CallbackSignature.TIMESTAMP_HEADER, required = false) String timestamp,
+            @RequestHeader(name = CallbackSignature.SIGNATURE_HEADER, required = false) String signature) {
         ReceiveCallback.Result result = callbacks.receive(body, timestamp, signature);
         if (result == ReceiveCallback.Result.UNAUTHORIZED) {
-            ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.UNAUTHORIZED,
+            ProblemDetail problem = ProblemDetail.forStatusAndDetail(
+                    HttpStatus.UNAUTHORIZED,
                     "the callback is unsigned, badly signed, stale or replayed; nothing changed");
             problem.setTitle("Unauthorized");
             return ResponseEntity.status(HttpStatus.UNAUTHORIZED).body(problem);

@@ -19,22 +19,27 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param maxCapacity            largest capacity a worker may register
  */
 @ConfigurationProperties("ax.scheduler.workers")
-public record WorkerProperties(@DefaultValue("10000") long heartbeatIntervalMs,
-                               @DefaultValue("3") int missedHeartbeats,
-                               @DefaultValue("2000") long expiryCheckMs,
-                               @DefaultValue("1000") long connectTimeoutMs,
-                               @DefaultValue("5000") long readTimeoutMs,
-                               @DefaultValue("5") int failuresBeforeCoolDown,
-                               @DefaultValue("30000") long coolDownMs,
-                               @DefaultValue("300000") long callbackMaxAgeMs,
-                               @DefaultValue("8") int pushThreads,
-                               @DefaultValue("256") int maxCapacity) {
+public record WorkerProperties(
+        @DefaultValue("10000") long heartbeatIntervalMs,
+        @DefaultValue("3") int missedHeartbeats,
+        @DefaultValue("2000") long expiryCheckMs,
+        @DefaultValue("1000") long connectTimeoutMs,
+        @DefaultValue("5000") long readTimeoutMs,
+        @DefaultValue("5") int failuresBeforeCoolDown,
+        @DefaultValue("30000") long coolDownMs,
+        @DefaultValue("300000") long callbackMaxAgeMs,
+        @DefaultValue("8") int pushThreads,
+        @DefaultValue("256") int maxCapacity) {
 
     public WorkerProperties {
-        if (heartbeatIntervalMs < 100) throw new IllegalArgumentException("ax.scheduler.workers.heartbeat-interval-ms must be at least 100");
-        if (missedHeartbeats < 1) throw new IllegalArgumentException("ax.scheduler.workers.missed-heartbeats must be at least 1");
-        if (pushThreads < 1 || pushThreads > 200) throw new IllegalArgumentException("ax.scheduler.workers.push-threads must be 1..200");
-        if (failuresBeforeCoolDown < 1) throw new IllegalArgumentException("ax.scheduler.workers.failures-before-cool-down must be at least 1");
+        if (heartbeatIntervalMs < 100)
+            throw new IllegalArgumentException("ax.scheduler.workers.heartbeat-interval-ms must be at least 100");
+        if (missedHeartbeats < 1)
+            throw new IllegalArgumentException("ax.scheduler.workers.missed-heartbeats must be at least 1");
+        if (pushThreads < 1 || pushThreads > 200)
+            throw new IllegalArgumentException("ax.scheduler.workers.push-threads must be 1..200");
+        if (failuresBeforeCoolDown < 1)
+            throw new IllegalArgumentException("ax.scheduler.workers.failures-before-cool-down must be at least 1");
     }
 
     /** A worker whose last heartbeat is older than this is gone. */

@@ -8,10 +8,6 @@ import io.axscheduler.api.worker.WorkerRegistered;
 import io.axscheduler.api.worker.WorkerView;
 import io.axscheduler.scheduler.DatabaseTime;
 import io.axscheduler.scheduler.worker.route.Candidate;
-import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
-import org.springframework.stereotype.Component;
-import org.springframework.transaction.support.TransactionTemplate;
-
 import java.net.URI;
 import java.security.SecureRandom;
 import java.time.Instant;
@@ -24,6 +20,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * The worker registry: the {@code workers} table. Every time in it is the database's, so nodes agree on who is
@@ -43,32 +42,46 @@ public class WorkerRegistry {
     private final WorkerProperties properties;
     private volatile Snapshot knownTypes = new Snapshot(Set.of(), 0);
 
-    public WorkerRegistry(NamedParameterJdbcTemplate jdbc, TransactionTemplate transaction, WorkerProperties properties) {
+    public WorkerRegistry(
+            NamedParameterJdbcTemplate jdbc, TransactionTemplate transaction, WorkerProperties properties) {
         this.jdbc = jdbc;
         this.transaction = transaction;
         this.properties = properties;
     }
 
     /** A registered worker as the registry holds it. */
-    public record Registered(String app, Candidate candidate, long lastHeartbeat, long coolingUntil) {
-    }
+    public record Registered(String app, Candidate candidate, long lastHeartbeat, long coolingUntil) {}
 
     public WorkerRegistered register(RegisterWorker request) {
         validate(request);
         String workerId = request.app() + "-" + HexFormat.of().formatHex(bytes(6));
         String secret = HexFormat.of().formatHex(bytes(32));
-        jdbc.update("INSERT INTO workers (worker_id, app, address, job_types, capacity, secret, registered_at, last_heartbeat)"
-                        + " VALUES (:id, :app, :address, :types, :capacity, :secret, " + DatabaseTime.NOW_MS + ", " + DatabaseTime.NOW_MS + ")",
-                Map.of("id", workerId, "app", request.app(), "address", stripSlash(request.address()),
-                        "types", String.join(",", new LinkedHashSet<>(request.jobTypes())), "capacity", request.capacity(),
-                        "secret", secret));
+        jdbc.update(
+                "INSERT INTO workers (worker_id, app, address, job_types, capacity, secret, registered_at, last_heartbeat)"
+                        + " VALUES (:id, :app, :address, :types, :capacity, :secret, " + DatabaseTime.NOW_MS + ", "
+                        + DatabaseTime.NOW_MS + ")",
+                Map.of(
+                        "id",
+                        workerId,
+                        "app",
+                        request.app(),
+                        "address",
+                        stripSlash(request.address()),
+                        "types",
+                        String.join(",", new LinkedHashSet<>(request.jobTypes())),
+                        "capacity",
+                        request.capacity(),
+                        "secret",
+                        secret));
         knownTypes = new Snapshot(Set.of(), 0);
         return new WorkerRegistered(workerId, secret, properties.heartbeatIntervalMs());
     }
 
     public void heartbeat(String workerId, int inFlight) {
-        int updated = jdbc.update("UPDATE workers SET last_heartbeat = " + DatabaseTime.NOW_MS + ", in_flight = :inFlight"
-                + " WHERE worker_id = :id", Map.of("id", workerId, "inFlight", Math.max(0, inFlight)));
+        int updated = jdbc.update(
+                "UPDATE workers SET last_heartbeat = " + DatabaseTime.NOW_MS + ", in_flight = :inFlight"
+                        + " WHERE worker_id = :id",
+                Map.of("id", workerId, "inFlight", Math.max(0, inFlight)));
         if (updated == 0) throw new NotFoundException("worker", workerId);
     }
 
@@ -79,22 +92,39 @@ public class WorkerRegistry {
     }
 
     public Optional<String> secretOf(String workerId) {
-        return jdbc.query("SELECT secret FROM workers WHERE worker_id = :id", Map.of("id", workerId),
-                (rs, i) -> rs.getString(1)).stream().findFirst();
+        return jdbc
+                .query(
+                        "SELECT secret FROM workers WHERE worker_id = :id",
+                        Map.of("id", workerId),
+                        (rs, i) -> rs.getString(1))
+                .stream()
+                .findFirst();
     }
 
     public List<WorkerView> list() {
         long now = nowMs();
-        return all().stream().map(w -> new WorkerView(w.candidate().workerId(), w.app(), w.candidate().address(),
-                List.copyOf(w.candidate().jobTypes()), w.candidate().capacity(), Instant.ofEpochMilli(w.lastHeartbeat()),
-                w.candidate().inFlight(), w.candidate().consecutiveFailures(), w.coolingUntil() > now)).toList();
+        return all().stream()
+                .map(w -> new WorkerView(
+                        w.candidate().workerId(),
+                        w.app(),
+                        w.candidate().address(),
+                        List.copyOf(w.candidate().jobTypes()),
+                        w.candidate().capacity(),
+                        Instant.ofEpochMilli(w.lastHeartbeat()),
+                        w.candidate().inFlight(),
+                        w.candidate().consecutiveFailures(),
+                        w.coolingUntil() > now))
+                .toList();
     }
 
     /** Workers that heartbeat in time and are not cooling down: the only ones that get new work. */
     public List<Registered> available() {
-        return jdbc.query("SELECT " + COLUMNS + " FROM workers WHERE last_heartbeat >= " + DatabaseTime.NOW_MS
-                + " - :silence AND cooling_until <= " + DatabaseTime.NOW_MS + " ORDER BY registered_at, worker_id",
-                Map.of("silence", properties.silenceMs()), WorkerRegistry::row);
+        return jdbc.query(
+                "SELECT " + COLUMNS + " FROM workers WHERE last_heartbeat >= " + DatabaseTime.NOW_MS
+                        + " - :silence AND cooling_until <= " + DatabaseTime.NOW_MS
+                        + " ORDER BY registered_at, worker_id",
+                Map.of("silence", properties.silenceMs()),
+                WorkerRegistry::row);
     }
 
     /**
@@ -120,8 +150,10 @@ public class WorkerRegistry {
 
     /** The worker took a push: its failures are forgiven, it is one job busier and was just used. */
     public void pushed(String workerId) {
-        jdbc.update("UPDATE workers SET consecutive_failures = 0, in_flight = in_flight + 1, last_used = "
-                + DatabaseTime.NOW_MS + " WHERE worker_id = :id", Map.of("id", workerId));
+        jdbc.update(
+                "UPDATE workers SET consecutive_failures = 0, in_flight = in_flight + 1, last_used = "
+                        + DatabaseTime.NOW_MS + " WHERE worker_id = :id",
+                Map.of("id", workerId));
     }
 
     /**
@@ -129,29 +161,43 @@ public class WorkerRegistry {
      * MySQL evaluates SET left to right with the values already assigned.
      */
     public void pushFailed(String workerId) {
-        jdbc.update("UPDATE workers SET cooling_until = CASE WHEN consecutive_failures + 1 >= :limit THEN "
+        jdbc.update(
+                "UPDATE workers SET cooling_until = CASE WHEN consecutive_failures + 1 >= :limit THEN "
                         + DatabaseTime.NOW_MS + " + :coolDown ELSE cooling_until END,"
                         + " consecutive_failures = consecutive_failures + 1 WHERE worker_id = :id",
-                Map.of("id", workerId, "limit", properties.failuresBeforeCoolDown(), "coolDown", properties.coolDownMs()));
+                Map.of(
+                        "id",
+                        workerId,
+                        "limit",
+                        properties.failuresBeforeCoolDown(),
+                        "coolDown",
+                        properties.coolDownMs()));
     }
 
     public void callbackReceived(String workerId) {
-        jdbc.update("UPDATE workers SET in_flight = GREATEST(in_flight - 1, 0) WHERE worker_id = :id", Map.of("id", workerId));
+        jdbc.update(
+                "UPDATE workers SET in_flight = GREATEST(in_flight - 1, 0) WHERE worker_id = :id",
+                Map.of("id", workerId));
     }
 
     /** Removes workers silent for too long and returns their ids; each node skips the rows another is removing. */
     public List<String> removeSilent() {
         return transaction.execute(tx -> {
-            List<String> silent = jdbc.queryForList("SELECT worker_id FROM workers WHERE last_heartbeat < "
-                    + DatabaseTime.NOW_MS + " - :silence ORDER BY last_heartbeat LIMIT 100 FOR UPDATE SKIP LOCKED",
-                    Map.of("silence", properties.silenceMs()), String.class);
+            List<String> silent = jdbc.queryForList(
+                    "SELECT worker_id FROM workers WHERE last_heartbeat < " + DatabaseTime.NOW_MS
+                            + " - :silence ORDER BY last_heartbeat LIMIT 100 FOR UPDATE SKIP LOCKED",
+                    Map.of("silence", properties.silenceMs()),
+                    String.class);
             if (!silent.isEmpty()) jdbc.update("DELETE FROM workers WHERE worker_id IN (:ids)", Map.of("ids", silent));
             return silent;
         });
     }
 
     private List<Registered> all() {
-        return jdbc.query("SELECT " + COLUMNS + " FROM workers ORDER BY app, registered_at, worker_id", Map.of(), WorkerRegistry::row);
+        return jdbc.query(
+                "SELECT " + COLUMNS + " FROM workers ORDER BY app, registered_at, worker_id",
+                Map.of(),
+                WorkerRegistry::row);
     }
 
     private long nowMs() {
@@ -159,11 +205,19 @@ public class WorkerRegistry {
     }
 
     private static Registered row(java.sql.ResultSet rs, int i) throws java.sql.SQLException {
-        Set<String> types = new LinkedHashSet<>(Arrays.asList(rs.getString("job_types").split(",")));
-        Candidate candidate = new Candidate(rs.getString("worker_id"), rs.getString("address"), types,
-                rs.getInt("capacity"), rs.getInt("in_flight"), rs.getLong("last_used"),
-                rs.getInt("consecutive_failures"), rs.getLong("registered_at"));
-        return new Registered(rs.getString("app"), candidate, rs.getLong("last_heartbeat"), rs.getLong("cooling_until"));
+        Set<String> types =
+                new LinkedHashSet<>(Arrays.asList(rs.getString("job_types").split(",")));
+        Candidate candidate = new Candidate(
+                rs.getString("worker_id"),
+                rs.getString("address"),
+                types,
+                rs.getInt("capacity"),
+                rs.getInt("in_flight"),
+                rs.getLong("last_used"),
+                rs.getInt("consecutive_failures"),
+                rs.getLong("registered_at"));
+        return new Registered(
+                rs.getString("app"), candidate, rs.getLong("last_heartbeat"), rs.getLong("cooling_until"));
     }
 
     private void validate(RegisterWorker request) {
@@ -174,7 +228,9 @@ public class WorkerRegistry {
         if (request.address() == null || !isHttpUrl(request.address())) {
             errors.add(new FieldError("address", "must be an http(s) base URL the scheduler can reach"));
         }
-        if (request.jobTypes() == null || request.jobTypes().isEmpty() || request.jobTypes().size() > MAX_JOB_TYPES) {
+        if (request.jobTypes() == null
+                || request.jobTypes().isEmpty()
+                || request.jobTypes().size() > MAX_JOB_TYPES) {
             errors.add(new FieldError("jobTypes", "must list 1 to " + MAX_JOB_TYPES + " job types"));
         } else {
             for (int i = 0; i < request.jobTypes().size(); i++) {
@@ -193,7 +249,8 @@ public class WorkerRegistry {
     private static boolean isHttpUrl(String address) {
         try {
             URI uri = URI.create(address);
-            return ("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) && uri.getHost() != null
+            return ("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))
+                    && uri.getHost() != null
                     && address.length() <= 500;
         } catch (IllegalArgumentException e) {
             return false;
@@ -210,6 +267,5 @@ public class WorkerRegistry {
         return b;
     }
 
-    private record Snapshot(Set<String> types, long takenAtMs) {
-    }
+    private record Snapshot(Set<String> types, long takenAtMs) {}
 }

@@ -1,13 +1,12 @@
 package io.axscheduler.scheduler.handlers;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-
-import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class FlakyJobHandlerTest {
 
@@ -33,7 +32,8 @@ class FlakyJobHandlerTest {
     @ParameterizedTest(name = "attempt {0}")
     @ValueSource(ints = {4, 5})
     void attempts_after_fail_times_succeed(int attempt) {
-        assertThat(handler.execute(attempt(attempt, Map.of("failTimes", 3)))).isEqualTo("succeeded on attempt " + attempt);
+        assertThat(handler.execute(attempt(attempt, Map.of("failTimes", 3))))
+                .isEqualTo("succeeded on attempt " + attempt);
     }
 
     @Test
@@ -49,7 +49,8 @@ class FlakyJobHandlerTest {
 
     @Test
     void fail_times_given_as_text_is_read_as_a_number() {
-        assertThatThrownBy(() -> handler.execute(attempt(2, Map.of("failTimes", " 2 ")))).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> handler.execute(attempt(2, Map.of("failTimes", " 2 "))))
+                .isInstanceOf(IllegalStateException.class);
         assertThat(handler.execute(attempt(3, Map.of("failTimes", "2")))).isEqualTo("succeeded on attempt 3");
     }
 

@@ -1,14 +1,10 @@
 package io.axscheduler.scheduler.handlers;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -23,15 +19,17 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Calls a real HTTP server on a free loopback port. */
 class HttpJobHandlerTest {
 
-    private record Received(String method, String path, String idempotencyKey, String jobId, String body) {
-    }
+    private record Received(String method, String path, String idempotencyKey, String jobId, String body) {}
 
     private final Queue<Received> received = new ConcurrentLinkedQueue<>();
     private HttpServer server;
@@ -62,9 +60,12 @@ class HttpJobHandlerTest {
             body = new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
         String path = exchange.getRequestURI().getPath();
-        received.add(new Received(exchange.getRequestMethod(), path,
+        received.add(new Received(
+                exchange.getRequestMethod(),
+                path,
                 exchange.getRequestHeaders().getFirst("Idempotency-Key"),
-                exchange.getRequestHeaders().getFirst("X-Ax-Job-Id"), body));
+                exchange.getRequestHeaders().getFirst("X-Ax-Job-Id"),
+                body));
         switch (path) {
             case "/fail" -> respond(exchange, 500, "oops");
             case "/missing" -> respond(exchange, 404, "no such thing");
@@ -154,8 +155,9 @@ class HttpJobHandlerTest {
     @Test
     void a_200_answer_succeeds_with_the_status_and_body_as_result() throws Exception {
         assertThat(handler.execute(call(base + "/ok"))).isEqualTo("HTTP 200 done");
-        assertThat(received).extracting(Received::method, Received::path).containsExactly(
-                org.assertj.core.groups.Tuple.tuple("GET", "/ok"));
+        assertThat(received)
+                .extracting(Received::method, Received::path)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("GET", "/ok"));
     }
 
     @Test

@@ -1,7 +1,6 @@
 package io.axscheduler.scheduler.handlers;
 
 import io.axscheduler.api.spi.CancellableJobContext;
-
 import java.util.Map;
 
 /** The attempt a handler runs in a test: fixed identity and params, and a cancel switch the test can flip. */

@@ -1,5 +1,7 @@
 package io.axscheduler.scheduler.saga;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.axscheduler.api.job.JobCanceled;
 import io.axscheduler.api.job.JobStarted;
 import io.axscheduler.api.job.JobStatus;
@@ -7,40 +9,43 @@ import io.axscheduler.api.job.JobSucceeded;
 import io.axscheduler.api.job.JobTimedOut;
 import io.axscheduler.api.job.RetryPolicy;
 import io.axscheduler.api.job.TimeoutPhase;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import org.axonframework.eventhandling.EventMessage;
 import org.axonframework.eventhandling.GenericEventMessage;
 import org.axonframework.messaging.unitofwork.BatchingUnitOfWork;
 import org.axonframework.messaging.unitofwork.CurrentUnitOfWork;
 import org.junit.jupiter.api.Test;
 
-import java.util.Arrays;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-
 class BatchLookaheadTest {
 
     @Test
     void an_attempt_whose_end_follows_in_the_batch_is_seen_ending() throws Exception {
         Map<String, Boolean> ends = lookAheadAtEachStart(
-                started("a", 1), started("b", 1), started("c", 2), started("d", 1),
+                started("a", 1),
+                started("b", 1),
+                started("c", 2),
+                started("d", 1),
                 new JobSucceeded("a", 1, null, 1, "in-process"),
                 new JobSucceeded("c", 1, null, 1, "in-process"),
                 new JobTimedOut("d", 1, TimeoutPhase.CLAIM));
 
-        assertThat(ends).containsEntry("a", true)
-                .containsEntry("b", false)       // nothing of b follows
-                .containsEntry("c", false)       // an end of another attempt
-                .containsEntry("d", false);      // a lapsed claim is not the end of a run
+        assertThat(ends)
+                .containsEntry("a", true)
+                .containsEntry("b", false) // nothing of b follows
+                .containsEntry("c", false) // an end of another attempt
+                .containsEntry("d", false); // a lapsed claim is not the end of a run
     }
 
     @Test
     void a_run_timeout_or_a_cancel_after_the_start_ends_it_and_an_end_before_it_does_not() throws Exception {
         Map<String, Boolean> ends = lookAheadAtEachStart(
                 new JobSucceeded("c", 1, null, 1, "in-process"),
-                started("a", 1), started("b", 3), started("c", 1),
+                started("a", 1),
+                started("b", 3),
+                started("c", 1),
                 new JobTimedOut("a", 1, TimeoutPhase.RUN),
                 new JobCanceled("b", "stop", JobStatus.RUNNING));
 
@@ -57,7 +62,9 @@ class BatchLookaheadTest {
     }
 
     private static Map<String, Boolean> lookAheadAtEachStart(Object... events) throws Exception {
-        List<EventMessage<?>> batch = Arrays.stream(events).<EventMessage<?>>map(GenericEventMessage::asEventMessage).toList();
+        List<EventMessage<?>> batch = Arrays.stream(events)
+                .<EventMessage<?>>map(GenericEventMessage::asEventMessage)
+                .toList();
         Map<String, Boolean> ends = new LinkedHashMap<>();
         new BatchingUnitOfWork<>(batch).executeWithResult(() -> {
             if (CurrentUnitOfWork.get().getMessage().getPayload() instanceof JobStarted s) {

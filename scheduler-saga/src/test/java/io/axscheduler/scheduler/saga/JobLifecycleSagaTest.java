@@ -1,23 +1,22 @@
 package io.axscheduler.scheduler.saga;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.axscheduler.api.Metadata;
 import io.axscheduler.api.job.*;
 import io.axscheduler.api.problem.IllegalTransitionException;
 import io.axscheduler.scheduler.SchedulerCommands;
-import org.axonframework.commandhandling.CommandMessage;
-import org.axonframework.commandhandling.gateway.DefaultCommandGateway;
-import org.axonframework.test.saga.SagaTestFixture;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.axonframework.commandhandling.CommandMessage;
+import org.axonframework.commandhandling.gateway.DefaultCommandGateway;
+import org.axonframework.test.saga.SagaTestFixture;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 
 class JobLifecycleSagaTest {
 
@@ -34,8 +33,9 @@ class JobLifecycleSagaTest {
     void setUp() {
         fixture = new SagaTestFixture<>(JobLifecycleSaga.class);
         fixture.registerResource(new FixtureClock());
-        fixture.registerResource(new SchedulerCommands(
-                DefaultCommandGateway.builder().commandBus(fixture.getCommandBus()).build()));
+        fixture.registerResource(new SchedulerCommands(DefaultCommandGateway.builder()
+                .commandBus(fixture.getCommandBus())
+                .build()));
     }
 
     /** The saga's clock follows the fixture's time, so runAt can be checked against it. */
@@ -276,7 +276,8 @@ class JobLifecycleSagaTest {
                 .andThenAPublished(started(2))
                 .andThenTimeElapses(TIMEOUT)
                 .whenPublishingA(runTimedOut(2))
-                .expectDispatchedCommands(new ScheduleRetry(JOB_ID, 2, T0.plus(TIMEOUT).plusMillis(2_000)))
+                .expectDispatchedCommands(
+                        new ScheduleRetry(JOB_ID, 2, T0.plus(TIMEOUT).plusMillis(2_000)))
                 .expectActiveSagas(0)
                 .expectNoScheduledDeadlines();
     }

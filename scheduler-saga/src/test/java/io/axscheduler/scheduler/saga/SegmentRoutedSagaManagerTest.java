@@ -1,10 +1,18 @@
 package io.axscheduler.scheduler.saga;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.axscheduler.api.job.JobCanceled;
 import io.axscheduler.api.job.JobFailed;
 import io.axscheduler.api.job.JobStarted;
 import io.axscheduler.api.job.JobSucceeded;
 import io.axscheduler.api.job.JobTimedOut;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.IntStream;
 import org.axonframework.eventhandling.EventMessage;
 import org.axonframework.eventhandling.GenericEventMessage;
 import org.axonframework.eventhandling.Segment;
@@ -17,15 +25,6 @@ import org.axonframework.modelling.saga.repository.AnnotatedSagaRepository;
 import org.axonframework.modelling.saga.repository.inmemory.InMemorySagaStore;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.stream.IntStream;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 class SegmentRoutedSagaManagerTest {
 
@@ -46,14 +45,11 @@ class SegmentRoutedSagaManagerTest {
         }
     }
 
-    public record Begun(String jobId) {
-    }
+    public record Begun(String jobId) {}
 
-    public record Ended(String jobId) {
-    }
+    public record Ended(String jobId) {}
 
-    public record Unrelated(String jobId) {
-    }
+    public record Unrelated(String jobId) {}
 
     private final InMemorySagaStore store = new InMemorySagaStore();
     private SegmentRoutedSagaManager<Probe> manager;
@@ -63,7 +59,10 @@ class SegmentRoutedSagaManagerTest {
         Probe.handled.clear();
         manager = new SegmentRoutedSagaManager<>(AnnotatedSagaManager.<Probe>builder()
                 .sagaType(Probe.class)
-                .sagaRepository(AnnotatedSagaRepository.<Probe>builder().sagaType(Probe.class).sagaStore(store).build()));
+                .sagaRepository(AnnotatedSagaRepository.<Probe>builder()
+                        .sagaType(Probe.class)
+                        .sagaStore(store)
+                        .build()));
     }
 
     @Test
@@ -79,7 +78,8 @@ class SegmentRoutedSagaManagerTest {
             offer(new Ended(job), four);
         }
 
-        assertThat(Probe.handled).hasSize(jobs.size())
+        assertThat(Probe.handled)
+                .hasSize(jobs.size())
                 .allSatisfy((job, events) -> assertThat(events).containsExactly("begun", "ended"));
         assertThat(store.size()).isZero();
     }
@@ -87,7 +87,8 @@ class SegmentRoutedSagaManagerTest {
     @Test
     void after_a_split_the_jobs_event_still_reaches_its_saga_exactly_once() throws Exception {
         Segment[] two = Segment.computeSegments(0, 1);
-        Segment[] four = Arrays.stream(two).flatMap(s -> Arrays.stream(s.split())).toArray(Segment[]::new);
+        Segment[] four =
+                Arrays.stream(two).flatMap(s -> Arrays.stream(s.split())).toArray(Segment[]::new);
         List<String> jobs = IntStream.range(0, 64).mapToObj(i -> "job-" + i).toList();
 
         for (String job : jobs) {
@@ -104,26 +105,33 @@ class SegmentRoutedSagaManagerTest {
     @Test
     void an_event_the_saga_does_not_handle_reaches_no_segment() {
         for (Segment segment : Segment.computeSegments(0, 1, 2, 3)) {
-            assertThat(manager.canHandle(GenericEventMessage.asEventMessage(new Unrelated("job-1")), segment)).isFalse();
+            assertThat(manager.canHandle(GenericEventMessage.asEventMessage(new Unrelated("job-1")), segment))
+                    .isFalse();
         }
     }
 
     @Test
     void an_events_association_is_worked_out_once_for_all_segments() {
         java.util.concurrent.atomic.AtomicInteger extractions = new java.util.concurrent.atomic.AtomicInteger();
-        SegmentRoutedSagaManager<Probe> counting = new SegmentRoutedSagaManager<>(AnnotatedSagaManager.<Probe>builder()
-                .sagaType(Probe.class)
-                .sagaRepository(AnnotatedSagaRepository.<Probe>builder().sagaType(Probe.class).sagaStore(store).build())) {
-            @Override
-            protected java.util.Set<org.axonframework.modelling.saga.AssociationValue> extractAssociationValues(EventMessage<?> event) {
-                extractions.incrementAndGet();
-                return super.extractAssociationValues(event);
-            }
-        };
+        SegmentRoutedSagaManager<Probe> counting =
+                new SegmentRoutedSagaManager<>(AnnotatedSagaManager.<Probe>builder()
+                        .sagaType(Probe.class)
+                        .sagaRepository(AnnotatedSagaRepository.<Probe>builder()
+                                .sagaType(Probe.class)
+                                .sagaStore(store)
+                                .build())) {
+                    @Override
+                    protected java.util.Set<org.axonframework.modelling.saga.AssociationValue> extractAssociationValues(
+                            EventMessage<?> event) {
+                        extractions.incrementAndGet();
+                        return super.extractAssociationValues(event);
+                    }
+                };
         Segment[] four = Segment.computeSegments(0, 1, 2, 3);
         for (String job : List.of("job-1", "job-2")) {
             EventMessage<?> event = GenericEventMessage.asEventMessage(new Begun(job));
-            assertThat(Arrays.stream(four).filter(segment -> counting.canHandle(event, segment))).hasSize(1);
+            assertThat(Arrays.stream(four).filter(segment -> counting.canHandle(event, segment)))
+                    .hasSize(1);
         }
         assertThat(extractions).hasValue(2);
     }
@@ -137,34 +145,31 @@ class SegmentRoutedSagaManagerTest {
 
     @Test
     void the_job_saga_handles_the_ends_of_an_attempt_and_not_its_creation_or_claim() {
-        assertThat(SegmentRoutedSagaManager.handledTypes(JobLifecycleSaga.class)).containsExactlyInAnyOrder(
-                JobStarted.class, JobSucceeded.class, JobFailed.class, JobTimedOut.class, JobCanceled.class);
+        assertThat(SegmentRoutedSagaManager.handledTypes(JobLifecycleSaga.class))
+                .containsExactlyInAnyOrder(
+                        JobStarted.class, JobSucceeded.class, JobFailed.class, JobTimedOut.class, JobCanceled.class);
     }
 
     /** A saga with a handler that takes the event message itself: Axon hands it every payload type. */
     public static class TakesMessages {
         @StartSaga
         @SagaEventHandler(associationProperty = "jobId")
-        public void on(Begun event) {
-        }
+        public void on(Begun event) {}
 
         @SagaEventHandler(associationProperty = "jobId")
-        public void on(EventMessage<?> anything) {
-        }
+        public void on(EventMessage<?> anything) {}
     }
 
     /** A handler found on an interface the saga implements. */
     public interface EndsJobs {
         @SagaEventHandler(associationProperty = "jobId")
-        default void on(Ended event) {
-        }
+        default void on(Ended event) {}
     }
 
     public static class WithInterfaceHandler implements EndsJobs {
         @StartSaga
         @SagaEventHandler(associationProperty = "jobId")
-        public void on(Begun event) {
-        }
+        public void on(Begun event) {}
     }
 
     @Test
@@ -174,7 +179,8 @@ class SegmentRoutedSagaManagerTest {
 
     @Test
     void handlers_on_an_interface_count() {
-        assertThat(SegmentRoutedSagaManager.handledTypes(WithInterfaceHandler.class)).containsExactlyInAnyOrder(Begun.class, Ended.class);
+        assertThat(SegmentRoutedSagaManager.handledTypes(WithInterfaceHandler.class))
+                .containsExactlyInAnyOrder(Begun.class, Ended.class);
     }
 
     /** Offers the event to every segment, as a pooled processor does, and has exactly one of them take it. */

@@ -1,11 +1,5 @@
 package io.axscheduler.scheduler.schedule;
 
-import io.axscheduler.api.job.JobStatus;
-import io.axscheduler.api.schedule.OverlapPolicy;
-import org.junit.jupiter.api.Test;
-
-import java.time.Instant;
-
 import static io.axscheduler.api.schedule.OverlapPolicy.ALLOW;
 import static io.axscheduler.api.schedule.OverlapPolicy.SKIP_IF_RUNNING;
 import static io.axscheduler.scheduler.schedule.OverlapDecision.FIRE;
@@ -13,6 +7,11 @@ import static io.axscheduler.scheduler.schedule.OverlapDecision.SKIP;
 import static io.axscheduler.scheduler.schedule.OverlapDecision.decide;
 import static io.axscheduler.scheduler.schedule.OverlapDecision.skipReason;
 import static org.assertj.core.api.Assertions.assertThat;
+
+import io.axscheduler.api.job.JobStatus;
+import io.axscheduler.api.schedule.OverlapPolicy;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
 
 class OverlapDecisionTest {
 

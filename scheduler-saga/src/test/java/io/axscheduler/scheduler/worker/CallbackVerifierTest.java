@@ -1,14 +1,13 @@
 package io.axscheduler.scheduler.worker;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.axscheduler.api.worker.CallbackSignature;
 import io.axscheduler.scheduler.worker.CallbackVerifier.Verdict;
-import org.junit.jupiter.api.Test;
-
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class CallbackVerifierTest {
 
@@ -16,12 +15,14 @@ class CallbackVerifierTest {
     private static final String BODY = "{\"workerId\":\"w1\",\"jobId\":\"j1\",\"attempt\":1,\"succeeded\":true}";
     private static final long NOW = 1_800_000_000_000L;
 
-    private final CallbackVerifier verifier = new CallbackVerifier(60_000, Clock.fixed(Instant.ofEpochMilli(NOW), ZoneOffset.UTC));
+    private final CallbackVerifier verifier =
+            new CallbackVerifier(60_000, Clock.fixed(Instant.ofEpochMilli(NOW), ZoneOffset.UTC));
 
     @Test
     void a_callback_signed_with_the_workers_secret_over_timestamp_and_body_is_valid() {
         String signature = CallbackSignature.sign(SECRET, NOW - 1000, BODY);
-        assertThat(verifier.verify(SECRET, String.valueOf(NOW - 1000), signature, BODY)).isEqualTo(Verdict.VALID);
+        assertThat(verifier.verify(SECRET, String.valueOf(NOW - 1000), signature, BODY))
+                .isEqualTo(Verdict.VALID);
     }
 
     @Test
@@ -41,7 +42,8 @@ class CallbackVerifierTest {
     @Test
     void a_signature_made_with_another_secret_is_bad() {
         String signature = CallbackSignature.sign("another-secret", NOW, BODY);
-        assertThat(verifier.verify(SECRET, String.valueOf(NOW), signature, BODY)).isEqualTo(Verdict.BAD_SIGNATURE);
+        assertThat(verifier.verify(SECRET, String.valueOf(NOW), signature, BODY))
+                .isEqualTo(Verdict.BAD_SIGNATURE);
     }
 
     @Test
@@ -49,7 +51,8 @@ class CallbackVerifierTest {
         String signature = CallbackSignature.sign(SECRET, NOW, BODY);
         assertThat(verifier.verify(SECRET, String.valueOf(NOW), signature, BODY.replace("true", "false")))
                 .isEqualTo(Verdict.BAD_SIGNATURE);
-        assertThat(verifier.verify(SECRET, String.valueOf(NOW + 1), signature, BODY)).isEqualTo(Verdict.BAD_SIGNATURE);
+        assertThat(verifier.verify(SECRET, String.valueOf(NOW + 1), signature, BODY))
+                .isEqualTo(Verdict.BAD_SIGNATURE);
         assertThat(verifier.verify(SECRET, "not-a-number", signature, BODY)).isEqualTo(Verdict.BAD_SIGNATURE);
         assertThat(verifier.verify(null, String.valueOf(NOW), signature, BODY)).isEqualTo(Verdict.BAD_SIGNATURE);
     }
@@ -67,9 +70,12 @@ class CallbackVerifierTest {
     @Test
     void the_same_signed_callback_sent_twice_is_a_replay() {
         String signature = CallbackSignature.sign(SECRET, NOW, BODY);
-        assertThat(verifier.verify(SECRET, String.valueOf(NOW), signature, BODY)).isEqualTo(Verdict.VALID);
-        assertThat(verifier.verify(SECRET, String.valueOf(NOW), signature, BODY)).isEqualTo(Verdict.REPLAYED);
-        assertThat(verifier.verify(SECRET, String.valueOf(NOW), signature.toUpperCase(), BODY)).isEqualTo(Verdict.REPLAYED);
+        assertThat(verifier.verify(SECRET, String.valueOf(NOW), signature, BODY))
+                .isEqualTo(Verdict.VALID);
+        assertThat(verifier.verify(SECRET, String.valueOf(NOW), signature, BODY))
+                .isEqualTo(Verdict.REPLAYED);
+        assertThat(verifier.verify(SECRET, String.valueOf(NOW), signature.toUpperCase(), BODY))
+                .isEqualTo(Verdict.REPLAYED);
     }
 
     @Test

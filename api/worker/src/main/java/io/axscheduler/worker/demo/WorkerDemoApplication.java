@@ -1,11 +1,10 @@
 package io.axscheduler.worker.demo;
 
 import io.axscheduler.api.spi.JobHandler;
+import java.util.Map;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.annotation.Bean;
-
-import java.util.Map;
 
 /**
  * A runnable worker with the job types {@code echo}, {@code sleep} and {@code flaky}:

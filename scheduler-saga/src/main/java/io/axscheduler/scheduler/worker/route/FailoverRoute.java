@@ -11,6 +11,8 @@ public final class FailoverRoute implements WorkerRoute {
 
     @Override
     public List<Candidate> order(List<Candidate> workers, RouteRequest request) {
-        return workers.stream().sorted(Comparator.comparingInt(Candidate::consecutiveFailures)).toList();
+        return workers.stream()
+                .sorted(Comparator.comparingInt(Candidate::consecutiveFailures))
+                .toList();
     }
 }

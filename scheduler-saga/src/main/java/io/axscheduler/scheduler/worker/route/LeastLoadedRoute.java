@@ -13,7 +13,8 @@ public final class LeastLoadedRoute implements WorkerRoute {
     public List<Candidate> order(List<Candidate> workers, RouteRequest request) {
         return workers.stream()
                 .sorted(Comparator.comparingDouble(LeastLoadedRoute::load)
-                        .thenComparing(Comparator.comparingInt(Candidate::freeSlots).reversed()))
+                        .thenComparing(
+                                Comparator.comparingInt(Candidate::freeSlots).reversed()))
                 .toList();
     }
 

@@ -8,6 +8,8 @@ public final class LeastRecentlyUsedRoute implements WorkerRoute {
 
     @Override
     public List<Candidate> order(List<Candidate> workers, RouteRequest request) {
-        return workers.stream().sorted(Comparator.comparingLong(Candidate::lastUsedMs)).toList();
+        return workers.stream()
+                .sorted(Comparator.comparingLong(Candidate::lastUsedMs))
+                .toList();
     }
 }

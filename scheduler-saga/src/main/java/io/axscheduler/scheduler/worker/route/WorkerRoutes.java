@@ -1,7 +1,6 @@
 package io.axscheduler.scheduler.worker.route;
 
 import io.axscheduler.api.job.RouteStrategy;
-
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;

@@ -1,6 +1,6 @@
 package io.axscheduler.scheduler.worker.route;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -9,14 +9,14 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.stream.IntStream;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class WorkerRoutesTest {
 
     private static final RouteRequest ANY = new RouteRequest("echo@demo", "job-1");
 
-    private static Candidate worker(String id, int capacity, int inFlight, long lastUsed, int failures, long registeredAt) {
+    private static Candidate worker(
+            String id, int capacity, int inFlight, long lastUsed, int failures, long registeredAt) {
         return new Candidate(id, "http://" + id, Set.of("echo"), capacity, inFlight, lastUsed, failures, registeredAt);
     }
 
@@ -33,7 +33,8 @@ class WorkerRoutesTest {
     void first_always_puts_the_earliest_registered_worker_first_and_the_others_behind() {
         FirstRoute route = new FirstRoute();
         assertThat(ids(route.order(ABC, ANY))).containsExactly("a", "b", "c");
-        assertThat(ids(route.order(ABC, new RouteRequest("echo@demo", "other")))).containsExactly("a", "b", "c");
+        assertThat(ids(route.order(ABC, new RouteRequest("echo@demo", "other"))))
+                .containsExactly("a", "b", "c");
     }
 
     @Test
@@ -58,11 +59,15 @@ class WorkerRoutesTest {
         RandomRoute route = new RandomRoute(() -> new Random(42));
         RandomRoute seeded = new RandomRoute(new java.util.function.Supplier<>() {
             final Random random = new Random(7);
-            public Random get() { return random; }
+
+            public Random get() {
+                return random;
+            }
         });
         assertThat(ids(route.order(ABC, ANY))).containsExactlyInAnyOrder("a", "b", "c");
         Map<String, Integer> firsts = new HashMap<>();
-        IntStream.range(0, 3000).forEach(i -> firsts.merge(seeded.order(ABC, ANY).get(0).workerId(), 1, Integer::sum));
+        IntStream.range(0, 3000)
+                .forEach(i -> firsts.merge(seeded.order(ABC, ANY).get(0).workerId(), 1, Integer::sum));
         assertThat(firsts.values()).allSatisfy(n -> assertThat(n).isBetween(850, 1150));
     }
 
@@ -102,10 +107,10 @@ class WorkerRoutesTest {
 
     @Test
     void least_loaded_compares_the_share_of_capacity_in_use() {
-        Candidate busySmall = worker("small", 2, 1, 0, 0, 1);      // 50 %
-        Candidate busyLarge = worker("large", 10, 3, 0, 0, 2);     // 30 %
-        Candidate idle = worker("idle", 1, 0, 0, 0, 3);            // 0 %
-        Candidate full = worker("full", 4, 4, 0, 0, 4);            // 100 %
+        Candidate busySmall = worker("small", 2, 1, 0, 0, 1); // 50 %
+        Candidate busyLarge = worker("large", 10, 3, 0, 0, 2); // 30 %
+        Candidate idle = worker("idle", 1, 0, 0, 0, 3); // 0 %
+        Candidate full = worker("full", 4, 4, 0, 0, 4); // 100 %
         assertThat(ids(new LeastLoadedRoute().order(List.of(busySmall, busyLarge, idle, full), ANY)))
                 .containsExactly("idle", "large", "small", "full");
     }
@@ -114,14 +119,16 @@ class WorkerRoutesTest {
     void least_loaded_breaks_a_tie_by_free_slots() {
         Candidate small = worker("small", 2, 0, 0, 0, 1);
         Candidate large = worker("large", 8, 0, 0, 0, 2);
-        assertThat(ids(new LeastLoadedRoute().order(List.of(small, large), ANY))).containsExactly("large", "small");
+        assertThat(ids(new LeastLoadedRoute().order(List.of(small, large), ANY)))
+                .containsExactly("large", "small");
     }
 
     @Test
     void failover_keeps_registration_order_but_puts_failing_workers_behind_healthy_ones() {
         Candidate failingA = worker("a", 4, 0, 0, 2, 1);
         Candidate failingB = worker("b", 4, 0, 0, 1, 2);
-        assertThat(ids(new FailoverRoute().order(List.of(failingA, failingB, C), ANY))).containsExactly("c", "b", "a");
+        assertThat(ids(new FailoverRoute().order(List.of(failingA, failingB, C), ANY)))
+                .containsExactly("c", "b", "a");
         assertThat(ids(new FailoverRoute().order(ABC, ANY))).containsExactly("a", "b", "c");
     }
 
@@ -129,7 +136,8 @@ class WorkerRoutesTest {
     void sharding_broadcast_lists_every_worker_in_registration_order() {
         List<Candidate> order = new ShardingBroadcastRoute().order(ABC, ANY);
         assertThat(ids(order)).containsExactly("a", "b", "c");
-        assertThat(new ArrayList<>(order)).isEqualTo(new ShardingBroadcastRoute().order(ABC, new RouteRequest("x", "y")));
+        assertThat(new ArrayList<>(order))
+                .isEqualTo(new ShardingBroadcastRoute().order(ABC, new RouteRequest("x", "y")));
     }
 
     @Test
