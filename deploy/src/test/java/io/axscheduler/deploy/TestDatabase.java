@@ -16,6 +16,8 @@ final class TestDatabase {
 
     private static final AtomicInteger counter = new AtomicInteger();
     private static String serverUrl;
+    private static String embeddedUser;
+    private static String embeddedPassword;
 
     private TestDatabase() {}
 
@@ -27,9 +29,11 @@ final class TestDatabase {
             } else {
                 try {
                     Path home = Files.createTempDirectory("ax-test-db");
-                    String url = EmbeddedDatabase.start(home, 0);
+                    EmbeddedDatabase.Started started = EmbeddedDatabase.start(home, 0);
                     EmbeddedDatabase.stopOnExit(() -> {});
-                    serverUrl = url.substring(0, url.lastIndexOf('/') + 1);
+                    embeddedUser = started.user();
+                    embeddedPassword = started.password();
+                    serverUrl = started.serverUrl();
                 } catch (Exception e) {
                     throw new IllegalStateException("could not start the embedded test database", e);
                 }
@@ -39,11 +43,15 @@ final class TestDatabase {
     }
 
     static String user() {
+        serverUrl();
+        if (embeddedUser != null) return embeddedUser;
         String user = System.getenv("AX_TEST_DB_USER");
         return user == null || user.isBlank() ? "root" : user;
     }
 
     static String password() {
+        serverUrl();
+        if (embeddedPassword != null) return embeddedPassword;
         String password = System.getenv("AX_TEST_DB_PASSWORD");
         return password == null ? "" : password;
     }

