@@ -33,6 +33,8 @@ final class Node implements AutoCloseable {
         all.put("ax.node.id", id);
         all.put("spring.datasource.hikari.maximum-pool-size", "10");
         all.put("spring.datasource.hikari.minimum-idle", "1");
+        // the workers the tests start listen on loopback, which no address setting admits by default
+        all.put("ax.workers.allowed-addresses", "127.0.0.1/32");
         all.putAll(settings);
         List<String> args = new ArrayList<>();
         all.forEach((k, v) -> args.add("--" + k + "=" + v));

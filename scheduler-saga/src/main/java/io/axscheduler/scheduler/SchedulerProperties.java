@@ -78,15 +78,21 @@ public record SchedulerProperties(
 
     /**
      * @param builtinsEnabled     the {@code noop}, {@code sleep} and {@code flaky} types
-     * @param httpAllowedHosts    hosts the {@code http} type may call; empty refuses every call
+     * @param httpAllowedHosts    what the {@code http} type may call: host names, {@code *.domain}, {@code *}, and
+     *                            CIDR ranges (needed for any loopback, private or link-local address); empty
+     *                            refuses every call
+     * @param httpMaxResponseBytes most of a response body the {@code http} type reads
+     * @param httpMaxRedirects    redirects the {@code http} type follows, each checked as the first URL
      * @param httpConnectTimeoutMs connect timeout of the {@code http} type
      * @param httpReadTimeoutMs   response timeout of the {@code http} type
      * @param maxSleepMs          longest {@code sleep} accepted
      */
     public record Jobs(
             @DefaultValue("true") boolean builtinsEnabled,
-            @DefaultValue({"localhost", "127.0.0.1"}) List<String> httpAllowedHosts,
+            List<String> httpAllowedHosts,
             @DefaultValue("2000") long httpConnectTimeoutMs,
             @DefaultValue("10000") long httpReadTimeoutMs,
+            @DefaultValue("1048576") int httpMaxResponseBytes,
+            @DefaultValue("5") int httpMaxRedirects,
             @DefaultValue("3600000") long maxSleepMs) {}
 }

@@ -1,6 +1,7 @@
 package io.axscheduler.scheduler.handlers;
 
 import io.axscheduler.scheduler.SchedulerProperties;
+import io.axscheduler.scheduler.net.AddressPolicy;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -12,7 +13,12 @@ public class BuiltinJobHandlers {
     @Bean
     HttpJobHandler httpJobHandler(SchedulerProperties properties) {
         SchedulerProperties.Jobs jobs = properties.jobs();
-        return new HttpJobHandler(jobs.httpAllowedHosts(), jobs.httpConnectTimeoutMs(), jobs.httpReadTimeoutMs());
+        return new HttpJobHandler(
+                AddressPolicy.of(HttpJobHandler.SETTING, jobs.httpAllowedHosts()),
+                jobs.httpConnectTimeoutMs(),
+                jobs.httpReadTimeoutMs(),
+                jobs.httpMaxResponseBytes(),
+                jobs.httpMaxRedirects());
     }
 
     @Configuration(proxyBeanMethods = false)

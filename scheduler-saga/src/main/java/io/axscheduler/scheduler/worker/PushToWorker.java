@@ -11,6 +11,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
@@ -33,9 +34,11 @@ public class PushToWorker {
     private final HttpClient http;
     private final ObjectMapper json;
     private final WorkerProperties properties;
+    private final WorkerAddresses addresses;
 
-    public PushToWorker(ObjectMapper json, WorkerProperties properties) {
+    public PushToWorker(ObjectMapper json, WorkerProperties properties, WorkerAddresses addresses) {
         this.json = json;
+        this.addresses = addresses;
         this.properties = properties;
         this.http = HttpClient.newBuilder()
                 .connectTimeout(Duration.ofMillis(properties.connectTimeoutMs()))
@@ -44,6 +47,11 @@ public class PushToWorker {
     }
 
     public Result push(Candidate worker, PushedJob job) {
+        Optional<String> refused = addresses.refusal(worker.address());
+        if (refused.isPresent()) {
+            log.warn("not pushing job {} to worker {}: its address {}", job.jobId(), worker.workerId(), refused.get());
+            return Result.FAILED;
+        }
         try {
             HttpRequest request = HttpRequest.newBuilder(URI.create(worker.address() + PushedJob.PATH))
                     .timeout(Duration.ofMillis(properties.pushTimeoutMs(job.timeoutMs())))

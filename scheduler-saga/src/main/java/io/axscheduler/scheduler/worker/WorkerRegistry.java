@@ -8,7 +8,6 @@ import io.axscheduler.api.worker.WorkerRegistered;
 import io.axscheduler.api.worker.WorkerView;
 import io.axscheduler.scheduler.DatabaseTime;
 import io.axscheduler.scheduler.worker.route.Candidate;
-import java.net.URI;
 import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -40,11 +39,16 @@ public class WorkerRegistry {
     private final NamedParameterJdbcTemplate jdbc;
     private final TransactionTemplate transaction;
     private final WorkerProperties properties;
+    private final WorkerAddresses addresses;
     private volatile Snapshot knownTypes = new Snapshot(Set.of(), 0);
 
     public WorkerRegistry(
-            NamedParameterJdbcTemplate jdbc, TransactionTemplate transaction, WorkerProperties properties) {
+            NamedParameterJdbcTemplate jdbc,
+            TransactionTemplate transaction,
+            WorkerProperties properties,
+            WorkerAddresses addresses) {
         this.jdbc = jdbc;
+        this.addresses = addresses;
         this.transaction = transaction;
         this.properties = properties;
     }
@@ -225,9 +229,7 @@ public class WorkerRegistry {
         if (request.app() == null || !NAME.matcher(request.app()).matches()) {
             errors.add(new FieldError("app", "is required: 1-100 letters, digits, '.', '_' or '-'"));
         }
-        if (request.address() == null || !isHttpUrl(request.address())) {
-            errors.add(new FieldError("address", "must be an http(s) base URL the scheduler can reach"));
-        }
+        addresses.refusal(request.address()).ifPresent(why -> errors.add(new FieldError("address", why)));
         if (request.jobTypes() == null
                 || request.jobTypes().isEmpty()
                 || request.jobTypes().size() > MAX_JOB_TYPES) {
@@ -244,17 +246,6 @@ public class WorkerRegistry {
             errors.add(new FieldError("capacity", "must be 1.." + properties.maxCapacity()));
         }
         if (!errors.isEmpty()) throw new InvalidRequestException(errors);
-    }
-
-    private static boolean isHttpUrl(String address) {
-        try {
-            URI uri = URI.create(address);
-            return ("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))
-                    && uri.getHost() != null
-                    && address.length() <= 500;
-        } catch (IllegalArgumentException e) {
-            return false;
-        }
     }
 
     private static String stripSlash(String address) {

@@ -35,6 +35,7 @@ class HttpJobHandlerTest {
     private HttpServer server;
     private ExecutorService serverThreads;
     private String base;
+    private volatile String redirectTo;
     private HttpJobHandler handler;
 
     @BeforeEach
@@ -72,6 +73,14 @@ class HttpJobHandlerTest {
             case "/redirect" -> {
                 exchange.getResponseHeaders().add("Location", base + "/ok");
                 respond(exchange, 302, "");
+            }
+            case "/redirect-away" -> {
+                exchange.getResponseHeaders().add("Location", redirectTo);
+                respond(exchange, 302, "");
+            }
+            case "/loop" -> {
+                exchange.getResponseHeaders().add("Location", "/loop");
+                respond(exchange, 307, "");
             }
             case "/long" -> respond(exchange, 200, "a".repeat(HttpJobHandler.MAX_RESULT + 100));
             case "/slow" -> {
@@ -175,11 +184,52 @@ class HttpJobHandlerTest {
     }
 
     @Test
-    void a_redirect_is_not_followed_and_fails_the_attempt() {
-        assertThatThrownBy(() -> handler.execute(call(base + "/redirect")))
+    void a_redirect_to_an_allowed_url_is_followed() throws Exception {
+        assertThat(handler.execute(call(base + "/redirect"))).isEqualTo("HTTP 200 done");
+        assertThat(received).extracting(Received::path).containsExactly("/redirect", "/ok");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(
+            strings = {
+                "http://localhost:PORT/ok",
+                "http://169.254.169.254/latest/meta-data/",
+                "http://2130706433:PORT/ok",
+                "http://[::1]:PORT/ok",
+                "http://user:pw@127.0.0.1:PORT/ok"
+            })
+    void a_redirect_to_a_url_not_allowed_is_refused_without_a_call(String target) {
+        redirectTo = target.replace("PORT", String.valueOf(server.getAddress().getPort()));
+
+        assertThatThrownBy(() -> handler.execute(call(base + "/redirect-away"))).isInstanceOf(SecurityException.class);
+        assertThat(received).extracting(Received::path).containsExactly("/redirect-away");
+    }
+
+    @Test
+    void redirects_stop_after_the_limit() {
+        assertThatThrownBy(() -> handler.execute(call(base + "/loop")))
                 .isInstanceOf(IllegalStateException.class)
-                .hasMessageStartingWith("HTTP 302");
-        assertThat(received).extracting(Received::path).containsExactly("/redirect");
+                .hasMessageContaining("redirects");
+        assertThat(received).hasSize(6);
+    }
+
+    @Test
+    void loopback_needs_an_explicit_range_even_for_an_allowed_name() {
+        HttpJobHandler byName = new HttpJobHandler(List.of("localhost"), 2_000, 2_000);
+        String local = "http://localhost:" + server.getAddress().getPort() + "/ok";
+
+        assertThatThrownBy(() -> byName.execute(call(local)))
+                .isInstanceOf(SecurityException.class)
+                .hasMessageContaining("not a public address");
+        assertThat(received).isEmpty();
+    }
+
+    @Test
+    void a_body_larger_than_the_limit_is_read_only_up_to_it() throws Exception {
+        HttpJobHandler small = new HttpJobHandler(
+                io.axscheduler.scheduler.net.AddressPolicy.of("test", List.of("127.0.0.1")), 2_000, 2_000, 10, 5);
+
+        assertThat(small.execute(call(base + "/long"))).isEqualTo("HTTP 200 " + "a".repeat(10));
     }
 
     @Test
