@@ -2,8 +2,13 @@ package io.axscheduler.api;
 
 /** Keys of the metadata every command and event carries. */
 public final class Metadata {
-    /** Who asked: the {@code X-Actor} header, {@code anonymous}, or {@code scheduler} for the node's own work. */
+    /**
+     * Who asked: the authenticated principal ({@code key:<name>}, {@code user:<name>}, an OIDC subject), or
+     * {@code scheduler} for the node's own work. Never a header the client chose.
+     */
     public static final String ACTOR = "actor";
+    /** Whom the actor acted for: {@code X-On-Behalf-Of}, honoured only for a key with the ON_BEHALF_OF grant. */
+    public static final String ON_BEHALF_OF = "onBehalfOf";
     /** The node that handled the command and applied the event. */
     public static final String NODE = "node";
     /**

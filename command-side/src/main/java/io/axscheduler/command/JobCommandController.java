@@ -2,7 +2,6 @@ package io.axscheduler.command;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.axscheduler.api.Metadata;
 import io.axscheduler.api.job.CancelJob;
 import io.axscheduler.api.job.RetryJob;
 import io.axscheduler.api.job.SubmitJob;
@@ -12,6 +11,7 @@ import io.axscheduler.api.problem.InvalidRequestException;
 import io.axscheduler.api.problem.NotFoundException;
 import io.axscheduler.api.query.FindJob;
 import io.axscheduler.api.query.JobView;
+import io.axscheduler.api.security.Caller;
 import io.axscheduler.api.spi.JobTypeCatalog;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -28,7 +28,6 @@ import org.springframework.web.bind.annotation.*;
 @RequestMapping("/api/v1/jobs")
 class JobCommandController {
 
-    static final int MAX_ACTOR_LENGTH = 100;
     static final int MAX_REASON_LENGTH = 1_000;
 
     private final JobRequestParser parser;
@@ -44,10 +43,10 @@ class JobCommandController {
 
     @PostMapping
     ResponseEntity<SubmitResult> submit(
-            @RequestBody JsonNode body, @RequestHeader(value = "X-Actor", required = false) String actor) {
+            @RequestBody JsonNode body, @RequestAttribute(name = Caller.ATTRIBUTE, required = false) Caller actor) {
         List<FieldError> errors = new ArrayList<>();
         SubmitJob command = parser.parse(body, "", errors);
-        String who = actor(actor, errors);
+        Caller who = actor;
         if (!errors.isEmpty()) throw new InvalidRequestException(errors);
         SubmitResult result = sender.send("job", command.jobId(), command, who);
         return ResponseEntity.status(result.created() ? HttpStatus.CREATED : HttpStatus.OK)
@@ -57,14 +56,14 @@ class JobCommandController {
     /** All jobs of a batch are validated first and created in one transaction: the batch lands whole or not at all. */
     @PostMapping("/batch")
     Map<String, List<SubmitResult>> submitBatch(
-            @RequestBody JsonNode body, @RequestHeader(value = "X-Actor", required = false) String actor) {
+            @RequestBody JsonNode body, @RequestAttribute(name = Caller.ATTRIBUTE, required = false) Caller actor) {
         List<FieldError> errors = new ArrayList<>();
         JsonNode jobs = JsonFields.batchItems(body, "jobs", errors);
         List<SubmitJob> commands = new ArrayList<>(jobs.size());
         for (int i = 0; i < jobs.size(); i++) {
             commands.add(parser.parse(jobs.get(i), "jobs[" + i + "]", errors));
         }
-        String who = actor(actor, errors);
+        Caller who = actor;
         if (!errors.isEmpty()) throw new InvalidRequestException(errors);
         List<SubmitResult> results = sender.inOneTransaction("job batch", () -> {
             List<SubmitResult> made = new ArrayList<>(commands.size());
@@ -80,19 +79,20 @@ class JobCommandController {
     JobView cancel(
             @PathVariable String jobId,
             @RequestBody(required = false) JsonNode body,
-            @RequestHeader(value = "X-Actor", required = false) String actor) {
+            @RequestAttribute(name = Caller.ATTRIBUTE, required = false) Caller actor) {
         List<FieldError> errors = new ArrayList<>();
         String reason = reason(body, errors);
-        String who = actor(actor, errors);
+        Caller who = actor;
         if (!errors.isEmpty()) throw new InvalidRequestException(errors);
         sender.send("job", jobId, new CancelJob(jobId, reason), who);
         return view(jobId);
     }
 
     @PostMapping("/{jobId}/retry")
-    JobView retry(@PathVariable String jobId, @RequestHeader(value = "X-Actor", required = false) String actor) {
+    JobView retry(
+            @PathVariable String jobId, @RequestAttribute(name = Caller.ATTRIBUTE, required = false) Caller actor) {
         List<FieldError> errors = new ArrayList<>();
-        String who = actor(actor, errors);
+        Caller who = actor;
         if (!errors.isEmpty()) throw new InvalidRequestException(errors);
         sender.send("job", jobId, new RetryJob(jobId), who);
         return view(jobId);
@@ -120,13 +120,5 @@ class JobCommandController {
             return null;
         }
         return reason.asText();
-    }
-
-    private static String actor(String header, List<FieldError> errors) {
-        if (header == null || header.isBlank()) return Metadata.ANONYMOUS;
-        if (header.length() > MAX_ACTOR_LENGTH) {
-            errors.add(new FieldError("X-Actor", "must be at most " + MAX_ACTOR_LENGTH + " characters"));
-        }
-        return header.strip();
     }
 }

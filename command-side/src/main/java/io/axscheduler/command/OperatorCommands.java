@@ -3,8 +3,10 @@ package io.axscheduler.command;
 import io.axscheduler.api.Metadata;
 import io.axscheduler.api.problem.IllegalTransitionException;
 import io.axscheduler.api.problem.NotFoundException;
+import io.axscheduler.api.security.Caller;
 import java.sql.SQLException;
 import java.sql.SQLTransactionRollbackException;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Supplier;
 import org.axonframework.commandhandling.GenericCommandMessage;
@@ -44,7 +46,7 @@ public class OperatorCommands {
     }
 
     /** One command on its own transaction. */
-    public <R> R send(String kind, String id, Object command, String actor) {
+    public <R> R send(String kind, String id, Object command, Caller actor) {
         return retried(kind + " " + id, () -> sendOnce(kind, id, command, actor));
     }
 
@@ -66,10 +68,13 @@ public class OperatorCommands {
     }
 
     /** Meant inside {@link #inOneTransaction}: a lost race aborts the transaction, which is then run again. */
-    public <R> R sendOnce(String kind, String id, Object command, String actor) {
+    public <R> R sendOnce(String kind, String id, Object command, Caller actor) {
+        Map<String, Object> metadata = new HashMap<>();
+        metadata.put(Metadata.ACTOR, actor == null ? Metadata.ANONYMOUS : actor.actor());
+        if (actor != null && actor.onBehalfOf() != null) metadata.put(Metadata.ON_BEHALF_OF, actor.onBehalfOf());
         try {
             return commands.sendAndWait(
-                    GenericCommandMessage.asCommandMessage(command).andMetaData(Map.of(Metadata.ACTOR, actor)));
+                    GenericCommandMessage.asCommandMessage(command).andMetaData(metadata));
         } catch (AggregateNotFoundException e) {
             throw new NotFoundException(kind, id);
         } catch (RuntimeException e) {

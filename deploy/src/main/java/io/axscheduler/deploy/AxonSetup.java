@@ -226,7 +226,7 @@ class AxonSetup {
 
     @Bean
     CorrelationDataProvider actorAndNode() {
-        return new SimpleCorrelationDataProvider(Metadata.ACTOR, Metadata.NODE);
+        return new SimpleCorrelationDataProvider(Metadata.ACTOR, Metadata.ON_BEHALF_OF, Metadata.NODE);
     }
 
     /** Every command names the node that handled it; one without an actor is {@code anonymous}. */

@@ -3,6 +3,7 @@ package io.axscheduler.deploy;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import io.axscheduler.api.problem.FieldError;
+import io.axscheduler.api.problem.ForbiddenException;
 import io.axscheduler.api.problem.IllegalTransitionException;
 import io.axscheduler.api.problem.InvalidRequestException;
 import io.axscheduler.api.problem.NotFoundException;
@@ -36,6 +37,21 @@ class ProblemHandlers extends ResponseEntityExceptionHandler {
     ProblemDetail notFound(NotFoundException e) {
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.NOT_FOUND, e.getMessage());
         problem.setTitle("Not found");
+        return problem;
+    }
+
+    @ExceptionHandler(ForbiddenException.class)
+    ProblemDetail forbidden(ForbiddenException e) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.FORBIDDEN, e.getMessage());
+        problem.setTitle("Forbidden");
+        return problem;
+    }
+
+    /** Spring Security's own refusals inside a controller: a 403 answer, not an internal error. */
+    @ExceptionHandler(org.springframework.security.access.AccessDeniedException.class)
+    ProblemDetail denied(org.springframework.security.access.AccessDeniedException e) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.FORBIDDEN, "not allowed");
+        problem.setTitle("Forbidden");
         return problem;
     }
 

@@ -10,17 +10,45 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 
-/** Real HTTP against a node, as a client would call it. */
+/**
+ * Real HTTP against a node, as a client would call it: with the admin API key every test node is started with
+ * ({@link Node}), unless made with another key ({@link #as}) or none ({@link #anonymous}).
+ */
 final class Api {
+
+    /** The bootstrap admin key of every test node (ax.bootstrap.admin-key). */
+    static final String ADMIN_KEY = "ax_test-only-admin-key-0123456789abcdef";
 
     static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     final int port;
+    /** The bearer key sent, or null for none. */
+    final String key;
 
     Api(int port) {
+        this(port, ADMIN_KEY);
+    }
+
+    Api(int port, String key) {
         this.port = port;
+        this.key = key;
+    }
+
+    /** The same node called with another API key. */
+    Api as(String otherKey) {
+        return new Api(port, otherKey);
+    }
+
+    /** The same node called without credentials. */
+    Api anonymous() {
+        return new Api(port, null);
+    }
+
+    /** Adds this client's key, if any, to a request. */
+    HttpRequest.Builder authorized(HttpRequest.Builder request) {
+        return key == null ? request : request.header("Authorization", "Bearer " + key);
     }
 
     record Response(int status, String contentType, JsonNode body) {
@@ -37,12 +65,11 @@ final class Api {
         return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json"), json);
     }
 
-    Response post(String path, String json, String actor) {
-        return send(
-                HttpRequest.newBuilder(uri(path))
-                        .header("Content-Type", "application/json")
-                        .header("X-Actor", actor),
-                json);
+    /** A POST with extra headers, name and value alternating. */
+    Response post(String path, String json, String... headers) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json");
+        for (int i = 0; i + 1 < headers.length; i += 2) request.header(headers[i], headers[i + 1]);
+        return send(request, json);
     }
 
     /** Submits a job and returns its id, failing unless it was created. */
@@ -63,7 +90,8 @@ final class Api {
 
     private Response send(HttpRequest.Builder request, String json) {
         try {
-            HttpRequest built = request.timeout(Duration.ofSeconds(60))
+            HttpRequest built = authorized(request)
+                    .timeout(Duration.ofSeconds(60))
                     .method(
                             json == null ? "GET" : "POST",
                             json == null
@@ -71,7 +99,7 @@ final class Api {
                                     : HttpRequest.BodyPublishers.ofString(json))
                     .build();
             HttpResponse<String> response = http.send(built, HttpResponse.BodyHandlers.ofString());
-            JsonNode body = response.body().isEmpty() ? JSON.nullNode() : JSON.readTree(response.body());
+            JsonNode body = parse(response.body());
             return new Response(
                     response.statusCode(),
                     response.headers().firstValue("Content-Type").orElse(""),
@@ -81,6 +109,16 @@ final class Api {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
+        }
+    }
+
+    /** JSON as a tree; a body that is not JSON (Prometheus text, say) as one text node. */
+    static JsonNode parse(String body) {
+        if (body.isEmpty()) return JSON.nullNode();
+        try {
+            return JSON.readTree(body);
+        } catch (IOException e) {
+            return JSON.getNodeFactory().textNode(body);
         }
     }
 

@@ -70,7 +70,7 @@ class JobLifecycleIT {
         assertThat(created.path("sequence").asInt()).isZero();
         assertThat(created.path("payload").path("params").path("orderNo").asText())
                 .isEqualTo("42");
-        assertThat(created.path("metadata").path("actor").asText()).isEqualTo("anonymous");
+        assertThat(created.path("metadata").path("actor").asText()).isEqualTo("key:bootstrap-admin");
         assertThat(created.path("metadata").path("node").asText()).isEqualTo("node-a");
         assertThat(created.path("metadata").path("correlationId").asText()).isNotBlank();
         assertThat(history.path("events").get(1).path("metadata").path("actor").asText())
@@ -78,16 +78,18 @@ class JobLifecycleIT {
     }
 
     @Test
-    void the_actor_header_is_recorded_on_the_event() {
-        String jobId =
-                node.api.post("/api/v1/jobs", "{\"jobType\":\"noop\"}", "alice").text("jobId");
+    void the_actor_is_the_key_not_a_header_and_on_behalf_of_is_recorded_beside_it() {
+        String jobId = node.api
+                .post("/api/v1/jobs", "{\"jobType\":\"noop\"}", "X-Actor", "mallory", "X-On-Behalf-Of", "alice")
+                .text("jobId");
         awaitStatus(jobId, "SUCCEEDED");
         JsonNode created = node.api
                 .get("/api/v1/jobs/" + jobId + "/history")
                 .body()
                 .path("events")
                 .get(0);
-        assertThat(created.path("metadata").path("actor").asText()).isEqualTo("alice");
+        assertThat(created.path("metadata").path("actor").asText()).isEqualTo("key:bootstrap-admin");
+        assertThat(created.path("metadata").path("onBehalfOf").asText()).isEqualTo("alice");
     }
 
     @Test
@@ -169,7 +171,7 @@ class JobLifecycleIT {
         String jobId = node.api.submit("{\"jobType\":\"sleep\",\"params\":{\"ms\":60000}}");
         awaitStatus(jobId, "RUNNING");
 
-        var canceled = node.api.post("/api/v1/jobs/" + jobId + "/cancel", "{\"reason\":\"operator said so\"}", "bob");
+        var canceled = node.api.post("/api/v1/jobs/" + jobId + "/cancel", "{\"reason\":\"operator said so\"}");
 
         assertThat(canceled.status()).isEqualTo(200);
         assertThat(canceled.text("status")).isEqualTo("CANCELED");
@@ -185,7 +187,7 @@ class JobLifecycleIT {
                 .get(3);
         assertThat(cancelEvent.path("type").asText()).isEqualTo("JobCanceled");
         assertThat(cancelEvent.path("payload").path("reason").asText()).isEqualTo("operator said so");
-        assertThat(cancelEvent.path("metadata").path("actor").asText()).isEqualTo("bob");
+        assertThat(cancelEvent.path("metadata").path("actor").asText()).isEqualTo("key:bootstrap-admin");
         assertThat(eventTypes(jobId)).doesNotContain("JobSucceeded", "JobFailed");
     }
 
@@ -378,7 +380,7 @@ class JobLifecycleIT {
         String waiting = node.api.submit("{\"jobType\":\"noop\",\"delayMs\":3600000}");
         String canceled = node.api.submit("{\"jobType\":\"noop\",\"delayMs\":3600000}");
         assertThat(node.api
-                        .post("/api/v1/jobs/" + canceled + "/cancel", "{\"reason\":\"listed\"}", "bob")
+                        .post("/api/v1/jobs/" + canceled + "/cancel", "{\"reason\":\"listed\"}")
                         .status())
                 .isEqualTo(200);
         JsonNode byType = node.api.get("/api/v1/jobs?jobType=noop&size=2").body();

@@ -35,6 +35,10 @@ final class Node implements AutoCloseable {
         all.put("spring.datasource.hikari.minimum-idle", "1");
         // the workers the tests start listen on loopback, which no address setting admits by default
         all.put("ax.workers.allowed-addresses", "127.0.0.1/32");
+        // every endpoint needs a key: the tests' clients (Api, ScheduleHttp, WorkerNode) send this one
+        all.put("ax.bootstrap.admin-key", Api.ADMIN_KEY);
+        all.put("ax.bootstrap.admin-password", "test-admin-password");
+        all.put("ax.data-dir", "target/node-data");
         all.putAll(settings);
         List<String> args = new ArrayList<>();
         all.forEach((k, v) -> args.add("--" + k + "=" + v));

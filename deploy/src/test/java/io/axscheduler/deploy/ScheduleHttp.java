@@ -34,7 +34,8 @@ final class ScheduleHttp {
 
     private static Api.Response send(Api api, String method, String path, String json) {
         try {
-            HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + api.port + path))
+            HttpRequest request = api.authorized(
+                            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + api.port + path)))
                     .header("Content-Type", "application/json")
                     .timeout(Duration.ofSeconds(60))
                     .method(

@@ -57,6 +57,7 @@ final class WorkerNode implements AutoCloseable {
         all.put("ax.worker.scheduler-url", "http://127.0.0.1:" + schedulerPort);
         all.put("ax.worker.app", app);
         all.put("ax.worker.capacity", "4");
+        all.put("ax.worker.api-key", Api.ADMIN_KEY);
         all.put("spring.main.banner-mode", "off");
         all.putAll(settings);
         List<String> args = new ArrayList<>();

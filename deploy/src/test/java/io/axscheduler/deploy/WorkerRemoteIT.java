@@ -260,8 +260,9 @@ class WorkerRemoteIT {
 
     static int deregister(String workerId) throws IOException, InterruptedException {
         return http.send(
-                        HttpRequest.newBuilder(
-                                        URI.create("http://127.0.0.1:" + node.api.port + "/api/v1/workers/" + workerId))
+                        node.api
+                                .authorized(HttpRequest.newBuilder(URI.create(
+                                        "http://127.0.0.1:" + node.api.port + "/api/v1/workers/" + workerId)))
                                 .DELETE()
                                 .build(),
                         HttpResponse.BodyHandlers.ofString())
@@ -276,8 +277,9 @@ class WorkerRemoteIT {
     }
 
     static int callback(String body, Long timestamp, String signature) throws IOException, InterruptedException {
-        HttpRequest.Builder request = HttpRequest.newBuilder(
-                        URI.create("http://127.0.0.1:" + node.api.port + "/api/v1/workers/callbacks"))
+        HttpRequest.Builder request = node.api
+                .authorized(HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + node.api.port + "/api/v1/workers/callbacks")))
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body));
         if (timestamp != null) request.header(CallbackSignature.TIMESTAMP_HEADER, String.valueOf(timestamp));

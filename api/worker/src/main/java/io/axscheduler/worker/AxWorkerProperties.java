@@ -16,6 +16,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param shutdownGraceMs  how long a stopping worker lets running jobs finish before it deregisters and cancels them
  * @param rememberedRuns   how many pushed attempts are remembered, so a repeated push is not run again
  * @param callbackAttempts tries to deliver one callback before giving up (the scheduler's run deadline then decides)
+ * @param apiKey           the scheduler API key sent on every call (AX_WORKER_API_KEY): a WORKER key for the app's
+ *                         namespace, or a global ADMIN key
  */
 @ConfigurationProperties("ax.worker")
 public record AxWorkerProperties(
@@ -30,7 +32,8 @@ public record AxWorkerProperties(
         @DefaultValue("5000") long readTimeoutMs,
         @DefaultValue("10000") long shutdownGraceMs,
         @DefaultValue("10000") int rememberedRuns,
-        @DefaultValue("5") int callbackAttempts) {
+        @DefaultValue("5") int callbackAttempts,
+        String apiKey) {
 
     public AxWorkerProperties {
         if (capacity < 1 || capacity > 256) throw new IllegalArgumentException("ax.worker.capacity must be 1..256");

@@ -31,6 +31,7 @@ public class SchedulerClient {
     private final Duration readTimeout;
     private final ObjectMapper json;
     private final Clock clock;
+    private final String apiKey;
 
     public SchedulerClient(AxWorkerProperties properties, ObjectMapper json, Clock clock) {
         this.base = properties.schedulerUrl().endsWith("/")
@@ -39,6 +40,7 @@ public class SchedulerClient {
                         .substring(0, properties.schedulerUrl().length() - 1)
                 : properties.schedulerUrl();
         this.readTimeout = Duration.ofMillis(properties.readTimeoutMs());
+        this.apiKey = properties.apiKey() == null ? "" : properties.apiKey().trim();
         this.json = json;
         this.clock = clock;
         this.http = HttpClient.newBuilder()
@@ -81,6 +83,7 @@ public class SchedulerClient {
                         method,
                         body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
         if (body != null) request.header("Content-Type", "application/json");
+        if (!apiKey.isEmpty()) request.header("Authorization", "Bearer " + apiKey);
         if (signature != null) {
             request.header(CallbackSignature.TIMESTAMP_HEADER, String.valueOf(timestamp))
                     .header(CallbackSignature.SIGNATURE_HEADER, signature);

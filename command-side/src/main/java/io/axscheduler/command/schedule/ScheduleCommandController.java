@@ -2,7 +2,6 @@ package io.axscheduler.command.schedule;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.axscheduler.api.Metadata;
 import io.axscheduler.api.OneUnitOfWork;
 import io.axscheduler.api.TimeOrderedIds;
 import io.axscheduler.api.job.SubmitJob;
@@ -11,6 +10,7 @@ import io.axscheduler.api.problem.FieldError;
 import io.axscheduler.api.problem.InvalidRequestException;
 import io.axscheduler.api.problem.NotFoundException;
 import io.axscheduler.api.schedule.*;
+import io.axscheduler.api.security.Caller;
 import io.axscheduler.api.spi.JobTypeCatalog;
 import io.axscheduler.command.JsonFields;
 import io.axscheduler.command.OperatorCommands;
@@ -32,7 +32,6 @@ import org.springframework.web.bind.annotation.*;
 class ScheduleCommandController {
 
     static final int PREVIEW = 5;
-    static final int MAX_ACTOR_LENGTH = 100;
 
     private final ScheduleRequestParser parser;
     private final OperatorCommands sender;
@@ -54,8 +53,8 @@ class ScheduleCommandController {
 
     @PostMapping("/api/v1/schedules")
     ResponseEntity<Map<String, Object>> create(
-            @RequestBody JsonNode body, @RequestHeader(value = "X-Actor", required = false) String actor) {
-        String who = actor(actor);
+            @RequestBody JsonNode body, @RequestAttribute(name = Caller.ATTRIBUTE, required = false) Caller actor) {
+        Caller who = actor;
         Instant now = clock.instant();
         ScheduleRequest r = parser.parse(body, now);
         String scheduleId = TimeOrderedIds.next(now.toEpochMilli());
@@ -74,7 +73,7 @@ class ScheduleCommandController {
      */
     @PostMapping("/api/v1/schedules/batch")
     ResponseEntity<Map<String, List<Map<String, Object>>>> createBatch(
-            @RequestBody JsonNode body, @RequestHeader(value = "X-Actor", required = false) String actor) {
+            @RequestBody JsonNode body, @RequestAttribute(name = Caller.ATTRIBUTE, required = false) Caller actor) {
         List<FieldError> errors = new ArrayList<>();
         JsonNode items = JsonFields.batchItems(body, "schedules", errors);
         Instant now = clock.instant();
@@ -83,7 +82,7 @@ class ScheduleCommandController {
             requests.add(parser.parse(items.get(i), "schedules[" + i + "]", errors, now));
         }
         if (!errors.isEmpty()) throw new InvalidRequestException(errors);
-        String who = actor(actor);
+        Caller who = actor;
         List<Map<String, Object>> results = sender.inOneTransaction(
                 "schedule batch",
                 () -> OneUnitOfWork.run(() -> {
@@ -118,8 +117,8 @@ class ScheduleCommandController {
     Map<String, Object> update(
             @PathVariable String scheduleId,
             @RequestBody JsonNode body,
-            @RequestHeader(value = "X-Actor", required = false) String actor) {
-        String who = actor(actor);
+            @RequestAttribute(name = Caller.ATTRIBUTE, required = false) Caller actor) {
+        Caller who = actor;
         Instant now = clock.instant();
         ScheduleRequest r = parser.parse(body, now);
         sender.send(
@@ -133,22 +132,25 @@ class ScheduleCommandController {
 
     @DeleteMapping("/api/v1/schedules/{scheduleId}")
     ScheduleView delete(
-            @PathVariable String scheduleId, @RequestHeader(value = "X-Actor", required = false) String actor) {
-        sender.send("schedule", scheduleId, new DeleteSchedule(scheduleId), actor(actor));
+            @PathVariable String scheduleId,
+            @RequestAttribute(name = Caller.ATTRIBUTE, required = false) Caller actor) {
+        sender.send("schedule", scheduleId, new DeleteSchedule(scheduleId), actor);
         return view(scheduleId);
     }
 
     @PostMapping("/api/v1/schedules/{scheduleId}/pause")
     ScheduleView pause(
-            @PathVariable String scheduleId, @RequestHeader(value = "X-Actor", required = false) String actor) {
-        sender.send("schedule", scheduleId, new PauseSchedule(scheduleId), actor(actor));
+            @PathVariable String scheduleId,
+            @RequestAttribute(name = Caller.ATTRIBUTE, required = false) Caller actor) {
+        sender.send("schedule", scheduleId, new PauseSchedule(scheduleId), actor);
         return view(scheduleId);
     }
 
     @PostMapping("/api/v1/schedules/{scheduleId}/resume")
     ScheduleView resume(
-            @PathVariable String scheduleId, @RequestHeader(value = "X-Actor", required = false) String actor) {
-        sender.send("schedule", scheduleId, new ResumeSchedule(scheduleId), actor(actor));
+            @PathVariable String scheduleId,
+            @RequestAttribute(name = Caller.ATTRIBUTE, required = false) Caller actor) {
+        sender.send("schedule", scheduleId, new ResumeSchedule(scheduleId), actor);
         return view(scheduleId);
     }
 
@@ -158,8 +160,9 @@ class ScheduleCommandController {
      */
     @PostMapping("/api/v1/schedules/{scheduleId}/trigger")
     ResponseEntity<Map<String, Object>> trigger(
-            @PathVariable String scheduleId, @RequestHeader(value = "X-Actor", required = false) String actor) {
-        String who = actor(actor);
+            @PathVariable String scheduleId,
+            @RequestAttribute(name = Caller.ATTRIBUTE, required = false) Caller actor) {
+        Caller who = actor;
         Instant now = clock.instant();
         String jobId = TimeOrderedIds.next(now.toEpochMilli());
         SubmitResult result = sender.inOneTransaction("schedule " + scheduleId + " trigger", () -> {
@@ -215,13 +218,5 @@ class ScheduleCommandController {
         return queries.query(new FindSchedule(scheduleId), ResponseTypes.optionalInstanceOf(ScheduleView.class))
                 .join()
                 .orElseThrow(() -> new NotFoundException("schedule", scheduleId));
-    }
-
-    private static String actor(String header) {
-        if (header == null || header.isBlank()) return Metadata.ANONYMOUS;
-        if (header.length() > MAX_ACTOR_LENGTH) {
-            throw InvalidRequestException.of("X-Actor", "must be at most " + MAX_ACTOR_LENGTH + " characters");
-        }
-        return header.strip();
     }
 }

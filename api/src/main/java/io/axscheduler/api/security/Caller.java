@@ -1,0 +1,47 @@
+package io.axscheduler.api.security;
+
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * Who is calling, as authentication established it: the actor recorded in events ({@code key:<name>},
+ * {@code user:<name>} or an OIDC subject), whom it acts for if it may say so, and its grants. The security layer puts
+ * it in the request attribute {@link #ATTRIBUTE}; controllers read it from there and never from a header.
+ */
+public record Caller(String actor, String onBehalfOf, Set<Grant> grants) implements java.io.Serializable {
+
+    public static final String ATTRIBUTE = "io.axscheduler.caller";
+
+    /** The node itself, for work no client asked for. */
+    public static final Caller SCHEDULER = new Caller("scheduler", null, Set.of(new Grant(Grant.ALL, Role.ADMIN)));
+
+    public Caller {
+        grants = Set.copyOf(grants);
+    }
+
+    public boolean admin() {
+        return grants.stream().anyMatch(g -> g.role() == Role.ADMIN);
+    }
+
+    /** Whether the caller may do what {@code role} allows in {@code namespace}. */
+    public boolean can(String namespace, Role role) {
+        return admin()
+                || grants.stream()
+                        .anyMatch(
+                                g -> g.namespace().equals(namespace) && g.role().covers(role));
+    }
+
+    /** Whether some namespace allows {@code role}: the coarse check before the namespace is known. */
+    public boolean canSomewhere(Role role) {
+        return admin() || grants.stream().anyMatch(g -> g.role().covers(role));
+    }
+
+    /** The namespaces the caller may see with {@code role}; {@code null} means all (an admin). */
+    public Set<String> namespaces(Role role) {
+        if (admin()) return null;
+        return grants.stream()
+                .filter(g -> g.role().covers(role))
+                .map(Grant::namespace)
+                .collect(Collectors.toUnmodifiableSet());
+    }
+}

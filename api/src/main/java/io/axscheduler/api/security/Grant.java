@@ -1,0 +1,32 @@
+package io.axscheduler.api.security;
+
+import java.util.regex.Pattern;
+
+/** A role in a namespace; a global role's namespace is {@link #ALL}. */
+public record Grant(String namespace, Role role) implements java.io.Serializable {
+
+    public static final String ALL = "*";
+    public static final String DEFAULT_NAMESPACE = "default";
+    public static final Pattern NAMESPACE = Pattern.compile("[a-z0-9-]{1,63}");
+
+    /** The form kept in the database and in a token claim: {@code namespace:ROLE}. */
+    public String text() {
+        return namespace + ":" + role;
+    }
+
+    /** Parses {@code namespace:ROLE} (or a bare global role); throws IllegalArgumentException on anything else. */
+    public static Grant parse(String text) {
+        int colon = text.lastIndexOf(':');
+        String namespace = colon < 0 ? ALL : text.substring(0, colon).trim();
+        Role role = Role.valueOf(text.substring(colon + 1).trim().toUpperCase(java.util.Locale.ROOT));
+        return of(namespace, role);
+    }
+
+    public static Grant of(String namespace, Role role) {
+        if (role.global()) return new Grant(ALL, role);
+        if (namespace == null || !NAMESPACE.matcher(namespace).matches()) {
+            throw new IllegalArgumentException("namespace must match [a-z0-9-]{1,63}");
+        }
+        return new Grant(namespace, role);
+    }
+}

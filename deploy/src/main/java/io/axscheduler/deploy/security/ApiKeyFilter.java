@@ -1,0 +1,59 @@
+package io.axscheduler.deploy.security;
+
+import io.axscheduler.api.security.Caller;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.util.List;
+import java.util.Optional;
+import org.springframework.security.authentication.UsernamePasswordAuthenticationToken;
+import org.springframework.security.core.context.SecurityContextHolder;
+import org.springframework.web.filter.OncePerRequestFilter;
+
+/**
+ * {@code Authorization: Bearer <key>} against {@link ApiKeys}. A bearer token that is not a valid key is answered 401
+ * at once; a JWT (three dot-separated parts) is left to the OIDC resource server when one is configured.
+ */
+final class ApiKeyFilter extends OncePerRequestFilter {
+
+    private final ApiKeys keys;
+    private final boolean oidc;
+    private final Problems problems;
+
+    ApiKeyFilter(ApiKeys keys, boolean oidc, Problems problems) {
+        this.keys = keys;
+        this.oidc = oidc;
+        this.problems = problems;
+    }
+
+    @Override
+    protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+            throws ServletException, IOException {
+        String header = request.getHeader("Authorization");
+        if (header == null) {
+            chain.doFilter(request, response);
+            return;
+        }
+        if (!header.regionMatches(true, 0, "Bearer ", 0, 7)) {
+            problems.unauthorized(response);
+            return;
+        }
+        String token = header.substring(7).trim();
+        if (oidc && token.chars().filter(c -> c == '.').count() == 2) {
+            chain.doFilter(request, response);
+            return;
+        }
+        Optional<ApiKeys.KeyHolder> holder = keys.authenticate(token);
+        if (holder.isEmpty()) {
+            problems.unauthorized(response);
+            return;
+        }
+        Caller caller =
+                new Caller("key:" + holder.get().name(), null, holder.get().grants());
+        SecurityContextHolder.getContext()
+                .setAuthentication(UsernamePasswordAuthenticationToken.authenticated(caller, null, List.of()));
+        chain.doFilter(request, response);
+    }
+}

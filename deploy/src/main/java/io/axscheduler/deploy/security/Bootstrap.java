@@ -1,0 +1,134 @@
+package io.axscheduler.deploy.security;
+
+import io.axscheduler.api.security.Grant;
+import io.axscheduler.api.security.Role;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.util.Base64;
+import java.util.Map;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.ApplicationArguments;
+import org.springframework.boot.ApplicationRunner;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.stereotype.Component;
+
+/**
+ * The first node on an empty database makes an admin API key and the console user {@code admin} with random secrets,
+ * logs them once and writes them to {@code <data dir>/initial-admin.txt} (mode 600). {@code ax.bootstrap.admin-key}
+ * (AX_BOOTSTRAP_ADMIN_KEY) and {@code ax.bootstrap.admin-password} (AX_BOOTSTRAP_ADMIN_PASSWORD) give them instead,
+ * for scripts and CI: that key is added at any start if it is not known yet. There is no default secret.
+ */
+@Component
+@Order(Ordered.HIGHEST_PRECEDENCE)
+class Bootstrap implements ApplicationRunner {
+
+    static final String BY = "bootstrap";
+    static final String FILE = "initial-admin.txt";
+    static final int MIN_KEY_LENGTH = 32;
+    static final int MIN_PASSWORD_LENGTH = 12;
+
+    private static final Logger log = LoggerFactory.getLogger(Bootstrap.class);
+    private static final Set<Grant> ADMIN = Set.of(Grant.of(Grant.ALL, Role.ADMIN));
+
+    private final ApiKeys keys;
+    private final ConsoleUsers users;
+    private final NamedParameterJdbcTemplate jdbc;
+    private final Clock clock;
+    private final String givenKey;
+    private final String givenPassword;
+    private final Path dataDir;
+
+    Bootstrap(
+            ApiKeys keys,
+            ConsoleUsers users,
+            NamedParameterJdbcTemplate jdbc,
+            Clock clock,
+            @Value("${ax.bootstrap.admin-key:}") String givenKey,
+            @Value("${ax.bootstrap.admin-password:}") String givenPassword,
+            @Value("${ax.data-dir:${AX_DATA_DIR:data}}") String dataDir) {
+        this.keys = keys;
+        this.users = users;
+        this.jdbc = jdbc;
+        this.clock = clock;
+        this.givenKey = givenKey.trim();
+        this.givenPassword = givenPassword;
+        this.dataDir = Path.of(dataDir);
+        if (!this.givenKey.isEmpty() && this.givenKey.length() < MIN_KEY_LENGTH) {
+            throw new IllegalStateException("AX_BOOTSTRAP_ADMIN_KEY must be at least " + MIN_KEY_LENGTH
+                    + " characters of random (128 bits or more)");
+        }
+        if (!givenPassword.isEmpty() && givenPassword.length() < MIN_PASSWORD_LENGTH) {
+            throw new IllegalStateException(
+                    "AX_BOOTSTRAP_ADMIN_PASSWORD must be at least " + MIN_PASSWORD_LENGTH + " characters");
+        }
+    }
+
+    @Override
+    public void run(ApplicationArguments args) throws IOException {
+        if (!givenKey.isEmpty() && !keys.hashExists(givenKey)) {
+            keys.create(freeName("bootstrap-admin"), ADMIN, null, BY, givenKey);
+            log.info("added the admin API key given in AX_BOOTSTRAP_ADMIN_KEY");
+        }
+        if (!givenPassword.isEmpty() && !users.exists("admin")) {
+            users.create("admin", givenPassword, ADMIN, BY);
+            log.info("added the console user admin with the password given in AX_BOOTSTRAP_ADMIN_PASSWORD");
+        }
+        boolean first = jdbc.update(
+                        "INSERT IGNORE INTO security_bootstrap (id, done_at) VALUES (1, :at)",
+                        Map.of("at", clock.millis()))
+                == 1;
+        if (!first) return;
+        String key = null;
+        String password = null;
+        if (!keys.anyAdmin()) {
+            key = ApiKeys.newKey();
+            keys.create(freeName("initial-admin"), ADMIN, null, BY, key);
+        }
+        if (!users.exists("admin")) {
+            password = randomPassword();
+            users.create("admin", password, ADMIN, BY);
+        }
+        if (key == null && password == null) return;
+        StringBuilder text = new StringBuilder("# ax-scheduler initial admin credentials, shown once\n");
+        if (key != null) text.append("AX_ADMIN_KEY=").append(key).append('\n');
+        if (password != null)
+            text.append("console user: admin\nconsole password: ")
+                    .append(password)
+                    .append('\n');
+        Path file = dataDir.resolve(FILE).toAbsolutePath();
+        try {
+            Files.createDirectories(file.getParent());
+            Files.deleteIfExists(file);
+            Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            Files.writeString(file, text);
+        } catch (IOException | UnsupportedOperationException e) {
+            log.warn("could not write {}: {}", file, e.toString());
+        }
+        log.warn(
+                "\n\n==== first start: initial admin credentials (also in {}); they are not shown again ====\n{}"
+                        + "use the key as: curl -H 'Authorization: Bearer <key>' ...\n",
+                file,
+                text);
+    }
+
+    private String freeName(String base) {
+        String name = base;
+        for (int i = 2; keys.nameTaken(name); i++) name = base + "-" + i;
+        return name;
+    }
+
+    private static String randomPassword() {
+        byte[] bytes = new byte[18];
+        new SecureRandom().nextBytes(bytes);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+    }
+}

@@ -1,0 +1,53 @@
+package io.axscheduler.deploy.security;
+
+import io.axscheduler.api.security.Caller;
+import io.axscheduler.api.security.Role;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.util.Optional;
+import java.util.function.Function;
+import org.springframework.security.core.Authentication;
+import org.springframework.security.core.context.SecurityContextHolder;
+import org.springframework.web.filter.OncePerRequestFilter;
+
+/**
+ * Puts the authenticated {@link Caller} in the request for the controllers, with {@code X-On-Behalf-Of} honoured only
+ * for a caller holding {@code ON_BEHALF_OF} (403 otherwise: a caller who names someone it may not speak for is told
+ * so, not silently recorded as itself).
+ */
+final class CallerFilter extends OncePerRequestFilter {
+
+    static final String ON_BEHALF_OF_HEADER = "X-On-Behalf-Of";
+    static final int MAX_ON_BEHALF_OF = 200;
+
+    private final Function<Authentication, Optional<Caller>> callers;
+    private final Problems problems;
+
+    CallerFilter(Function<Authentication, Optional<Caller>> callers, Problems problems) {
+        this.callers = callers;
+        this.problems = problems;
+    }
+
+    @Override
+    protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+            throws ServletException, IOException {
+        Optional<Caller> caller =
+                callers.apply(SecurityContextHolder.getContext().getAuthentication());
+        if (caller.isPresent()) {
+            Caller who = caller.get();
+            String onBehalfOf = request.getHeader(ON_BEHALF_OF_HEADER);
+            if (onBehalfOf != null && !onBehalfOf.isBlank()) {
+                if (!who.can("*", Role.ON_BEHALF_OF) || onBehalfOf.strip().length() > MAX_ON_BEHALF_OF) {
+                    problems.forbidden(response);
+                    return;
+                }
+                who = new Caller(who.actor(), onBehalfOf.strip(), who.grants());
+            }
+            request.setAttribute(Caller.ATTRIBUTE, who);
+        }
+        chain.doFilter(request, response);
+    }
+}

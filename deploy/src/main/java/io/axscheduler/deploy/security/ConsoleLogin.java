@@ -1,0 +1,54 @@
+package io.axscheduler.deploy.security;
+
+import io.axscheduler.api.security.Caller;
+import java.util.List;
+import org.springframework.security.authentication.AuthenticationProvider;
+import org.springframework.security.authentication.BadCredentialsException;
+import org.springframework.security.authentication.UsernamePasswordAuthenticationToken;
+import org.springframework.security.core.Authentication;
+import org.springframework.security.core.AuthenticationException;
+import org.springframework.security.crypto.password.PasswordEncoder;
+
+/**
+ * The console's form login against {@link ConsoleUsers}. Every failure answers the same "bad credentials" (unknown
+ * user, wrong password, locked), and an unknown user costs the same BCrypt work as a known one.
+ */
+final class ConsoleLogin implements AuthenticationProvider {
+
+    private final ConsoleUsers users;
+    private final PasswordEncoder encoder;
+    private final String dummyHash;
+
+    ConsoleLogin(ConsoleUsers users, PasswordEncoder encoder) {
+        this.users = users;
+        this.encoder = encoder;
+        this.dummyHash = encoder.encode("not a password anyone has");
+    }
+
+    @Override
+    public Authentication authenticate(Authentication authentication) throws AuthenticationException {
+        String username = String.valueOf(authentication.getPrincipal());
+        String password = String.valueOf(authentication.getCredentials());
+        var user = users.find(username);
+        if (user.isEmpty()) {
+            encoder.matches(password, dummyHash);
+            throw new BadCredentialsException("bad credentials");
+        }
+        if (users.locked(user.get())) {
+            encoder.matches(password, dummyHash);
+            throw new BadCredentialsException("bad credentials");
+        }
+        if (!encoder.matches(password, user.get().passwordHash())) {
+            users.loginFailed(username);
+            throw new BadCredentialsException("bad credentials");
+        }
+        users.loginSucceeded(username);
+        Caller caller = new Caller("user:" + username, null, user.get().grants());
+        return UsernamePasswordAuthenticationToken.authenticated(caller, null, List.of());
+    }
+
+    @Override
+    public boolean supports(Class<?> authentication) {
+        return UsernamePasswordAuthenticationToken.class.isAssignableFrom(authentication);
+    }
+}

@@ -1,0 +1,109 @@
+package io.axscheduler.deploy.security;
+
+import io.axscheduler.api.problem.NotFoundException;
+import io.axscheduler.api.security.Grant;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.security.crypto.password.PasswordEncoder;
+import org.springframework.stereotype.Component;
+
+/**
+ * The {@code console_users} table: BCrypt hashes only. Failed logins are counted in the row, so a lock-out holds on
+ * every node: {@link #MAX_FAILURES} failures in a row lock the user for {@link #LOCK_MS}.
+ */
+@Component
+public class ConsoleUsers {
+
+    static final int MAX_FAILURES = 5;
+    static final long LOCK_MS = 60_000;
+
+    private final NamedParameterJdbcTemplate jdbc;
+    private final PasswordEncoder encoder;
+    private final Clock clock;
+
+    public ConsoleUsers(NamedParameterJdbcTemplate jdbc, PasswordEncoder encoder, Clock clock) {
+        this.jdbc = jdbc;
+        this.encoder = encoder;
+        this.clock = clock;
+    }
+
+    public record UserView(String username, List<Map<String, String>> grants, String createdBy, Instant createdAt) {}
+
+    record Stored(String username, String passwordHash, Set<Grant> grants, long lockedUntil) {}
+
+    public void create(String username, String password, Set<Grant> grants, String createdBy) {
+        jdbc.update(
+                "INSERT INTO console_users (username, password_hash, grants, created_by, created_at)"
+                        + " VALUES (:name, :hash, :grants, :by, :at)",
+                new MapSqlParameterSource()
+                        .addValue("name", username)
+                        .addValue("hash", encoder.encode(password))
+                        .addValue("grants", Grants.format(grants))
+                        .addValue("by", createdBy)
+                        .addValue("at", clock.millis()));
+    }
+
+    public boolean exists(String username) {
+        return find(username).isPresent();
+    }
+
+    public List<UserView> list() {
+        return jdbc.query(
+                "SELECT username, grants, created_by, created_at FROM console_users ORDER BY username",
+                Map.of(),
+                (rs, i) -> new UserView(
+                        rs.getString("username"),
+                        Grants.parse(rs.getString("grants")).stream()
+                                .map(g -> Map.of(
+                                        "namespace",
+                                        g.namespace(),
+                                        "role",
+                                        g.role().name()))
+                                .toList(),
+                        rs.getString("created_by"),
+                        Instant.ofEpochMilli(rs.getLong("created_at"))));
+    }
+
+    public void delete(String username) {
+        if (jdbc.update("DELETE FROM console_users WHERE username = :name", Map.of("name", username)) == 0) {
+            throw new NotFoundException("user", username);
+        }
+    }
+
+    Optional<Stored> find(String username) {
+        return jdbc
+                .query(
+                        "SELECT username, password_hash, grants, locked_until FROM console_users"
+                                + " WHERE username = :name",
+                        Map.of("name", username),
+                        (rs, i) -> new Stored(
+                                rs.getString("username"),
+                                rs.getString("password_hash"),
+                                Grants.parse(rs.getString("grants")),
+                                rs.getLong("locked_until")))
+                .stream()
+                .findFirst();
+    }
+
+    boolean locked(Stored user) {
+        return user.lockedUntil() > clock.millis();
+    }
+
+    void loginFailed(String username) {
+        jdbc.update(
+                "UPDATE console_users SET locked_until = CASE WHEN failed_logins + 1 >= :max THEN :until"
+                        + " ELSE locked_until END, failed_logins = CASE WHEN failed_logins + 1 >= :max THEN 0"
+                        + " ELSE failed_logins + 1 END WHERE username = :name",
+                Map.of("name", username, "max", MAX_FAILURES, "until", clock.millis() + LOCK_MS));
+    }
+
+    void loginSucceeded(String username) {
+        jdbc.update("UPDATE console_users SET failed_logins = 0 WHERE username = :name", Map.of("name", username));
+    }
+}

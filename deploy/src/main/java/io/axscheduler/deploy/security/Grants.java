@@ -1,0 +1,61 @@
+package io.axscheduler.deploy.security;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.axscheduler.api.problem.FieldError;
+import io.axscheduler.api.security.Grant;
+import io.axscheduler.api.security.Role;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/** Grants as the database keeps them ({@code ns:ROLE,ns:ROLE}) and as request bodies give them. */
+final class Grants {
+
+    static final int MAX = 50;
+
+    private Grants() {}
+
+    static String format(Set<Grant> grants) {
+        return grants.stream().map(Grant::text).sorted().collect(Collectors.joining(","));
+    }
+
+    static Set<Grant> parse(String text) {
+        if (text == null || text.isBlank()) return Set.of();
+        Set<Grant> grants = new LinkedHashSet<>();
+        for (String part : text.split(",")) grants.add(Grant.parse(part));
+        return grants;
+    }
+
+    /** {@code [{"namespace":"team-a","role":"OPERATOR"}, {"role":"ADMIN"}]}, each error named by its index. */
+    static Set<Grant> fromJson(JsonNode array, List<FieldError> errors) {
+        Set<Grant> grants = new LinkedHashSet<>();
+        if (array == null || !array.isArray() || array.isEmpty() || array.size() > MAX) {
+            errors.add(new FieldError("grants", "must be an array of 1 to " + MAX + " {namespace, role}"));
+            return grants;
+        }
+        for (int i = 0; i < array.size(); i++) {
+            JsonNode item = array.get(i);
+            String roleText = item.path("role").asText("").toUpperCase(Locale.ROOT);
+            Role role;
+            try {
+                role = Role.valueOf(roleText);
+            } catch (IllegalArgumentException e) {
+                errors.add(
+                        new FieldError("grants[" + i + "].role", "must be one of " + Arrays.toString(Role.values())));
+                continue;
+            }
+            String namespace =
+                    item.path("namespace").isTextual() ? item.path("namespace").asText() : null;
+            if (!role.global()
+                    && (namespace == null || !Grant.NAMESPACE.matcher(namespace).matches())) {
+                errors.add(new FieldError("grants[" + i + "].namespace", "must match [a-z0-9-]{1,63}"));
+                continue;
+            }
+            grants.add(Grant.of(namespace, role));
+        }
+        return grants;
+    }
+}

@@ -1,0 +1,96 @@
+package io.axscheduler.deploy.security;
+
+import io.axscheduler.api.security.Caller;
+import io.axscheduler.api.security.Grant;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.core.Authentication;
+import org.springframework.security.oauth2.core.DelegatingOAuth2TokenValidator;
+import org.springframework.security.oauth2.jwt.Jwt;
+import org.springframework.security.oauth2.jwt.JwtDecoder;
+import org.springframework.security.oauth2.jwt.JwtValidators;
+import org.springframework.security.oauth2.jwt.NimbusJwtDecoder;
+import org.springframework.security.oauth2.server.resource.authentication.JwtAuthenticationToken;
+import org.springframework.stereotype.Component;
+
+/**
+ * SSO through an OIDC provider, off unless {@code ax.oidc.issuer-uri} (AX_OIDC_ISSUER_URI) is set: the API then also
+ * takes the provider's JWTs as bearer tokens. The token's grants are the claim {@code ax.oidc.grants-claim} (a list,
+ * or one space- or comma-separated string, of {@code namespace:ROLE}); the actor is {@code oidc:<subject>}. Also turns
+ * any authentication this node made into the {@link Caller} the controllers see.
+ */
+@Component
+public class Oidc {
+
+    private static final Logger log = LoggerFactory.getLogger(Oidc.class);
+
+    private final String issuer;
+    private final String jwkSetUri;
+    private final String grantsClaim;
+
+    public Oidc(
+            @Value("${ax.oidc.issuer-uri:}") String issuer,
+            @Value("${ax.oidc.jwk-set-uri:}") String jwkSetUri,
+            @Value("${ax.oidc.grants-claim:ax_grants}") String grantsClaim) {
+        this.issuer = issuer.trim();
+        this.jwkSetUri = jwkSetUri.trim();
+        this.grantsClaim = grantsClaim;
+    }
+
+    boolean enabled() {
+        return !issuer.isEmpty();
+    }
+
+    void configure(HttpSecurity http, Problems problems) throws Exception {
+        if (!enabled()) return;
+        http.oauth2ResourceServer(o -> o.jwt(j -> j.decoder(decoder()))
+                .authenticationEntryPoint((req, res, ex) -> problems.unauthorized(res)));
+    }
+
+    private JwtDecoder decoder() {
+        NimbusJwtDecoder decoder = jwkSetUri.isEmpty()
+                ? NimbusJwtDecoder.withIssuerLocation(issuer).build()
+                : NimbusJwtDecoder.withJwkSetUri(jwkSetUri).build();
+        decoder.setJwtValidator(new DelegatingOAuth2TokenValidator<>(JwtValidators.createDefaultWithIssuer(issuer)));
+        return decoder;
+    }
+
+    /** The caller behind an authentication: an API key's or console user's, or a JWT's subject and grants claim. */
+    Optional<Caller> caller(Authentication authentication) {
+        if (authentication == null || !authentication.isAuthenticated()) return Optional.empty();
+        if (authentication.getPrincipal() instanceof Caller caller) return Optional.of(caller);
+        if (authentication instanceof JwtAuthenticationToken token) {
+            return Optional.of(new Caller("oidc:" + token.getToken().getSubject(), null, grants(token.getToken())));
+        }
+        return Optional.empty();
+    }
+
+    private Set<Grant> grants(Jwt jwt) {
+        Object claim = jwt.getClaim(grantsClaim);
+        List<String> texts;
+        if (claim instanceof Collection<?> list) {
+            texts = list.stream().map(String::valueOf).toList();
+        } else if (claim instanceof String text) {
+            texts = List.of(text.split("[\\s,]+"));
+        } else {
+            texts = List.of();
+        }
+        Set<Grant> grants = new LinkedHashSet<>();
+        for (String text : texts) {
+            if (text.isBlank()) continue;
+            try {
+                grants.add(Grant.parse(text));
+            } catch (IllegalArgumentException e) {
+                log.debug("ignoring grant '{}' of token subject {}", text, jwt.getSubject());
+            }
+        }
+        return grants;
+    }
+}

@@ -1,0 +1,38 @@
+package io.axscheduler.deploy.security;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** 401 and 403 as application/problem+json, saying no more than that. */
+final class Problems {
+
+    private final ObjectMapper json;
+
+    Problems(ObjectMapper json) {
+        this.json = json;
+    }
+
+    void unauthorized(HttpServletResponse response) throws IOException {
+        response.setHeader("WWW-Authenticate", "Bearer");
+        write(response, 401, "Unauthorized", "missing, unknown, expired or revoked credentials");
+    }
+
+    void forbidden(HttpServletResponse response) throws IOException {
+        write(response, 403, "Forbidden", "the credentials do not allow this");
+    }
+
+    void write(HttpServletResponse response, int status, String title, String detail) throws IOException {
+        if (response.isCommitted()) return;
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("type", "about:blank");
+        body.put("title", title);
+        body.put("status", status);
+        body.put("detail", detail);
+        response.setStatus(status);
+        response.setContentType("application/problem+json");
+        json.writeValue(response.getOutputStream(), body);
+    }
+}

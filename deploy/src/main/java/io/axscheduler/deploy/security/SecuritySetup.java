@@ -1,0 +1,156 @@
+package io.axscheduler.deploy.security;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.axscheduler.api.security.Caller;
+import io.axscheduler.api.security.Role;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.annotation.Order;
+import org.springframework.http.HttpMethod;
+import org.springframework.security.authorization.AuthorizationDecision;
+import org.springframework.security.authorization.AuthorizationManager;
+import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.config.http.SessionCreationPolicy;
+import org.springframework.security.core.Authentication;
+import org.springframework.security.crypto.bcrypt.BCryptPasswordEncoder;
+import org.springframework.security.crypto.password.PasswordEncoder;
+import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.access.intercept.AuthorizationFilter;
+import org.springframework.security.web.access.intercept.RequestAuthorizationContext;
+import org.springframework.security.web.authentication.AnonymousAuthenticationFilter;
+import org.springframework.security.web.header.writers.ReferrerPolicyHeaderWriter;
+import org.springframework.web.cors.CorsConfiguration;
+import org.springframework.web.cors.UrlBasedCorsConfigurationSource;
+
+/**
+ * Two filter chains. {@code /api/**} and {@code /actuator/**}: bearer API keys (or OIDC JWTs), stateless, no CSRF (a
+ * browser never sends the Authorization header on its own, so a cross-site request arrives unauthenticated).
+ * Everything else, the console: form login at {@code /login}, a session cookie, CSRF tokens. Each endpoint needs a
+ * role somewhere here; the namespace of the job or schedule is checked where it is known (the controllers).
+ */
+@Configuration(proxyBeanMethods = false)
+class SecuritySetup {
+
+    @Bean
+    PasswordEncoder passwordEncoder() {
+        return new BCryptPasswordEncoder();
+    }
+
+    @Bean
+    @Order(1)
+    SecurityFilterChain api(
+            HttpSecurity http,
+            ApiKeys keys,
+            ObjectMapper json,
+            Oidc oidc,
+            @Value("${ax.security.cors.allowed-origins:}") List<String> corsOrigins)
+            throws Exception {
+        Problems problems = new Problems(json);
+        http.securityMatcher("/api/**", "/actuator/**")
+                .csrf(c -> c.disable())
+                .sessionManagement(s -> s.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
+                .requestCache(c -> c.disable())
+                .formLogin(f -> f.disable())
+                .httpBasic(b -> b.disable())
+                .logout(l -> l.disable())
+                .addFilterBefore(new ApiKeyFilter(keys, oidc.enabled(), problems), AnonymousAuthenticationFilter.class)
+                .addFilterBefore(new CallerFilter(oidc::caller, problems), AuthorizationFilter.class)
+                .exceptionHandling(e -> e.authenticationEntryPoint((req, res, ex) -> problems.unauthorized(res))
+                        .accessDeniedHandler((req, res, ex) -> problems.forbidden(res)))
+                .headers(SecuritySetup::headers)
+                .authorizeHttpRequests(a -> a.requestMatchers("/actuator/health", "/actuator/health/**")
+                        .permitAll()
+                        .requestMatchers("/actuator/**")
+                        .access(somewhere(oidc, Role.VIEWER))
+                        .requestMatchers("/api/v1/admin/**")
+                        .access(somewhere(oidc, Role.ADMIN))
+                        .requestMatchers(HttpMethod.GET, "/api/v1/workers")
+                        .access(somewhere(oidc, Role.VIEWER))
+                        .requestMatchers("/api/v1/workers/**")
+                        .access(somewhere(oidc, Role.WORKER))
+                        .requestMatchers(HttpMethod.POST, "/api/v1/cron/validate")
+                        .access(somewhere(oidc, Role.VIEWER))
+                        .requestMatchers(HttpMethod.POST, "/api/v1/schedules", "/api/v1/schedules/batch")
+                        .access(somewhere(oidc, Role.EDITOR))
+                        .requestMatchers(HttpMethod.PUT, "/api/v1/schedules/*")
+                        .access(somewhere(oidc, Role.EDITOR))
+                        .requestMatchers(HttpMethod.DELETE, "/api/v1/schedules/*")
+                        .access(somewhere(oidc, Role.EDITOR))
+                        .requestMatchers(
+                                HttpMethod.POST,
+                                "/api/v1/schedules/*/pause",
+                                "/api/v1/schedules/*/resume",
+                                "/api/v1/schedules/*/trigger",
+                                "/api/v1/jobs",
+                                "/api/v1/jobs/batch",
+                                "/api/v1/jobs/*/cancel",
+                                "/api/v1/jobs/*/retry")
+                        .access(somewhere(oidc, Role.OPERATOR))
+                        .requestMatchers(HttpMethod.GET, "/api/**")
+                        .access(somewhere(oidc, Role.VIEWER))
+                        .anyRequest()
+                        .access(somewhere(oidc, Role.ADMIN)));
+        cors(http, corsOrigins);
+        oidc.configure(http, problems);
+        return http.build();
+    }
+
+    @Bean
+    @Order(2)
+    SecurityFilterChain console(
+            HttpSecurity http, ConsoleUsers users, PasswordEncoder encoder, ObjectMapper json, Oidc oidc)
+            throws Exception {
+        Problems problems = new Problems(json);
+        http.authenticationProvider(new ConsoleLogin(users, encoder))
+                .formLogin(f -> f.loginPage("/login").permitAll())
+                .logout(l ->
+                        l.logoutUrl("/logout").logoutSuccessUrl("/login?logout").permitAll())
+                .sessionManagement(s -> s.sessionFixation(f -> f.changeSessionId()))
+                .addFilterBefore(new CallerFilter(oidc::caller, problems), AuthorizationFilter.class)
+                .headers(SecuritySetup::headers)
+                .authorizeHttpRequests(a -> a.requestMatchers("/login", "/error", "/favicon.ico", "/css/**", "/js/**")
+                        .permitAll()
+                        .anyRequest()
+                        .authenticated());
+        return http.build();
+    }
+
+    private static void headers(
+            org.springframework.security.config.annotation.web.configurers.HeadersConfigurer<HttpSecurity> h) {
+        h.contentTypeOptions(c -> {})
+                .frameOptions(f -> f.deny())
+                .referrerPolicy(r -> r.policy(ReferrerPolicyHeaderWriter.ReferrerPolicy.SAME_ORIGIN))
+                .contentSecurityPolicy(
+                        c -> c.policyDirectives("frame-ancestors 'none'; object-src 'none'; base-uri 'self'"));
+    }
+
+    /** No CORS headers at all unless origins are configured: a browser on another origin then reads nothing. */
+    private static void cors(HttpSecurity http, List<String> origins) throws Exception {
+        List<String> allowed =
+                origins.stream().map(String::trim).filter(o -> !o.isEmpty()).toList();
+        if (allowed.isEmpty()) {
+            http.cors(c -> c.disable());
+            return;
+        }
+        CorsConfiguration config = new CorsConfiguration();
+        config.setAllowedOrigins(allowed);
+        config.setAllowedMethods(List.of("GET", "POST", "PUT", "DELETE"));
+        config.setAllowedHeaders(List.of("Authorization", "Content-Type", CallerFilter.ON_BEHALF_OF_HEADER));
+        config.setMaxAge(600L);
+        UrlBasedCorsConfigurationSource source = new UrlBasedCorsConfigurationSource();
+        source.registerCorsConfiguration("/api/**", config);
+        http.cors(c -> c.configurationSource(source));
+    }
+
+    private static AuthorizationManager<RequestAuthorizationContext> somewhere(Oidc oidc, Role role) {
+        return (Supplier<Authentication> authentication, RequestAuthorizationContext context) -> {
+            Optional<Caller> caller = oidc.caller(authentication.get());
+            return new AuthorizationDecision(
+                    caller.map(c -> c.canSomewhere(role)).orElse(false));
+        };
+    }
+}

@@ -1,0 +1,210 @@
+package io.axscheduler.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Instant;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Authentication on two nodes of one database: keys made through the admin API, revocation, the actor. */
+class SecurityIT {
+
+    static Node a;
+    static Node b;
+
+    @BeforeAll
+    static void start() {
+        String db = TestDatabase.freshDatabase("security");
+        a = Node.start(db, "sec-a");
+        b = Node.start(db, "sec-b");
+    }
+
+    @AfterAll
+    static void stop() {
+        if (b != null) b.close();
+        if (a != null) a.close();
+    }
+
+    static String key(String name, String grants) {
+        return key(name, grants, null);
+    }
+
+    static String key(String name, String grants, Instant expiresAt) {
+        Api.Response r = a.api.post(
+                "/api/v1/admin/api-keys",
+                "{\"name\":\"" + name + "\",\"grants\":" + grants
+                        + (expiresAt == null ? "" : ",\"expiresAt\":\"" + expiresAt + "\"") + "}");
+        assertThat(r.status()).as(r.body().toString()).isEqualTo(201);
+        return r.text("key");
+    }
+
+    @Test
+    void without_valid_credentials_every_endpoint_answers_401_as_a_problem() {
+        for (Api caller : new Api[] {a.api.anonymous(), a.api.as("ax_not-a-key-of-this-scheduler-at-all")}) {
+            for (String path :
+                    new String[] {"/api/v1/jobs", "/api/v1/schedules", "/api/v1/workers", "/actuator/prometheus"}) {
+                Api.Response r = caller.get(path);
+                assertThat(r.status()).as(path).isEqualTo(401);
+                assertThat(r.contentType()).startsWith("application/problem+json");
+            }
+            assertThat(caller.post("/api/v1/jobs", "{\"jobType\":\"noop\"}").status())
+                    .isEqualTo(401);
+        }
+        Api.Response health = a.api.anonymous().get("/actuator/health");
+        assertThat(health.status()).isEqualTo(200);
+        assertThat(health.body().has("components"))
+                .as("no details without credentials")
+                .isFalse();
+    }
+
+    @Test
+    void a_key_is_shown_once_stored_as_a_hash_and_listed_without_it() {
+        String made = key(
+                "listed-" + UUID.randomUUID().toString().substring(0, 8),
+                "[{\"namespace\":\"default\",\"role\":\"VIEWER\"}]");
+        assertThat(made).startsWith("ax_").hasSizeGreaterThanOrEqualTo(40);
+        JsonNode list = a.api.get("/api/v1/admin/api-keys").body();
+        assertThat(list.toString()).doesNotContain(made);
+        Integer stored = a.jdbc()
+                .queryForObject("SELECT COUNT(*) FROM api_keys WHERE key_hash = SHA2(?, 256)", Integer.class, made);
+        assertThat(stored).isEqualTo(1);
+        assertThat(a.jdbc()
+                        .queryForObject(
+                                "SELECT COUNT(*) FROM api_keys WHERE grants LIKE ?", Integer.class, "%" + made + "%"))
+                .isZero();
+    }
+
+    @Test
+    void a_viewer_reads_but_may_not_act_and_only_an_admin_manages_keys() {
+        String viewer = key(
+                "viewer-" + UUID.randomUUID().toString().substring(0, 8),
+                "[{\"namespace\":\"default\",\"role\":\"VIEWER\"}]");
+        assertThat(a.api.as(viewer).get("/api/v1/jobs").status()).isEqualTo(200);
+        assertThat(a.api.as(viewer)
+                        .post("/api/v1/jobs", "{\"jobType\":\"noop\"}")
+                        .status())
+                .isEqualTo(403);
+        assertThat(a.api.as(viewer).get("/api/v1/admin/api-keys").status()).isEqualTo(403);
+        assertThat(a.api.as(viewer).get("/actuator/prometheus").status()).isEqualTo(200);
+    }
+
+    @Test
+    void an_expired_key_is_refused() throws Exception {
+        String expiring = key(
+                "expiring-" + UUID.randomUUID().toString().substring(0, 8),
+                "[{\"namespace\":\"default\",\"role\":\"VIEWER\"}]",
+                Instant.now().plusSeconds(2));
+        assertThat(a.api.as(expiring).get("/api/v1/jobs").status()).isEqualTo(200);
+        Thread.sleep(2_500);
+        assertThat(a.api.as(expiring).get("/api/v1/jobs").status()).isEqualTo(401);
+    }
+
+    @Test
+    void a_revoked_key_is_refused_by_the_other_node_within_a_second() throws Exception {
+        String name = "revoked-" + UUID.randomUUID().toString().substring(0, 8);
+        String key = key(name, "[{\"namespace\":\"default\",\"role\":\"OPERATOR\"}]");
+        assertThat(b.api.as(key).get("/api/v1/jobs").status()).isEqualTo(200);
+        String id = null;
+        for (JsonNode k : a.api.get("/api/v1/admin/api-keys").body().path("keys")) {
+            if (k.path("name").asText().equals(name)) id = k.path("id").asText();
+        }
+        int revoked = ScheduleHttp.delete(a.api, "/api/v1/admin/api-keys/" + id).status();
+        assertThat(revoked).isEqualTo(204);
+        long revokedAt = System.nanoTime();
+        int status;
+        do {
+            status = b.api.as(key).get("/api/v1/jobs").status();
+        } while (status == 200 && System.nanoTime() - revokedAt < 3_000_000_000L);
+        long tookMs = (System.nanoTime() - revokedAt) / 1_000_000;
+        assertThat(status).isEqualTo(401);
+        assertThat(tookMs).as("ms until node b refused the revoked key").isLessThanOrEqualTo(1_000);
+        assertThat(ScheduleHttp.delete(a.api, "/api/v1/admin/api-keys/" + id).status())
+                .isEqualTo(404);
+    }
+
+    @Test
+    void the_actor_of_an_event_is_the_key_whatever_the_headers_say() {
+        String name = "operator-" + UUID.randomUUID().toString().substring(0, 8);
+        String operator = key(name, "[{\"namespace\":\"default\",\"role\":\"OPERATOR\"}]");
+        Api.Response submitted =
+                a.api.as(operator).post("/api/v1/jobs", "{\"jobType\":\"noop\"}", "X-Actor", "somebody-else");
+        assertThat(submitted.status()).isEqualTo(201);
+        String jobId = submitted.text("jobId");
+        String actor = a.jdbc()
+                .queryForObject(
+                        "SELECT CAST(metaData AS CHAR) FROM DomainEventEntry WHERE aggregateIdentifier = ? AND sequenceNumber = 0",
+                        String.class,
+                        jobId);
+        assertThat(actor).contains("\"key:" + name + "\"").doesNotContain("somebody-else");
+        assertThat(a.api.as(operator)
+                        .post("/api/v1/jobs", "{\"jobType\":\"noop\"}", "X-On-Behalf-Of", "alice")
+                        .status())
+                .as("only an ON_BEHALF_OF key may name another")
+                .isEqualTo(403);
+    }
+
+    @Test
+    void bad_admin_requests_are_problems_naming_the_field() {
+        Api.Response r = a.api.post(
+                "/api/v1/admin/api-keys",
+                "{\"name\":\"\",\"grants\":[{\"namespace\":\"Bad NS\",\"role\":\"VIEWER\"},{\"role\":\"ROOT\"}]}");
+        assertThat(r.status()).isEqualTo(400);
+        assertThat(r.body().toString()).contains("\"name\"", "grants[0].namespace", "grants[1].role");
+    }
+
+    @Test
+    void the_first_start_on_a_fresh_data_directory_makes_and_prints_an_admin() throws Exception {
+        Path dataDir = Files.createTempDirectory("ax-bootstrap");
+        String db = TestDatabase.freshDatabase("bootstrap");
+        try (Node fresh = Node.start(
+                db,
+                "fresh",
+                Map.of(
+                        "ax.bootstrap.admin-key",
+                        "",
+                        "ax.bootstrap.admin-password",
+                        "",
+                        "ax.data-dir",
+                        dataDir.toString()))) {
+            Path file = dataDir.resolve("initial-admin.txt");
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file)))
+                    .isEqualTo("rw-------");
+            String text = Files.readString(file);
+            String key = text.lines()
+                    .filter(l -> l.startsWith("AX_ADMIN_KEY="))
+                    .findFirst()
+                    .orElseThrow()
+                    .substring(13);
+            String password = text.lines()
+                    .filter(l -> l.startsWith("console password: "))
+                    .findFirst()
+                    .orElseThrow()
+                    .substring(18);
+            assertThat(password).hasSizeGreaterThanOrEqualTo(16);
+            assertThat(fresh.api.as(key).get("/api/v1/admin/api-keys").status()).isEqualTo(200);
+            assertThat(fresh.api.as(Api.ADMIN_KEY).get("/api/v1/jobs").status()).isEqualTo(401);
+        }
+        Files.delete(dataDir.resolve("initial-admin.txt"));
+        try (Node again = Node.start(
+                db,
+                "again",
+                Map.of(
+                        "ax.bootstrap.admin-key",
+                        "",
+                        "ax.bootstrap.admin-password",
+                        "",
+                        "ax.data-dir",
+                        dataDir.toString()))) {
+            assertThat(dataDir.resolve("initial-admin.txt"))
+                    .as("made once per database, not per start")
+                    .doesNotExist();
+        }
+    }
+}
