@@ -46,7 +46,8 @@ class Job {
                 c.timeoutMs(),
                 c.scheduleId(),
                 c.executorApp(),
-                c.routeStrategy()));
+                c.routeStrategy(),
+                c.namespace()));
     }
 
     @CommandHandler

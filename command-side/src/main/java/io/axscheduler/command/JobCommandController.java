@@ -11,7 +11,9 @@ import io.axscheduler.api.problem.InvalidRequestException;
 import io.axscheduler.api.problem.NotFoundException;
 import io.axscheduler.api.query.FindJob;
 import io.axscheduler.api.query.JobView;
+import io.axscheduler.api.security.Access;
 import io.axscheduler.api.security.Caller;
+import io.axscheduler.api.security.Role;
 import io.axscheduler.api.spi.JobTypeCatalog;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -48,7 +50,9 @@ class JobCommandController {
         SubmitJob command = parser.parse(body, "", errors);
         Caller who = actor;
         if (!errors.isEmpty()) throw new InvalidRequestException(errors);
+        Access.act(who, command.namespace(), Role.OPERATOR);
         SubmitResult result = sender.send("job", command.jobId(), command, who);
+        if (!result.created()) hideForeignJob(result, who);
         return ResponseEntity.status(result.created() ? HttpStatus.CREATED : HttpStatus.OK)
                 .body(result);
     }
@@ -65,6 +69,7 @@ class JobCommandController {
         }
         Caller who = actor;
         if (!errors.isEmpty()) throw new InvalidRequestException(errors);
+        for (SubmitJob command : commands) Access.act(who, command.namespace(), Role.OPERATOR);
         List<SubmitResult> results = sender.inOneTransaction("job batch", () -> {
             List<SubmitResult> made = new ArrayList<>(commands.size());
             for (SubmitJob command : commands) {
@@ -72,6 +77,9 @@ class JobCommandController {
             }
             return made;
         });
+        for (SubmitResult result : results) {
+            if (!result.created()) hideForeignJob(result, who);
+        }
         return Map.of("results", results);
     }
 
@@ -84,6 +92,7 @@ class JobCommandController {
         String reason = reason(body, errors);
         Caller who = actor;
         if (!errors.isEmpty()) throw new InvalidRequestException(errors);
+        Access.check(who, view(jobId).namespace(), Role.OPERATOR, "job", jobId);
         sender.send("job", jobId, new CancelJob(jobId, reason), who);
         return view(jobId);
     }
@@ -94,8 +103,22 @@ class JobCommandController {
         List<FieldError> errors = new ArrayList<>();
         Caller who = actor;
         if (!errors.isEmpty()) throw new InvalidRequestException(errors);
+        Access.check(who, view(jobId).namespace(), Role.OPERATOR, "job", jobId);
         sender.send("job", jobId, new RetryJob(jobId), who);
         return view(jobId);
+    }
+
+    /**
+     * A job key names one job across namespaces: a key already taken in a namespace the caller cannot see is refused
+     * instead of answering with that job's id.
+     */
+    private void hideForeignJob(SubmitResult result, Caller caller) {
+        JobView existing = queries.query(new FindJob(result.jobId()), ResponseTypes.optionalInstanceOf(JobView.class))
+                .join()
+                .orElse(null);
+        if (existing != null && !caller.can(existing.namespace(), Role.VIEWER)) {
+            throw InvalidRequestException.of("jobKey", "is taken by another job");
+        }
     }
 
     private JobView view(String jobId) {

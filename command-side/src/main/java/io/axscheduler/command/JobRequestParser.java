@@ -9,6 +9,7 @@ import io.axscheduler.api.job.RetryPolicy;
 import io.axscheduler.api.job.RouteStrategy;
 import io.axscheduler.api.job.SubmitJob;
 import io.axscheduler.api.problem.FieldError;
+import io.axscheduler.api.security.Grant;
 import io.axscheduler.api.spi.JobTypeCatalog;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -48,7 +49,8 @@ public final class JobRequestParser {
             "backoff",
             "timeoutMs",
             "executorApp",
-            "routeStrategy");
+            "routeStrategy",
+            "namespace");
     private static final Set<String> BACKOFF_FIELDS = Set.of("initialMs", "multiplier", "maxMs", "delaysMs");
 
     private final JobTypeCatalog jobTypes;
@@ -90,6 +92,7 @@ public final class JobRequestParser {
         if (routeStrategy != null && !isRouteStrategy(routeStrategy)) {
             f.error("routeStrategy", "must be one of " + List.of(RouteStrategy.values()));
         }
+        String namespace = namespace(f);
         if (errors.size() > before) {
             return null;
         }
@@ -104,7 +107,18 @@ public final class JobRequestParser {
                 timeoutMs,
                 null,
                 executorApp,
-                routeStrategy);
+                routeStrategy,
+                namespace);
+    }
+
+    /** {@code namespace}: {@code [a-z0-9-]{1,63}}, {@code default} when absent. Shared with schedules. */
+    public static String namespace(JsonFields f) {
+        String namespace = f.string("namespace", 63);
+        if (namespace == null) return Grant.DEFAULT_NAMESPACE;
+        if (!Grant.NAMESPACE.matcher(namespace).matches()) {
+            f.error("namespace", "must be 1-63 lowercase letters, digits or '-'");
+        }
+        return namespace;
     }
 
     /** {@code params}: a JSON object of at most 64 KiB, or empty. Shared with the job template of a schedule. */

@@ -11,4 +11,29 @@ public record CreateSchedule(
         JobTemplate job,
         MisfirePolicy misfirePolicy,
         OverlapPolicy overlapPolicy,
-        Instant anchor) {}
+        Instant anchor,
+        String namespace) {
+    public CreateSchedule {
+        if (namespace == null) namespace = io.axscheduler.api.security.Grant.DEFAULT_NAMESPACE;
+    }
+
+    /** Without a namespace: the {@code default} one (events written before namespaces existed read so too). */
+    public CreateSchedule(
+            String scheduleId,
+            String name,
+            Trigger trigger,
+            JobTemplate job,
+            MisfirePolicy misfirePolicy,
+            OverlapPolicy overlapPolicy,
+            Instant anchor) {
+        this(
+                scheduleId,
+                name,
+                trigger,
+                job,
+                misfirePolicy,
+                overlapPolicy,
+                anchor,
+                io.axscheduler.api.security.Grant.DEFAULT_NAMESPACE);
+    }
+}

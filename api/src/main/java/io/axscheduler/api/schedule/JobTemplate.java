@@ -13,9 +13,29 @@ public record JobTemplate(
         RetryPolicy retryPolicy,
         long timeoutMs,
         String executorApp,
-        String routeStrategy) {
+        String routeStrategy,
+        String namespace) {
+
+    /** Without a namespace: the {@code default} one (templates stored before namespaces existed read so too). */
+    public JobTemplate(
+            String jobType,
+            Map<String, Object> params,
+            int priority,
+            RetryPolicy retryPolicy,
+            long timeoutMs,
+            String executorApp,
+            String routeStrategy) {
+        this(jobType, params, priority, retryPolicy, timeoutMs, executorApp, routeStrategy, null);
+    }
+
+    /** The same template in {@code otherNamespace}: a schedule's jobs live in the schedule's namespace. */
+    public JobTemplate inNamespace(String otherNamespace) {
+        return new JobTemplate(
+                jobType, params, priority, retryPolicy, timeoutMs, executorApp, routeStrategy, otherNamespace);
+    }
 
     public JobTemplate {
+        if (namespace == null) namespace = io.axscheduler.api.security.Grant.DEFAULT_NAMESPACE;
         if (jobType == null || jobType.isBlank()) throw new IllegalArgumentException("jobType is required");
         if (timeoutMs < 1) throw new IllegalArgumentException("timeoutMs must be positive");
         params = params == null ? Map.of() : params;
@@ -35,6 +55,7 @@ public record JobTemplate(
                 timeoutMs,
                 scheduleId,
                 executorApp,
-                routeStrategy);
+                routeStrategy,
+                namespace);
     }
 }

@@ -10,4 +10,31 @@ public record ScheduleCreated(
         MisfirePolicy misfirePolicy,
         OverlapPolicy overlapPolicy,
         Instant anchor,
-        Instant nextFireTime) {}
+        Instant nextFireTime,
+        String namespace) {
+    public ScheduleCreated {
+        if (namespace == null) namespace = io.axscheduler.api.security.Grant.DEFAULT_NAMESPACE;
+    }
+
+    /** Without a namespace: the {@code default} one (events written before namespaces existed read so too). */
+    public ScheduleCreated(
+            String scheduleId,
+            String name,
+            Trigger trigger,
+            JobTemplate job,
+            MisfirePolicy misfirePolicy,
+            OverlapPolicy overlapPolicy,
+            Instant anchor,
+            Instant nextFireTime) {
+        this(
+                scheduleId,
+                name,
+                trigger,
+                job,
+                misfirePolicy,
+                overlapPolicy,
+                anchor,
+                nextFireTime,
+                io.axscheduler.api.security.Grant.DEFAULT_NAMESPACE);
+    }
+}

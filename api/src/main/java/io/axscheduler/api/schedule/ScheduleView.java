@@ -24,4 +24,55 @@ public record ScheduleView(
         long fireCount,
         long skipCount,
         Instant createdAt,
-        Instant updatedAt) {}
+        Instant updatedAt,
+        String namespace) {
+    public ScheduleView {
+        if (namespace == null) namespace = io.axscheduler.api.security.Grant.DEFAULT_NAMESPACE;
+    }
+
+    /** Without a namespace: the {@code default} one (events written before namespaces existed read so too). */
+    public ScheduleView(
+            String scheduleId,
+            String name,
+            ScheduleState state,
+            boolean paused,
+            Trigger trigger,
+            String timezone,
+            String description,
+            JobTemplate job,
+            MisfirePolicy misfirePolicy,
+            OverlapPolicy overlapPolicy,
+            Instant nextFireTime,
+            Instant queuedFireTime,
+            Instant lastFireTime,
+            String lastJobId,
+            JobStatus lastJobStatus,
+            String lastSkipReason,
+            long fireCount,
+            long skipCount,
+            Instant createdAt,
+            Instant updatedAt) {
+        this(
+                scheduleId,
+                name,
+                state,
+                paused,
+                trigger,
+                timezone,
+                description,
+                job,
+                misfirePolicy,
+                overlapPolicy,
+                nextFireTime,
+                queuedFireTime,
+                lastFireTime,
+                lastJobId,
+                lastJobStatus,
+                lastSkipReason,
+                fireCount,
+                skipCount,
+                createdAt,
+                updatedAt,
+                io.axscheduler.api.security.Grant.DEFAULT_NAMESPACE);
+    }
+}

@@ -6,4 +6,14 @@ import java.util.List;
  * A worker announces itself: {@code address} is the base URL the scheduler pushes jobs to, {@code capacity} how
  * many jobs it runs at once (its pool size).
  */
-public record RegisterWorker(String app, String address, List<String> jobTypes, int capacity) {}
+public record RegisterWorker(String app, String address, List<String> jobTypes, int capacity, String namespace) {
+
+    public RegisterWorker {
+        if (namespace == null) namespace = io.axscheduler.api.security.Grant.DEFAULT_NAMESPACE;
+    }
+
+    /** In the {@code default} namespace. */
+    public RegisterWorker(String app, String address, List<String> jobTypes, int capacity) {
+        this(app, address, jobTypes, capacity, null);
+    }
+}

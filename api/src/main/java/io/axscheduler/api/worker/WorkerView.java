@@ -13,4 +13,5 @@ public record WorkerView(
         Instant lastHeartbeat,
         int inFlight,
         int consecutiveFailures,
-        boolean coolingDown) {}
+        boolean coolingDown,
+        String namespace) {}

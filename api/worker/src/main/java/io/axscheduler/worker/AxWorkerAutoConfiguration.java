@@ -43,7 +43,7 @@ public class AxWorkerAutoConfiguration {
     }
 
     @Bean
-    RouterFunction<ServerResponse> axWorkerPushEndpoint(WorkerRuns runs) {
-        return PushEndpoint.route(runs);
+    RouterFunction<ServerResponse> axWorkerPushEndpoint(WorkerRuns runs, WorkerRuntime runtime, ObjectMapper json) {
+        return PushEndpoint.route(runs, runtime, json);
     }
 }

@@ -18,6 +18,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param callbackAttempts tries to deliver one callback before giving up (the scheduler's run deadline then decides)
  * @param apiKey           the scheduler API key sent on every call (AX_WORKER_API_KEY): a WORKER key for the app's
  *                         namespace, or a global ADMIN key
+ * @param namespace        the namespace of the app: the worker registers there, and only that namespace's WORKER keys
+ *                         (or an ADMIN key) may register it
  */
 @ConfigurationProperties("ax.worker")
 public record AxWorkerProperties(
@@ -33,7 +35,8 @@ public record AxWorkerProperties(
         @DefaultValue("10000") long shutdownGraceMs,
         @DefaultValue("10000") int rememberedRuns,
         @DefaultValue("5") int callbackAttempts,
-        String apiKey) {
+        String apiKey,
+        @DefaultValue("default") String namespace) {
 
     public AxWorkerProperties {
         if (capacity < 1 || capacity > 256) throw new IllegalArgumentException("ax.worker.capacity must be 1..256");

@@ -1,5 +1,7 @@
 package io.axscheduler.worker;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.axscheduler.api.worker.CallbackSignature;
 import io.axscheduler.api.worker.PushAnswer;
 import io.axscheduler.api.worker.PushState;
 import io.axscheduler.api.worker.PushedJob;
@@ -17,10 +19,21 @@ final class PushEndpoint {
 
     private PushEndpoint() {}
 
-    static RouterFunction<ServerResponse> route(WorkerRuns runs) {
+    /** A push signed further than this from the worker's clock is refused. */
+    static final long MAX_AGE_MS = 300_000;
+
+    static RouterFunction<ServerResponse> route(WorkerRuns runs, WorkerRuntime runtime, ObjectMapper json) {
         return RouterFunctions.route()
                 .POST(PushedJob.PATH, request -> {
-                    PushAnswer answer = runs.accept(request.body(PushedJob.class));
+                    String body = request.body(String.class);
+                    if (!signed(
+                            runtime.secret(),
+                            request.headers().firstHeader(CallbackSignature.TIMESTAMP_HEADER),
+                            request.headers().firstHeader(CallbackSignature.SIGNATURE_HEADER),
+                            body)) {
+                        return ServerResponse.status(HttpStatus.UNAUTHORIZED).build();
+                    }
+                    PushAnswer answer = runs.accept(json.readValue(body, PushedJob.class));
                     return ServerResponse.status(
                                     answer.state() == PushState.BUSY
                                             ? HttpStatus.TOO_MANY_REQUESTS
@@ -28,5 +41,18 @@ final class PushEndpoint {
                             .body(answer);
                 })
                 .build();
+    }
+
+    /** Signed with this worker's secret (HMAC-SHA256 of timestamp and body, as callbacks are) and fresh. */
+    static boolean signed(String secret, String timestamp, String signature, String body) {
+        if (secret == null || timestamp == null || signature == null) return false;
+        long at;
+        try {
+            at = Long.parseLong(timestamp.trim());
+        } catch (NumberFormatException e) {
+            return false;
+        }
+        if (Math.abs(System.currentTimeMillis() - at) > MAX_AGE_MS) return false;
+        return CallbackSignature.matches(secret, at, body, signature.trim());
     }
 }

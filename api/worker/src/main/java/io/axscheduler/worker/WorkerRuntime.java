@@ -34,6 +34,12 @@ public class WorkerRuntime implements SmartLifecycle, WorkerRuns.Reporter {
     private volatile WorkerRegistered registration;
     private volatile boolean running;
 
+    /** The secret of the current registration, or null before the worker has registered. */
+    String secret() {
+        WorkerRegistered current = registration;
+        return current == null ? null : current.secret();
+    }
+
     public WorkerRuntime(AxWorkerProperties properties, SchedulerClient scheduler, ApplicationContext context) {
         this.properties = properties;
         this.scheduler = scheduler;
@@ -61,8 +67,8 @@ public class WorkerRuntime implements SmartLifecycle, WorkerRuns.Reporter {
         try {
             WorkerRegistered current = registration;
             if (current == null) {
-                registration = scheduler.register(
-                        new RegisterWorker(properties.app(), address(), runs.jobTypes(), properties.capacity()));
+                registration = scheduler.register(new RegisterWorker(
+                        properties.app(), address(), runs.jobTypes(), properties.capacity(), properties.namespace()));
                 log.info(
                         "registered with {} as {} for {}",
                         properties.schedulerUrl(),

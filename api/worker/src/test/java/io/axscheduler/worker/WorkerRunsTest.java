@@ -38,7 +38,7 @@ class WorkerRunsTest {
     };
     private final WorkerRuns runs = new WorkerRuns(
             List.of(blocking),
-            new AxWorkerProperties("http://scheduler", "app", null, 2, 1000, 1000, 0, 100, 1, null),
+            new AxWorkerProperties("http://scheduler", "app", null, 2, 1000, 1000, 0, 100, 1, null, "default"),
             new WorkerRuns.Reporter() {
                 public void report(JobCallback outcome) {
                     reported.add(outcome);

@@ -43,7 +43,8 @@ class Schedule {
                 c.misfirePolicy(),
                 c.overlapPolicy(),
                 c.anchor(),
-                FireTimes.next(c.trigger(), c.anchor(), c.anchor()).orElse(null)));
+                FireTimes.next(c.trigger(), c.anchor(), c.anchor()).orElse(null),
+                c.namespace()));
     }
 
     @CommandHandler

@@ -10,7 +10,9 @@ import io.axscheduler.api.problem.FieldError;
 import io.axscheduler.api.problem.InvalidRequestException;
 import io.axscheduler.api.problem.NotFoundException;
 import io.axscheduler.api.schedule.*;
+import io.axscheduler.api.security.Access;
 import io.axscheduler.api.security.Caller;
+import io.axscheduler.api.security.Role;
 import io.axscheduler.api.spi.JobTypeCatalog;
 import io.axscheduler.command.JsonFields;
 import io.axscheduler.command.OperatorCommands;
@@ -57,12 +59,20 @@ class ScheduleCommandController {
         Caller who = actor;
         Instant now = clock.instant();
         ScheduleRequest r = parser.parse(body, now);
+        Access.act(who, r.namespace(), Role.EDITOR);
         String scheduleId = TimeOrderedIds.next(now.toEpochMilli());
         sender.send(
                 "schedule",
                 scheduleId,
                 new CreateSchedule(
-                        scheduleId, r.name(), r.trigger(), r.job(), r.misfirePolicy(), r.overlapPolicy(), now),
+                        scheduleId,
+                        r.name(),
+                        r.trigger(),
+                        r.job(),
+                        r.misfirePolicy(),
+                        r.overlapPolicy(),
+                        now,
+                        r.namespace()),
                 who);
         return ResponseEntity.status(HttpStatus.CREATED).body(answer(scheduleId, r.trigger(), now));
     }
@@ -83,6 +93,7 @@ class ScheduleCommandController {
         }
         if (!errors.isEmpty()) throw new InvalidRequestException(errors);
         Caller who = actor;
+        for (ScheduleRequest r : requests) Access.act(who, r.namespace(), Role.EDITOR);
         List<Map<String, Object>> results = sender.inOneTransaction(
                 "schedule batch",
                 () -> OneUnitOfWork.run(() -> {
@@ -99,7 +110,8 @@ class ScheduleCommandController {
                                         r.job(),
                                         r.misfirePolicy(),
                                         r.overlapPolicy(),
-                                        now),
+                                        now,
+                                        r.namespace()),
                                 who);
                         Map<String, Object> answer = new LinkedHashMap<>();
                         answer.put("scheduleId", scheduleId);
@@ -121,11 +133,21 @@ class ScheduleCommandController {
         Caller who = actor;
         Instant now = clock.instant();
         ScheduleRequest r = parser.parse(body, now);
+        String namespace = view(scheduleId, who, Role.EDITOR).namespace();
+        if (body.has("namespace") && !namespace.equals(r.namespace())) {
+            throw InvalidRequestException.of("namespace", "cannot change; create the schedule in the other namespace");
+        }
         sender.send(
                 "schedule",
                 scheduleId,
                 new UpdateSchedule(
-                        scheduleId, r.name(), r.trigger(), r.job(), r.misfirePolicy(), r.overlapPolicy(), now),
+                        scheduleId,
+                        r.name(),
+                        r.trigger(),
+                        r.job().inNamespace(namespace),
+                        r.misfirePolicy(),
+                        r.overlapPolicy(),
+                        now),
                 who);
         return answer(scheduleId, r.trigger(), now);
     }
@@ -134,6 +156,7 @@ class ScheduleCommandController {
     ScheduleView delete(
             @PathVariable String scheduleId,
             @RequestAttribute(name = Caller.ATTRIBUTE, required = false) Caller actor) {
+        view(scheduleId, actor, Role.EDITOR);
         sender.send("schedule", scheduleId, new DeleteSchedule(scheduleId), actor);
         return view(scheduleId);
     }
@@ -142,6 +165,7 @@ class ScheduleCommandController {
     ScheduleView pause(
             @PathVariable String scheduleId,
             @RequestAttribute(name = Caller.ATTRIBUTE, required = false) Caller actor) {
+        view(scheduleId, actor, Role.OPERATOR);
         sender.send("schedule", scheduleId, new PauseSchedule(scheduleId), actor);
         return view(scheduleId);
     }
@@ -150,6 +174,7 @@ class ScheduleCommandController {
     ScheduleView resume(
             @PathVariable String scheduleId,
             @RequestAttribute(name = Caller.ATTRIBUTE, required = false) Caller actor) {
+        view(scheduleId, actor, Role.OPERATOR);
         sender.send("schedule", scheduleId, new ResumeSchedule(scheduleId), actor);
         return view(scheduleId);
     }
@@ -163,6 +188,7 @@ class ScheduleCommandController {
             @PathVariable String scheduleId,
             @RequestAttribute(name = Caller.ATTRIBUTE, required = false) Caller actor) {
         Caller who = actor;
+        view(scheduleId, who, Role.OPERATOR);
         Instant now = clock.instant();
         String jobId = TimeOrderedIds.next(now.toEpochMilli());
         SubmitResult result = sender.inOneTransaction("schedule " + scheduleId + " trigger", () -> {
@@ -212,6 +238,13 @@ class ScheduleCommandController {
         answer.put("nextFireTimes", FireTimes.preview(trigger, now, now, PREVIEW));
         answer.put("description", FireTimes.describe(trigger));
         return answer;
+    }
+
+    /** The schedule, if {@code caller} may see it (else 404) and act on it as {@code role} (else 403). */
+    private ScheduleView view(String scheduleId, Caller caller, Role role) {
+        ScheduleView view = view(scheduleId);
+        Access.check(caller, view.namespace(), role, "schedule", scheduleId);
+        return view;
     }
 
     private ScheduleView view(String scheduleId) {

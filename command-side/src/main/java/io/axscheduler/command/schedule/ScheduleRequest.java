@@ -7,4 +7,9 @@ import io.axscheduler.api.schedule.Trigger;
 
 /** A create or update body, validated. */
 record ScheduleRequest(
-        String name, Trigger trigger, JobTemplate job, MisfirePolicy misfirePolicy, OverlapPolicy overlapPolicy) {}
+        String name,
+        Trigger trigger,
+        JobTemplate job,
+        MisfirePolicy misfirePolicy,
+        OverlapPolicy overlapPolicy,
+        String namespace) {}

@@ -32,7 +32,8 @@ final class ScheduleRequestParser {
     static final long MAX_TIMEOUT_MS = 24L * 3600 * 1000;
     static final long MAX_INTERVAL_MS = 366L * 24 * 3600 * 1000;
 
-    private static final Set<String> FIELDS = Set.of("name", "trigger", "job", "misfirePolicy", "overlapPolicy");
+    private static final Set<String> FIELDS =
+            Set.of("name", "trigger", "job", "misfirePolicy", "overlapPolicy", "namespace");
     private static final Set<String> TRIGGER_FIELDS =
             Set.of("type", "expression", "timezone", "dialect", "intervalMs", "delayMs", "at", "startAt");
     private static final Set<String> JOB_FIELDS = Set.of(
@@ -72,8 +73,9 @@ final class ScheduleRequestParser {
         JobTemplate job = job(f);
         MisfirePolicy misfire = f.enumValue("misfirePolicy", MisfirePolicy.class, MisfirePolicy.DEFAULT);
         OverlapPolicy overlap = f.enumValue("overlapPolicy", OverlapPolicy.class, OverlapPolicy.DEFAULT);
+        String namespace = io.axscheduler.command.JobRequestParser.namespace(f);
         if (errors.size() > before) return null;
-        return new ScheduleRequest(name, trigger, job, misfire, overlap);
+        return new ScheduleRequest(name, trigger, job.inNamespace(namespace), misfire, overlap, namespace);
     }
 
     /** A cron expression alone, as {@code POST /api/v1/cron/validate} sends it. */

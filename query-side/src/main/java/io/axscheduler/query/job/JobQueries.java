@@ -37,8 +37,17 @@ public class JobQueries {
     }
 
     public JobPage list(JobListRequest request) {
+        return list(request, null);
+    }
+
+    /** A page of the rows in {@code namespaces}; {@code null} means every namespace, an empty set none. */
+    public JobPage list(JobListRequest request, java.util.Set<String> namespaces) {
         StringBuilder where = new StringBuilder(" WHERE 1 = 1");
+        if (namespaces != null) {
+            where.append(namespaces.isEmpty() ? " AND 1 = 0" : " AND namespace IN (:namespaces)");
+        }
         MapSqlParameterSource params = new MapSqlParameterSource();
+        if (namespaces != null && !namespaces.isEmpty()) params.addValue("namespaces", namespaces);
         if (request.status() != null) {
             where.append(" AND status = :status");
             params.addValue("status", request.status().name());

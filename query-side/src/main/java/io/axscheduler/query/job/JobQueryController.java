@@ -4,10 +4,14 @@ import io.axscheduler.api.problem.InvalidRequestException;
 import io.axscheduler.api.problem.NotFoundException;
 import io.axscheduler.api.query.FindJob;
 import io.axscheduler.api.query.JobView;
+import io.axscheduler.api.security.Access;
+import io.axscheduler.api.security.Caller;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.Set;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestAttribute;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
@@ -26,8 +30,12 @@ public class JobQueryController {
     }
 
     @GetMapping("/{jobId}")
-    public JobView find(@PathVariable("jobId") String jobId) {
-        return queries.handle(new FindJob(jobId)).orElseThrow(() -> new NotFoundException("job", jobId));
+    public JobView find(
+            @PathVariable("jobId") String jobId,
+            @RequestAttribute(name = Caller.ATTRIBUTE, required = false) Caller caller) {
+        JobView job = queries.handle(new FindJob(jobId)).orElseThrow(() -> new NotFoundException("job", jobId));
+        Access.see(caller, job.namespace(), "job", jobId);
+        return job;
     }
 
     @GetMapping
@@ -36,14 +44,20 @@ public class JobQueryController {
             @RequestParam(name = "jobType", required = false) String jobType,
             @RequestParam(name = "scheduleId", required = false) String scheduleId,
             @RequestParam(name = "page", required = false) String page,
-            @RequestParam(name = "size", required = false) String size) {
-        return queries.list(JobListRequest.parse(status, jobType, scheduleId, page, size));
+            @RequestParam(name = "size", required = false) String size,
+            @RequestParam(name = "namespace", required = false) String namespace,
+            @RequestAttribute(name = Caller.ATTRIBUTE, required = false) Caller caller) {
+        Set<String> namespaces = Access.listable(caller, namespace);
+        return queries.list(JobListRequest.parse(status, jobType, scheduleId, page, size), namespaces);
     }
 
     /** The whole stream, or with {@code asOf} the job folded from the events at or before that instant. */
     @GetMapping("/{jobId}/history")
     public Object history(
-            @PathVariable("jobId") String jobId, @RequestParam(name = "asOf", required = false) String asOf) {
+            @PathVariable("jobId") String jobId,
+            @RequestParam(name = "asOf", required = false) String asOf,
+            @RequestAttribute(name = Caller.ATTRIBUTE, required = false) Caller caller) {
+        find(jobId, caller);
         if (asOf == null) {
             return history.replay(jobId);
         }

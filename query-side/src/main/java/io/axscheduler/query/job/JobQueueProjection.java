@@ -52,10 +52,10 @@ public class JobQueueProjection {
                 """
                 INSERT INTO job_queue (job_id, job_key, job_type, status, claimable, priority, neg_priority, run_at,
                                        attempt, max_retries, timeout_ms, params, schedule_id, executor_app,
-                                       route_strategy, created_at, updated_at)
+                                       route_strategy, namespace, created_at, updated_at)
                 VALUES (:jobId, :jobKey, :jobType, 'WAITING', 1, :priority, :negPriority, :runAt,
                         0, :maxRetries, :timeoutMs, :params, :scheduleId, :executorApp,
-                        :routeStrategy, :at, :at)""",
+                        :routeStrategy, :namespace, :at, :at)""",
                 new MapSqlParameterSource()
                         .addValue("jobId", event.jobId())
                         .addValue("jobKey", event.jobKey(), Types.VARCHAR)
@@ -69,6 +69,7 @@ public class JobQueueProjection {
                         .addValue("scheduleId", event.scheduleId(), Types.VARCHAR)
                         .addValue("executorApp", event.executorApp(), Types.VARCHAR)
                         .addValue("routeStrategy", event.routeStrategy(), Types.VARCHAR)
+                        .addValue("namespace", event.namespace())
                         .addValue("at", at.toEpochMilli()),
                 event.jobId(),
                 event);

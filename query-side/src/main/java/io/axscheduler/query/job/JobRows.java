@@ -10,7 +10,7 @@ import java.time.Instant;
 final class JobRows {
 
     static final String COLUMNS = "job_id, job_key, job_type, status, priority, run_at, attempt, max_retries, node, "
-            + "worker, created_at, updated_at, last_error, result, schedule_id";
+            + "worker, created_at, updated_at, last_error, result, schedule_id, namespace";
 
     private JobRows() {}
 
@@ -30,6 +30,7 @@ final class JobRows {
                 Instant.ofEpochMilli(rs.getLong("updated_at")),
                 rs.getString("last_error"),
                 rs.getString("result"),
-                rs.getString("schedule_id"));
+                rs.getString("schedule_id"),
+                rs.getString("namespace"));
     }
 }

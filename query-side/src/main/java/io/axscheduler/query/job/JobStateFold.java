@@ -48,6 +48,7 @@ public final class JobStateFold {
         private final int priority;
         private final int maxRetries;
         private final String scheduleId;
+        private final String namespace;
         private final Instant createdAt;
         private JobStatus status = JobStatus.WAITING;
         private Instant runAt;
@@ -65,6 +66,7 @@ public final class JobStateFold {
             priority = created.priority();
             maxRetries = created.retryPolicy().maxRetries();
             scheduleId = created.scheduleId();
+            namespace = created.namespace();
             runAt = created.runAt();
             createdAt = at;
             updatedAt = at;
@@ -120,7 +122,8 @@ public final class JobStateFold {
                     updatedAt,
                     lastError,
                     result,
-                    scheduleId);
+                    scheduleId,
+                    namespace);
         }
     }
 }

@@ -34,8 +34,17 @@ public class ScheduleQueries {
     }
 
     public SchedulePage list(ScheduleListRequest request) {
+        return list(request, null);
+    }
+
+    /** A page of the rows in {@code namespaces}; {@code null} means every namespace, an empty set none. */
+    public SchedulePage list(ScheduleListRequest request, java.util.Set<String> namespaces) {
         StringBuilder where = new StringBuilder(" WHERE 1 = 1");
+        if (namespaces != null) {
+            where.append(namespaces.isEmpty() ? " AND 1 = 0" : " AND s.namespace IN (:namespaces)");
+        }
         MapSqlParameterSource params = new MapSqlParameterSource();
+        if (namespaces != null && !namespaces.isEmpty()) params.addValue("namespaces", namespaces);
         if (request.state() != null) {
             where.append(" AND s.state = :state");
             params.addValue("state", request.state().name());

@@ -3,8 +3,12 @@ package io.axscheduler.query.schedule;
 import io.axscheduler.api.problem.NotFoundException;
 import io.axscheduler.api.schedule.FindSchedule;
 import io.axscheduler.api.schedule.ScheduleView;
+import io.axscheduler.api.security.Access;
+import io.axscheduler.api.security.Caller;
+import java.util.Set;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestAttribute;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
@@ -27,18 +31,28 @@ public class ScheduleQueryController {
             @RequestParam(name = "name", required = false) String name,
             @RequestParam(name = "state", required = false) String state,
             @RequestParam(name = "page", required = false) String page,
-            @RequestParam(name = "size", required = false) String size) {
-        return queries.list(ScheduleListRequest.parse(name, state, page, size));
+            @RequestParam(name = "size", required = false) String size,
+            @RequestParam(name = "namespace", required = false) String namespace,
+            @RequestAttribute(name = Caller.ATTRIBUTE, required = false) Caller caller) {
+        Set<String> namespaces = Access.listable(caller, namespace);
+        return queries.list(ScheduleListRequest.parse(name, state, page, size), namespaces);
     }
 
     @GetMapping("/{scheduleId}")
-    public ScheduleView find(@PathVariable("scheduleId") String scheduleId) {
-        return queries.handle(new FindSchedule(scheduleId))
+    public ScheduleView find(
+            @PathVariable("scheduleId") String scheduleId,
+            @RequestAttribute(name = Caller.ATTRIBUTE, required = false) Caller caller) {
+        ScheduleView schedule = queries.handle(new FindSchedule(scheduleId))
                 .orElseThrow(() -> new NotFoundException("schedule", scheduleId));
+        Access.see(caller, schedule.namespace(), "schedule", scheduleId);
+        return schedule;
     }
 
     @GetMapping("/{scheduleId}/history")
-    public ScheduleHistoryView history(@PathVariable("scheduleId") String scheduleId) {
+    public ScheduleHistoryView history(
+            @PathVariable("scheduleId") String scheduleId,
+            @RequestAttribute(name = Caller.ATTRIBUTE, required = false) Caller caller) {
+        find(scheduleId, caller);
         return history.replay(scheduleId);
     }
 }

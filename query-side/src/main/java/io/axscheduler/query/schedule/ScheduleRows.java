@@ -14,7 +14,7 @@ final class ScheduleRows {
     static final String SELECT = """
             SELECT s.schedule_id, s.name, s.state, s.trigger_json, s.timezone, s.job_json, s.misfire_policy,
                    s.overlap_policy, s.next_fire_at, s.queued_fire_at, s.last_fire_at, s.last_job_id, s.last_skip_reason,
-                   s.fire_count, s.skip_count, s.created_at, s.updated_at, j.status AS last_job_status
+                   s.fire_count, s.skip_count, s.created_at, s.updated_at, s.namespace, j.status AS last_job_status
             FROM schedules s LEFT JOIN job_queue j ON j.job_id = s.last_job_id""";
 
     private final ObjectMapper json;
@@ -47,7 +47,8 @@ final class ScheduleRows {
                 rs.getLong("fire_count"),
                 rs.getLong("skip_count"),
                 instant(rs, "created_at"),
-                instant(rs, "updated_at"));
+                instant(rs, "updated_at"),
+                rs.getString("namespace"));
     }
 
     private <T> T read(String text, Class<T> type) {

@@ -41,19 +41,21 @@ public class SchedulesProjection {
         writes.write(
                 """
                 INSERT INTO schedules (schedule_id, name, state, trigger_type, trigger_json, timezone, job_type, job_json,
-                                       misfire_policy, overlap_policy, anchor_at, next_fire_at, created_at, updated_at)
+                                       misfire_policy, overlap_policy, anchor_at, next_fire_at, created_at, updated_at,
+                                       namespace)
                 VALUES (:id, :name, 'ACTIVE', :triggerType, :triggerJson, :timezone, :jobType, :jobJson,
-                        :misfire, :overlap, :anchor, :next, :at, :at)""",
+                        :misfire, :overlap, :anchor, :next, :at, :at, :namespace)""",
                 definition(
-                        e.scheduleId(),
-                        e.name(),
-                        e.trigger(),
-                        e.job(),
-                        e.misfirePolicy(),
-                        e.overlapPolicy(),
-                        e.anchor(),
-                        e.nextFireTime(),
-                        at),
+                                e.scheduleId(),
+                                e.name(),
+                                e.trigger(),
+                                e.job(),
+                                e.misfirePolicy(),
+                                e.overlapPolicy(),
+                                e.anchor(),
+                                e.nextFireTime(),
+                                at)
+                        .addValue("namespace", e.namespace()),
                 e.scheduleId(),
                 e);
     }

@@ -1,6 +1,7 @@
 package io.axscheduler.scheduler.worker;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.axscheduler.api.worker.CallbackSignature;
 import io.axscheduler.api.worker.PushAnswer;
 import io.axscheduler.api.worker.PushState;
 import io.axscheduler.api.worker.PushedJob;
@@ -10,8 +11,11 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Clock;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
@@ -35,15 +39,38 @@ public class PushToWorker {
     private final ObjectMapper json;
     private final WorkerProperties properties;
     private final WorkerAddresses addresses;
+    private final WorkerRegistry registry;
+    private final Clock clock;
+    /** Worker secrets never change for a worker id: read once per worker, bounded. */
+    private final Map<String, String> secrets = new ConcurrentHashMap<>();
 
-    public PushToWorker(ObjectMapper json, WorkerProperties properties, WorkerAddresses addresses) {
+    public PushToWorker(
+            ObjectMapper json,
+            WorkerProperties properties,
+            WorkerAddresses addresses,
+            WorkerRegistry registry,
+            Clock clock) {
         this.json = json;
         this.addresses = addresses;
+        this.registry = registry;
+        this.clock = clock;
         this.properties = properties;
         this.http = HttpClient.newBuilder()
                 .connectTimeout(Duration.ofMillis(properties.connectTimeoutMs()))
                 .version(HttpClient.Version.HTTP_1_1)
                 .build();
+    }
+
+    private String secret(String workerId) {
+        String known = secrets.get(workerId);
+        if (known != null) return known;
+        if (secrets.size() >= 10_000) secrets.clear();
+        return registry.secretOf(workerId)
+                .map(s -> {
+                    secrets.put(workerId, s);
+                    return s;
+                })
+                .orElse(null);
     }
 
     public Result push(Candidate worker, PushedJob job) {
@@ -52,11 +79,18 @@ public class PushToWorker {
             log.warn("not pushing job {} to worker {}: its address {}", job.jobId(), worker.workerId(), refused.get());
             return Result.FAILED;
         }
+        String secret = secret(worker.workerId());
+        if (secret == null) return Result.FAILED;
         try {
+            String body = json.writeValueAsString(job);
+            long timestamp = clock.millis();
+            // signed as callbacks are, so a worker takes jobs only from the scheduler it registered with
             HttpRequest request = HttpRequest.newBuilder(URI.create(worker.address() + PushedJob.PATH))
                     .timeout(Duration.ofMillis(properties.pushTimeoutMs(job.timeoutMs())))
                     .header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofString(json.writeValueAsString(job)))
+                    .header(CallbackSignature.TIMESTAMP_HEADER, String.valueOf(timestamp))
+                    .header(CallbackSignature.SIGNATURE_HEADER, CallbackSignature.sign(secret, timestamp, body))
+                    .POST(HttpRequest.BodyPublishers.ofString(body))
                     .build();
             HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() == 429) return Result.BUSY;

@@ -33,7 +33,7 @@ public class WorkerRegistry {
     static final int MAX_JOB_TYPES = 100;
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
     private static final String COLUMNS = "worker_id, app, address, job_types, capacity, registered_at, last_heartbeat,"
-            + " in_flight, last_used, consecutive_failures, cooling_until";
+            + " in_flight, last_used, consecutive_failures, cooling_until, namespace";
     private static final SecureRandom random = new SecureRandom();
 
     private final NamedParameterJdbcTemplate jdbc;
@@ -54,17 +54,26 @@ public class WorkerRegistry {
     }
 
     /** A registered worker as the registry holds it. */
-    public record Registered(String app, Candidate candidate, long lastHeartbeat, long coolingUntil) {}
+    public record Registered(
+            String app, Candidate candidate, long lastHeartbeat, long coolingUntil, String namespace) {}
 
-    public WorkerRegistered register(RegisterWorker request) {
+    /** Who may heartbeat and remove a worker: the principal that registered it, in its namespace. */
+    public record Owner(String namespace, String registeredBy) {}
+
+    public WorkerRegistered register(RegisterWorker request, String registeredBy) {
         validate(request);
         String workerId = request.app() + "-" + HexFormat.of().formatHex(bytes(6));
         String secret = HexFormat.of().formatHex(bytes(32));
         jdbc.update(
-                "INSERT INTO workers (worker_id, app, address, job_types, capacity, secret, registered_at, last_heartbeat)"
+                "INSERT INTO workers (worker_id, app, address, job_types, capacity, secret, registered_at, last_heartbeat,"
+                        + " namespace, registered_by)"
                         + " VALUES (:id, :app, :address, :types, :capacity, :secret, " + DatabaseTime.NOW_MS + ", "
-                        + DatabaseTime.NOW_MS + ")",
+                        + DatabaseTime.NOW_MS + ", :namespace, :registeredBy)",
                 Map.of(
+                        "namespace",
+                        request.namespace(),
+                        "registeredBy",
+                        registeredBy,
                         "id",
                         workerId,
                         "app",
@@ -95,6 +104,16 @@ public class WorkerRegistry {
         }
     }
 
+    public Optional<Owner> ownerOf(String workerId) {
+        return jdbc
+                .query(
+                        "SELECT namespace, registered_by FROM workers WHERE worker_id = :id",
+                        Map.of("id", workerId),
+                        (rs, i) -> new Owner(rs.getString(1), rs.getString(2)))
+                .stream()
+                .findFirst();
+    }
+
     public Optional<String> secretOf(String workerId) {
         return jdbc
                 .query(
@@ -117,7 +136,8 @@ public class WorkerRegistry {
                         Instant.ofEpochMilli(w.lastHeartbeat()),
                         w.candidate().inFlight(),
                         w.candidate().consecutiveFailures(),
-                        w.coolingUntil() > now))
+                        w.coolingUntil() > now,
+                        w.namespace()))
                 .toList();
     }
 
@@ -221,7 +241,11 @@ public class WorkerRegistry {
                 rs.getInt("consecutive_failures"),
                 rs.getLong("registered_at"));
         return new Registered(
-                rs.getString("app"), candidate, rs.getLong("last_heartbeat"), rs.getLong("cooling_until"));
+                rs.getString("app"),
+                candidate,
+                rs.getLong("last_heartbeat"),
+                rs.getLong("cooling_until"),
+                rs.getString("namespace"));
     }
 
     private void validate(RegisterWorker request) {
@@ -241,6 +265,11 @@ public class WorkerRegistry {
                     errors.add(new FieldError("jobTypes[" + i + "]", "must be 1-100 letters, digits, '.', '_' or '-'"));
                 }
             }
+        }
+        if (!io.axscheduler.api.security.Grant.NAMESPACE
+                .matcher(request.namespace())
+                .matches()) {
+            errors.add(new FieldError("namespace", "must be 1-63 lowercase letters, digits or '-'"));
         }
         if (request.capacity() < 1 || request.capacity() > properties.maxCapacity()) {
             errors.add(new FieldError("capacity", "must be 1.." + properties.maxCapacity()));

@@ -1,0 +1,50 @@
+package io.axscheduler.api.security;
+
+import io.axscheduler.api.problem.ForbiddenException;
+import io.axscheduler.api.problem.InvalidRequestException;
+import io.axscheduler.api.problem.NotFoundException;
+import java.util.Set;
+
+/**
+ * The namespace checks of the controllers: what a caller may not see does not exist for it (404), and what it may
+ * only see it may not change (403). A missing caller (no security layer in front) may do nothing.
+ */
+public final class Access {
+
+    private Access() {}
+
+    /** 404 unless {@code caller} may see {@code namespace}, then 403 unless it may act there as {@code role}. */
+    public static void check(Caller caller, String namespace, Role role, String kind, String id) {
+        see(caller, namespace, kind, id);
+        if (!caller.can(namespace, role)) throw new ForbiddenException("not allowed in namespace " + namespace);
+    }
+
+    /** 404 unless {@code caller} may see {@code namespace}. */
+    public static void see(Caller caller, String namespace, String kind, String id) {
+        if (caller == null || !caller.can(namespace, Role.VIEWER)) throw new NotFoundException(kind, id);
+    }
+
+    /** 403 unless {@code caller} may act as {@code role} in {@code namespace}: for what does not exist yet. */
+    public static void act(Caller caller, String namespace, Role role) {
+        if (caller == null || !caller.can(namespace, role)) {
+            throw new ForbiddenException("not allowed in namespace " + namespace);
+        }
+    }
+
+    /**
+     * The namespaces a list may show: those the caller may see, narrowed to {@code requested} if given; {@code null}
+     * means every namespace (an admin asking for all).
+     */
+    public static Set<String> listable(Caller caller, String requested) {
+        if (requested != null
+                && !requested.isBlank()
+                && !Grant.NAMESPACE.matcher(requested).matches()) {
+            throw InvalidRequestException.of("namespace", "must be 1-63 lowercase letters, digits or '-'");
+        }
+        if (caller == null) return Set.of();
+        Set<String> visible = caller.namespaces(Role.VIEWER);
+        if (requested == null || requested.isBlank()) return visible;
+        if (visible == null || visible.contains(requested)) return Set.of(requested);
+        return Set.of();
+    }
+}
