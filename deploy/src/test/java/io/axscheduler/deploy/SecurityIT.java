@@ -151,6 +151,43 @@ class SecurityIT {
     }
 
     @Test
+    void a_schedules_changes_list_each_edit_with_actor_time_and_changed_fields() {
+        String editorName = "editor-" + UUID.randomUUID().toString().substring(0, 8);
+        Api editor = a.api.as(key(editorName, "[{\"namespace\":\"default\",\"role\":\"EDITOR\"}]"));
+        String body = "{\"name\":\"nightly\",\"trigger\":{\"type\":\"fixedRate\",\"intervalMs\":%d},"
+                + "\"job\":{\"jobType\":\"noop\"}}";
+        String id = ScheduleHttp.create(a.api, String.format(body, 3_600_000));
+        assertThat(ScheduleHttp.put(editor, "/api/v1/schedules/" + id, String.format(body, 7_200_000))
+                        .status())
+                .isEqualTo(200);
+        assertThat(editor.post("/api/v1/schedules/" + id + "/pause", "").status())
+                .isEqualTo(200);
+        assertThat(a.api.post("/api/v1/schedules/" + id + "/resume", "").status())
+                .isEqualTo(200);
+        assertThat(ScheduleHttp.delete(editor, "/api/v1/schedules/" + id).status())
+                .isEqualTo(200);
+
+        JsonNode changes =
+                a.api.get("/api/v1/schedules/" + id + "/changes").body().path("changes");
+        assertThat(changes).hasSize(5);
+        assertThat(changes.get(0).path("change").asText()).isEqualTo("CREATED");
+        assertThat(changes.get(0).path("actor").asText()).isEqualTo("key:bootstrap-admin");
+        JsonNode update = changes.get(1);
+        assertThat(update.path("change").asText()).isEqualTo("UPDATED");
+        assertThat(update.path("actor").asText()).isEqualTo("key:" + editorName);
+        assertThat(update.path("at").asText()).isNotBlank();
+        assertThat(update.path("diff")).hasSize(1);
+        assertThat(update.path("diff").get(0).path("field").asText()).isEqualTo("trigger.intervalMs");
+        assertThat(update.path("diff").get(0).path("from").asLong()).isEqualTo(3_600_000);
+        assertThat(update.path("diff").get(0).path("to").asLong()).isEqualTo(7_200_000);
+        assertThat(changes.get(2).path("change").asText()).isEqualTo("PAUSED");
+        assertThat(changes.get(2).path("diff").get(0).path("field").asText()).isEqualTo("paused");
+        assertThat(changes.get(3).path("actor").asText()).isEqualTo("key:bootstrap-admin");
+        assertThat(changes.get(4).path("change").asText()).isEqualTo("DELETED");
+        assertThat(changes.get(4).path("actor").asText()).isEqualTo("key:" + editorName);
+    }
+
+    @Test
     void bad_admin_requests_are_problems_naming_the_field() {
         Api.Response r = a.api.post(
                 "/api/v1/admin/api-keys",

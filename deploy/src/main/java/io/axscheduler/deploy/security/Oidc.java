@@ -18,6 +18,8 @@ import org.springframework.security.oauth2.jwt.JwtDecoder;
 import org.springframework.security.oauth2.jwt.JwtValidators;
 import org.springframework.security.oauth2.jwt.NimbusJwtDecoder;
 import org.springframework.security.oauth2.server.resource.authentication.JwtAuthenticationToken;
+import org.springframework.security.oauth2.server.resource.web.BearerTokenResolver;
+import org.springframework.security.oauth2.server.resource.web.DefaultBearerTokenResolver;
 import org.springframework.stereotype.Component;
 
 /**
@@ -50,7 +52,14 @@ public class Oidc {
 
     void configure(HttpSecurity http, Problems problems) throws Exception {
         if (!enabled()) return;
+        DefaultBearerTokenResolver bearer = new DefaultBearerTokenResolver();
+        // API keys travel as bearer tokens too: only a JWT-shaped token is the resource server's to judge
+        BearerTokenResolver jwtsOnly = request -> {
+            String token = bearer.resolve(request);
+            return token != null && token.chars().filter(c -> c == '.').count() == 2 ? token : null;
+        };
         http.oauth2ResourceServer(o -> o.jwt(j -> j.decoder(decoder()))
+                .bearerTokenResolver(jwtsOnly)
                 .authenticationEntryPoint((req, res, ex) -> problems.unauthorized(res)));
     }
 

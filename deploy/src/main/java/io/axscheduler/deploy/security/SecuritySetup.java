@@ -106,7 +106,8 @@ class SecuritySetup {
             throws Exception {
         Problems problems = new Problems(json);
         http.authenticationProvider(new ConsoleLogin(users, encoder))
-                .formLogin(f -> f.loginPage("/login").permitAll())
+                // Spring's own login page at /login (with its CSRF token); POST /login signs in
+                .formLogin(f -> f.permitAll())
                 .logout(l ->
                         l.logoutUrl("/logout").logoutSuccessUrl("/login?logout").permitAll())
                 .sessionManagement(s -> s.sessionFixation(f -> f.changeSessionId()))

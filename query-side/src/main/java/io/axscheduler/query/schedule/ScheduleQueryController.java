@@ -20,10 +20,21 @@ public class ScheduleQueryController {
 
     private final ScheduleQueries queries;
     private final ScheduleHistory history;
+    private final ScheduleChanges changes;
 
-    public ScheduleQueryController(ScheduleQueries queries, ScheduleHistory history) {
+    public ScheduleQueryController(ScheduleQueries queries, ScheduleHistory history, ScheduleChanges changes) {
         this.queries = queries;
         this.history = history;
+        this.changes = changes;
+    }
+
+    /** Each create, update, pause, resume and delete: actor, time and the fields it changed. */
+    @GetMapping("/{scheduleId}/changes")
+    public ScheduleChanges.ChangesView changes(
+            @PathVariable("scheduleId") String scheduleId,
+            @RequestAttribute(name = Caller.ATTRIBUTE, required = false) Caller caller) {
+        find(scheduleId, caller);
+        return changes.changes(scheduleId);
     }
 
     @GetMapping

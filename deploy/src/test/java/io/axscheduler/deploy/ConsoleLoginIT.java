@@ -1,0 +1,131 @@
+package io.axscheduler.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.CookieManager;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The console's form login: session cookie, CSRF tokens, logout, and the lock after failed logins. */
+class ConsoleLoginIT {
+
+    static Node node;
+
+    @BeforeAll
+    static void start() {
+        node = Node.start(TestDatabase.freshDatabase("console_login"), "console");
+        Api.Response made = node.api.post(
+                "/api/v1/admin/users",
+                "{\"username\":\"carol\",\"password\":\"carol-password-1\","
+                        + "\"grants\":[{\"namespace\":\"default\",\"role\":\"VIEWER\"}]}");
+        assertThat(made.status()).as(made.body().toString()).isEqualTo(201);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (node != null) node.close();
+    }
+
+    /** A browser: keeps cookies, does not follow redirects. */
+    static final class Browser {
+        final HttpClient http = HttpClient.newBuilder()
+                .cookieHandler(new CookieManager())
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .build();
+
+        HttpResponse<String> get(String path) throws Exception {
+            return http.send(HttpRequest.newBuilder(uri(path)).GET().build(), HttpResponse.BodyHandlers.ofString());
+        }
+
+        HttpResponse<String> postForm(String path, String form) throws Exception {
+            return http.send(
+                    HttpRequest.newBuilder(uri(path))
+                            .header("Content-Type", "application/x-www-form-urlencoded")
+                            .POST(HttpRequest.BodyPublishers.ofString(form))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+        }
+
+        String csrf(String path) throws Exception {
+            Matcher m = Pattern.compile("name=\"_csrf\"[^>]*value=\"([^\"]+)\"")
+                    .matcher(get(path).body());
+            assertThat(m.find()).as("a CSRF token on " + path).isTrue();
+            return m.group(1);
+        }
+
+        HttpResponse<String> login(String user, String password) throws Exception {
+            return postForm(
+                    "/login", "username=" + enc(user) + "&password=" + enc(password) + "&_csrf=" + enc(csrf("/login")));
+        }
+    }
+
+    static URI uri(String path) {
+        return URI.create("http://127.0.0.1:" + node.api.port + path);
+    }
+
+    static String enc(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void a_user_logs_in_with_the_form_and_out_and_cross_site_posts_are_refused() throws Exception {
+        Browser browser = new Browser();
+        HttpResponse<String> console = browser.get("/console");
+        assertThat(console.statusCode()).isEqualTo(302);
+        assertThat(console.headers().firstValue("Location").orElse("")).endsWith("/login");
+        assertThat(browser.get("/login").headers().firstValue("X-Frame-Options"))
+                .hasValue("DENY");
+
+        HttpResponse<String> loggedIn = browser.login("carol", "carol-password-1");
+        assertThat(loggedIn.statusCode()).isEqualTo(302);
+        assertThat(loggedIn.headers().firstValue("Location").orElse("")).doesNotContain("error");
+
+        // a page on another origin can make the browser post with its cookie, but not with the CSRF token
+        assertThat(browser.postForm("/logout", "").statusCode()).isEqualTo(403);
+        assertThat(browser.postForm("/console/jobs/x/cancel", "").statusCode()).isEqualTo(403);
+        assertThat(browser.get("/console").statusCode()).as("still logged in").isNotEqualTo(302);
+
+        HttpResponse<String> out = browser.postForm("/logout", "_csrf=" + enc(browser.csrf("/logout")));
+        assertThat(out.statusCode()).isEqualTo(302);
+        assertThat(browser.get("/console").statusCode()).isEqualTo(302);
+    }
+
+    @Test
+    void a_login_without_its_csrf_token_is_refused() throws Exception {
+        Browser browser = new Browser();
+        browser.get("/login");
+        HttpResponse<String> r = browser.postForm("/login", "username=carol&password=carol-password-1");
+        assertThat(r.statusCode()).isEqualTo(403);
+    }
+
+    @Test
+    void failed_logins_lock_the_user_for_a_while() throws Exception {
+        node.api.post(
+                "/api/v1/admin/users",
+                "{\"username\":\"dave\",\"password\":\"dave-password-12\","
+                        + "\"grants\":[{\"namespace\":\"default\",\"role\":\"VIEWER\"}]}");
+        Browser browser = new Browser();
+        for (int i = 0; i < 5; i++) {
+            assertThat(browser.login("dave", "wrong-" + i)
+                            .headers()
+                            .firstValue("Location")
+                            .orElse(""))
+                    .contains("error");
+        }
+        assertThat(browser.login("dave", "dave-password-12")
+                        .headers()
+                        .firstValue("Location")
+                        .orElse(""))
+                .as("locked even with the right password")
+                .contains("error");
+    }
+}

@@ -1,0 +1,120 @@
+package io.axscheduler.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.crypto.RSASSASigner;
+import com.nimbusds.jose.jwk.JWKSet;
+import com.nimbusds.jose.jwk.RSAKey;
+import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.SignedJWT;
+import com.sun.net.httpserver.HttpServer;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.Date;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** SSO: JWTs signed by a key this test serves as JWKS, their grants in a claim, their subject the actor. */
+class OidcIT {
+
+    static final String ISSUER = "https://idp.example.test";
+    static HttpServer jwks;
+    static RSAKey signing;
+    static RSAKey stranger;
+    static Node node;
+
+    @BeforeAll
+    static void start() throws Exception {
+        signing = new RSAKeyGenerator(2048).keyID("k1").generate();
+        stranger = new RSAKeyGenerator(2048).keyID("k1").generate();
+        byte[] set = new JWKSet(signing.toPublicJWK()).toString().getBytes(StandardCharsets.UTF_8);
+        jwks = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        jwks.createContext("/jwks", exchange -> {
+            exchange.getResponseHeaders().add("Content-Type", "application/json");
+            exchange.sendResponseHeaders(200, set.length);
+            exchange.getResponseBody().write(set);
+            exchange.close();
+        });
+        jwks.start();
+        node = Node.start(
+                TestDatabase.freshDatabase("oidc"),
+                "oidc",
+                Map.of(
+                        "ax.oidc.issuer-uri",
+                        ISSUER,
+                        "ax.oidc.jwk-set-uri",
+                        "http://127.0.0.1:" + jwks.getAddress().getPort() + "/jwks",
+                        "ax.oidc.grants-claim",
+                        "groups"));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (node != null) node.close();
+        if (jwks != null) jwks.stop(0);
+    }
+
+    static String token(RSAKey key, String subject, Object groups, long expiresInMs) throws Exception {
+        JWTClaimsSet.Builder claims = new JWTClaimsSet.Builder()
+                .issuer(ISSUER)
+                .subject(subject)
+                .issueTime(new Date())
+                .expirationTime(new Date(System.currentTimeMillis() + expiresInMs));
+        if (groups != null) claims.claim("groups", groups);
+        SignedJWT jwt = new SignedJWT(
+                new JWSHeader.Builder(JWSAlgorithm.RS256).keyID(key.getKeyID()).build(), claims.build());
+        jwt.sign(new RSASSASigner(key));
+        return jwt.serialize();
+    }
+
+    @Test
+    void a_token_of_the_issuer_acts_with_its_grants_and_its_subject_is_the_actor() throws Exception {
+        Api alice = node.api.as(token(signing, "alice", List.of("team-a:OPERATOR"), 60_000));
+        Api.Response submitted = alice.post("/api/v1/jobs", "{\"jobType\":\"noop\",\"namespace\":\"team-a\"}");
+        assertThat(submitted.status()).as(submitted.body().toString()).isEqualTo(201);
+        String metadata = node.jdbc()
+                .queryForObject(
+                        "SELECT CAST(metaData AS CHAR) FROM DomainEventEntry WHERE aggregateIdentifier = ?"
+                                + " AND sequenceNumber = 0",
+                        String.class,
+                        submitted.text("jobId"));
+        assertThat(metadata).contains("\"oidc:alice\"");
+        assertThat(alice.post("/api/v1/jobs", "{\"jobType\":\"noop\",\"namespace\":\"team-b\"}")
+                        .status())
+                .isEqualTo(403);
+        assertThat(node.api
+                        .as(token(signing, "bob", "team-a:VIEWER team-b:VIEWER", 60_000))
+                        .get("/api/v1/jobs/" + submitted.text("jobId"))
+                        .status())
+                .isEqualTo(200);
+        assertThat(node.api.get("/api/v1/jobs").status())
+                .as("API keys still work beside OIDC")
+                .isEqualTo(200);
+    }
+
+    @Test
+    void forged_expired_and_grantless_tokens_are_refused() throws Exception {
+        assertThat(node.api
+                        .as(token(stranger, "mallory", List.of("team-a:ADMIN"), 60_000))
+                        .get("/api/v1/jobs")
+                        .status())
+                .isEqualTo(401);
+        assertThat(node.api
+                        .as(token(signing, "alice", List.of("team-a:VIEWER"), -60_000))
+                        .get("/api/v1/jobs")
+                        .status())
+                .isEqualTo(401);
+        assertThat(node.api
+                        .as(token(signing, "carol", null, 60_000))
+                        .get("/api/v1/jobs")
+                        .status())
+                .isEqualTo(403);
+    }
+}
