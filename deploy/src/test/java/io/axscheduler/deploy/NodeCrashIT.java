@@ -100,6 +100,8 @@ class NodeCrashIT {
                 "--spring.datasource.hikari.maximum-pool-size=10",
                 "--server.port=" + port,
                 "--ax.node.id=victim",
+                "--ax.bootstrap.admin-key=" + Api.ADMIN_KEY,
+                "--ax.data-dir=target/node-data",
                 "--ax.scheduler.scan.lease-ms=3000"));
         return new ProcessBuilder(command)
                 .redirectErrorStream(true)

@@ -188,6 +188,60 @@ class SecurityIT {
     }
 
     @Test
+    void an_on_behalf_of_key_names_whom_it_acts_for_beside_itself() {
+        String name = "gateway-" + UUID.randomUUID().toString().substring(0, 8);
+        Api gateway =
+                a.api.as(key(name, "[{\"namespace\":\"default\",\"role\":\"OPERATOR\"},{\"role\":\"ON_BEHALF_OF\"}]"));
+        Api.Response submitted = gateway.post("/api/v1/jobs", "{\"jobType\":\"noop\"}", "X-On-Behalf-Of", "erin");
+        assertThat(submitted.status()).isEqualTo(201);
+        JsonNode created = a.api.get("/api/v1/jobs/" + submitted.text("jobId") + "/history")
+                .body()
+                .path("events")
+                .get(0)
+                .path("metadata");
+        assertThat(created.path("actor").asText()).isEqualTo("key:" + name);
+        assertThat(created.path("onBehalfOf").asText()).isEqualTo("erin");
+    }
+
+    @Test
+    void ssrf_through_workers_and_http_jobs_is_refused() {
+        for (String address : new String[] {
+            "http://127.0.0.1:9999/internal/admin?cmd=wipe#",
+            "http://169.254.169.254/latest",
+            "http://2130706433:9999",
+            "http://[::ffff:169.254.169.254]",
+            "http://user:pw@127.0.0.1:9999"
+        }) {
+            Api.Response r = a.api.post(
+                    "/api/v1/workers/register",
+                    "{\"app\":\"x\",\"address\":\"" + address + "\",\"jobTypes\":[\"echo\"],\"capacity\":1}");
+            assertThat(r.status()).as(address).isEqualTo(400);
+            assertThat(r.body().toString()).as(address).contains("\"address\"");
+        }
+        String jobId = a.api.submit("{\"jobType\":\"http\",\"maxRetries\":0,\"params\":{\"url\":\"http://localhost:"
+                + a.api.port + "/actuator/prometheus\"}}");
+        JsonNode job = a.api.awaitStatus(jobId, "FAILED");
+        assertThat(job.path("lastError").asText()).contains("not allowed");
+        assertThat(job.path("result").asText()).doesNotContain("jvm_");
+    }
+
+    @Test
+    void cors_stays_closed_to_other_origins() throws Exception {
+        var response = java.net.http.HttpClient.newHttpClient()
+                .send(
+                        java.net.http.HttpRequest.newBuilder(
+                                        java.net.URI.create("http://127.0.0.1:" + a.api.port + "/api/v1/jobs"))
+                                .method("OPTIONS", java.net.http.HttpRequest.BodyPublishers.noBody())
+                                .header("Origin", "https://evil.example")
+                                .header("Access-Control-Request-Method", "POST")
+                                .build(),
+                        java.net.http.HttpResponse.BodyHandlers.discarding());
+        assertThat(response.headers().firstValue("Access-Control-Allow-Origin")).isEmpty();
+        Api.Response any = a.api.get("/api/v1/jobs");
+        assertThat(any.status()).isEqualTo(200);
+    }
+
+    @Test
     void bad_admin_requests_are_problems_naming_the_field() {
         Api.Response r = a.api.post(
                 "/api/v1/admin/api-keys",

@@ -117,6 +117,7 @@ class WorkerKillIT {
                         "--ax.worker.scheduler-url=http://127.0.0.1:" + schedulerPort,
                         "--ax.worker.app=demo",
                         "--ax.worker.capacity=4",
+                        "--ax.worker.api-key=" + Api.ADMIN_KEY,
                         "--spring.main.banner-mode=off")
                 .redirectErrorStream(true)
                 .redirectOutput(new File("target/victim-worker.log"))
