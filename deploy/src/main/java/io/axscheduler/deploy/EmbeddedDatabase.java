@@ -79,6 +79,8 @@ final class EmbeddedDatabase {
                         dataHome);
             }
             Files.createDirectories(dataHome);
+            // the database files and the password are the node's alone
+            Files.setPosixFilePermissions(dataHome, PosixFilePermissions.fromString("rwx------"));
             stopOrphanedServer(dataDir);
             String password = password(dataHome);
             Path initFile = initFile(dataHome, password);
