@@ -1,14 +1,16 @@
 package io.axscheduler.command;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.transaction.support.TransactionSynchronizationUtils;
 
-class LruCacheTest {
+class CommittedOnlyCacheTest {
 
     @AfterEach
     void clearSynchronization() {
@@ -17,34 +19,35 @@ class LruCacheTest {
     }
 
     @Test
-    void the_least_recently_used_entry_goes_first() {
-        LruCache cache = new LruCache("test", 2);
-        cache.put("a", 1);
-        cache.put("b", 2);
-        cache.get("a");
-        cache.put("c", 3);
+    void the_cache_holds_no_more_than_its_capacity() {
+        CommittedOnlyCache cache = CommittedOnlyCache.bounded("test", 100);
+        for (int i = 0; i < 10_000; i++) cache.put("job-" + i, i);
 
-        assertThat(cache.containsKey("a")).isTrue();
-        assertThat(cache.containsKey("b")).isFalse();
-        assertThat(cache.containsKey("c")).isTrue();
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            long held = java.util.stream.IntStream.range(0, 10_000)
+                    .filter(i -> cache.containsKey("job-" + i))
+                    .count();
+            assertThat(held).isLessThanOrEqualTo(100);
+        });
+        assertThat(cache.<String, Integer>get("job-9999")).isEqualTo(9999);
     }
 
     @Test
     void an_entry_put_inside_a_transaction_that_rolls_back_is_forgotten() {
-        LruCache cache = putInsideTransactionThatEnds("job-1", TransactionSynchronization.STATUS_ROLLED_BACK);
+        CommittedOnlyCache cache = putInsideTransactionThatEnds("job-1", TransactionSynchronization.STATUS_ROLLED_BACK);
 
         assertThat(cache.containsKey("job-1")).isFalse();
     }
 
     @Test
     void an_entry_put_inside_a_transaction_that_commits_stays() {
-        LruCache cache = putInsideTransactionThatEnds("job-1", TransactionSynchronization.STATUS_COMMITTED);
+        CommittedOnlyCache cache = putInsideTransactionThatEnds("job-1", TransactionSynchronization.STATUS_COMMITTED);
 
         assertThat(cache.containsKey("job-1")).isTrue();
     }
 
-    private static LruCache putInsideTransactionThatEnds(String key, int status) {
-        LruCache cache = new LruCache("test", 10);
+    private static CommittedOnlyCache putInsideTransactionThatEnds(String key, int status) {
+        CommittedOnlyCache cache = CommittedOnlyCache.bounded("test", 10);
         TransactionSynchronizationManager.initSynchronization();
         cache.put(key, "state of " + key);
         TransactionSynchronizationUtils.invokeAfterCompletion(
@@ -54,7 +57,7 @@ class LruCacheTest {
 
     @Test
     void no_capacity_caches_nothing() {
-        LruCache cache = new LruCache("test", 0);
+        CommittedOnlyCache cache = CommittedOnlyCache.bounded("test", 0);
         cache.put("a", 1);
         assertThat(cache.containsKey("a")).isFalse();
     }
