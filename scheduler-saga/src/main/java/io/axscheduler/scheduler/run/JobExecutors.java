@@ -1,16 +1,13 @@
 package io.axscheduler.scheduler.run;
 
 import io.axscheduler.api.spi.JobHandler;
-import io.axscheduler.api.spi.JobTypeCatalog;
 import io.axscheduler.scheduler.SchedulerProperties;
-import io.axscheduler.scheduler.remote.WorkerRegistry;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -21,17 +18,14 @@ import org.springframework.stereotype.Component;
 /**
  * One bounded pool per job type, so that a runaway type fills only its own threads. The scanner asks
  * {@link #freeSlots()} before it claims, and claims no more than that: claimed work never waits in an unbounded
- * queue, and what another node could run is left for it. As the job type catalog it also knows the types only
- * remote workers registered.
+ * queue, and what another node could run is left for it.
  */
 @Component
-public class JobExecutors implements JobTypeCatalog {
+public class JobExecutors {
 
     private final Map<String, TypePool> pools = new LinkedHashMap<>();
-    private final WorkerRegistry workers;
 
-    public JobExecutors(List<JobHandler> handlers, SchedulerProperties properties, WorkerRegistry workers) {
-        this.workers = workers;
+    public JobExecutors(List<JobHandler> handlers, SchedulerProperties properties) {
         for (JobHandler handler : handlers) {
             int threads = handler.concurrency() > 0
                     ? handler.concurrency()
@@ -43,18 +37,6 @@ public class JobExecutors implements JobTypeCatalog {
                         + handler.getClass().getName());
             }
         }
-    }
-
-    @Override
-    public boolean knows(String jobType) {
-        return pools.containsKey(jobType) || workers.runsJobType(jobType);
-    }
-
-    @Override
-    public Set<String> jobTypes() {
-        Set<String> types = new TreeSet<>(pools.keySet());
-        types.addAll(workers.jobTypes());
-        return types;
     }
 
     /** Whether a handler on this node runs the type (jobs of it bound to no executor app then run here). */
