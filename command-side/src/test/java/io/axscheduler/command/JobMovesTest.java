@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.axscheduler.api.job.*;
 import io.axscheduler.api.problem.IllegalTransitionException;
+import io.axscheduler.testing.AJob;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -90,7 +91,7 @@ class JobMovesTest {
     @ParameterizedTest(name = "{1} in {0}")
     @MethodSource("everyMoveInEveryStatus")
     void each_command_is_accepted_exactly_when_the_life_of_a_job_allows_it(JobStatus from, Move move) {
-        List<Object> history = historyUpTo(from);
+        List<Object> history = AJob.aJob().withId(JOB_ID).historyUpTo(from);
         int started =
                 (int) history.stream().filter(JobStarted.class::isInstance).count();
         var result = fixture.given(history).when(move.command.apply(started));
@@ -114,27 +115,5 @@ class JobMovesTest {
         } else {
             result.expectException(IllegalTransitionException.class).expectNoEvents();
         }
-    }
-
-    /** Events that leave a fresh job in {@code status}, one run started where a run is needed. */
-    private static List<Object> historyUpTo(JobStatus status) {
-        List<Object> events = new ArrayList<>(
-                List.of(new JobCreated(JOB_ID, "key-1", "noop", Map.of(), 0, NOW, POLICY, 5_000, null, null, null)));
-        JobClaimed claimed = new JobClaimed(JOB_ID, 1, "node-a", NOW.plusSeconds(30));
-        JobStarted started = new JobStarted(JOB_ID, 1, "node-a", null, 5_000, POLICY);
-        JobFailed failed = new JobFailed(JOB_ID, 1, "boom", 1);
-        switch (status) {
-            case WAITING -> {}
-            case CLAIMED -> events.add(claimed);
-            case RUNNING -> events.addAll(List.of(claimed, started));
-            case SUCCEEDED -> events.addAll(List.of(claimed, started, new JobSucceeded(JOB_ID, 1, "ok", 1)));
-            case FAILED -> events.addAll(List.of(claimed, started, failed));
-            case TIMED_OUT -> events.addAll(List.of(claimed, started, new JobTimedOut(JOB_ID, 1, TimeoutPhase.RUN)));
-            case RETRY_WAITING ->
-                events.addAll(
-                        List.of(claimed, started, failed, new JobRetryScheduled(JOB_ID, 1, NOW.plusSeconds(1), false)));
-            case CANCELED -> events.add(new JobCanceled(JOB_ID, "stop", WAITING));
-        }
-        return events;
     }
 }
