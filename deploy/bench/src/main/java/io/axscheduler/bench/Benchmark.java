@@ -1,4 +1,4 @@
-package io.axscheduler.deploy.bench;
+package io.axscheduler.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
