@@ -16,7 +16,7 @@ logs=deploy/bench/target/logs
 mkdir -p "$logs"
 for w in "${workloads[@]}"; do
   for s in ${PEERS_SYSTEMS:-db-scheduler db-scheduler-laf quartz jobrunr}; do
-    java ${PEERS_JAVA_OPTS:--Xmx2g} -Dloader.main=io.axscheduler.bench.peers.Peers -jar "$jar" "$s" "$w" \
+    java ${PEERS_JAVA_OPTS:--Xmx2g} -cp "$jar" io.axscheduler.bench.peers.Peers "$s" "$w" \
       2> "$logs/$s-$w.log"
     rc=$?
     # the harness prints its own line, with "error", when it fails; this covers a JVM that died before that

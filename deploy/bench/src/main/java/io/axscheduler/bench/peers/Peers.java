@@ -21,7 +21,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code BENCH_JDBC_URL}, with the budget the node gets (16 worker threads, a pool of 20 connections). Prints one
  * JSON line on stdout, the fields of the node's own benchmark; logs go to stderr.
  *
- * <pre>java -Dloader.main=io.axscheduler.bench.peers.Peers -jar ax-bench.jar SYSTEM WORKLOAD</pre>
+ * <pre>java -cp deploy/bench/target/ax-bench.jar io.axscheduler.bench.peers.Peers SYSTEM WORKLOAD</pre>
  */
 public final class Peers {
 
