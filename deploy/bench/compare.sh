@@ -19,8 +19,8 @@ python3 - "$out/peers.jsonl" "$out/ax.jsonl" <<'PY'
 import json, sys
 rows = [json.loads(l) for f in sys.argv[1:] for l in open(f) if l.strip().startswith("{")]
 for r in rows:
-    # the peers' harness sometimes prints a negative W1 "seconds" (and so 0 jobs/s); max_ms is the same span (scan
-    # start to the last job's start), so the rate is taken from it and the line says so
+    # should a W1 line's "seconds" come out negative (and so its rate), max_ms is the same span (start to the last
+    # job's start): the rate is taken from it and the line says so
     if r.get("workload") == "W1" and isinstance(r.get("seconds"), (int, float)) and r["seconds"] < 0 and r.get("max_ms"):
         r["jobs_per_s"] = round(r["jobs"] / (r["max_ms"] / 1000.0), 1)
         print(f"[compare] {r['system']} W1: seconds was {r['seconds']}; jobs_per_s {r['jobs_per_s']} taken from max_ms", file=sys.stderr)
