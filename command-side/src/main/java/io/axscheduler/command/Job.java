@@ -17,7 +17,7 @@ import org.axonframework.spring.stereotype.Aggregate;
  * only in the event-sourcing handlers. The event store's unique (aggregate, sequence) makes every move a
  * compare-and-set across nodes.
  */
-@Aggregate(cache = AggregateCaches.JOBS)
+@Aggregate(cache = AggregateCaches.JOBS, lockFactory = AggregateCaches.JOB_LOCKS)
 class Job {
 
     @AggregateIdentifier

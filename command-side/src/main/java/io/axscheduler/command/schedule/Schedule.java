@@ -18,7 +18,7 @@ import org.axonframework.spring.stereotype.Aggregate;
  * schedule is waiting for, so of two nodes firing the same time only the first append wins (the event store's
  * unique sequence settles a true race). A fire answers with the job template to submit, read from this stream.
  */
-@Aggregate(cache = AggregateCaches.SCHEDULES)
+@Aggregate(cache = AggregateCaches.SCHEDULES, lockFactory = AggregateCaches.SCHEDULE_LOCKS)
 class Schedule {
 
     @AggregateIdentifier
