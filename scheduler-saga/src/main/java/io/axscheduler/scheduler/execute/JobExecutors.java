@@ -57,6 +57,12 @@ public class JobExecutors implements JobTypeCatalog {
         return types;
     }
 
+    @Override
+    public Map<String, String> paramProblems(String jobType, Map<String, Object> params) {
+        TypePool pool = pools.get(jobType);
+        return pool == null ? Map.of() : pool.handler.paramProblems(params);
+    }
+
     /** Whether a handler on this node runs the type (jobs of it bound to no executor app then run here). */
     public boolean runsInProcess(String jobType) {
         return pools.containsKey(jobType);
