@@ -1,10 +1,12 @@
 package io.axscheduler.deploy;
 
+import io.axscheduler.api.problem.FieldError;
 import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import org.apache.catalina.connector.Request;
 import org.apache.catalina.connector.Response;
 import org.apache.catalina.core.StandardHost;
@@ -47,6 +49,8 @@ class ErrorResponses {
                     : HttpStatus.INTERNAL_SERVER_ERROR;
             ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail(status));
             problem.setTitle(status.getReasonPhrase());
+            if (status == HttpStatus.BAD_REQUEST)
+                problem.setProperty("errors", List.of(new FieldError("request", detail(status))));
             return ResponseEntity.status(status)
                     .contentType(MediaType.APPLICATION_PROBLEM_JSON)
                     .body(problem);
@@ -78,8 +82,11 @@ class ErrorResponses {
                 response.setCharacterEncoding(StandardCharsets.UTF_8.name());
                 Writer writer = response.getReporter();
                 if (writer != null) {
+                    // a 400 here is a request Tomcat could not read: its errors name the request as a whole
+                    String errors =
+                            code == 400 ? ",\"errors\":[{\"field\":\"request\",\"message\":\"" + detail + "\"}]" : "";
                     writer.write("{\"type\":\"about:blank\",\"title\":\"" + title + "\",\"status\":" + code
-                            + ",\"detail\":\"" + detail + "\"}");
+                            + ",\"detail\":\"" + detail + "\"" + errors + "}");
                     response.finishResponse();
                 }
             } catch (IOException | IllegalStateException ignored) {

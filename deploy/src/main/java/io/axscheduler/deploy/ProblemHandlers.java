@@ -11,6 +11,7 @@ import java.sql.SQLTransientConnectionException;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.TypeMismatchException;
 import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
@@ -21,6 +22,8 @@ import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.jdbc.CannotGetJdbcConnectionException;
 import org.springframework.transaction.CannotCreateTransactionException;
+import org.springframework.web.bind.MissingRequestHeaderException;
+import org.springframework.web.bind.MissingServletRequestParameterException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.context.request.WebRequest;
@@ -107,6 +110,26 @@ class ProblemHandlers extends ResponseEntityExceptionHandler {
         return ResponseEntity.badRequest()
                 .contentType(MediaType.APPLICATION_PROBLEM_JSON)
                 .body(withErrors("malformed request body", List.of(error)));
+    }
+
+    /**
+     * Spring's own 400s (a parameter of the wrong type or missing, a bad header) carry {@code errors} naming what was
+     * wrong, as every other 400 does.
+     */
+    @Override
+    protected ResponseEntity<Object> handleExceptionInternal(
+            Exception e, Object body, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+        if (status.value() == 400
+                && body instanceof ProblemDetail problem
+                && (problem.getProperties() == null || !problem.getProperties().containsKey("errors"))) {
+            String field = "request";
+            if (e instanceof TypeMismatchException mismatch && mismatch.getPropertyName() != null)
+                field = mismatch.getPropertyName();
+            else if (e instanceof MissingServletRequestParameterException missing) field = missing.getParameterName();
+            else if (e instanceof MissingRequestHeaderException missing) field = missing.getHeaderName();
+            problem.setProperty("errors", List.of(new FieldError(field, "is missing or not of the expected type")));
+        }
+        return super.handleExceptionInternal(e, body, headers, status, request);
     }
 
     private static ProblemDetail withErrors(String detail, List<FieldError> errors) {
