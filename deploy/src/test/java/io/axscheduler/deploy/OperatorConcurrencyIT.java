@@ -2,7 +2,7 @@ package io.axscheduler.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.axscheduler.scheduler.scan.ScanDueJobs;
+import io.axscheduler.scheduler.claim.ScanDueJobs;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
