@@ -76,6 +76,8 @@
         .then(function (res) {
           if (mine !== seq) return; // a later keystroke's answer wins
           var save = testid(form, 'schedule-save');
+          // which expression the preview now shows: a test (or a user) can tell it from the previous one
+          testid(form, 'cron-preview').setAttribute('data-expression', body.expression);
           var list = testid(form, 'cron-next');
           list.innerHTML = '';
           if (!res.ok) {

@@ -15,6 +15,7 @@ import io.axscheduler.query.job.JobQueries;
 import io.axscheduler.query.schedule.ScheduleQueries;
 import io.axscheduler.query.stats.Namespaces;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import org.axonframework.commandhandling.GenericCommandMessage;
@@ -50,7 +51,7 @@ class ConsoleActions {
 
     @PostMapping("/console/jobs/{jobId}/retry")
     String retry(@PathVariable("jobId") String jobId, RedirectAttributes flash) {
-        outcome(flash, List.of(jobId), List.of(act(jobId, "retry", null)));
+        outcome(flash, List.of(jobId), Collections.singletonList(act(jobId, "retry", null)));
         return "redirect:/console/jobs/" + jobId;
     }
 
@@ -59,7 +60,7 @@ class ConsoleActions {
             @PathVariable("jobId") String jobId,
             @RequestParam(name = "reason", required = false) String reason,
             RedirectAttributes flash) {
-        outcome(flash, List.of(jobId), List.of(act(jobId, "cancel", reason)));
+        outcome(flash, List.of(jobId), Collections.singletonList(act(jobId, "cancel", reason)));
         return "redirect:/console/jobs/" + jobId;
     }
 
@@ -97,7 +98,7 @@ class ConsoleActions {
             };
             error = send(command);
         }
-        outcome(flash, List.of(scheduleId), java.util.Collections.singletonList(error));
+        outcome(flash, List.of(scheduleId), Collections.singletonList(error));
         return "redirect:/console/schedules/" + scheduleId;
     }
 

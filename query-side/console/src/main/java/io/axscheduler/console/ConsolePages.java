@@ -169,6 +169,12 @@ class ConsolePages {
         JobView job = jobQueries.handle(new FindJob(jobId)).orElseThrow(() -> new NotFoundException("job", jobId));
         List<HistoryEvent> events = jobHistory.replay(jobId).events();
         model.addAttribute("job", job);
+        // the moves the job's transitions allow from here (an operator's retry re-runs an ended, unsuccessful job)
+        model.addAttribute(
+                "retryable",
+                job.status() == JobStatus.FAILED
+                        || job.status() == JobStatus.TIMED_OUT
+                        || job.status() == JobStatus.CANCELED);
         model.addAttribute("namespace", Namespaces.of(job));
         model.addAttribute("timeline", Timeline.of(events));
         if (blank(asOf) != null) {
