@@ -304,6 +304,13 @@ class ConsoleIT {
         assertThat(browser.driver.findElement(By.tagName("h1")).getText()).isEqualTo("任务");
         browser.open("/console/audit");
         assertThat(browser.all("audit-row")).isNotEmpty();
+        browser.find("audit-type").sendKeys("JobSucceeded", Keys.ENTER);
+        browser.await(Duration.ofSeconds(5), d -> d.getCurrentUrl().contains("type=JobSucceeded"));
+        assertThat(browser.all("audit-row")).isNotEmpty();
+        assertThat(browser.all("audit-row").stream().map(r -> r.getAttribute("data-type")))
+                .containsOnly("JobSucceeded");
+        browser.open("/console/audit?actor=nobody-at-all");
+        assertThat(browser.all("audit-row")).isEmpty();
         browser.open("/console?lang=en");
         assertThat(browser.driver.findElement(By.cssSelector("nav")).getText()).contains("Jobs");
     }
