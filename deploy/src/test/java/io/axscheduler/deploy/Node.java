@@ -12,6 +12,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
 /** A whole scheduler node started in this JVM on a given database, as production starts it, on a random port. */
 final class Node implements AutoCloseable {
 
+    /** The password of the console user {@code admin} on every test node. */
+    static final String ADMIN_PASSWORD = "test-admin-password";
+
     final ConfigurableApplicationContext context;
     final Api api;
     final String id;
@@ -37,7 +40,7 @@ final class Node implements AutoCloseable {
         all.put("ax.workers.allowed-addresses", "127.0.0.1/32");
         // every endpoint needs a key: the tests' clients (Api, ScheduleHttp, WorkerNode) send this one
         all.put("ax.bootstrap.admin-key", Api.ADMIN_KEY);
-        all.put("ax.bootstrap.admin-password", "test-admin-password");
+        all.put("ax.bootstrap.admin-password", ADMIN_PASSWORD);
         all.put("ax.data-dir", "target/node-data");
         all.putAll(settings);
         List<String> args = new ArrayList<>();

@@ -62,8 +62,12 @@ public class ScheduleQueryController {
     @GetMapping("/{scheduleId}/history")
     public ScheduleHistoryView history(
             @PathVariable("scheduleId") String scheduleId,
+            @RequestParam(name = "page", required = false) String page,
+            @RequestParam(name = "size", required = false) String size,
             @RequestAttribute(name = Caller.ATTRIBUTE, required = false) Caller caller) {
         find(scheduleId, caller);
-        return history.replay(scheduleId);
+        ScheduleListRequest paging = ScheduleListRequest.parse(
+                null, null, page, size == null || size.isBlank() ? String.valueOf(ScheduleHistory.DEFAULT_SIZE) : size);
+        return history.replay(scheduleId, paging.page(), paging.size());
     }
 }

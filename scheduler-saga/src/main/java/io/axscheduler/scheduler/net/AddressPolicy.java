@@ -111,10 +111,10 @@ public final class AddressPolicy {
     }
 
     /**
-     * Checks an http(s) URL and returns the addresses its host resolves to, or throws {@link Refused}; a host that
-     * does not resolve throws {@link UnknownHostException}.
+     * The checks that need no DNS: scheme, user information, spelling, and whether the setting names the host or
+     * its range. Returns the host as it is compared; throws {@link Refused}. For a submit, before any call is due.
      */
-    public List<InetAddress> check(URI url) throws UnknownHostException {
+    public String checkName(URI url) {
         if (url.getScheme() == null
                 || !("http".equalsIgnoreCase(url.getScheme()) || "https".equalsIgnoreCase(url.getScheme()))) {
             throw new Refused("only http and https URLs may be called");
@@ -136,6 +136,16 @@ public final class AddressPolicy {
         if (literal.isPresent() ? !inRanges(literal.get()) : !namedHost(host)) {
             throw new Refused("host " + host + " is not allowed by " + setting);
         }
+        return host;
+    }
+
+    /**
+     * Checks an http(s) URL and returns the addresses its host resolves to, or throws {@link Refused}; a host that
+     * does not resolve throws {@link UnknownHostException}.
+     */
+    public List<InetAddress> check(URI url) throws UnknownHostException {
+        String host = checkName(url);
+        Optional<InetAddress> literal = literal(host);
         List<InetAddress> addresses = literal.isPresent() ? List.of(literal.get()) : List.of(resolver.resolve(host));
         for (InetAddress address : addresses) {
             if (!isPublic(address) && !inRanges(address)) {

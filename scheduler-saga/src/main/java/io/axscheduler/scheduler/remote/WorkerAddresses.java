@@ -1,0 +1,61 @@
+package io.axscheduler.scheduler.remote;
+
+import io.axscheduler.scheduler.net.AddressPolicy;
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.UnknownHostException;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.stereotype.Component;
+
+/**
+ * Where workers may live: {@code ax.workers.allowed-addresses}, host names, {@code *.domain} and CIDR ranges, empty
+ * by default (no remote workers until configured). A worker's address is a base URL: http(s), no user information,
+ * nothing after the path, and a host the policy admits — checked at registration and again before every push, so a
+ * name that later resolves elsewhere is not pushed to.
+ */
+@Component
+public class WorkerAddresses {
+
+    static final String SETTING = "ax.workers.allowed-addresses";
+
+    private final AddressPolicy policy;
+
+    @Autowired
+    public WorkerAddresses(@Value("${ax.workers.allowed-addresses:}") String allowed) {
+        this(AddressPolicy.of(SETTING, Arrays.asList(allowed.split(","))));
+    }
+
+    WorkerAddresses(AddressPolicy policy) {
+        this.policy = policy;
+    }
+
+    /** Why {@code address} may not be a worker's, or empty if it may. */
+    public Optional<String> refusal(String address) {
+        if (address == null || address.length() > 500) return Optional.of("must be an http(s) base URL");
+        if (address.contains("?") || address.contains("#")) {
+            return Optional.of("must not have a query or fragment: nothing after the path");
+        }
+        URI uri;
+        try {
+            uri = URI.create(address);
+        } catch (IllegalArgumentException e) {
+            return Optional.of("must be an http(s) base URL");
+        }
+        if (uri.getHost() == null || !("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))) {
+            return Optional.of("must be an http(s) base URL");
+        }
+        if (uri.getRawUserInfo() != null) return Optional.of("must not carry user information");
+        try {
+            List<InetAddress> resolved = policy.check(uri);
+            return resolved.isEmpty() ? Optional.of("does not resolve") : Optional.empty();
+        } catch (AddressPolicy.Refused e) {
+            return Optional.of(e.getMessage());
+        } catch (UnknownHostException e) {
+            return Optional.of("host does not resolve");
+        }
+    }
+}

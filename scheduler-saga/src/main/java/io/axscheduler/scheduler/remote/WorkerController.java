@@ -1,0 +1,113 @@
+package io.axscheduler.scheduler.remote;
+
+import io.axscheduler.api.problem.ForbiddenException;
+import io.axscheduler.api.problem.NotFoundException;
+import io.axscheduler.api.security.Access;
+import io.axscheduler.api.security.Caller;
+import io.axscheduler.api.security.Grant;
+import io.axscheduler.api.security.Role;
+import io.axscheduler.api.worker.CallbackSignature;
+import io.axscheduler.api.worker.Heartbeat;
+import io.axscheduler.api.worker.RegisterWorker;
+import io.axscheduler.api.worker.WorkerList;
+import io.axscheduler.api.worker.WorkerRegistered;
+import java.util.Map;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestAttribute;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/** The worker side of the HTTP contract (API.md, Workers). */
+@RestController
+@RequestMapping("/api/v1/workers")
+public class WorkerController {
+
+    private final WorkerRegistry registry;
+    private final RemoveWorkers removeWorkers;
+    private final ReceiveCallback callbacks;
+
+    public WorkerController(WorkerRegistry registry, RemoveWorkers removeWorkers, ReceiveCallback callbacks) {
+        this.registry = registry;
+        this.removeWorkers = removeWorkers;
+        this.callbacks = callbacks;
+    }
+
+    @PostMapping("/register")
+    ResponseEntity<WorkerRegistered> register(
+            @RequestBody RegisterWorker request,
+            @RequestAttribute(name = Caller.ATTRIBUTE, required = false) Caller caller) {
+        if (request.namespace() != null
+                && Grant.NAMESPACE.matcher(request.namespace()).matches()) {
+            Access.act(caller, request.namespace(), Role.WORKER);
+        }
+        return ResponseEntity.status(HttpStatus.CREATED)
+                .body(registry.register(request, caller == null ? null : caller.actor()));
+    }
+
+    @PostMapping("/{workerId}/heartbeat")
+    Map<String, Object> heartbeat(
+            @PathVariable String workerId,
+            @RequestBody(required = false) Heartbeat heartbeat,
+            @RequestAttribute(name = Caller.ATTRIBUTE, required = false) Caller caller) {
+        itself(workerId, caller);
+        registry.heartbeat(workerId, heartbeat == null ? 0 : heartbeat.inFlight());
+        return Map.of("workerId", workerId);
+    }
+
+    @DeleteMapping("/{workerId}")
+    ResponseEntity<Void> deregister(
+            @PathVariable String workerId, @RequestAttribute(name = Caller.ATTRIBUTE, required = false) Caller caller) {
+        itself(workerId, caller);
+        removeWorkers.deregister(workerId);
+        return ResponseEntity.noContent().build();
+    }
+
+    @GetMapping
+    WorkerList list(@RequestAttribute(name = Caller.ATTRIBUTE, required = false) Caller caller) {
+        return new WorkerList(registry.list().stream()
+                .filter(w -> caller != null && caller.can(w.namespace(), Role.VIEWER))
+                .toList());
+    }
+
+    /**
+     * A worker heartbeats and leaves as the principal that registered it: another WORKER key of the namespace is
+     * refused (403), a caller without the namespace does not see the worker (404). An admin may do either.
+     */
+    private void itself(String workerId, Caller caller) {
+        WorkerRegistry.Owner owner =
+                registry.ownerOf(workerId).orElseThrow(() -> new NotFoundException("worker", workerId));
+        if (caller == null
+                || !(caller.can(owner.namespace(), Role.WORKER) || caller.can(owner.namespace(), Role.VIEWER))) {
+            throw new NotFoundException("worker", workerId);
+        }
+        if (caller.admin()) return;
+        if (!caller.can(owner.namespace(), Role.WORKER) || !caller.actor().equals(owner.registeredBy())) {
+            throw new ForbiddenException("a worker may heartbeat and deregister only itself");
+        }
+    }
+
+    /** The body is read as text: the signature covers its exact bytes, not a re-serialization of them. */
+    @PostMapping("/callbacks")
+    ResponseEntity<?> callback(
+            @RequestBody String body,
+            @RequestHeader(name = CallbackSignature.TIMESTAMP_HEADER, required = false) String timestamp,
+            @RequestHeader(name = CallbackSignature.SIGNATURE_HEADER, required = false) String signature) {
+        ReceiveCallback.Result result = callbacks.receive(body, timestamp, signature);
+        if (result == ReceiveCallback.Result.UNAUTHORIZED) {
+            ProblemDetail problem = ProblemDetail.forStatusAndDetail(
+                    HttpStatus.UNAUTHORIZED,
+                    "the callback is unsigned, badly signed, stale or replayed; nothing changed");
+            problem.setTitle("Unauthorized");
+            return ResponseEntity.status(HttpStatus.UNAUTHORIZED).body(problem);
+        }
+        return ResponseEntity.ok(Map.of("applied", result == ReceiveCallback.Result.APPLIED));
+    }
+}

@@ -1,0 +1,43 @@
+package io.axscheduler.scheduler.remote;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class WorkerAddressesTest {
+
+    private final WorkerAddresses loopbackAllowed = new WorkerAddresses("127.0.0.1/32, localhost");
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(
+            strings = {
+                "http://127.0.0.1:9999/internal/admin?cmd=wipe#",
+                "http://127.0.0.1:9999/x#",
+                "http://127.0.0.1:9999/?",
+                "http://admin:pw@127.0.0.1:9999",
+                "http://127.0.0.1@169.254.169.254",
+                "http://169.254.169.254",
+                "http://[::1]:9999",
+                "http://2130706433:9999",
+                "http://0x7f.0.0.1:9999",
+                "http://10.0.0.1:9999",
+                "ftp://127.0.0.1:9999",
+                "127.0.0.1:9999"
+            })
+    void refuses(String address) {
+        assertThat(loopbackAllowed.refusal(address)).as(address).isPresent();
+    }
+
+    @Test
+    void admits_a_base_url_inside_the_allowed_range() {
+        assertThat(loopbackAllowed.refusal("http://127.0.0.1:9001")).isEmpty();
+        assertThat(loopbackAllowed.refusal("http://127.0.0.1:9001/worker-a")).isEmpty();
+    }
+
+    @Test
+    void admits_nothing_by_default() {
+        assertThat(new WorkerAddresses("").refusal("http://127.0.0.1:9001")).isPresent();
+    }
+}
