@@ -8,6 +8,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
+import org.springframework.dao.DataAccessException;
 import org.springframework.security.authentication.UsernamePasswordAuthenticationToken;
 import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.web.filter.OncePerRequestFilter;
@@ -45,7 +46,14 @@ final class ApiKeyFilter extends OncePerRequestFilter {
             chain.doFilter(request, response);
             return;
         }
-        Optional<ApiKeys.KeyHolder> holder = keys.authenticate(token);
+        Optional<ApiKeys.KeyHolder> holder;
+        try {
+            holder = keys.authenticate(token);
+        } catch (DataAccessException e) {
+            // the key cannot be checked: the same 503 a request gets when its own work cannot reach the database
+            problems.unavailable(response);
+            return;
+        }
         if (holder.isEmpty()) {
             problems.unauthorized(response);
             return;

@@ -24,6 +24,11 @@ final class Problems {
         write(response, 403, "Forbidden", "the credentials do not allow this");
     }
 
+    void unavailable(HttpServletResponse response) throws IOException {
+        response.setHeader("Retry-After", "5");
+        write(response, 503, "Service unavailable", "the database is unreachable; nothing was written, try again");
+    }
+
     void write(HttpServletResponse response, int status, String title, String detail) throws IOException {
         if (response.isCommitted()) return;
         Map<String, Object> body = new LinkedHashMap<>();
