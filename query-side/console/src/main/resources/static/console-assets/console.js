@@ -57,6 +57,14 @@
 
   // Validated as you type, by the node's own validate endpoint: description, next five fires, fires per day.
   var timer = null, seq = 0;
+  // the API takes the console's session only with its CSRF token (a page of another site cannot read it)
+  function csrf(headers) {
+    var name = document.querySelector('meta[name="ax-csrf-header"]');
+    var token = document.querySelector('meta[name="ax-csrf-token"]');
+    if (name && token) headers[name.getAttribute('content')] = token.getAttribute('content');
+    return headers;
+  }
+
   window.axCron = {
     check: function () {
       var form = document.getElementById('schedule-form');
@@ -70,7 +78,7 @@
       var zone = field(form, 'timezone').value.trim() || Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
       var body = { expression: field(form, 'expression').value, timezone: zone, count: 5 };
       fetch(form.getAttribute('data-validate'), {
-        method: 'POST', headers: { 'Content-Type': 'application/json', 'Accept': 'application/json' },
+        method: 'POST', headers: csrf({ 'Content-Type': 'application/json', 'Accept': 'application/json' }),
         body: JSON.stringify(body)
       }).then(function (r) { return r.json().then(function (b) { return { ok: r.ok, body: b }; }); })
         .then(function (res) {
@@ -132,7 +140,7 @@
     };
     fetch(form.getAttribute('data-url'), {
       method: form.getAttribute('data-method'),
-      headers: { 'Content-Type': 'application/json', 'Accept': 'application/json' },
+      headers: csrf({ 'Content-Type': 'application/json', 'Accept': 'application/json' }),
       body: JSON.stringify(body)
     }).then(function (r) { return r.json().then(function (b) { return { ok: r.ok, body: b }; }); })
       .then(function (res) {
@@ -145,7 +153,8 @@
 
   window.axTrigger = function (button) {
     if (!window.confirm(button.getAttribute('data-confirm-text'))) return;
-    fetch(button.getAttribute('data-trigger'), { method: 'POST', headers: { 'Accept': 'application/json' } })
+    fetch(button.getAttribute('data-trigger'), {
+      method: 'POST', headers: csrf({ 'Accept': 'application/json' }) })
       .then(function () { window.location.reload(); });
   };
 })();

@@ -22,6 +22,7 @@ import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.access.intercept.AuthorizationFilter;
 import org.springframework.security.web.access.intercept.RequestAuthorizationContext;
 import org.springframework.security.web.authentication.AnonymousAuthenticationFilter;
+import org.springframework.security.web.context.HttpSessionSecurityContextRepository;
 import org.springframework.security.web.header.writers.ReferrerPolicyHeaderWriter;
 import org.springframework.web.cors.CorsConfiguration;
 import org.springframework.web.cors.UrlBasedCorsConfigurationSource;
@@ -51,8 +52,11 @@ class SecuritySetup {
             throws Exception {
         Problems problems = new Problems(json);
         http.securityMatcher("/api/**", "/actuator/**")
-                .csrf(c -> c.disable())
-                .sessionManagement(s -> s.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
+                // the console's own pages call the API with the signed-in session: such a request (a cookie, no
+                // Authorization header) needs the session's CSRF token; a bearer request needs none
+                .csrf(c -> c.requireCsrfProtectionMatcher(SecuritySetup::sessionWrite))
+                .securityContext(c -> c.securityContextRepository(new HttpSessionSecurityContextRepository()))
+                .sessionManagement(s -> s.sessionCreationPolicy(SessionCreationPolicy.NEVER))
                 .requestCache(c -> c.disable())
                 .formLogin(f -> f.disable())
                 .httpBasic(b -> b.disable())
@@ -118,6 +122,13 @@ class SecuritySetup {
                         .anyRequest()
                         .authenticated());
         return http.build();
+    }
+
+    /** A state-changing request riding on an existing session cookie rather than a bearer token. */
+    private static boolean sessionWrite(jakarta.servlet.http.HttpServletRequest request) {
+        String method = request.getMethod();
+        boolean safe = method.equals("GET") || method.equals("HEAD") || method.equals("OPTIONS");
+        return !safe && request.getHeader("Authorization") == null && request.getSession(false) != null;
     }
 
     private static void headers(
