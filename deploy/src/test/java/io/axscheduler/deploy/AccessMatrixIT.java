@@ -169,7 +169,11 @@ class AccessMatrixIT {
                 Role.WORKER,
                 Kind.CREATE));
         all.add(new Endpoint(
-                "POST", () -> "/api/v1/workers/" + otherWorker() + "/heartbeat", "{}", Role.WORKER, Kind.OTHER_WORKER));
+                "POST",
+                () -> "/api/v1/workers/" + otherWorker() + "/heartbeat",
+                "{\"inFlight\":0}",
+                Role.WORKER,
+                Kind.OTHER_WORKER));
         all.add(new Endpoint("DELETE", () -> "/api/v1/workers/" + otherWorker(), null, Role.WORKER, Kind.OTHER_WORKER));
         all.add(new Endpoint("GET", () -> "/api/v1/admin/api-keys", null, Role.ADMIN, Kind.ADMIN));
         all.add(new Endpoint(
@@ -258,7 +262,8 @@ class AccessMatrixIT {
                         + "\"namespace\":\"" + NS + "\"}");
         assertThat(r.status()).isEqualTo(201);
         String id = r.text("workerId");
-        assertThat(worker.post("/api/v1/workers/" + id + "/heartbeat", "{}").status())
+        assertThat(worker.post("/api/v1/workers/" + id + "/heartbeat", "{\"inFlight\":0}")
+                        .status())
                 .isEqualTo(200);
         assertThat(ScheduleHttp.delete(worker, "/api/v1/workers/" + id).status())
                 .isEqualTo(204);
