@@ -225,6 +225,11 @@ class ConsoleIT {
         assertThat(schedule.path("name").asText()).isEqualTo("console-cron");
         assertThat(schedule.path("trigger").path("expression").asText()).isEqualTo("0 5 1 * * ?");
         assertThat(schedule.path("timezone").asText()).isEqualTo("Asia/Shanghai");
+        assertThat(node.api
+                        .get("/api/v1/schedules/" + scheduleId + "/history")
+                        .body()
+                        .toString())
+                .contains("\"actor\":\"console\"");
     }
 
     /** Waits until the preview shows the answer for {@code expression}, not for what was typed before it. */

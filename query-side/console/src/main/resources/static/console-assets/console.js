@@ -132,7 +132,8 @@
     };
     fetch(form.getAttribute('data-url'), {
       method: form.getAttribute('data-method'),
-      headers: { 'Content-Type': 'application/json', 'Accept': 'application/json' },
+      headers: { 'Content-Type': 'application/json', 'Accept': 'application/json',
+                 'X-Actor': form.getAttribute('data-actor') },
       body: JSON.stringify(body)
     }).then(function (r) { return r.json().then(function (b) { return { ok: r.ok, body: b }; }); })
       .then(function (res) {
@@ -145,7 +146,8 @@
 
   window.axTrigger = function (button) {
     if (!window.confirm(button.getAttribute('data-confirm-text'))) return;
-    fetch(button.getAttribute('data-trigger'), { method: 'POST', headers: { 'Accept': 'application/json' } })
+    fetch(button.getAttribute('data-trigger'), {
+      method: 'POST', headers: { 'Accept': 'application/json', 'X-Actor': button.getAttribute('data-actor') } })
       .then(function () { window.location.reload(); });
   };
 })();

@@ -84,6 +84,7 @@ class NodeBeat {
             // a bounded delete a time, so no run holds many locks
             while (jdbc.update("DELETE FROM stats_outcomes WHERE minute_at < ? LIMIT 10000", before) == 10000) {}
             while (jdbc.update("DELETE FROM stats_start_lag WHERE minute_at < ? LIMIT 10000", before) == 10000) {}
+            while (jdbc.update("DELETE FROM stats_outcomes_hourly WHERE hour_at < ? LIMIT 10000", before) == 10000) {}
             jdbc.update("DELETE FROM console_nodes WHERE last_seen < ?", before);
         } catch (RuntimeException e) {
             log.warn("console: could not trim old statistics: {}", e.getMessage());

@@ -4,11 +4,16 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
-/** {@code GET /api/v1/stats/overview}: what the scheduler is doing now and how it has done, as the console shows it. */
+/**
+ * {@code GET /api/v1/stats/overview}: what the scheduler is doing now and how it has done, as the console shows it.
+ * {@code counts} are exact, but for statuses named in {@code countsAsOf}, whose figure is a periodic full count taken
+ * at that instant (see {@link StatusCounts}).
+ */
 public record Overview(
         Instant at,
         String namespace,
         Map<String, Long> counts,
+        Map<String, Instant> countsAsOf,
         List<WaitingType> waitingByType,
         Long oldestWaitingMs,
         List<Running> runningByNodeAndType,

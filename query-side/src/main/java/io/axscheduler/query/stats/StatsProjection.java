@@ -42,6 +42,7 @@ public class StatsProjection {
 
     public static final String PROCESSING_GROUP = "console-stats";
     static final long MINUTE_MS = 60_000;
+    static final long HOUR_MS = 60 * MINUTE_MS;
     private static final int CACHE_ENTRIES = 100_000;
     private static final String RESOURCE = StatsProjection.class.getName() + ".batch";
 
@@ -110,6 +111,7 @@ public class StatsProjection {
     void reset() {
         jobs.clear();
         jdbc.getJdbcTemplate().update("DELETE FROM stats_outcomes");
+        jdbc.getJdbcTemplate().update("DELETE FROM stats_outcomes_hourly");
         jdbc.getJdbcTemplate().update("DELETE FROM stats_start_lag");
     }
 
@@ -131,6 +133,7 @@ public class StatsProjection {
     private void write(List<Tally> batch) {
         Map<String, JobFacts> facts = factsOf(batch);
         Map<List<Object>, Long> outcomes = new TreeMap<>(StatsProjection::compareKeys);
+        Map<List<Object>, Long> hourly = new TreeMap<>(StatsProjection::compareKeys);
         Map<List<Object>, Long> lags = new TreeMap<>(StatsProjection::compareKeys);
         for (Tally t : batch) {
             JobFacts f = t.facts() != null ? t.facts() : facts.get(t.jobId());
@@ -140,6 +143,8 @@ public class StatsProjection {
                 lags.merge(List.of(minute, f.namespace(), StartLagBuckets.bucketOf(t.at() - f.dueAt())), 1L, Long::sum);
             } else {
                 outcomes.merge(List.of(minute, f.namespace(), f.jobType(), t.outcome()), 1L, Long::sum);
+                long hour = Math.floorDiv(t.at(), HOUR_MS) * HOUR_MS;
+                hourly.merge(List.of(hour, f.namespace(), f.jobType(), t.outcome()), 1L, Long::sum);
             }
         }
         // sorted keys: two nodes' batches lock shared bucket rows in one order and cannot deadlock on them
@@ -147,6 +152,10 @@ public class StatsProjection {
                 "INSERT INTO stats_outcomes (minute_at, namespace, job_type, outcome, jobs)"
                         + " VALUES (:k0, :k1, :k2, :k3, :n) ON DUPLICATE KEY UPDATE jobs = jobs + :n",
                 outcomes);
+        upsert(
+                "INSERT INTO stats_outcomes_hourly (hour_at, namespace, job_type, outcome, jobs)"
+                        + " VALUES (:k0, :k1, :k2, :k3, :n) ON DUPLICATE KEY UPDATE jobs = jobs + :n",
+                hourly);
         upsert(
                 "INSERT INTO stats_start_lag (minute_at, namespace, bucket, starts)"
                         + " VALUES (:k0, :k1, :k2, :n) ON DUPLICATE KEY UPDATE starts = starts + :n",

@@ -12,9 +12,9 @@ import org.springframework.stereotype.Component;
 
 /**
  * The overview's figures. Each query reads an index range or the stats buckets, never the event store or a table
- * walked row by row: counts by status and waiting by type range over job_queue's status index, running over its
- * few CLAIMED and RUNNING entries, oldest waiting one index dive per type, throughput and lag the stats buckets of
- * the window.
+ * walked row by row: counts by status as {@link StatusCounts} says, waiting by type over job_queue's status index,
+ * running over its few CLAIMED and RUNNING entries, oldest waiting one index dive per type, throughput and lag the
+ * stats buckets of the window (minutes for the hour, hours for the day).
  */
 @Component
 public class StatsQueries {
@@ -27,9 +27,11 @@ public class StatsQueries {
     private static final int LIST_LIMIT = 100;
 
     private final NamedParameterJdbcTemplate jdbc;
+    private final StatusCounts statusCounts;
 
-    public StatsQueries(NamedParameterJdbcTemplate jdbc) {
+    public StatsQueries(NamedParameterJdbcTemplate jdbc, StatusCounts statusCounts) {
         this.jdbc = jdbc;
+        this.statusCounts = statusCounts;
     }
 
     /** The database's clock: what the nodes share. */
@@ -44,17 +46,19 @@ public class StatsQueries {
         if (!Namespaces.matches(ns, Namespaces.DEFAULT)) {
             return empty(now, ns);
         }
+        StatusCounts.Counts counts = statusCounts.now();
         return new Overview(
                 Instant.ofEpochMilli(now),
                 ns,
-                counts(),
+                counts.counts(),
+                counts.asOf(),
                 waitingByType(),
                 oldestWaitingMs(now),
                 running(),
                 startLag(now, ns),
                 throughput(now - 59 * MINUTE, now, MINUTE, ns),
                 throughput(now - 23 * HOUR, now, HOUR, ns),
-                failures(now - 24 * HOUR, ns),
+                failures(now - 23 * HOUR, ns),
                 nodes(now),
                 workers(now),
                 schedulesBehind(now));
@@ -67,6 +71,7 @@ public class StatsQueries {
                 Instant.ofEpochMilli(now),
                 ns,
                 counts,
+                Map.of(),
                 List.of(),
                 null,
                 List.of(),
@@ -77,15 +82,6 @@ public class StatsQueries {
                 nodes(now),
                 workers(now),
                 new Overview.SchedulesBehind(0, List.of()));
-    }
-
-    public Map<String, Long> counts() {
-        Map<String, Long> counts = new LinkedHashMap<>();
-        for (JobStatus s : JobStatus.values()) counts.put(s.name(), 0L);
-        jdbc.query("SELECT status, COUNT(*) FROM job_queue GROUP BY status", Map.of(), rs -> {
-            counts.put(rs.getString(1), rs.getLong(2));
-        });
-        return counts;
     }
 
     private List<Overview.WaitingType> waitingByType() {
@@ -162,10 +158,12 @@ public class StatsQueries {
         long first = floor(from, step);
         int steps = (int) ((floor(now, step) - first) / step) + 1;
         long[][] sums = new long[steps][5];
+        String table = step == HOUR ? "stats_outcomes_hourly" : "stats_outcomes";
+        String at = step == HOUR ? "hour_at" : "minute_at";
         jdbc.query(
-                "SELECT minute_at, outcome, SUM(jobs) FROM stats_outcomes WHERE minute_at >= :from"
+                "SELECT " + at + ", outcome, SUM(jobs) FROM " + table + " WHERE " + at + " >= :from"
                         + (ns == null ? "" : " AND namespace = :ns")
-                        + " GROUP BY minute_at, outcome",
+                        + " GROUP BY " + at + ", outcome",
                 params(first, ns),
                 rs -> {
                     int i = (int) ((floor(rs.getLong(1), step) - first) / step);
@@ -194,11 +192,11 @@ public class StatsQueries {
     private List<Overview.Failures> failures(long from, String ns) {
         Map<String, long[]> byType = new TreeMap<>();
         jdbc.query(
-                "SELECT job_type, outcome, SUM(jobs) FROM stats_outcomes WHERE minute_at >= :from"
+                "SELECT job_type, outcome, SUM(jobs) FROM stats_outcomes_hourly WHERE hour_at >= :from"
                         + " AND outcome IN ('FAILED', 'TIMED_OUT')"
                         + (ns == null ? "" : " AND namespace = :ns")
                         + " GROUP BY job_type, outcome",
-                params(floor(from, MINUTE), ns),
+                params(floor(from, HOUR), ns),
                 rs -> {
                     long[] row = byType.computeIfAbsent(rs.getString(1), k -> new long[2]);
                     row[rs.getString(2).equals("FAILED") ? 0 : 1] += rs.getLong(3);
