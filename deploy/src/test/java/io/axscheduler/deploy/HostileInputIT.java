@@ -54,7 +54,9 @@ class HostileInputIT {
                 "node-a",
                 Map.of(
                         "ax.scheduler.remote.no-worker-timeout", "1s",
-                        "ax.scheduler.remote.no-worker-check-ms", "300"));
+                        "ax.scheduler.remote.no-worker-check-ms", "300",
+                        // the http type calls nothing by default; this test's submits name a loopback URL
+                        "ax.scheduler.jobs.http-allowed-hosts", "127.0.0.1/32"));
     }
 
     @AfterAll
