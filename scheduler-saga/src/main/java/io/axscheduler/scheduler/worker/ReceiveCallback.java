@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.axscheduler.api.job.FailJob;
 import io.axscheduler.api.job.SucceedJob;
 import io.axscheduler.api.worker.JobCallback;
+import io.axscheduler.scheduler.observe.NodeMetrics;
 import java.time.Clock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,6 +31,7 @@ public class ReceiveCallback {
     private final WorkerCommands commands;
     private final ObjectMapper json;
     private final CallbackVerifier verifier;
+    private final NodeMetrics metrics;
 
     public ReceiveCallback(
             WorkerRegistry registry,
@@ -37,8 +39,10 @@ public class ReceiveCallback {
             WorkerCommands commands,
             ObjectMapper json,
             WorkerProperties properties,
-            Clock clock) {
+            Clock clock,
+            NodeMetrics metrics) {
         this.registry = registry;
+        this.metrics = metrics;
         this.dispatches = dispatches;
         this.commands = commands;
         this.json = json;
@@ -50,13 +54,18 @@ public class ReceiveCallback {
         try {
             callback = json.readValue(body, JobCallback.class);
         } catch (Exception unreadable) {
+            metrics.callbackRejected("unreadable");
             return Result.UNAUTHORIZED; // without a readable worker id there is no secret to check it against
         }
-        if (callback.workerId() == null || callback.jobId() == null) return Result.UNAUTHORIZED;
+        if (callback.workerId() == null || callback.jobId() == null) {
+            metrics.callbackRejected("unreadable");
+            return Result.UNAUTHORIZED;
+        }
         String secret = registry.secretOf(callback.workerId()).orElse(null);
         CallbackVerifier.Verdict verdict = verifier.verify(secret, timestamp, signature, body);
         if (verdict != CallbackVerifier.Verdict.VALID) {
             log.warn("callback for job {} from worker {} refused: {}", callback.jobId(), callback.workerId(), verdict);
+            metrics.callbackRejected(verdict.name().toLowerCase(java.util.Locale.ROOT));
             return Result.UNAUTHORIZED;
         }
         WorkerDispatches.Applied applied = dispatches.record(callback);
