@@ -19,7 +19,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,8 +26,6 @@ import java.util.concurrent.TimeUnit;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
 import org.axonframework.eventhandling.Timestamp;
-import org.axonframework.messaging.unitofwork.CurrentUnitOfWork;
-import org.axonframework.messaging.unitofwork.UnitOfWork;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -54,7 +51,6 @@ public class EventMetrics {
     static final int MAX_TYPES = 200;
 
     private static final Logger log = LoggerFactory.getLogger(EventMetrics.class);
-    private static final String AFTER_COMMIT = EventMetrics.class.getName() + ".afterCommit";
 
     private record Job(String namespace, String jobType, long dueAtMs) {}
 
@@ -208,25 +204,7 @@ public class EventMetrics {
         }
     }
 
-    /** Runs {@code count} when the unit of work commits (at once outside one); never throws into the append. */
     private static void afterCommit(Runnable count) {
-        Runnable safe = () -> {
-            try {
-                count.run();
-            } catch (RuntimeException e) {
-                log.debug("metric dropped: {}", e.toString());
-            }
-        };
-        if (!CurrentUnitOfWork.isStarted()) {
-            safe.run();
-            return;
-        }
-        UnitOfWork<?> root = CurrentUnitOfWork.get().root();
-        List<Runnable> pending = root.getOrComputeResource(AFTER_COMMIT, key -> {
-            List<Runnable> list = new ArrayList<>();
-            root.afterCommit(u -> list.forEach(Runnable::run));
-            return list;
-        });
-        pending.add(safe);
+        AfterCommit.run(count);
     }
 }
