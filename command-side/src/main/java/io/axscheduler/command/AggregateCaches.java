@@ -12,12 +12,12 @@ public class AggregateCaches {
     public static final String SCHEDULES = "scheduleCache";
 
     @Bean(JOBS)
-    LruCache jobCache(@Value("${ax.command.job-cache-entries:20000}") int entries) {
-        return new LruCache("ax.command.job-cache-entries", entries);
+    CommittedOnlyCache jobCache(@Value("${ax.command.job-cache-entries:20000}") int entries) {
+        return CommittedOnlyCache.bounded("ax.command.job-cache-entries", entries);
     }
 
     @Bean(SCHEDULES)
-    LruCache scheduleCache(@Value("${ax.command.schedule-cache-entries:100000}") int entries) {
-        return new LruCache("ax.command.schedule-cache-entries", entries);
+    CommittedOnlyCache scheduleCache(@Value("${ax.command.schedule-cache-entries:100000}") int entries) {
+        return CommittedOnlyCache.bounded("ax.command.schedule-cache-entries", entries);
     }
 }

@@ -4,7 +4,7 @@ import static io.axscheduler.api.job.JobStatus.*;
 import static org.axonframework.modelling.command.AggregateLifecycle.apply;
 
 import io.axscheduler.api.job.*;
-import io.axscheduler.api.problem.IllegalTransitionException;
+import io.axscheduler.api.job.JobStatus;
 import java.time.Clock;
 import org.axonframework.commandhandling.CommandHandler;
 import org.axonframework.eventsourcing.EventSourcingHandler;
@@ -87,12 +87,7 @@ class Job {
 
     @CommandHandler
     void handle(ScheduleRetry c) {
-        // the policy retries an attempt that failed or timed out, never one an operator canceled
-        if (c.attempt() != attempt || status == CANCELED) {
-            throw new IllegalTransitionException("job " + jobId + " is " + status + " at attempt " + attempt
-                    + "; attempt " + c.attempt() + " cannot be retried by policy");
-        }
-        JobTransitions.check(jobId, status, RETRY_WAITING);
+        JobTransitions.checkPolicyRetry(jobId, status, attempt, c.attempt());
         apply(new JobRetryScheduled(jobId, attempt, c.runAt(), false));
     }
 
@@ -109,61 +104,55 @@ class Job {
     }
 
     private void requireClaimOf(int claimedAttempt) {
-        if (status != CLAIMED || claimedAttempt != attempt + 1) {
-            throw new IllegalTransitionException("job " + jobId + " is " + status + " at attempt " + attempt
-                    + "; attempt " + claimedAttempt + " is not the claimed one");
-        }
+        JobTransitions.checkClaimed(jobId, status, attempt, claimedAttempt);
     }
 
     private void requireRunning(int runningAttempt) {
-        if (status != RUNNING || runningAttempt != attempt) {
-            throw new IllegalTransitionException("job " + jobId + " is " + status + " at attempt " + attempt
-                    + "; attempt " + runningAttempt + " is not running");
-        }
+        JobTransitions.checkRunning(jobId, status, attempt, runningAttempt);
     }
 
     @EventSourcingHandler
     void on(JobCreated e) {
         jobId = e.jobId();
-        status = WAITING;
+        status = JobStatus.after(e);
         timeoutMs = e.timeoutMs();
         retryPolicy = e.retryPolicy();
     }
 
     @EventSourcingHandler
     void on(JobClaimed e) {
-        status = CLAIMED;
+        status = JobStatus.after(e);
     }
 
     @EventSourcingHandler
     void on(JobStarted e) {
-        status = RUNNING;
+        status = JobStatus.after(e);
         attempt = e.attempt();
         worker = e.worker();
     }
 
     @EventSourcingHandler
     void on(JobSucceeded e) {
-        status = SUCCEEDED;
+        status = JobStatus.after(e);
     }
 
     @EventSourcingHandler
     void on(JobFailed e) {
-        status = FAILED;
+        status = JobStatus.after(e);
     }
 
     @EventSourcingHandler
     void on(JobTimedOut e) {
-        status = e.phase() == TimeoutPhase.CLAIM ? WAITING : TIMED_OUT;
+        status = JobStatus.after(e);
     }
 
     @EventSourcingHandler
     void on(JobRetryScheduled e) {
-        status = RETRY_WAITING;
+        status = JobStatus.after(e);
     }
 
     @EventSourcingHandler
     void on(JobCanceled e) {
-        status = CANCELED;
+        status = JobStatus.after(e);
     }
 }

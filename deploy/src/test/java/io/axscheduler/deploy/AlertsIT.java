@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.axscheduler.api.worker.CallbackSignature;
+import io.axscheduler.scheduler.claim.ScanDueJobs;
+import io.axscheduler.scheduler.fire.ScanSchedules;
 import io.axscheduler.scheduler.observe.ReportNodeStatus;
-import io.axscheduler.scheduler.scan.ScanDueJobs;
-import io.axscheduler.scheduler.schedule.ScanSchedules;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpServer;
+import io.axscheduler.scheduler.claim.ScanDueJobs;
+import io.axscheduler.scheduler.fire.ScanSchedules;
 import io.axscheduler.scheduler.observe.ReportNodeStatus;
-import io.axscheduler.scheduler.scan.ScanDueJobs;
-import io.axscheduler.scheduler.schedule.ScanSchedules;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;

@@ -3,8 +3,8 @@ package io.axscheduler.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.axscheduler.query.metrics.ClusterGauges;
-import io.axscheduler.scheduler.scan.ScanDueJobs;
-import io.axscheduler.scheduler.schedule.ScanSchedules;
+import io.axscheduler.scheduler.claim.ScanDueJobs;
+import io.axscheduler.scheduler.fire.ScanSchedules;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

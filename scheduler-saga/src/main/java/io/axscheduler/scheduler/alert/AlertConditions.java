@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.axscheduler.api.observe.Namespaces;
 import io.axscheduler.api.schedule.FireTimes;
 import io.axscheduler.api.schedule.Trigger;
-import io.axscheduler.scheduler.worker.WorkerProperties;
+import io.axscheduler.scheduler.remote.WorkerProperties;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;

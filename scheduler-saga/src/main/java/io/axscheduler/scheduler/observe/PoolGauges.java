@@ -1,6 +1,6 @@
 package io.axscheduler.scheduler.observe;
 
-import io.axscheduler.scheduler.execute.JobExecutors;
+import io.axscheduler.scheduler.run.JobExecutors;
 import org.springframework.stereotype.Component;
 
 /** ax_pool_active and ax_dispatch_queue_depth for each job type a handler on this node runs. */

@@ -1,0 +1,259 @@
+package io.axscheduler.axonmysql.eventstore;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.Collections;
+import java.util.List;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import java.util.stream.LongStream;
+import org.axonframework.common.transaction.TransactionManager;
+import org.axonframework.eventhandling.DomainEventData;
+import org.axonframework.eventhandling.DomainEventMessage;
+import org.axonframework.eventhandling.EventMessage;
+import org.axonframework.eventhandling.EventUtils;
+import org.axonframework.eventhandling.GapAwareTrackingToken;
+import org.axonframework.eventhandling.GenericDomainEventEntry;
+import org.axonframework.eventhandling.GenericEventMessage;
+import org.axonframework.eventhandling.TrackedDomainEventData;
+import org.axonframework.eventhandling.TrackedEventData;
+import org.axonframework.eventsourcing.eventstore.jdbc.EventSchema;
+import org.axonframework.eventsourcing.eventstore.jdbc.JdbcEventStorageEngine;
+import org.axonframework.eventsourcing.eventstore.jdbc.statements.TimestampWriter;
+import org.axonframework.serialization.SerializedObject;
+import org.axonframework.serialization.Serializer;
+
+/**
+ * Axon's JDBC event store over its DomainEventEntry table, appending a unit of work's events as multi-row INSERTs
+ * instead of one INSERT per event. The rows, their columns and their order are Axon's, and each statement's failure still passes
+ * through Axon's persistence exception handling, so a duplicate (aggregate, sequence) is still the
+ * {@code ConcurrencyException} that the compare-and-set of claims relies on. All statements of one append run in one
+ * transaction: a failed one leaves nothing of the batch.
+ * <p>
+ * A multi-row INSERT is a "simple insert" to InnoDB: it takes exactly as many auto-increment values as it has rows,
+ * so the global index gets no gaps from it (MariaDB Connector/J's bulk batches did: see application.yml).
+ * <p>
+ * It also writes and reads the timestamp column without {@code java.time}'s formatter ({@link EventTimestamps}), the
+ * same text as Axon's: every event is formatted once and parsed by each reader of the store (the saga's, the
+ * projection replays, the history). Below the appends, the reading of a row is Axon's (4.13) with the timestamp
+ * parsed once; {@code JdbcEventTableTest} fails when Axon's row reading changes under it.
+ */
+public final class JdbcEventTable extends JdbcEventStorageEngine {
+
+    /** Rows per INSERT at most. */
+    static final int MAX_ROWS = 100;
+    /**
+     * Serialized payload and metadata bytes per INSERT at most (one larger row goes alone): far below MariaDB's default
+     * max_allowed_packet of 16 MiB (MySQL 8's is 64 MiB), even with the driver's escaping doubling every byte.
+     */
+    static final int MAX_BYTES = 1 << 20;
+
+    private static final String ROW = "(?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    /** Axon's defaults, set on the builder here because {@link #getTrackedEventData} works with them. */
+    private static final long LOWEST_GLOBAL_SEQUENCE = 1;
+
+    private static final int MAX_GAP_OFFSET = 10_000;
+    private static final int GAP_TIMEOUT_MS = 60_000;
+
+    private final TransactionManager transactions;
+    private final boolean multiRowAppends;
+    private final boolean fastTimestamps;
+
+    /**
+     * {@code transactions} becomes the store's own transaction manager, and holds all INSERTs of one append together
+     * when the caller has no transaction open. With {@code multiRowAppends} off it appends as Axon does, one row per
+     * INSERT; with {@code fastTimestamps} off it writes and reads the timestamp as Axon does.
+     */
+    public JdbcEventTable(
+            JdbcEventStorageEngine.Builder builder,
+            TransactionManager transactions,
+            boolean multiRowAppends,
+            boolean fastTimestamps) {
+        super(withAppends(builder, multiRowAppends)
+                .transactionManager(transactions)
+                .lowestGlobalSequence(LOWEST_GLOBAL_SEQUENCE)
+                .maxGapOffset(MAX_GAP_OFFSET)
+                .gapTimeout(GAP_TIMEOUT_MS));
+        this.transactions = transactions;
+        this.multiRowAppends = multiRowAppends;
+        this.fastTimestamps = fastTimestamps;
+    }
+
+    private static JdbcEventStorageEngine.Builder withAppends(
+            JdbcEventStorageEngine.Builder builder, boolean multiRow) {
+        return multiRow ? builder.appendEvents(JdbcEventTable::insert) : builder;
+    }
+
+    @Override
+    protected void appendEvents(List<? extends EventMessage<?>> events, Serializer serializer) {
+        if (!multiRowAppends) {
+            super.appendEvents(events, serializer);
+            return;
+        }
+        transactions.executeInTransaction(() -> {
+            for (int from = 0, to; from < events.size(); from = to) {
+                to = endOfInsert(events, from, serializer);
+                super.appendEvents(events.subList(from, to), serializer);
+            }
+        });
+    }
+
+    /** Where the INSERT that begins at {@code from} ends (exclusive): at {@link #MAX_ROWS} rows or {@link #MAX_BYTES}. */
+    private static int endOfInsert(List<? extends EventMessage<?>> events, int from, Serializer serializer) {
+        long bytes = bytesOf(events.get(from), serializer);
+        int to = from + 1;
+        while (to < events.size() && to - from < MAX_ROWS) {
+            bytes += bytesOf(events.get(to), serializer);
+            if (bytes > MAX_BYTES) break;
+            to++;
+        }
+        return to;
+    }
+
+    /**
+     * The event's serialized payload and metadata in the store's representation (byte[], the builder's default); the
+     * message keeps what it serialized, so {@link #insert} does not serialize it again.
+     */
+    private static long bytesOf(EventMessage<?> event, Serializer serializer) {
+        return ((byte[]) event.serializePayload(serializer, byte[].class).getData()).length
+                + ((byte[]) event.serializeMetaData(serializer, byte[].class).getData()).length;
+    }
+
+    /**
+     * One INSERT of all {@code events}, their columns bound as Axon's single-row statement binds them. Axon runs the
+     * statement with {@code executeBatch}: it is one batch entry.
+     */
+    private static PreparedStatement insert(
+            Connection connection,
+            EventSchema schema,
+            Class<?> dataType,
+            List<? extends EventMessage<?>> events,
+            Serializer serializer,
+            TimestampWriter timestamps)
+            throws SQLException {
+        PreparedStatement statement = connection.prepareStatement(
+                "INSERT INTO " + schema.domainEventTable() + " (" + schema.domainEventFields() + ") VALUES "
+                        + String.join(", ", Collections.nCopies(events.size(), ROW)));
+        int column = 0;
+        for (EventMessage<?> message : events) {
+            DomainEventMessage<?> event = EventUtils.asDomainEventMessage(message);
+            SerializedObject<?> payload = event.serializePayload(serializer, dataType);
+            SerializedObject<?> metaData = event.serializeMetaData(serializer, dataType);
+            statement.setString(++column, event.getIdentifier());
+            statement.setString(++column, event.getAggregateIdentifier());
+            statement.setLong(++column, event.getSequenceNumber());
+            statement.setString(++column, event.getType());
+            timestamps.writeTimestamp(statement, ++column, event.getTimestamp());
+            statement.setString(++column, payload.getType().getName());
+            statement.setString(++column, payload.getType().getRevision());
+            statement.setObject(++column, payload.getData());
+            statement.setObject(++column, metaData.getData());
+        }
+        statement.addBatch();
+        return statement;
+    }
+
+    @Override
+    protected void writeTimestamp(PreparedStatement statement, int position, Instant timestamp) throws SQLException {
+        if (!fastTimestamps) {
+            super.writeTimestamp(statement, position, timestamp);
+            return;
+        }
+        statement.setString(position, EventTimestamps.format(timestamp));
+    }
+
+    /**
+     * Axon's own reading of a row (4.13.0), but for the timestamp, parsed once here and kept: Axon parses it with
+     * {@code java.time}'s formatter here, for the gap check, and again each time the event's time is asked for.
+     */
+    @Override
+    protected TrackedEventData<?> getTrackedEventData(ResultSet rows, GapAwareTrackingToken previousToken)
+            throws SQLException {
+        if (!fastTimestamps) return super.getTrackedEventData(rows, previousToken);
+        long globalSequence = rows.getLong(schema().globalIndexColumn());
+        String aggregateIdentifier = rows.getString(schema().aggregateIdentifierColumn());
+        String eventIdentifier = rows.getString(schema().eventIdentifierColumn());
+        // an event stored without an aggregate carries its own identifier there: Axon reads it back as none
+        ReadEntry<?> event = readEntry(
+                rows, eventIdentifier.equals(aggregateIdentifier) ? null : aggregateIdentifier, eventIdentifier);
+        boolean allowGaps =
+                event.getTimestamp().isAfter(GenericEventMessage.clock.instant().minusMillis(GAP_TIMEOUT_MS));
+        GapAwareTrackingToken token = previousToken == null
+                ? GapAwareTrackingToken.newInstance(
+                        globalSequence,
+                        allowGaps
+                                ? LongStream.range(Math.min(LOWEST_GLOBAL_SEQUENCE, globalSequence), globalSequence)
+                                        .boxed()
+                                        .collect(Collectors.toCollection(TreeSet::new))
+                                : Collections.emptySortedSet())
+                : previousToken.advanceTo(globalSequence, allowGaps ? MAX_GAP_OFFSET : 0);
+        return new TrackedDomainEventData<>(token, event);
+    }
+
+    @Override
+    protected DomainEventData<?> getDomainEventData(ResultSet rows) throws SQLException {
+        if (!fastTimestamps) return super.getDomainEventData(rows);
+        return readEntry(
+                rows,
+                rows.getString(schema().aggregateIdentifierColumn()),
+                rows.getString(schema().eventIdentifierColumn()));
+    }
+
+    @Override
+    protected DomainEventData<?> getSnapshotData(ResultSet rows) throws SQLException {
+        if (!fastTimestamps) return super.getSnapshotData(rows);
+        return getDomainEventData(rows);
+    }
+
+    /** The row's event, its aggregate and event identifiers as the caller read them. */
+    private ReadEntry<?> readEntry(ResultSet rows, String aggregateIdentifier, String eventIdentifier)
+            throws SQLException {
+        EventSchema schema = schema();
+        return new ReadEntry<>(
+                rows.getString(schema.typeColumn()),
+                aggregateIdentifier,
+                rows.getLong(schema.sequenceNumberColumn()),
+                eventIdentifier,
+                rows.getString(schema.timestampColumn()),
+                rows.getString(schema.payloadTypeColumn()),
+                rows.getString(schema.payloadRevisionColumn()),
+                readPayload(rows, schema.payloadColumn()),
+                readPayload(rows, schema.metaDataColumn()));
+    }
+
+    /** A stored event as Axon reads it, with its time parsed once. */
+    private static final class ReadEntry<T> extends GenericDomainEventEntry<T> {
+        private final Instant timestamp;
+
+        ReadEntry(
+                String type,
+                String aggregateIdentifier,
+                long sequenceNumber,
+                String eventIdentifier,
+                String timestamp,
+                String payloadType,
+                String payloadRevision,
+                T payload,
+                T metaData) {
+            super(
+                    type,
+                    aggregateIdentifier,
+                    sequenceNumber,
+                    eventIdentifier,
+                    timestamp,
+                    payloadType,
+                    payloadRevision,
+                    payload,
+                    metaData);
+            this.timestamp = EventTimestamps.parse(timestamp);
+        }
+
+        @Override
+        public Instant getTimestamp() {
+            return timestamp;
+        }
+    }
+}
