@@ -170,8 +170,8 @@ class AlertConditions {
             out.put(
                     NO_NODE_SCANNING,
                     new Violation(
-                            "no node is scanning: " + live[0] + " node(s) report, none completed a scan within "
-                                    + thresholdMs / 1000 + " s",
+                            "no node is scanning: " + live[0] + " node(s) report, none with scanning on and a scan"
+                                    + " completed within " + thresholdMs / 1000 + " s",
                             Map.of("reportingNodes", live[0])));
         }
         return out;
