@@ -2,9 +2,9 @@ package io.axscheduler.scheduler.claim;
 
 import io.axscheduler.scheduler.ClaimedJob;
 import io.axscheduler.scheduler.DatabaseTime;
+import io.axscheduler.scheduler.NodeMetrics;
 import io.axscheduler.scheduler.ScanThread;
 import io.axscheduler.scheduler.SchedulerProperties;
-import io.axscheduler.scheduler.observe.NodeMetrics;
 import io.axscheduler.scheduler.remote.RemoteLanes;
 import io.axscheduler.scheduler.run.DispatchClaimed;
 import io.axscheduler.scheduler.run.JobExecutors;

@@ -1,5 +1,6 @@
 package io.axscheduler.scheduler.observe;
 
+import io.axscheduler.scheduler.NodeMetrics;
 import io.axscheduler.scheduler.run.JobExecutors;
 import org.springframework.stereotype.Component;
 

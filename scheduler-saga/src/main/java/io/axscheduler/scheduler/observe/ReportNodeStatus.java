@@ -3,6 +3,7 @@ package io.axscheduler.scheduler.observe;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.axscheduler.scheduler.DatabaseTime;
+import io.axscheduler.scheduler.NodeMetrics;
 import io.axscheduler.scheduler.SchedulerProperties;
 import io.axscheduler.scheduler.claim.ScanDueJobs;
 import io.axscheduler.scheduler.fire.ScanSchedules;

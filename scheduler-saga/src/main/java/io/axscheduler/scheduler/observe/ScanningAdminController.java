@@ -1,5 +1,6 @@
 package io.axscheduler.scheduler.observe;
 
+import io.axscheduler.scheduler.NodeMetrics;
 import io.axscheduler.scheduler.claim.ScanDueJobs;
 import io.axscheduler.scheduler.fire.ScanSchedules;
 import java.util.Map;

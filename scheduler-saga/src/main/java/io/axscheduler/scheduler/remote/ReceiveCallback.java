@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.axscheduler.api.job.FailJob;
 import io.axscheduler.api.job.SucceedJob;
 import io.axscheduler.api.worker.JobCallback;
-import io.axscheduler.scheduler.observe.NodeMetrics;
+import io.axscheduler.scheduler.NodeMetrics;
 import java.time.Clock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

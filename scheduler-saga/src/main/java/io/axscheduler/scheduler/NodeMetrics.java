@@ -1,4 +1,4 @@
-package io.axscheduler.scheduler.observe;
+package io.axscheduler.scheduler;
 
 import io.axscheduler.api.observe.BoundedLabels;
 import io.axscheduler.api.observe.LatencyBuckets;
