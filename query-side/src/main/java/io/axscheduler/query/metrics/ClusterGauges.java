@@ -126,7 +126,8 @@ public class ClusterGauges implements SmartLifecycle {
             t.setDaemon(true);
             return t;
         });
-        timer.scheduleWithFixedDelay(this::tick, 0, refreshMs, TimeUnit.MILLISECONDS);
+        // the first reading waits a period: a starting node has its own work to do in its first seconds
+        timer.scheduleWithFixedDelay(this::tick, refreshMs, refreshMs, TimeUnit.MILLISECONDS);
     }
 
     @Override
