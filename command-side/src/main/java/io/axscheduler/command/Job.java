@@ -3,6 +3,7 @@ package io.axscheduler.command;
 import static io.axscheduler.api.job.JobStatus.*;
 import static org.axonframework.modelling.command.AggregateLifecycle.apply;
 
+import com.fasterxml.jackson.annotation.JsonAutoDetect;
 import io.axscheduler.api.job.*;
 import io.axscheduler.api.job.JobStatus;
 import java.time.Clock;
@@ -17,7 +18,15 @@ import org.axonframework.spring.stereotype.Aggregate;
  * only in the event-sourcing handlers. The event store's unique (aggregate, sequence) makes every move a
  * compare-and-set across nodes.
  */
-@Aggregate(cache = AggregateCaches.JOBS)
+// snapshots are Jackson JSON of the fields: no getters, so fields are what it sees
+@JsonAutoDetect(
+        fieldVisibility = JsonAutoDetect.Visibility.ANY,
+        getterVisibility = JsonAutoDetect.Visibility.NONE,
+        isGetterVisibility = JsonAutoDetect.Visibility.NONE)
+@Aggregate(
+        cache = AggregateCaches.JOBS,
+        lockFactory = AggregateCaches.JOB_LOCKS,
+        snapshotTriggerDefinition = Snapshots.JOBS)
 class Job {
 
     @AggregateIdentifier

@@ -105,7 +105,7 @@ class ScheduleFireBatchIT {
         String last = ids.get(2);
         jdbc.update(
                 "INSERT INTO job_keys (job_key, job_id) VALUES (?, ?)",
-                ScheduleJobKeys.of(last, startAt, FireKind.SCHEDULED),
+                ScheduleJobKeys.of(last, startAt, FireKind.SCHEDULED, null),
                 "someone-else");
 
         FireDueSchedules fire = node.bean(FireDueSchedules.class);

@@ -3,9 +3,11 @@ package io.axscheduler.command.schedule;
 import static io.axscheduler.api.schedule.ScheduleState.*;
 import static org.axonframework.modelling.command.AggregateLifecycle.apply;
 
+import com.fasterxml.jackson.annotation.JsonAutoDetect;
 import io.axscheduler.api.problem.IllegalTransitionException;
 import io.axscheduler.api.schedule.*;
 import io.axscheduler.command.AggregateCaches;
+import io.axscheduler.command.Snapshots;
 import io.axscheduler.command.schedule.ScheduleTransitions.Action;
 import java.time.Instant;
 import java.util.Objects;
@@ -19,7 +21,15 @@ import org.axonframework.spring.stereotype.Aggregate;
  * schedule is waiting for, so of two nodes firing the same time only the first append wins (the event store's
  * unique sequence settles a true race). A fire answers with the job template to submit, read from this stream.
  */
-@Aggregate(cache = AggregateCaches.SCHEDULES)
+// snapshots are Jackson JSON of the fields: no getters, so fields are what it sees
+@JsonAutoDetect(
+        fieldVisibility = JsonAutoDetect.Visibility.ANY,
+        getterVisibility = JsonAutoDetect.Visibility.NONE,
+        isGetterVisibility = JsonAutoDetect.Visibility.NONE)
+@Aggregate(
+        cache = AggregateCaches.SCHEDULES,
+        lockFactory = AggregateCaches.SCHEDULE_LOCKS,
+        snapshotTriggerDefinition = Snapshots.SCHEDULES)
 class Schedule {
 
     @AggregateIdentifier

@@ -3,7 +3,6 @@ package io.axscheduler.axonmysql;
 import io.axscheduler.axonmysql.eventstore.CoalescedReaderWakes;
 import io.axscheduler.axonmysql.eventstore.JdbcEventTable;
 import io.axscheduler.axonmysql.eventstore.ReadsOutsideTransactions;
-import io.axscheduler.axonmysql.messaging.CommandTargets;
 import io.axscheduler.axonmysql.messaging.MetaDataReader;
 import io.axscheduler.axonmysql.processing.CountedWorkQueues;
 import org.axonframework.common.jdbc.ConnectionProvider;
@@ -18,8 +17,6 @@ import org.axonframework.eventsourcing.eventstore.jdbc.EventSchema;
 import org.axonframework.eventsourcing.eventstore.jdbc.JdbcEventStorageEngine;
 import org.axonframework.eventsourcing.eventstore.jdbc.JdbcSQLErrorCodesResolver;
 import org.axonframework.lifecycle.Phase;
-import org.axonframework.modelling.command.AnnotationCommandTargetResolver;
-import org.axonframework.modelling.command.CommandTargetResolver;
 import org.axonframework.serialization.Serializer;
 import org.axonframework.serialization.json.JacksonSerializer;
 import org.springframework.beans.factory.annotation.Qualifier;
@@ -31,7 +28,7 @@ import org.springframework.core.env.Environment;
 
 /**
  * The one place the engine tweaks are wired into Axon: the event store, its reader, the processors' work queues, the
- * serializers' metadata reading and the command target lookup. Each is switched by {@link AxonMysqlProperties}.
+ * serializers' metadata reading. Each is switched by {@link AxonMysqlProperties}.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(AxonMysqlProperties.class)
@@ -59,8 +56,7 @@ public class AxonMysqlConfiguration {
                         .connectionProvider(connections)
                         .schema(new EventSchema()),
                 tweaks.readsOutsideTransactions() ? new ReadsOutsideTransactions(transactions) : transactions,
-                tweaks.multiRowAppends(),
-                tweaks.fastTimestamps());
+                tweaks.multiRowAppends());
     }
 
     /** Axon's embedded event store, whose reader wakes at most once per {@code ax.axon.reader-wake-ms} of commits. */
@@ -107,13 +103,5 @@ public class AxonMysqlConfiguration {
                 return bean;
             }
         };
-    }
-
-    /** Every aggregate's commands find their target by what was found for their class (Axon's looks per command). */
-    @Bean
-    CommandTargetResolver commandTargets(AxonMysqlProperties tweaks) {
-        return tweaks.cachedCommandTargets()
-                ? new CommandTargets()
-                : AnnotationCommandTargetResolver.builder().build();
     }
 }

@@ -8,24 +8,20 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * behaviour is used. docs/architecture.md says why each exists, docs/benchmark.md what each was measured to gain.
  *
  * @param multiRowAppends a unit of work's events go in multi-row INSERTs instead of one INSERT per event
- * @param fastTimestamps the event table's timestamp column is written and parsed without java.time's formatter
  * @param readsOutsideTransactions the event store's reads outside a transaction open none
  * @param readerWakeMs the embedded store's reader wakes once per this many ms of commits (0: once per commit)
  * @param countedWorkQueues pooled processors' work packages get queues that count themselves
  * @param metadataReader Axon's Jackson serializers read metadata with one deserializer lookup
- * @param cachedCommandTargets aggregate commands find their target by what was found once per command class
  * @param sagaBatchLookups a saga processor's batch answers its association lookups with one query
  * @param sagaSegmentRouting a saga's events go to the one segment their association value hashes to
  */
 @ConfigurationProperties("ax.axon")
 public record AxonMysqlProperties(
         @DefaultValue("true") boolean multiRowAppends,
-        @DefaultValue("true") boolean fastTimestamps,
         @DefaultValue("true") boolean readsOutsideTransactions,
         @DefaultValue("20") long readerWakeMs,
         @DefaultValue("true") boolean countedWorkQueues,
         @DefaultValue("true") boolean metadataReader,
-        @DefaultValue("true") boolean cachedCommandTargets,
         @DefaultValue("true") boolean sagaBatchLookups,
         @DefaultValue("true") boolean sagaSegmentRouting) {
 
@@ -36,6 +32,6 @@ public record AxonMysqlProperties(
 
     /** Every tweak on, as a node runs by default. */
     public static AxonMysqlProperties defaults() {
-        return new AxonMysqlProperties(true, true, true, 20, true, true, true, true, true);
+        return new AxonMysqlProperties(true, true, 20, true, true, true, true);
     }
 }

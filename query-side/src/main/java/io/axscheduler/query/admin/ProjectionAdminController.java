@@ -1,5 +1,10 @@
 package io.axscheduler.query.admin;
 
+import io.axscheduler.api.problem.NotFoundException;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
 
@@ -7,18 +12,22 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 public class ProjectionAdminController {
 
-    private final RebuildJobQueue rebuildJobQueue;
+    private final Map<String, ProjectionRebuild> rebuilds = new TreeMap<>();
 
-    public ProjectionAdminController(RebuildJobQueue rebuildJobQueue) {
-        this.rebuildJobQueue = rebuildJobQueue;
+    public ProjectionAdminController(List<ProjectionRebuild> rebuilds) {
+        rebuilds.forEach(r -> this.rebuilds.put(r.name(), r));
     }
 
     /**
-     * {@code POST /api/v1/admin/projections/job-queue/rebuild} → {@code {"events": N, "jobs": M}}. Rebuilds job_queue
-     * from every job event in the store, in one transaction. Run it while nodes are quiet; see {@link RebuildJobQueue}.
+     * {@code POST /api/v1/admin/projections/{name}/rebuild}: {@code job-queue} rebuilds job_queue in one transaction
+     * and answers {@code {"events": N, "jobs": M}} (run it while nodes are quiet; see {@link RebuildJobQueue});
+     * {@code console-stats} replays the event store into the console's statistics (see {@link RebuildStats}).
+     * An unknown name is a 404.
      */
-    @PostMapping("/api/v1/admin/projections/job-queue/rebuild")
-    public RebuildResult rebuildJobQueue() {
-        return rebuildJobQueue.rebuild();
+    @PostMapping("/api/v1/admin/projections/{name}/rebuild")
+    public Object rebuild(@PathVariable("name") String name) {
+        ProjectionRebuild rebuild = rebuilds.get(name);
+        if (rebuild == null) throw new NotFoundException("projection", name);
+        return rebuild.rebuild();
     }
 }

@@ -23,7 +23,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * written yet, failing those commands. The transaction also holds locks on the whole table until it ends.
  */
 @Component
-public class RebuildJobQueue {
+public class RebuildJobQueue implements ProjectionRebuild {
 
     private final EventStorageEngine storageEngine;
     private final JobQueueProjection projection;
@@ -41,6 +41,12 @@ public class RebuildJobQueue {
         this.transaction = new TransactionTemplate(transactionManager);
     }
 
+    @Override
+    public String name() {
+        return JobQueueProjection.PROCESSING_GROUP;
+    }
+
+    @Override
     public RebuildResult rebuild() {
         return transaction.execute(status -> replayAll());
     }

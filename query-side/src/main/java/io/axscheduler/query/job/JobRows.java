@@ -7,14 +7,15 @@ import java.sql.SQLException;
 import java.time.Instant;
 
 /** job_queue rows as {@link JobView}s; params stay in the table, the view does not show them. */
-final class JobRows {
+public final class JobRows {
 
-    static final String COLUMNS = "job_id, job_key, job_type, status, priority, run_at, attempt, max_retries, node, "
-            + "worker, created_at, updated_at, last_error, result, schedule_id";
+    public static final String COLUMNS =
+            "job_id, job_key, job_type, status, priority, run_at, attempt, max_retries, node, "
+                    + "worker, created_at, updated_at, last_error, result, schedule_id";
 
     private JobRows() {}
 
-    static JobView toView(ResultSet rs, int rowNum) throws SQLException {
+    public static JobView toView(ResultSet rs, int rowNum) throws SQLException {
         return new JobView(
                 rs.getString("job_id"),
                 rs.getString("job_key"),

@@ -2,6 +2,7 @@ package io.axscheduler.scheduler.claim;
 
 import io.axscheduler.api.job.ClaimJob;
 import io.axscheduler.api.job.JobCommand;
+import io.axscheduler.api.job.JobCommandBatch;
 import io.axscheduler.api.job.StartJob;
 import io.axscheduler.scheduler.ClaimedJob;
 import io.axscheduler.scheduler.DatabaseTime;
@@ -140,7 +141,9 @@ public class ClaimDueJobs {
                 }
             }
             firstCommand[locked.size()] = batch.size();
-            List<String> refusals = commands.sendBatch(batch);
+            // the rows are held: a job busy with an operator's command is skipped, not waited for (that command may be
+            // waiting for its row as it commits)
+            List<String> refusals = commands.sendBatchHoldingRows(batch);
             List<ClaimedJob> accepted = new ArrayList<>(locked.size());
             for (int i = 0; i < locked.size(); i++) {
                 ClaimedJob job = locked.get(i);
@@ -149,7 +152,9 @@ public class ClaimDueJobs {
                         .filter(Objects::nonNull)
                         .findFirst()
                         .orElse(null);
-                if (refusal != null)
+                if (refusal != null && refusal.startsWith(JobCommandBatch.BUSY))
+                    log.debug("job {} left for a later pass: {}", job.jobId(), refusal);
+                else if (refusal != null)
                     log.warn("job_queue offered job {} but the job refused the claim: {}", job.jobId(), refusal);
                 else accepted.add(inProcess.contains(job.jobId()) ? job.startedHere() : job);
             }

@@ -55,7 +55,7 @@ public class ExpireLeases {
                         Map.of("ids", candidates));
                 for (Map<String, Object> row : expired) {
                     int claimedAttempt = ((Number) row.get("attempt")).intValue() + 1;
-                    commands.sendAndWait(
+                    commands.sendHoldingRows(
                             new TimeOutJob((String) row.get("job_id"), claimedAttempt, TimeoutPhase.CLAIM));
                 }
                 return expired.size();

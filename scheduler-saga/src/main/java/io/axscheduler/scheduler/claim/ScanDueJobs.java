@@ -76,7 +76,7 @@ public class ScanDueJobs implements SmartLifecycle {
         this.thread = new ScanThread(
                 "ax-scan", properties.scan().minIntervalMs(), properties.scan().maxIntervalMs(), clock, this::pass);
         // only what held the last pass back wakes the next one: a freed slot or a written batch otherwise finds
-        // nothing that the pass did not already claim, and costs a claim transaction per job (W3 made three a fire)
+        // nothing that the pass did not already claim, and costs a claim transaction per job
         dispatcher.onSlotFreed(jobType -> {
             if (waitingForSlot.contains(jobType)) wake();
         });

@@ -32,6 +32,9 @@ import org.springframework.transaction.support.TransactionTemplate;
  * instead of being made a scan interval after it. Only a fire that would fire anyway is made ahead: one the overlap
  * policy would skip or queue now waits until it is due, when the previous job may have ended. A pause or delete
  * within the look-ahead does not take back a fire already made.
+ *
+ * <p>Every command here is sent holding the schedule's row: a schedule busy with an operator's command fails the
+ * fire at once instead of waiting for it (see {@code Metadata.HOLDS_ROW_LOCKS}), and is fired on a later pass.
  */
 @Component
 public class FireDueSchedules {
@@ -165,7 +168,8 @@ public class FireDueSchedules {
             PlannedFire planned = plan.fires().get(i);
             Instant next = plan.nextAfter(i);
             if (!planned.fires()) {
-                commands.sendAndWait(new SkipScheduleFire(scheduleId, planned.fireTime(), planned.skipReason(), next));
+                commands.sendHoldingRows(
+                        new SkipScheduleFire(scheduleId, planned.fireTime(), planned.skipReason(), next));
                 continue;
             }
             OverlapDecision decision = OverlapDecision.decide(overlap, lastJob, queued);
@@ -179,11 +183,12 @@ public class FireDueSchedules {
                     made++;
                 }
                 case QUEUE -> {
-                    commands.sendAndWait(new QueueScheduleFire(scheduleId, planned.fireTime(), lastJob.jobId(), next));
+                    commands.sendHoldingRows(
+                            new QueueScheduleFire(scheduleId, planned.fireTime(), lastJob.jobId(), next));
                     queued = planned.fireTime();
                 }
                 case SKIP ->
-                    commands.sendAndWait(new SkipScheduleFire(
+                    commands.sendHoldingRows(new SkipScheduleFire(
                             scheduleId, planned.fireTime(), OverlapDecision.skipReason(overlap, lastJob), next));
             }
         }
@@ -243,7 +248,7 @@ public class FireDueSchedules {
                         Map.of("jobId", jobId),
                         Long.class);
                 if (ended.isEmpty()) return 0;
-                commands.sendAndWait(new ArmSchedule(id, jobId, Instant.ofEpochMilli(ended.get(0))));
+                commands.sendHoldingRows(new ArmSchedule(id, jobId, Instant.ofEpochMilli(ended.get(0))));
                 return 1;
             });
             armed += one == null ? 0 : one;
@@ -253,7 +258,7 @@ public class FireDueSchedules {
 
     private String submit(String scheduleId, Instant fireTime, FireKind kind, Instant next) {
         String jobId = TimeOrderedIds.next(clock.millis());
-        JobTemplate template = commands.sendAndWait(new FireSchedule(scheduleId, fireTime, kind, jobId, next));
+        JobTemplate template = commands.sendHoldingRows(new FireSchedule(scheduleId, fireTime, kind, jobId, next));
         // a fire time whose key is taken fails the transaction as it commits (the key goes in with the batch's
         // others), the fire above with it: such a submit never answers with another job
         commands.submitFailingOnTakenKey(template.toSubmitJob(jobId, scheduleId, fireTime, kind));

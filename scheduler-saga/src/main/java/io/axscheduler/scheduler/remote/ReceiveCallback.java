@@ -1,11 +1,16 @@
 package io.axscheduler.scheduler.remote;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.axscheduler.api.StrictJson;
 import io.axscheduler.api.job.FailJob;
 import io.axscheduler.api.job.SucceedJob;
+import io.axscheduler.api.problem.InvalidRequestException;
+import io.axscheduler.api.problem.JsonRefusals;
 import io.axscheduler.api.worker.JobCallback;
 import io.axscheduler.scheduler.NodeMetrics;
 import java.time.Clock;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
@@ -32,6 +37,8 @@ public class ReceiveCallback {
     private final ObjectMapper json;
     private final CallbackVerifier verifier;
     private final NodeMetrics metrics;
+    /** Anyone can post callbacks: their refusals are logged a few a minute, with how many were left out. */
+    private final RateLimitedLog refusedCallbacks = new RateLimitedLog(log, 10, 60_000);
 
     public ReceiveCallback(
             WorkerRegistry registry,
@@ -45,7 +52,8 @@ public class ReceiveCallback {
         this.metrics = metrics;
         this.dispatches = dispatches;
         this.commands = commands;
-        this.json = json;
+        // read by the node's one policy for received JSON, as every request body is
+        this.json = StrictJson.of(json);
         this.verifier = new CallbackVerifier(properties.callbackMaxAgeMs(), clock);
     }
 
@@ -53,19 +61,24 @@ public class ReceiveCallback {
         JobCallback callback;
         try {
             callback = json.readValue(body, JobCallback.class);
-        } catch (Exception unreadable) {
+        } catch (JsonProcessingException unreadable) {
             metrics.callbackRejected("unreadable");
-            return Result.UNAUTHORIZED; // without a readable worker id there is no secret to check it against
+            throw new InvalidRequestException(List.of(JsonRefusals.describe(unreadable)));
         }
         if (callback.workerId() == null || callback.jobId() == null) {
             metrics.callbackRejected("unreadable");
             return Result.UNAUTHORIZED;
         }
+        if (callback.durationMs() < 0) throw InvalidRequestException.of("durationMs", "must not be negative");
         String secret = registry.secretOf(callback.workerId()).orElse(null);
         CallbackVerifier.Verdict verdict = verifier.verify(secret, timestamp, signature, body);
         if (verdict != CallbackVerifier.Verdict.VALID) {
-            log.warn("callback for job {} from worker {} refused: {}", callback.jobId(), callback.workerId(), verdict);
             metrics.callbackRejected(verdict.name().toLowerCase(java.util.Locale.ROOT));
+            refusedCallbacks.warn(
+                    "callback for job {} from worker {} refused: {}",
+                    printable(callback.jobId()),
+                    printable(callback.workerId()),
+                    verdict);
             return Result.UNAUTHORIZED;
         }
         WorkerDispatches.Applied applied = dispatches.record(callback);
@@ -79,5 +92,20 @@ public class ReceiveCallback {
         return commands.finish(callback.jobId(), callback.attempt(), outcome.workers(), command)
                 ? Result.APPLIED
                 : Result.IGNORED;
+    }
+
+    /**
+     * {@code text} with its control characters (a newline would start a forged log line) shown as {@code \\uXXXX},
+     * and cut at 100 characters: unauthenticated input goes into the log only this way.
+     */
+    static String printable(String text) {
+        StringBuilder out = new StringBuilder();
+        for (int i = 0; i < text.length() && i < 100; i++) {
+            char c = text.charAt(i);
+            if (Character.isISOControl(c) || c == '\u2028' || c == '\u2029')
+                out.append(String.format("\\u%04x", (int) c));
+            else out.append(c);
+        }
+        return text.length() > 100 ? out + "…" : out.toString();
     }
 }

@@ -39,6 +39,12 @@ public class JobExecutors {
         }
     }
 
+    /** What the handler of an in-process type finds wrong with a job's params; nothing for other types. */
+    public Map<String, String> paramProblems(String jobType, Map<String, Object> params) {
+        TypePool pool = pools.get(jobType);
+        return pool == null ? Map.of() : pool.handler.paramProblems(params);
+    }
+
     /** Whether a handler on this node runs the type (jobs of it bound to no executor app then run here). */
     public boolean runsInProcess(String jobType) {
         return pools.containsKey(jobType);

@@ -2,6 +2,7 @@ package io.axscheduler.scheduler.run;
 
 import io.axscheduler.api.spi.JobTypeCatalog;
 import io.axscheduler.scheduler.remote.WorkerRegistry;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.springframework.stereotype.Component;
@@ -28,5 +29,10 @@ public class JobTypes implements JobTypeCatalog {
         Set<String> types = new TreeSet<>(executors.inProcessTypes());
         types.addAll(workers.jobTypes());
         return types;
+    }
+
+    @Override
+    public Map<String, String> paramProblems(String jobType, Map<String, Object> params) {
+        return executors.paramProblems(jobType, params);
     }
 }

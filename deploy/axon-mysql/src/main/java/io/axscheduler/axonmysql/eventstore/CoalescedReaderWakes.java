@@ -19,8 +19,8 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  *
  * <p>Axon wakes the reader after every commit that appended events, and the reader then queries until a query comes
  * back empty: two or three statements per commit. A job's events are appended by three commits (the one that makes it,
- * its claim and start, its outcome), so with jobs falling due one by one (W3) the reader made about twelve queries a
- * fire: seven reads and five gap checks, in a 3-second sample of the server's query log. Here the first commit of a
+ * its claim and start, its outcome), so with jobs falling due one by one the reader made about a dozen queries a job.
+ * Here the first commit of a
  * window schedules the wake {@code wakeDelayMs} later and the commits after it within the window ride along: the
  * reader reads them in one go. The flag is cleared before the wake, so a commit that lands while the reader reads
  * schedules the next one: every commit is read at most {@code wakeDelayMs} plus one read after it. Commits of other

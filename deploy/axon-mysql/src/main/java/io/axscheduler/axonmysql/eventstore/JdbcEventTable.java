@@ -2,24 +2,13 @@ package io.axscheduler.axonmysql.eventstore;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.time.Instant;
 import java.util.Collections;
 import java.util.List;
-import java.util.TreeSet;
-import java.util.stream.Collectors;
-import java.util.stream.LongStream;
 import org.axonframework.common.transaction.TransactionManager;
-import org.axonframework.eventhandling.DomainEventData;
 import org.axonframework.eventhandling.DomainEventMessage;
 import org.axonframework.eventhandling.EventMessage;
 import org.axonframework.eventhandling.EventUtils;
-import org.axonframework.eventhandling.GapAwareTrackingToken;
-import org.axonframework.eventhandling.GenericDomainEventEntry;
-import org.axonframework.eventhandling.GenericEventMessage;
-import org.axonframework.eventhandling.TrackedDomainEventData;
-import org.axonframework.eventhandling.TrackedEventData;
 import org.axonframework.eventsourcing.eventstore.jdbc.EventSchema;
 import org.axonframework.eventsourcing.eventstore.jdbc.JdbcEventStorageEngine;
 import org.axonframework.eventsourcing.eventstore.jdbc.statements.TimestampWriter;
@@ -35,11 +24,6 @@ import org.axonframework.serialization.Serializer;
  * <p>
  * A multi-row INSERT is a "simple insert" to InnoDB: it takes exactly as many auto-increment values as it has rows,
  * so the global index gets no gaps from it (MariaDB Connector/J's bulk batches did: see application.yml).
- * <p>
- * It also writes and reads the timestamp column without {@code java.time}'s formatter ({@link EventTimestamps}), the
- * same text as Axon's: every event is formatted once and parsed by each reader of the store (the saga's, the
- * projection replays, the history). Below the appends, the reading of a row is Axon's (4.13) with the timestamp
- * parsed once; {@code JdbcEventTableTest} fails when Axon's row reading changes under it.
  */
 public final class JdbcEventTable extends JdbcEventStorageEngine {
 
@@ -52,34 +36,20 @@ public final class JdbcEventTable extends JdbcEventStorageEngine {
     static final int MAX_BYTES = 1 << 20;
 
     private static final String ROW = "(?, ?, ?, ?, ?, ?, ?, ?, ?)";
-    /** Axon's defaults, set on the builder here because {@link #getTrackedEventData} works with them. */
-    private static final long LOWEST_GLOBAL_SEQUENCE = 1;
-
-    private static final int MAX_GAP_OFFSET = 10_000;
-    private static final int GAP_TIMEOUT_MS = 60_000;
 
     private final TransactionManager transactions;
     private final boolean multiRowAppends;
-    private final boolean fastTimestamps;
 
     /**
      * {@code transactions} becomes the store's own transaction manager, and holds all INSERTs of one append together
      * when the caller has no transaction open. With {@code multiRowAppends} off it appends as Axon does, one row per
-     * INSERT; with {@code fastTimestamps} off it writes and reads the timestamp as Axon does.
+     * INSERT.
      */
     public JdbcEventTable(
-            JdbcEventStorageEngine.Builder builder,
-            TransactionManager transactions,
-            boolean multiRowAppends,
-            boolean fastTimestamps) {
-        super(withAppends(builder, multiRowAppends)
-                .transactionManager(transactions)
-                .lowestGlobalSequence(LOWEST_GLOBAL_SEQUENCE)
-                .maxGapOffset(MAX_GAP_OFFSET)
-                .gapTimeout(GAP_TIMEOUT_MS));
+            JdbcEventStorageEngine.Builder builder, TransactionManager transactions, boolean multiRowAppends) {
+        super(withAppends(builder, multiRowAppends).transactionManager(transactions));
         this.transactions = transactions;
         this.multiRowAppends = multiRowAppends;
-        this.fastTimestamps = fastTimestamps;
     }
 
     private static JdbcEventStorageEngine.Builder withAppends(
@@ -154,106 +124,5 @@ public final class JdbcEventTable extends JdbcEventStorageEngine {
         }
         statement.addBatch();
         return statement;
-    }
-
-    @Override
-    protected void writeTimestamp(PreparedStatement statement, int position, Instant timestamp) throws SQLException {
-        if (!fastTimestamps) {
-            super.writeTimestamp(statement, position, timestamp);
-            return;
-        }
-        statement.setString(position, EventTimestamps.format(timestamp));
-    }
-
-    /**
-     * Axon's own reading of a row (4.13.0), but for the timestamp, parsed once here and kept: Axon parses it with
-     * {@code java.time}'s formatter here, for the gap check, and again each time the event's time is asked for.
-     */
-    @Override
-    protected TrackedEventData<?> getTrackedEventData(ResultSet rows, GapAwareTrackingToken previousToken)
-            throws SQLException {
-        if (!fastTimestamps) return super.getTrackedEventData(rows, previousToken);
-        long globalSequence = rows.getLong(schema().globalIndexColumn());
-        String aggregateIdentifier = rows.getString(schema().aggregateIdentifierColumn());
-        String eventIdentifier = rows.getString(schema().eventIdentifierColumn());
-        // an event stored without an aggregate carries its own identifier there: Axon reads it back as none
-        ReadEntry<?> event = readEntry(
-                rows, eventIdentifier.equals(aggregateIdentifier) ? null : aggregateIdentifier, eventIdentifier);
-        boolean allowGaps =
-                event.getTimestamp().isAfter(GenericEventMessage.clock.instant().minusMillis(GAP_TIMEOUT_MS));
-        GapAwareTrackingToken token = previousToken == null
-                ? GapAwareTrackingToken.newInstance(
-                        globalSequence,
-                        allowGaps
-                                ? LongStream.range(Math.min(LOWEST_GLOBAL_SEQUENCE, globalSequence), globalSequence)
-                                        .boxed()
-                                        .collect(Collectors.toCollection(TreeSet::new))
-                                : Collections.emptySortedSet())
-                : previousToken.advanceTo(globalSequence, allowGaps ? MAX_GAP_OFFSET : 0);
-        return new TrackedDomainEventData<>(token, event);
-    }
-
-    @Override
-    protected DomainEventData<?> getDomainEventData(ResultSet rows) throws SQLException {
-        if (!fastTimestamps) return super.getDomainEventData(rows);
-        return readEntry(
-                rows,
-                rows.getString(schema().aggregateIdentifierColumn()),
-                rows.getString(schema().eventIdentifierColumn()));
-    }
-
-    @Override
-    protected DomainEventData<?> getSnapshotData(ResultSet rows) throws SQLException {
-        if (!fastTimestamps) return super.getSnapshotData(rows);
-        return getDomainEventData(rows);
-    }
-
-    /** The row's event, its aggregate and event identifiers as the caller read them. */
-    private ReadEntry<?> readEntry(ResultSet rows, String aggregateIdentifier, String eventIdentifier)
-            throws SQLException {
-        EventSchema schema = schema();
-        return new ReadEntry<>(
-                rows.getString(schema.typeColumn()),
-                aggregateIdentifier,
-                rows.getLong(schema.sequenceNumberColumn()),
-                eventIdentifier,
-                rows.getString(schema.timestampColumn()),
-                rows.getString(schema.payloadTypeColumn()),
-                rows.getString(schema.payloadRevisionColumn()),
-                readPayload(rows, schema.payloadColumn()),
-                readPayload(rows, schema.metaDataColumn()));
-    }
-
-    /** A stored event as Axon reads it, with its time parsed once. */
-    private static final class ReadEntry<T> extends GenericDomainEventEntry<T> {
-        private final Instant timestamp;
-
-        ReadEntry(
-                String type,
-                String aggregateIdentifier,
-                long sequenceNumber,
-                String eventIdentifier,
-                String timestamp,
-                String payloadType,
-                String payloadRevision,
-                T payload,
-                T metaData) {
-            super(
-                    type,
-                    aggregateIdentifier,
-                    sequenceNumber,
-                    eventIdentifier,
-                    timestamp,
-                    payloadType,
-                    payloadRevision,
-                    payload,
-                    metaData);
-            this.timestamp = EventTimestamps.parse(timestamp);
-        }
-
-        @Override
-        public Instant getTimestamp() {
-            return timestamp;
-        }
     }
 }

@@ -11,8 +11,8 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * read made outside one runs as plain autocommit statements instead of a transaction of its own.
  *
  * <p>Axon opens a transaction for every read: for the saga's event reader, which polls after each commit, that is
- * {@code set autocommit=0}, the query, {@code COMMIT} and {@code set autocommit=1} per poll — in W3 the reader's polls
- * were about half of the node's statements (some 16,000 of 30,264 in a 3-second sample of the server's query log). A
+ * {@code set autocommit=0}, the query, {@code COMMIT} and {@code set autocommit=1} per poll, a large share of a busy
+ * node's statements. A
  * read of committed events under READ COMMITTED sees the same rows without the transaction: each statement reads its
  * own snapshot in either case.
  */

@@ -3,12 +3,15 @@ package io.axscheduler.scheduler.run.handlers;
 import io.axscheduler.api.spi.JobContext;
 import io.axscheduler.api.spi.JobHandler;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -38,6 +41,32 @@ public class HttpJobHandler implements JobHandler {
     @Override
     public String jobType() {
         return "http";
+    }
+
+    /** The url, method and body a run would refuse, refused at submit instead. */
+    @Override
+    public Map<String, String> paramProblems(Map<String, Object> params) {
+        Map<String, String> problems = new LinkedHashMap<>();
+        Object url = params.get("url");
+        if (!(url instanceof String text) || text.isBlank()) {
+            problems.put("url", "is required: an absolute http(s) URL as a string");
+        } else {
+            try {
+                URI uri = new URI(text);
+                if (uri.getHost() == null || !("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())))
+                    problems.put("url", "must be an absolute http(s) URL");
+                else if (!allowedHosts.contains(uri.getHost().toLowerCase(Locale.ROOT)))
+                    problems.put("url", "host " + uri.getHost() + " is not on ax.scheduler.jobs.http-allowed-hosts");
+            } catch (URISyntaxException e) {
+                problems.put("url", "is not a URL: " + e.getReason());
+            }
+        }
+        Object method = params.get("method");
+        if (method != null && (!(method instanceof String m) || !METHODS.contains(m.toUpperCase(Locale.ROOT))))
+            problems.put("method", "must be one of " + METHODS);
+        Object body = params.get("body");
+        if (body != null && !(body instanceof String)) problems.put("body", "must be a string");
+        return problems;
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.axscheduler.scheduler.run.handlers;
 
 import io.axscheduler.api.spi.JobContext;
 import io.axscheduler.api.spi.JobHandler;
+import java.util.Map;
 
 /** {@code sleep}: waits {@code params.ms} milliseconds (bounded), stopping early when cancelled. */
 public class SleepJobHandler implements JobHandler {
@@ -15,6 +16,16 @@ public class SleepJobHandler implements JobHandler {
     @Override
     public String jobType() {
         return "sleep";
+    }
+
+    @Override
+    public Map<String, String> paramProblems(Map<String, Object> params) {
+        Object ms = params.get("ms");
+        if (ms == null) return Map.of();
+        boolean whole = ms instanceof Integer || ms instanceof Long;
+        if (!whole || ((Number) ms).longValue() < 0 || ((Number) ms).longValue() > maxSleepMs)
+            return Map.of("ms", "must be a whole number from 0 to " + maxSleepMs);
+        return Map.of();
     }
 
     @Override

@@ -1,4 +1,4 @@
-package io.axscheduler.deploy.bench;
+package io.axscheduler.bench;
 
 import io.axscheduler.api.spi.JobContext;
 import io.axscheduler.api.spi.JobHandler;

@@ -1,4 +1,4 @@
-package io.axscheduler.deploy.bench;
+package io.axscheduler.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -45,7 +45,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * The workloads of BENCHMARK.md against a whole ax-scheduler node — event store, job_queue projection, scanner,
+ * The workloads of docs/benchmark.md against a whole ax-scheduler node — event store, job_queue projection, scanner,
  * saga, db-scheduler deadlines, pools: nothing switched off — on the server of {@code BENCH_JDBC_URL}. One JSON line
  * per workload on stdout, progress on stderr. Exactly-once is read from the event store, not assumed.
  */

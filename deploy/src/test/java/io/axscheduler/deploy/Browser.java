@@ -1,0 +1,119 @@
+package io.axscheduler.deploy;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Function;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * Debian's headless Chromium driven by its chromedriver, on a fresh profile, with nothing fetched from the internet
+ * (Selenium Manager is not asked: the driver and browser are named). Screenshots go to target/console-screenshots.
+ */
+final class Browser implements AutoCloseable {
+
+    static final Path SCREENSHOTS = Path.of("target", "console-screenshots");
+    private static final String CHROMIUM = "/usr/bin/chromium";
+    private static final String CHROMEDRIVER = "/usr/bin/chromedriver";
+
+    final ChromeDriver driver;
+    private final Path profile;
+    private final String base;
+
+    Browser(int port) {
+        try {
+            profile = Files.createTempDirectory("ax-console-chromium");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        ChromeOptions options = new ChromeOptions()
+                .setBinary(CHROMIUM)
+                .addArguments(
+                        "--headless",
+                        "--no-sandbox",
+                        "--disable-gpu",
+                        "--disable-quic",
+                        "--no-first-run",
+                        "--disable-background-networking",
+                        "--disable-component-update",
+                        "--disable-sync",
+                        "--disable-dev-shm-usage",
+                        "--lang=en-US",
+                        "--user-data-dir=" + profile);
+        ChromeDriverService service = new ChromeDriverService.Builder()
+                .usingDriverExecutable(Path.of(CHROMEDRIVER).toFile())
+                .usingAnyFreePort()
+                .build();
+        driver = new ChromeDriver(service, options);
+        driver.manage().window().setSize(new Dimension(1440, 1000));
+        base = "http://127.0.0.1:" + port;
+    }
+
+    void open(String path) {
+        driver.get(base + path);
+    }
+
+    WebElement find(String testId) {
+        return driver.findElement(By.cssSelector("[data-testid='" + testId + "']"));
+    }
+
+    List<WebElement> all(String testId) {
+        return driver.findElements(By.cssSelector("[data-testid='" + testId + "']"));
+    }
+
+    /** The element's text; a live page may swap the element between finding and reading it, so that is retried. */
+    String text(String testId) {
+        for (int i = 0; ; i++) {
+            try {
+                return find(testId).getText().trim();
+            } catch (StaleElementReferenceException e) {
+                if (i == 5) throw e;
+            }
+        }
+    }
+
+    <T> T await(Duration timeout, Function<WebDriver, T> condition) {
+        return new WebDriverWait(driver, timeout, Duration.ofMillis(100))
+                .ignoring(StaleElementReferenceException.class)
+                .until(condition);
+    }
+
+    void screenshot(String name) {
+        try {
+            Files.createDirectories(SCREENSHOTS);
+            Path shot =
+                    ((TakesScreenshot) driver).getScreenshotAs(OutputType.FILE).toPath();
+            Files.copy(shot, SCREENSHOTS.resolve(name + ".png"), StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            driver.quit();
+        } finally {
+            try (var files = Files.walk(profile)) {
+                files.sorted(java.util.Comparator.reverseOrder())
+                        .forEach(p -> p.toFile().delete());
+            } catch (IOException e) {
+                // a temporary profile left behind is harmless
+            }
+        }
+    }
+}

@@ -1,0 +1,157 @@
+package io.axscheduler.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.BufferedReader;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The console's JSON over real HTTP: the statistics, their rebuild by replay, and the change stream. */
+class ConsoleApiIT {
+
+    static Node node;
+    static final HttpClient http = HttpClient.newHttpClient();
+
+    @BeforeAll
+    static void start() {
+        node = Node.start(TestDatabase.freshDatabase("console_api"), "stats-node");
+    }
+
+    @AfterAll
+    static void stop() {
+        node.close();
+    }
+
+    static long sum(JsonNode overview, String series, String field) {
+        long sum = 0;
+        for (JsonNode point : overview.path(series)) sum += point.path(field).asLong();
+        return sum;
+    }
+
+    static long total(String status) {
+        return node.api
+                .get("/api/v1/jobs?status=" + status + "&size=1")
+                .body()
+                .path("total")
+                .asLong();
+    }
+
+    static JsonNode overview() {
+        return node.api.get("/api/v1/stats/overview").body();
+    }
+
+    @Test
+    void outcomes_are_counted_per_minute_and_rebuilt_by_replay() {
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < 5; i++) ids.add(node.api.submit("{\"jobType\":\"noop\"}"));
+        String failing = node.api.submit("{\"jobType\":\"flaky\",\"params\":{\"failTimes\":9},\"maxRetries\":0}");
+        for (String id : ids) node.api.awaitStatus(id, "SUCCEEDED");
+        node.api.awaitStatus(failing, "FAILED");
+
+        // every job of this node's database ran in the last hour, each once: the buckets must add up to the lists
+        long succeeded = total("SUCCEEDED");
+        long created = succeeded + 1;
+        assertThat(succeeded).isGreaterThanOrEqualTo(5);
+        Await.until(
+                Duration.ofSeconds(20),
+                () -> sum(overview(), "perMinute", "succeeded") == succeeded
+                        && sum(overview(), "perMinute", "failed") == 1,
+                () -> overview().path("perMinute").toString());
+        JsonNode o = overview();
+        assertThat(sum(o, "perMinute", "created")).isEqualTo(created);
+        assertThat(sum(o, "perHour", "succeeded")).isEqualTo(succeeded);
+        assertThat(o.path("failuresByType24h").get(0).path("jobType").asText()).isEqualTo("flaky");
+        assertThat(o.path("startLag").path("starts").asLong()).isEqualTo(created);
+        assertThat(o.path("startLag").path("p99Ms").isNumber()).isTrue();
+        assertThat(o.path("counts").path("SUCCEEDED").asLong()).isEqualTo(succeeded);
+        assertThat(o.path("nodes").get(0).path("nodeId").asText()).isEqualTo("stats-node");
+        assertThat(o.path("nodes").get(0).path("alive").asBoolean()).isTrue();
+
+        // wrong figures in the table are replaced by what the event store says
+        node.jdbc().update("UPDATE stats_outcomes SET jobs = jobs + 100");
+        assertThat(sum(overview(), "perMinute", "succeeded")).isGreaterThan(succeeded + 99);
+        Api.Response rebuilt = node.api.post("/api/v1/admin/projections/console-stats/rebuild", "{}");
+        assertThat(rebuilt.status()).isEqualTo(200);
+        Await.until(
+                Duration.ofSeconds(20),
+                () -> sum(overview(), "perMinute", "succeeded") == succeeded
+                        && sum(overview(), "perMinute", "failed") == 1,
+                () -> overview().path("perMinute").toString());
+
+        assertThat(node.api
+                        .post("/api/v1/admin/projections/nothing/rebuild", "{}")
+                        .status())
+                .isEqualTo(404);
+    }
+
+    @Test
+    void the_stream_sends_a_jobs_changes_in_order_and_filters_by_job() throws Exception {
+        List<String> all = new CopyOnWriteArrayList<>();
+        List<String> other = new CopyOnWriteArrayList<>();
+        Thread everything = listen("/api/v1/stream", all);
+        Thread filtered = listen("/api/v1/stream?jobId=no-such-job", other);
+        try {
+            Await.until(Duration.ofSeconds(10), () -> all.contains(":open") && other.contains(":open"), all::toString);
+            String jobId = node.api.submit("{\"jobType\":\"noop\"}");
+            node.api.awaitStatus(jobId, "SUCCEEDED");
+            Await.until(
+                    Duration.ofSeconds(10),
+                    () -> all.stream().anyMatch(l -> l.contains(jobId) && l.contains("JobSucceeded")),
+                    all::toString);
+            List<String> events = all.stream()
+                    .filter(l -> l.contains(jobId))
+                    .map(l -> l.replaceAll(".*\"event\":\"(\\w+)\".*", "$1"))
+                    .toList();
+            assertThat(events).containsExactly("JobCreated", "JobClaimed", "JobStarted", "JobSucceeded");
+            assertThat(other).noneMatch(l -> l.contains(jobId));
+        } finally {
+            everything.interrupt();
+            filtered.interrupt();
+        }
+        Api.Response bad = node.api.get("/api/v1/stream?events=bogus");
+        assertThat(bad.status()).isEqualTo(400);
+        assertThat(bad.contentType()).startsWith("application/problem+json");
+        assertThat(bad.body().toString()).contains("events");
+    }
+
+    /** Reads the stream's data lines into {@code lines} on a thread of its own; ":open" once the stream answered. */
+    private static Thread listen(String path, List<String> lines) {
+        Thread t = new Thread(() -> {
+            try {
+                HttpResponse<InputStream> response = http.send(
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + node.api.port + path))
+                                .header("Accept", "text/event-stream")
+                                .build(),
+                        HttpResponse.BodyHandlers.ofInputStream());
+                assertThat(response.headers().firstValue("Content-Type").orElse(""))
+                        .startsWith("text/event-stream");
+                lines.add(":open");
+                try (BufferedReader reader =
+                        new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
+                    String line;
+                    while (!Thread.currentThread().isInterrupted() && (line = reader.readLine()) != null) {
+                        if (line.startsWith("data:")) lines.add(line);
+                    }
+                }
+            } catch (Exception e) {
+                lines.add("error: " + e);
+            }
+        });
+        t.setDaemon(true);
+        t.start();
+        return t;
+    }
+}

@@ -1,0 +1,144 @@
+package io.axscheduler.console;
+
+import io.axscheduler.api.Metadata;
+import io.axscheduler.api.job.CancelJob;
+import io.axscheduler.api.job.RetryJob;
+import io.axscheduler.api.query.FindJob;
+import io.axscheduler.api.query.JobView;
+import io.axscheduler.api.schedule.DeleteSchedule;
+import io.axscheduler.api.schedule.FindSchedule;
+import io.axscheduler.api.schedule.PauseSchedule;
+import io.axscheduler.api.schedule.ResumeSchedule;
+import io.axscheduler.api.schedule.ScheduleView;
+import io.axscheduler.console.ConsoleAccess.Action;
+import io.axscheduler.query.job.JobQueries;
+import io.axscheduler.query.schedule.ScheduleQueries;
+import io.axscheduler.query.stats.Namespaces;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import org.axonframework.commandhandling.GenericCommandMessage;
+import org.axonframework.commandhandling.gateway.CommandGateway;
+import org.axonframework.modelling.command.AggregateNotFoundException;
+import org.springframework.stereotype.Controller;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.servlet.mvc.support.RedirectAttributes;
+
+/**
+ * The console's actions, sent as the API's commands through Axon's command gateway with the user as actor. Each is
+ * checked against {@link ConsoleAccess} in the namespace of what it acts on, whatever the page showed; the outcome
+ * goes back to the page it came from as a one-time message.
+ */
+@Controller
+class ConsoleActions {
+
+    static final int MAX_SELECTED = 200;
+
+    private final CommandGateway commands;
+    private final ConsoleAccess access;
+    private final JobQueries jobs;
+    private final ScheduleQueries schedules;
+
+    ConsoleActions(CommandGateway commands, ConsoleAccess access, JobQueries jobs, ScheduleQueries schedules) {
+        this.commands = commands;
+        this.access = access;
+        this.jobs = jobs;
+        this.schedules = schedules;
+    }
+
+    @PostMapping("/console/jobs/{jobId}/retry")
+    String retry(@PathVariable("jobId") String jobId, RedirectAttributes flash) {
+        outcome(flash, List.of(jobId), Collections.singletonList(act(jobId, "retry", null)));
+        return "redirect:/console/jobs/" + jobId;
+    }
+
+    @PostMapping("/console/jobs/{jobId}/cancel")
+    String cancel(
+            @PathVariable("jobId") String jobId,
+            @RequestParam(name = "reason", required = false) String reason,
+            RedirectAttributes flash) {
+        outcome(flash, List.of(jobId), Collections.singletonList(act(jobId, "cancel", reason)));
+        return "redirect:/console/jobs/" + jobId;
+    }
+
+    /** Retry or cancel the selected jobs, each on its own: one refused does not hold back the others. */
+    @PostMapping("/console/jobs/bulk")
+    String bulk(
+            @RequestParam(name = "action") String action,
+            @RequestParam(name = "ids", required = false) List<String> ids,
+            @RequestParam(name = "back", required = false) String back,
+            RedirectAttributes flash) {
+        List<String> selected = ids == null
+                ? List.of()
+                : ids.stream().distinct().limit(MAX_SELECTED).toList();
+        List<String> errors = new ArrayList<>();
+        for (String id : selected) errors.add(act(id, action, "canceled from the console"));
+        outcome(flash, selected, errors);
+        return "redirect:" + (back != null && back.startsWith("/console/jobs") ? back : "/console/jobs");
+    }
+
+    @PostMapping("/console/schedules/{scheduleId}/{action:pause|resume|delete}")
+    String schedule(
+            @PathVariable("scheduleId") String scheduleId,
+            @PathVariable("action") String action,
+            RedirectAttributes flash) {
+        ScheduleView s = schedules.handle(new FindSchedule(scheduleId)).orElse(null);
+        String error;
+        if (s == null) {
+            error = "schedule " + scheduleId + " not found";
+        } else {
+            access.require(action.equals("delete") ? Action.EDIT_SCHEDULE : Action.OPERATE_SCHEDULE, Namespaces.of(s));
+            Object command = switch (action) {
+                case "pause" -> new PauseSchedule(scheduleId);
+                case "resume" -> new ResumeSchedule(scheduleId);
+                default -> new DeleteSchedule(scheduleId);
+            };
+            error = send(command);
+        }
+        outcome(flash, List.of(scheduleId), Collections.singletonList(error));
+        return "redirect:/console/schedules/" + scheduleId;
+    }
+
+    /** Null when done, else why not. */
+    private String act(String jobId, String action, String reason) {
+        JobView job = jobs.handle(new FindJob(jobId)).orElse(null);
+        if (job == null) return jobId + ": not found";
+        return switch (action) {
+            case "retry" -> {
+                access.require(Action.RETRY_JOB, Namespaces.of(job));
+                yield prefixed(jobId, send(new RetryJob(jobId)));
+            }
+            case "cancel" -> {
+                access.require(Action.CANCEL_JOB, Namespaces.of(job));
+                String why = reason == null || reason.isBlank() ? "canceled from the console" : reason.trim();
+                yield prefixed(jobId, send(new CancelJob(jobId, why.length() > 500 ? why.substring(0, 500) : why)));
+            }
+            default -> jobId + ": unknown action " + action;
+        };
+    }
+
+    private String send(Object command) {
+        try {
+            commands.sendAndWait(GenericCommandMessage.asCommandMessage(command)
+                    .andMetaData(Map.of(Metadata.ACTOR, access.actor())));
+            return null;
+        } catch (AggregateNotFoundException e) {
+            return "not found";
+        } catch (RuntimeException e) {
+            return e.getMessage();
+        }
+    }
+
+    private static String prefixed(String id, String error) {
+        return error == null ? null : id + ": " + error;
+    }
+
+    private static void outcome(RedirectAttributes flash, List<String> ids, List<String> errors) {
+        List<String> failed = errors.stream().filter(e -> e != null).toList();
+        flash.addFlashAttribute("done", ids.size() - failed.size());
+        flash.addFlashAttribute("failed", failed);
+    }
+}

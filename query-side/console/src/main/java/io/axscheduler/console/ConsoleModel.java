@@ -1,0 +1,100 @@
+package io.axscheduler.console;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.axscheduler.query.stats.Overview;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.web.bind.annotation.ControllerAdvice;
+import org.springframework.web.bind.annotation.ModelAttribute;
+
+/** What every console page gets: the asset paths, and {@code fmt} to show instants, durations and chart data. */
+@ControllerAdvice(assignableTypes = {ConsolePages.class, ConsoleActions.class})
+class ConsoleModel {
+
+    private final Map<String, String> assets;
+    private final Formats formats;
+
+    ConsoleModel(
+            @Value("${ax.console.assets.htmx}") String htmx,
+            @Value("${ax.console.assets.sse}") String sse,
+            @Value("${ax.console.assets.echarts}") String echarts,
+            ObjectMapper json) {
+        this.assets = Map.of("htmx", htmx, "sse", sse, "echarts", echarts);
+        this.formats = new Formats(json);
+    }
+
+    @ModelAttribute("assets")
+    Map<String, String> assets() {
+        return assets;
+    }
+
+    @ModelAttribute("fmt")
+    Formats fmt() {
+        return formats;
+    }
+
+    /** Formatting for the templates: instants in UTC to the millisecond, durations in the largest sensible unit. */
+    public static final class Formats {
+
+        private static final DateTimeFormatter AT =
+                DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS").withZone(ZoneOffset.UTC);
+        private static final DateTimeFormatter MINUTE =
+                DateTimeFormatter.ofPattern("HH:mm").withZone(ZoneOffset.UTC);
+        private static final DateTimeFormatter HOUR =
+                DateTimeFormatter.ofPattern("dd HH:00").withZone(ZoneOffset.UTC);
+
+        private final ObjectMapper json;
+
+        Formats(ObjectMapper json) {
+            this.json = json;
+        }
+
+        public String at(Instant at) {
+            return at == null ? "—" : AT.format(at);
+        }
+
+        public String iso(Instant at) {
+            return at == null ? "" : at.toString();
+        }
+
+        public String ms(Long ms) {
+            if (ms == null) return "—";
+            long v = ms;
+            if (v < 1_000) return v + " ms";
+            if (v < 60_000) return String.format("%.1f s", v / 1000.0);
+            if (v < 3_600_000) return String.format("%.1f min", v / 60_000.0);
+            if (v < 86_400_000) return String.format("%.1f h", v / 3_600_000.0);
+            return String.format("%.1f d", v / 86_400_000.0);
+        }
+
+        /** The chart's data as the page's script reads it: labels and one series per outcome. */
+        public String chart(List<Overview.Throughput> points, boolean hourly) {
+            Map<String, Object> data = new LinkedHashMap<>();
+            data.put(
+                    "labels",
+                    points.stream()
+                            .map(p -> (hourly ? HOUR : MINUTE).format(p.at()))
+                            .toList());
+            data.put(
+                    "succeeded",
+                    points.stream().map(Overview.Throughput::succeeded).toList());
+            data.put("failed", points.stream().map(Overview.Throughput::failed).toList());
+            data.put(
+                    "timedOut",
+                    points.stream().map(Overview.Throughput::timedOut).toList());
+            data.put(
+                    "created", points.stream().map(Overview.Throughput::created).toList());
+            try {
+                return json.writeValueAsString(data);
+            } catch (JsonProcessingException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+}

@@ -1,0 +1,370 @@
+package io.axscheduler.console;
+
+import io.axscheduler.api.job.JobStatus;
+import io.axscheduler.api.problem.FieldError;
+import io.axscheduler.api.problem.InvalidRequestException;
+import io.axscheduler.api.problem.NotFoundException;
+import io.axscheduler.api.query.FindJob;
+import io.axscheduler.api.query.JobView;
+import io.axscheduler.api.schedule.FindSchedule;
+import io.axscheduler.api.schedule.FireTimes;
+import io.axscheduler.api.schedule.ScheduleView;
+import io.axscheduler.query.history.EventStreams;
+import io.axscheduler.query.history.HistoryEvent;
+import io.axscheduler.query.job.JobHistory;
+import io.axscheduler.query.job.JobQueries;
+import io.axscheduler.query.job.JobStateAsOf;
+import io.axscheduler.query.schedule.ScheduleListRequest;
+import io.axscheduler.query.schedule.ScheduleQueries;
+import io.axscheduler.query.stats.Namespaces;
+import io.axscheduler.query.stats.Overview;
+import io.axscheduler.query.stats.StatsQueries;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.axonframework.eventhandling.DomainEventMessage;
+import org.axonframework.eventsourcing.eventstore.EventStore;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.stereotype.Controller;
+import org.springframework.ui.Model;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestParam;
+
+/** The console's pages, rendered on the server from the read models; every list is a bounded page. */
+@Controller
+class ConsolePages {
+
+    static final int SCHEDULE_EVENTS_PAGE = 50;
+    static final int SCHEDULE_JOBS = 20;
+
+    private final StatsQueries stats;
+    private final JobListing jobs;
+    private final JobQueries jobQueries;
+    private final JobHistory jobHistory;
+    private final ScheduleQueries schedules;
+    private final EventStreams streams;
+    private final EventStore eventStore;
+    private final NamedParameterJdbcTemplate jdbc;
+    private final AuditFeed audit;
+    private final long firesPerDayWarning;
+    private final com.fasterxml.jackson.databind.ObjectMapper json;
+
+    ConsolePages(
+            StatsQueries stats,
+            JobListing jobs,
+            JobQueries jobQueries,
+            JobHistory jobHistory,
+            ScheduleQueries schedules,
+            EventStreams streams,
+            EventStore eventStore,
+            NamedParameterJdbcTemplate jdbc,
+            AuditFeed audit,
+            com.fasterxml.jackson.databind.ObjectMapper json,
+            @Value("${ax.console.fires-per-day-warning:48}") long firesPerDayWarning) {
+        this.json = json;
+        this.stats = stats;
+        this.jobs = jobs;
+        this.jobQueries = jobQueries;
+        this.jobHistory = jobHistory;
+        this.schedules = schedules;
+        this.streams = streams;
+        this.eventStore = eventStore;
+        this.jdbc = jdbc;
+        this.audit = audit;
+        this.firesPerDayWarning = firesPerDayWarning;
+    }
+
+    @GetMapping("/console")
+    String overview(@RequestParam(name = "namespace", required = false) String namespace, Model model) {
+        overviewModel(namespace, model);
+        return "console/overview";
+    }
+
+    /** The overview's body alone: what the page swaps in when the stream says something changed. */
+    @GetMapping("/console/fragments/overview")
+    String overviewFragment(@RequestParam(name = "namespace", required = false) String namespace, Model model) {
+        overviewModel(namespace, model);
+        return "console/overview :: body";
+    }
+
+    private void overviewModel(String namespace, Model model) {
+        Overview o = stats.overview(bounded("namespace", namespace));
+        model.addAttribute("o", o);
+        model.addAttribute("namespace", o.namespace());
+        model.addAttribute("page", "overview");
+    }
+
+    @GetMapping("/console/jobs")
+    String jobs(
+            @RequestParam(name = "namespace", required = false) String namespace,
+            @RequestParam(name = "status", required = false) String status,
+            @RequestParam(name = "type", required = false) String type,
+            @RequestParam(name = "schedule", required = false) String schedule,
+            @RequestParam(name = "from", required = false) String from,
+            @RequestParam(name = "to", required = false) String to,
+            @RequestParam(name = "q", required = false) String q,
+            @RequestParam(name = "sort", required = false) String sort,
+            @RequestParam(name = "cursor", required = false) String cursor,
+            @RequestParam(name = "size", required = false) String size,
+            jakarta.servlet.http.HttpServletRequest request,
+            Model model) {
+        List<FieldError> errors = new ArrayList<>();
+        JobStatus parsedStatus = null;
+        if (blank(status) != null) {
+            try {
+                parsedStatus = JobStatus.valueOf(status.trim());
+            } catch (IllegalArgumentException e) {
+                errors.add(new FieldError("status", "must be one of " + List.of(JobStatus.values())));
+            }
+        }
+        int parsedSize = JobListing.DEFAULT_SIZE;
+        if (blank(size) != null) {
+            try {
+                parsedSize = Integer.parseInt(size.trim());
+            } catch (NumberFormatException e) {
+                parsedSize = -1;
+            }
+            if (parsedSize < 1 || parsedSize > JobListing.MAX_SIZE) {
+                errors.add(new FieldError("size", "must be a whole number from 1 to " + JobListing.MAX_SIZE));
+            }
+        }
+        Instant fromAt = instant("from", from, errors);
+        Instant toAt = instant("to", to, errors);
+        if (!errors.isEmpty()) throw new InvalidRequestException(errors);
+        JobListing.Query query = new JobListing.Query(
+                bounded("namespace", namespace),
+                parsedStatus,
+                bounded("type", type),
+                bounded("schedule", schedule),
+                fromAt,
+                toAt,
+                bounded("q", q),
+                "oldest".equals(sort),
+                bounded("cursor", cursor),
+                parsedSize);
+        JobListing.Page page = jobs.page(query);
+        model.addAttribute("jobs", page.jobs());
+        model.addAttribute("next", page.next());
+        model.addAttribute("query", query);
+        model.addAttribute("statuses", JobStatus.values());
+        model.addAttribute("page", "jobs");
+        model.addAttribute("defaultNamespace", Namespaces.DEFAULT);
+        // where a bulk action comes back to: this very page
+        model.addAttribute(
+                "back", "/console/jobs" + (request.getQueryString() == null ? "" : "?" + request.getQueryString()));
+        return "console/jobs";
+    }
+
+    @GetMapping("/console/jobs/{jobId}")
+    String job(
+            @PathVariable("jobId") String jobId,
+            @RequestParam(name = "asOf", required = false) String asOf,
+            Model model) {
+        JobView job = jobQueries.handle(new FindJob(jobId)).orElseThrow(() -> new NotFoundException("job", jobId));
+        List<HistoryEvent> events = jobHistory.replay(jobId).events();
+        model.addAttribute("job", job);
+        // the moves the job's transitions allow from here (an operator's retry re-runs an ended, unsuccessful job)
+        model.addAttribute(
+                "retryable",
+                job.status() == JobStatus.FAILED
+                        || job.status() == JobStatus.TIMED_OUT
+                        || job.status() == JobStatus.CANCELED);
+        model.addAttribute("namespace", Namespaces.of(job));
+        model.addAttribute("timeline", Timeline.of(events));
+        if (blank(asOf) != null) {
+            Instant at = instant("asOf", asOf, null);
+            JobStateAsOf state = jobHistory.replayUntil(jobId, at);
+            model.addAttribute("asOf", state);
+        }
+        model.addAttribute("page", "jobs");
+        return "console/job";
+    }
+
+    @GetMapping("/console/schedules")
+    String schedules(
+            @RequestParam(name = "name", required = false) String name,
+            @RequestParam(name = "state", required = false) String state,
+            @RequestParam(name = "p", required = false) String pageNumber,
+            Model model) {
+        var list = schedules.list(ScheduleListRequest.parse(name, state, pageNumber, null));
+        model.addAttribute("list", list);
+        model.addAttribute("name", name);
+        model.addAttribute("state", state);
+        model.addAttribute("page", "schedules");
+        return "console/schedules";
+    }
+
+    @GetMapping("/console/schedules/new")
+    String newSchedule(Model model) {
+        return scheduleForm(null, model);
+    }
+
+    @GetMapping("/console/schedules/{scheduleId}/edit")
+    String editSchedule(@PathVariable("scheduleId") String scheduleId, Model model) {
+        return scheduleForm(schedule(scheduleId), model);
+    }
+
+    /** The form posts to the schedule API itself, which validates it as it validates any client's request. */
+    private String scheduleForm(ScheduleView schedule, Model model) {
+        model.addAttribute("schedule", schedule);
+        try {
+            model.addAttribute(
+                    "paramsJson",
+                    schedule == null
+                            ? "{}"
+                            : json.writeValueAsString(schedule.job().params()));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+        model.addAttribute("misfirePolicies", io.axscheduler.api.schedule.MisfirePolicy.values());
+        model.addAttribute("overlapPolicies", io.axscheduler.api.schedule.OverlapPolicy.values());
+        model.addAttribute("warnAbove", firesPerDayWarning);
+        model.addAttribute("page", "schedules");
+        return "console/schedule-form";
+    }
+
+    @GetMapping("/console/schedules/{scheduleId}")
+    String schedulePage(
+            @PathVariable("scheduleId") String scheduleId,
+            @RequestParam(name = "before", required = false) String before,
+            Model model) {
+        ScheduleView s = schedule(scheduleId);
+        Long newest = jdbc.queryForObject(
+                "SELECT MAX(sequenceNumber) FROM DomainEventEntry WHERE aggregateIdentifier = :id",
+                Map.of("id", scheduleId),
+                Long.class);
+        long end = newest == null ? -1 : newest;
+        if (blank(before) != null) {
+            try {
+                end = Math.min(end, Long.parseLong(before.trim()) - 1);
+            } catch (NumberFormatException e) {
+                throw InvalidRequestException.of("before", "must be a sequence number");
+            }
+        }
+        long start = Math.max(0, end - SCHEDULE_EVENTS_PAGE + 1);
+        long last = end;
+        // the newest page of the schedule's stream only: a schedule firing every minute has 1,440 events a day
+        List<DomainEventMessage<?>> tail = last < 0
+                ? List.of()
+                : eventStore
+                        .readEvents(scheduleId, start)
+                        .asStream()
+                        .filter(e -> e.getSequenceNumber() <= last)
+                        .<DomainEventMessage<?>>map(e -> e)
+                        .toList();
+        List<HistoryEvent> events = new ArrayList<>(streams.render(tail));
+        java.util.Collections.reverse(events);
+        List<HistoryEvent> fires = events.stream()
+                .filter(e -> e.type().equals("ScheduleFired") || e.type().equals("ScheduleFireSkipped"))
+                .toList();
+        List<HistoryEvent> changes = events.stream()
+                .filter(e -> !e.type().equals("ScheduleFired") && !e.type().equals("ScheduleFireSkipped"))
+                .toList();
+        model.addAttribute("s", s);
+        model.addAttribute("namespace", Namespaces.of(s));
+        model.addAttribute("fires", fires);
+        model.addAttribute("changes", changes);
+        model.addAttribute("olderBefore", start > 0 ? start : null);
+        model.addAttribute(
+                "jobs",
+                jobs.page(new JobListing.Query(
+                                null, null, null, scheduleId, null, null, null, false, null, SCHEDULE_JOBS))
+                        .jobs());
+        model.addAttribute("description", FireTimes.describe(s.trigger()));
+        model.addAttribute("page", "schedules");
+        return "console/schedule";
+    }
+
+    @GetMapping("/console/workers")
+    String workers(Model model) {
+        model.addAttribute("workers", stats.workers(stats.databaseNow()));
+        model.addAttribute("page", "workers");
+        return "console/workers";
+    }
+
+    @GetMapping("/console/nodes")
+    String nodes(Model model) {
+        Overview o = stats.overview(null);
+        model.addAttribute("o", o);
+        model.addAttribute("page", "nodes");
+        return "console/nodes";
+    }
+
+    @GetMapping("/console/audit")
+    String audit(
+            @RequestParam(name = "actor", required = false) String actor,
+            @RequestParam(name = "type", required = false) String type,
+            @RequestParam(name = "namespace", required = false) String namespace,
+            @RequestParam(name = "from", required = false) String from,
+            @RequestParam(name = "to", required = false) String to,
+            @RequestParam(name = "before", required = false) String before,
+            Model model) {
+        List<FieldError> errors = new ArrayList<>();
+        Instant fromAt = instant("from", from, errors);
+        Instant toAt = instant("to", to, errors);
+        Long beforeIndex = null;
+        if (blank(before) != null) {
+            try {
+                beforeIndex = Long.parseLong(before.trim());
+            } catch (NumberFormatException e) {
+                errors.add(new FieldError("before", "must be an event index"));
+            }
+        }
+        if (!errors.isEmpty()) throw new InvalidRequestException(errors);
+        AuditFeed.Page page = audit.page(
+                bounded("actor", actor),
+                bounded("type", type),
+                bounded("namespace", namespace),
+                fromAt,
+                toAt,
+                beforeIndex);
+        model.addAttribute("feed", page);
+        model.addAttribute("actor", blank(actor));
+        model.addAttribute("type", blank(type));
+        model.addAttribute("namespace", blank(namespace));
+        model.addAttribute("from", blank(from));
+        model.addAttribute("to", blank(to));
+        model.addAttribute("page", "audit");
+        return "console/audit";
+    }
+
+    private ScheduleView schedule(String scheduleId) {
+        return schedules
+                .handle(new FindSchedule(scheduleId))
+                .orElseThrow(() -> new NotFoundException("schedule", scheduleId));
+    }
+
+    /** An ISO instant, or a browser's datetime-local value (taken as UTC). */
+    static Instant instant(String field, String raw, List<FieldError> errors) {
+        String v = blank(raw);
+        if (v == null) return null;
+        try {
+            return Instant.parse(v);
+        } catch (DateTimeParseException e) {
+            try {
+                return LocalDateTime.parse(v).toInstant(ZoneOffset.UTC);
+            } catch (DateTimeParseException e2) {
+                FieldError error = new FieldError(field, "must be an ISO-8601 instant, e.g. 2026-11-30T10:00:00Z");
+                if (errors == null) throw new InvalidRequestException(List.of(error));
+                errors.add(error);
+                return null;
+            }
+        }
+    }
+
+    private static String bounded(String field, String raw) {
+        String v = blank(raw);
+        if (v != null && v.length() > 255) throw InvalidRequestException.of(field, "must be at most 255 characters");
+        return v;
+    }
+
+    static String blank(String v) {
+        return v == null || v.isBlank() ? null : v.trim();
+    }
+}

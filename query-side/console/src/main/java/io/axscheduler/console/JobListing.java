@@ -1,0 +1,192 @@
+package io.axscheduler.console;
+
+import io.axscheduler.api.job.JobStatus;
+import io.axscheduler.api.query.JobView;
+import io.axscheduler.query.job.JobRows;
+import io.axscheduler.query.stats.Namespaces;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.stereotype.Component;
+
+/**
+ * The console's job list: keyset pages over job_queue's indexes, so page 10,000 costs what page 1 does and nothing is
+ * counted. Sorted by creation (newest or oldest first), the key (created_at, job_id) of the page's last row is the
+ * cursor of the next. Status and type together are one range of the (status, job_type, created_at) index; a status
+ * alone is one range per type of that status (found by a loose scan of the same index), merged; a type alone one
+ * range per status, merged; no filter the created_at index; a schedule its own index.
+ */
+@Component
+class JobListing {
+
+    static final int DEFAULT_SIZE = 50;
+    static final int MAX_SIZE = 200;
+    static final int MAX_TYPES = 200;
+    private static final List<String> EVERY_STATUS =
+            Arrays.stream(JobStatus.values()).map(Enum::name).toList();
+
+    private final NamedParameterJdbcTemplate jdbc;
+
+    JobListing(NamedParameterJdbcTemplate jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    /** The filters of one page; null fields are absent. {@code cursor} is "createdAtMillis:jobId". */
+    record Query(
+            String namespace,
+            JobStatus status,
+            String jobType,
+            String scheduleId,
+            Instant from,
+            Instant to,
+            String search,
+            boolean oldestFirst,
+            String cursor,
+            int size) {}
+
+    /** A page and the cursor of the next (null on the last page). */
+    record Page(List<JobView> jobs, String next) {}
+
+    Page page(Query q) {
+        if (!Namespaces.matches(q.namespace(), Namespaces.DEFAULT)) return new Page(List.of(), null);
+        if (q.search() != null) return new Page(search(q.search()), null);
+        List<JobView> rows;
+        if (q.scheduleId() != null || (q.status() != null && q.jobType() != null)) {
+            rows = range(q, q.status() == null ? null : q.status().name(), q.jobType());
+        } else if (q.status() != null) {
+            rows = new ArrayList<>();
+            for (String type : typesOf(q.status().name()))
+                rows.addAll(range(q, q.status().name(), type));
+        } else if (q.jobType() != null) {
+            rows = new ArrayList<>();
+            for (String status : EVERY_STATUS) rows.addAll(range(q, status, q.jobType()));
+        } else {
+            rows = range(q, null, null);
+        }
+        Comparator<JobView> order = Comparator.comparing(JobView::createdAt).thenComparing(JobView::jobId);
+        rows.sort(q.oldestFirst() ? order : order.reversed());
+        if (rows.size() <= q.size()) return new Page(rows, null);
+        List<JobView> page = new ArrayList<>(rows.subList(0, q.size()));
+        JobView last = page.get(page.size() - 1);
+        return new Page(page, last.createdAt().toEpochMilli() + ":" + last.jobId());
+    }
+
+    private List<JobView> search(String idOrKey) {
+        Map<String, Object> p = Map.of("v", idOrKey);
+        List<JobView> found = new ArrayList<>(
+                jdbc.query("SELECT " + JobRows.COLUMNS + " FROM job_queue WHERE job_id = :v", p, JobRows::toView));
+        // job keys are kept, unique, in job_keys: one primary-key dive, then the job's row
+        found.addAll(jdbc.query(
+                "SELECT " + JobRows.COLUMNS + " FROM job_queue WHERE job_id ="
+                        + " (SELECT job_id FROM job_keys WHERE job_key = :v) AND job_id <> :v",
+                p,
+                JobRows::toView));
+        return found;
+    }
+
+    /**
+     * The job types that have rows in {@code status}, by one dive into the status index per type, each its own
+     * statement: MariaDB answers a DISTINCT over the range, or the same dives as a recursive statement, by reading
+     * every entry of the range (seconds for a million SUCCEEDED jobs). At most {@link #MAX_TYPES}.
+     */
+    private List<String> typesOf(String status) {
+        List<String> types = new ArrayList<>();
+        String after = "";
+        while (types.size() < MAX_TYPES) {
+            List<String> next = jdbc.queryForList(
+                    "SELECT job_type FROM job_queue WHERE status = :status AND job_type > :after"
+                            + " ORDER BY job_type LIMIT 1",
+                    Map.of("status", status, "after", after),
+                    String.class);
+            if (next.isEmpty()) break;
+            after = next.get(0);
+            types.add(after);
+        }
+        return types;
+    }
+
+    private List<JobView> range(Query q, String status, String jobType) {
+        MapSqlParameterSource p = new MapSqlParameterSource();
+        return jdbc.query(rangeSql(q, status, jobType, p, ""), p, JobRows::toView);
+    }
+
+    /** Several ranges of the (status, job_type, created_at) index in one round trip, each its own page's worth. */
+    private List<JobView> ranges(Query q, List<String[]> ranges) {
+        if (ranges.isEmpty()) return new ArrayList<>();
+        MapSqlParameterSource p = new MapSqlParameterSource();
+        StringBuilder sql = new StringBuilder();
+        for (int i = 0; i < ranges.size(); i++) {
+            if (i > 0) sql.append(" UNION ALL ");
+            sql.append('(')
+                    .append(rangeSql(q, ranges.get(i)[0], ranges.get(i)[1], p, "r" + i))
+                    .append(')');
+        }
+        return new ArrayList<>(jdbc.query(sql.toString(), p, JobRows::toView));
+    }
+
+    /** One range's statement; its parameters are added to {@code p}, named with {@code prefix}. */
+    private static String rangeSql(Query q, String status, String jobType, MapSqlParameterSource p, String prefix) {
+        StringBuilder where = new StringBuilder(" WHERE 1 = 1");
+        if (status != null) {
+            where.append(" AND status = :").append(prefix).append("status");
+            p.addValue(prefix + "status", status);
+        }
+        if (jobType != null) {
+            where.append(" AND job_type = :").append(prefix).append("jobType");
+            p.addValue(prefix + "jobType", jobType);
+        }
+        if (q.scheduleId() != null) {
+            where.append(" AND schedule_id = :scheduleId");
+            p.addValue("scheduleId", q.scheduleId());
+        }
+        if (q.from() != null) {
+            where.append(" AND created_at >= :from");
+            p.addValue("from", q.from().toEpochMilli());
+        }
+        if (q.to() != null) {
+            where.append(" AND created_at < :to");
+            p.addValue("to", q.to().toEpochMilli());
+        }
+        Cursor c = Cursor.parse(q.cursor());
+        if (c != null) {
+            String op = q.oldestFirst() ? ">" : "<";
+            where.append(" AND created_at ")
+                    .append(op)
+                    .append("= :cAt AND (created_at ")
+                    .append(op)
+                    .append(" :cAt OR job_id ")
+                    .append(op)
+                    .append(" :cId)");
+            p.addValue("cAt", c.createdAt()).addValue("cId", c.jobId());
+        }
+        String dir = q.oldestFirst() ? "ASC" : "DESC";
+        p.addValue("limit", q.size() + 1);
+        return "SELECT " + JobRows.COLUMNS + " FROM job_queue" + where + " ORDER BY created_at " + dir + ", job_id "
+                + dir + " LIMIT :limit";
+    }
+
+    private record Cursor(long createdAt, String jobId) {
+        static Cursor parse(String raw) {
+            if (raw == null) return null;
+            int colon = raw.indexOf(':');
+            if (colon < 1) return null;
+            try {
+                return new Cursor(Long.parseLong(raw.substring(0, colon)), raw.substring(colon + 1));
+            } catch (NumberFormatException e) {
+                return null;
+            }
+        }
+    }
+
+    static Map<String, String> statusNames() {
+        Map<String, String> names = new LinkedHashMap<>();
+        for (String s : EVERY_STATUS) names.put(s, s);
+        return names;
+    }
+}

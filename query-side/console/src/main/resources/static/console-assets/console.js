@@ -1,0 +1,153 @@
+// The console's few behaviours beyond htmx: confirmations, select-all, charts, the cron preview and the schedule form.
+(function () {
+  'use strict';
+
+  // Forms and buttons with data-confirm ask first.
+  document.addEventListener('submit', function (e) {
+    var text = (e.submitter && e.submitter.getAttribute('data-confirm')) || e.target.getAttribute('data-confirm');
+    if (text && !window.confirm(text)) e.preventDefault();
+  }, true);
+
+  window.axSelectAll = function (box) {
+    document.querySelectorAll('input[name=ids]').forEach(function (c) { c.checked = box.checked; });
+  };
+
+  function initCharts(root) {
+    if (!window.echarts) return;
+    (root || document).querySelectorAll('[data-chart]').forEach(function (el) {
+      var data = JSON.parse(el.getAttribute('data-chart'));
+      var names = (el.getAttribute('data-names') || 'succeeded,failed,timed out').split(',');
+      var old = echarts.getInstanceByDom(el);
+      if (old) old.dispose();
+      var chart = echarts.init(el, axTheme.dark() ? 'dark' : null, { renderer: 'svg' });
+      function bars(name, values, color) {
+        return { name: name, type: 'bar', stack: 'all', data: values, itemStyle: { color: color }, animation: false };
+      }
+      chart.setOption({
+        backgroundColor: 'transparent',
+        tooltip: { trigger: 'axis' },
+        legend: { top: 0 },
+        grid: { left: 40, right: 10, top: 30, bottom: 25 },
+        xAxis: { type: 'category', data: data.labels },
+        yAxis: { type: 'value', minInterval: 1 },
+        series: [bars(names[0], data.succeeded, '#2e9d5b'), bars(names[1], data.failed, '#d64545'),
+                 bars(names[2], data.timedOut, '#d89b2b')]
+      });
+    });
+  }
+  window.addEventListener('resize', function () {
+    document.querySelectorAll('[data-chart]').forEach(function (el) {
+      var c = window.echarts && echarts.getInstanceByDom(el);
+      if (c) c.resize();
+    });
+  });
+  document.addEventListener('DOMContentLoaded', function () { initCharts(document); axCron.check(); });
+  document.addEventListener('ax-theme', function () { initCharts(document); });
+  document.addEventListener('htmx:afterSwap', function (e) { initCharts(e.target); });
+  document.addEventListener('htmx:sseOpen', function () { var l = document.getElementById('live'); if (l) l.classList.add('on'); });
+  document.addEventListener('htmx:sseError', function () { var l = document.getElementById('live'); if (l) l.classList.remove('on'); });
+
+  function field(form, name) { return form.querySelector('[name=' + name + ']'); }
+  function testid(form, id) { return form.querySelector('[data-testid=' + id + ']'); }
+  function problemText(body) {
+    if (body && body.errors && body.errors.length)
+      return body.errors.map(function (e) { return e.field + ': ' + e.message; }).join('; ');
+    return (body && (body.detail || body.title)) || 'error';
+  }
+
+  // Validated as you type, by the node's own validate endpoint: description, next five fires, fires per day.
+  var timer = null, seq = 0;
+  window.axCron = {
+    check: function () {
+      var form = document.getElementById('schedule-form');
+      if (!form) return;
+      clearTimeout(timer);
+      testid(form, 'cron-error').textContent = form.getAttribute('data-checking-text');
+      timer = setTimeout(function () { axCron.validate(form); }, 150);
+    },
+    validate: function (form) {
+      var mine = ++seq;
+      var zone = field(form, 'timezone').value.trim() || Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+      var body = { expression: field(form, 'expression').value, timezone: zone, count: 5 };
+      fetch(form.getAttribute('data-validate'), {
+        method: 'POST', headers: { 'Content-Type': 'application/json', 'Accept': 'application/json' },
+        body: JSON.stringify(body)
+      }).then(function (r) { return r.json().then(function (b) { return { ok: r.ok, body: b }; }); })
+        .then(function (res) {
+          if (mine !== seq) return; // a later keystroke's answer wins
+          var save = testid(form, 'schedule-save');
+          // which expression the preview now shows: a test (or a user) can tell it from the previous one
+          testid(form, 'cron-preview').setAttribute('data-expression', body.expression);
+          var list = testid(form, 'cron-next');
+          list.innerHTML = '';
+          if (!res.ok) {
+            form.classList.add('invalid');
+            save.disabled = true;
+            testid(form, 'cron-error').textContent = form.getAttribute('data-invalid-text') + ': ' + problemText(res.body);
+            testid(form, 'cron-description').textContent = '';
+            testid(form, 'cron-fires-per-day').textContent = '';
+            testid(form, 'cron-warning').textContent = '';
+            testid(form, 'cron-next-title').textContent = '';
+            return;
+          }
+          form.classList.remove('invalid');
+          save.disabled = false;
+          var b = res.body;
+          testid(form, 'cron-error').textContent = '';
+          testid(form, 'cron-description').textContent = b.description;
+          testid(form, 'cron-fires-per-day').textContent = b.firesPerDay;
+          var warnAbove = Number(form.getAttribute('data-warn-above'));
+          testid(form, 'cron-warning').textContent = b.firesPerDay > warnAbove
+            ? form.getAttribute('data-warn-text').replace('{n}', b.firesPerDay) : '';
+          testid(form, 'cron-next-title').textContent = form.getAttribute('data-fires-text').replace('{zone}', b.timezone);
+          var local = new Intl.DateTimeFormat('sv-SE', {
+            timeZone: b.timezone, year: 'numeric', month: '2-digit', day: '2-digit',
+            hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false });
+          (b.nextFireTimes || []).forEach(function (t) {
+            var li = document.createElement('li');
+            li.setAttribute('data-testid', 'cron-next-fire');
+            li.textContent = local.format(new Date(t)) + '  (' + t + ')';
+            list.appendChild(li);
+          });
+        })
+        .catch(function (e) { if (mine === seq) testid(form, 'cron-error').textContent = String(e); });
+    }
+  };
+
+  window.axSaveSchedule = function (event) {
+    event.preventDefault();
+    var form = event.target;
+    var errors = testid(form, 'schedule-errors');
+    var params;
+    try { params = JSON.parse(field(form, 'params').value || '{}'); }
+    catch (e) { errors.textContent = 'params: ' + e.message; return false; }
+    var zone = field(form, 'timezone').value.trim() || Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+    var body = {
+      name: field(form, 'name').value,
+      trigger: { type: 'cron', expression: field(form, 'expression').value, timezone: zone },
+      job: { jobType: field(form, 'jobType').value, params: params,
+             maxRetries: Number(field(form, 'maxRetries').value), timeoutMs: Number(field(form, 'timeoutMs').value) },
+      misfirePolicy: field(form, 'misfirePolicy').value,
+      overlapPolicy: field(form, 'overlapPolicy').value
+    };
+    fetch(form.getAttribute('data-url'), {
+      method: form.getAttribute('data-method'),
+      headers: { 'Content-Type': 'application/json', 'Accept': 'application/json',
+                 'X-Actor': form.getAttribute('data-actor') },
+      body: JSON.stringify(body)
+    }).then(function (r) { return r.json().then(function (b) { return { ok: r.ok, body: b }; }); })
+      .then(function (res) {
+        if (!res.ok) { errors.textContent = problemText(res.body); return; }
+        window.location.href = form.getAttribute('data-done') + res.body.scheduleId;
+      })
+      .catch(function (e) { errors.textContent = String(e); });
+    return false;
+  };
+
+  window.axTrigger = function (button) {
+    if (!window.confirm(button.getAttribute('data-confirm-text'))) return;
+    fetch(button.getAttribute('data-trigger'), {
+      method: 'POST', headers: { 'Accept': 'application/json', 'X-Actor': button.getAttribute('data-actor') } })
+      .then(function () { window.location.reload(); });
+  };
+})();

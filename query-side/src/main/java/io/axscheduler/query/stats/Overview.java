@@ -1,0 +1,64 @@
+package io.axscheduler.query.stats;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code GET /api/v1/stats/overview}: what the scheduler is doing now and how it has done, as the console shows it.
+ * {@code counts} are exact, but for statuses named in {@code countsAsOf}, whose figure is a periodic full count taken
+ * at that instant (see {@link StatusCounts}).
+ */
+public record Overview(
+        Instant at,
+        String namespace,
+        Map<String, Long> counts,
+        Map<String, Instant> countsAsOf,
+        List<WaitingType> waitingByType,
+        Long oldestWaitingMs,
+        List<Running> runningByNodeAndType,
+        StartLag startLag,
+        List<Throughput> perMinute,
+        List<Throughput> perHour,
+        List<Failures> failuresByType24h,
+        List<NodeRow> nodes,
+        List<WorkerRow> workers,
+        SchedulesBehind schedulesBehind) {
+
+    /** Jobs waiting (WAITING and RETRY_WAITING) of one type; {@code oldestDueAt} is the earliest due time among them. */
+    public record WaitingType(String jobType, long waiting, Instant oldestDueAt) {}
+
+    public record Running(String node, String jobType, long claimed, long running) {}
+
+    /** Start minus due over the last {@code windowMinutes}, as bucket upper bounds (never below the true value). */
+    public record StartLag(int windowMinutes, long starts, Long p50Ms, Long p99Ms) {}
+
+    public record Throughput(Instant at, long created, long succeeded, long failed, long timedOut, long canceled) {}
+
+    public record Failures(String jobType, long failed, long timedOut) {}
+
+    /** {@code alive}: seen within the last {@link StatsQueries#NODE_ALIVE_MS}. */
+    public record NodeRow(
+            String nodeId,
+            Instant startedAt,
+            Instant lastSeen,
+            boolean alive,
+            String health,
+            Instant lastScan,
+            long claimed,
+            long running) {}
+
+    public record WorkerRow(
+            String workerId,
+            String app,
+            String address,
+            Instant lastHeartbeat,
+            int inFlight,
+            int capacity,
+            boolean coolingDown) {}
+
+    /** Active schedules whose next fire time passed more than {@link StatsQueries#BEHIND_MS} ago. */
+    public record SchedulesBehind(long count, List<Behind> oldest) {}
+
+    public record Behind(String scheduleId, String name, Instant nextFireTime, long behindMs) {}
+}

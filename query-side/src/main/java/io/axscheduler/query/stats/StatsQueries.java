@@ -1,0 +1,280 @@
+package io.axscheduler.query.stats;
+
+import io.axscheduler.api.job.JobStatus;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.stereotype.Component;
+
+/**
+ * The overview's figures. Each query reads an index range or the stats buckets, never the event store or a table
+ * walked row by row: counts by status as {@link StatusCounts} says, waiting by type over job_queue's status index,
+ * running over its few CLAIMED and RUNNING entries, oldest waiting one index dive per type, throughput and lag the
+ * stats buckets of the window (minutes for the hour, hours for the day).
+ */
+@Component
+public class StatsQueries {
+
+    static final long NODE_ALIVE_MS = 30_000;
+    static final long BEHIND_MS = 5_000;
+    static final int LAG_WINDOW_MINUTES = 5;
+    private static final long MINUTE = StatsProjection.MINUTE_MS;
+    private static final long HOUR = 60 * MINUTE;
+    private static final int LIST_LIMIT = 100;
+
+    private final NamedParameterJdbcTemplate jdbc;
+    private final StatusCounts statusCounts;
+
+    public StatsQueries(NamedParameterJdbcTemplate jdbc, StatusCounts statusCounts) {
+        this.jdbc = jdbc;
+        this.statusCounts = statusCounts;
+    }
+
+    /** The database's clock: what the nodes share. */
+    public long databaseNow() {
+        Long now = jdbc.getJdbcTemplate().queryForObject("SELECT ROUND(UNIX_TIMESTAMP(NOW(3)) * 1000)", Long.class);
+        return now == null ? System.currentTimeMillis() : now;
+    }
+
+    public Overview overview(String namespace) {
+        long now = databaseNow();
+        String ns = namespace == null || namespace.isBlank() ? null : namespace.trim();
+        if (!Namespaces.matches(ns, Namespaces.DEFAULT)) {
+            return empty(now, ns);
+        }
+        StatusCounts.Counts counts = statusCounts.now();
+        return new Overview(
+                Instant.ofEpochMilli(now),
+                ns,
+                counts.counts(),
+                counts.asOf(),
+                waitingByType(),
+                oldestWaitingMs(now),
+                running(),
+                startLag(now, ns),
+                throughput(now - 59 * MINUTE, now, MINUTE, ns),
+                throughput(now - 23 * HOUR, now, HOUR, ns),
+                failures(now - 23 * HOUR, ns),
+                nodes(now),
+                workers(now),
+                schedulesBehind(now));
+    }
+
+    private Overview empty(long now, String ns) {
+        Map<String, Long> counts = new LinkedHashMap<>();
+        for (JobStatus s : JobStatus.values()) counts.put(s.name(), 0L);
+        return new Overview(
+                Instant.ofEpochMilli(now),
+                ns,
+                counts,
+                Map.of(),
+                List.of(),
+                null,
+                List.of(),
+                new Overview.StartLag(LAG_WINDOW_MINUTES, 0, null, null),
+                throughput(now - 59 * MINUTE, now, MINUTE, ns),
+                throughput(now - 23 * HOUR, now, HOUR, ns),
+                List.of(),
+                nodes(now),
+                workers(now),
+                new Overview.SchedulesBehind(0, List.of()));
+    }
+
+    private List<Overview.WaitingType> waitingByType() {
+        Map<String, long[]> byType = new TreeMap<>();
+        jdbc.query(
+                "SELECT job_type, COUNT(*) FROM job_queue WHERE status IN ('WAITING', 'RETRY_WAITING')"
+                        + " GROUP BY job_type ORDER BY job_type LIMIT " + LIST_LIMIT,
+                Map.of(),
+                rs -> {
+                    byType.put(rs.getString(1), new long[] {rs.getLong(2), Long.MAX_VALUE});
+                });
+        // one dive per type into (claimable, job_type, run_at)
+        jdbc.query(
+                "SELECT job_type, MIN(run_at) FROM job_queue WHERE claimable = 1 GROUP BY job_type", Map.of(), rs -> {
+                    long[] row = byType.get(rs.getString(1));
+                    if (row != null) row[1] = rs.getLong(2);
+                });
+        List<Overview.WaitingType> list = new ArrayList<>();
+        byType.forEach((type, row) -> list.add(new Overview.WaitingType(
+                type, row[0], row[1] == Long.MAX_VALUE ? null : Instant.ofEpochMilli(row[1]))));
+        return list;
+    }
+
+    /** How long the job due longest ago has been waiting; null when no waiting job is due. */
+    private Long oldestWaitingMs(long now) {
+        Long oldest = jdbc.queryForObject(
+                "SELECT MIN(m) FROM (SELECT MIN(run_at) m FROM job_queue WHERE claimable = 1 GROUP BY job_type) t",
+                Map.of(),
+                Long.class);
+        return oldest == null || oldest > now ? null : now - oldest;
+    }
+
+    private List<Overview.Running> running() {
+        Map<List<String>, long[]> rows = new TreeMap<>((a, b) -> {
+            int c = a.get(0).compareTo(b.get(0));
+            return c != 0 ? c : a.get(1).compareTo(b.get(1));
+        });
+        jdbc.query(
+                "SELECT COALESCE(node, ''), job_type, status, COUNT(*) FROM job_queue"
+                        + " WHERE status IN ('CLAIMED', 'RUNNING') GROUP BY node, job_type, status",
+                Map.of(),
+                rs -> {
+                    long[] row = rows.computeIfAbsent(List.of(rs.getString(1), rs.getString(2)), k -> new long[2]);
+                    row[rs.getString(3).equals("CLAIMED") ? 0 : 1] += rs.getLong(4);
+                });
+        List<Overview.Running> list = new ArrayList<>();
+        rows.forEach((key, row) -> list.add(new Overview.Running(key.get(0), key.get(1), row[0], row[1])));
+        return list.size() > LIST_LIMIT ? list.subList(0, LIST_LIMIT) : list;
+    }
+
+    private Overview.StartLag startLag(long now, String ns) {
+        long from = floor(now, MINUTE) - (LAG_WINDOW_MINUTES - 1) * MINUTE;
+        List<Long> counts = new ArrayList<>();
+        for (int i = 0; i < StartLagBuckets.count(); i++) counts.add(0L);
+        jdbc.query(
+                "SELECT bucket, SUM(starts) FROM stats_start_lag WHERE minute_at >= :from"
+                        + (ns == null ? "" : " AND namespace = :ns")
+                        + " GROUP BY bucket",
+                params(from, ns),
+                rs -> {
+                    int bucket = rs.getInt(1);
+                    if (bucket >= 0 && bucket < counts.size()) counts.set(bucket, rs.getLong(2));
+                });
+        long starts = counts.stream().mapToLong(Long::longValue).sum();
+        return new Overview.StartLag(
+                LAG_WINDOW_MINUTES,
+                starts,
+                StartLagBuckets.percentile(counts, 0.50),
+                StartLagBuckets.percentile(counts, 0.99));
+    }
+
+    /** Outcomes per {@code step} from the step holding {@code from} to the one holding {@code now}, zeros filled in. */
+    private List<Overview.Throughput> throughput(long from, long now, long step, String ns) {
+        long first = floor(from, step);
+        int steps = (int) ((floor(now, step) - first) / step) + 1;
+        long[][] sums = new long[steps][5];
+        String table = step == HOUR ? "stats_outcomes_hourly" : "stats_outcomes";
+        String at = step == HOUR ? "hour_at" : "minute_at";
+        jdbc.query(
+                "SELECT " + at + ", outcome, SUM(jobs) FROM " + table + " WHERE " + at + " >= :from"
+                        + (ns == null ? "" : " AND namespace = :ns")
+                        + " GROUP BY " + at + ", outcome",
+                params(first, ns),
+                rs -> {
+                    int i = (int) ((floor(rs.getLong(1), step) - first) / step);
+                    int k = column(rs.getString(2));
+                    if (i >= 0 && i < steps && k >= 0) sums[i][k] += rs.getLong(3);
+                });
+        List<Overview.Throughput> list = new ArrayList<>(steps);
+        for (int i = 0; i < steps; i++) {
+            long[] s = sums[i];
+            list.add(new Overview.Throughput(Instant.ofEpochMilli(first + i * step), s[0], s[1], s[2], s[3], s[4]));
+        }
+        return list;
+    }
+
+    private static int column(String outcome) {
+        return switch (outcome) {
+            case "CREATED" -> 0;
+            case "SUCCEEDED" -> 1;
+            case "FAILED" -> 2;
+            case "TIMED_OUT" -> 3;
+            case "CANCELED" -> 4;
+            default -> -1;
+        };
+    }
+
+    private List<Overview.Failures> failures(long from, String ns) {
+        Map<String, long[]> byType = new TreeMap<>();
+        jdbc.query(
+                "SELECT job_type, outcome, SUM(jobs) FROM stats_outcomes_hourly WHERE hour_at >= :from"
+                        + " AND outcome IN ('FAILED', 'TIMED_OUT')"
+                        + (ns == null ? "" : " AND namespace = :ns")
+                        + " GROUP BY job_type, outcome",
+                params(floor(from, HOUR), ns),
+                rs -> {
+                    long[] row = byType.computeIfAbsent(rs.getString(1), k -> new long[2]);
+                    row[rs.getString(2).equals("FAILED") ? 0 : 1] += rs.getLong(3);
+                });
+        List<Overview.Failures> list = new ArrayList<>();
+        byType.forEach((type, row) -> list.add(new Overview.Failures(type, row[0], row[1])));
+        list.sort((a, b) -> Long.compare(b.failed() + b.timedOut(), a.failed() + a.timedOut()));
+        return list.size() > LIST_LIMIT ? list.subList(0, LIST_LIMIT) : list;
+    }
+
+    public List<Overview.NodeRow> nodes(long now) {
+        Map<String, long[]> work = new TreeMap<>();
+        jdbc.query(
+                "SELECT node, status, COUNT(*) FROM job_queue WHERE status IN ('CLAIMED', 'RUNNING')"
+                        + " GROUP BY node, status",
+                Map.of(),
+                rs -> {
+                    if (rs.getString(1) == null) return;
+                    long[] row = work.computeIfAbsent(rs.getString(1), k -> new long[2]);
+                    row[rs.getString(2).equals("CLAIMED") ? 0 : 1] += rs.getLong(3);
+                });
+        List<Overview.NodeRow> list = new ArrayList<>();
+        jdbc.query(
+                "SELECT node_id, started_at, last_seen, health, last_scan FROM console_nodes"
+                        + " WHERE last_seen >= :since ORDER BY node_id LIMIT " + LIST_LIMIT,
+                Map.of("since", now - 24 * HOUR),
+                rs -> {
+                    long[] w = work.getOrDefault(rs.getString(1), new long[2]);
+                    long lastScan = rs.getLong(5);
+                    list.add(new Overview.NodeRow(
+                            rs.getString(1),
+                            Instant.ofEpochMilli(rs.getLong(2)),
+                            Instant.ofEpochMilli(rs.getLong(3)),
+                            now - rs.getLong(3) <= NODE_ALIVE_MS,
+                            rs.getString(4),
+                            rs.wasNull() || lastScan == 0 ? null : Instant.ofEpochMilli(lastScan),
+                            w[0],
+                            w[1]));
+                });
+        return list;
+    }
+
+    public List<Overview.WorkerRow> workers(long now) {
+        return jdbc.query(
+                "SELECT worker_id, app, address, last_heartbeat, in_flight, capacity, cooling_until FROM workers"
+                        + " ORDER BY app, worker_id LIMIT 500",
+                Map.of(),
+                (rs, i) -> new Overview.WorkerRow(
+                        rs.getString(1),
+                        rs.getString(2),
+                        rs.getString(3),
+                        Instant.ofEpochMilli(rs.getLong(4)),
+                        rs.getInt(5),
+                        rs.getInt(6),
+                        rs.getLong(7) > now));
+    }
+
+    private Overview.SchedulesBehind schedulesBehind(long now) {
+        Map<String, Object> p = Map.of("before", now - BEHIND_MS);
+        Long count = jdbc.queryForObject(
+                "SELECT COUNT(*) FROM schedules WHERE state = 'ACTIVE' AND next_fire_at < :before", p, Long.class);
+        List<Overview.Behind> oldest = jdbc.query(
+                "SELECT schedule_id, name, next_fire_at FROM schedules WHERE state = 'ACTIVE' AND next_fire_at < :before"
+                        + " ORDER BY next_fire_at LIMIT 10",
+                p,
+                (rs, i) -> new Overview.Behind(
+                        rs.getString(1), rs.getString(2), Instant.ofEpochMilli(rs.getLong(3)), now - rs.getLong(3)));
+        return new Overview.SchedulesBehind(count == null ? 0 : count, oldest);
+    }
+
+    private static Map<String, Object> params(long from, String ns) {
+        Map<String, Object> p = new LinkedHashMap<>();
+        p.put("from", from);
+        if (ns != null) p.put("ns", ns);
+        return p;
+    }
+
+    private static long floor(long at, long step) {
+        return Math.floorDiv(at, step) * step;
+    }
+}
