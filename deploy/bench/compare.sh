@@ -1,18 +1,17 @@
 #!/usr/bin/env bash
-# Runs the peers (../shared/peers: db-scheduler, Quartz, JobRunr) and ax-scheduler back to back on the same MariaDB
-# and prints each figure with the ratio ax-scheduler / best peer.
-#   bash deploy/bench/compare.sh [W1 W2 W3]     (or PEERS_WORKLOADS="W3" bash deploy/bench/compare.sh, as the peers take it)
-# W1 and W2 when none is named; W3 (recurring schedules, ~4 min per system) only when asked, as in the peers' run.sh.
-# W3_SCHEDULES, W3_MINUTES, W3_LEAD_S, W3_DRAIN_S reach both sides.
+# Runs the peers (db-scheduler, Quartz, JobRunr: peers.sh) and then ax-scheduler (run.sh) on the same server and prints
+# each figure with the ratio ax-scheduler / best peer.
+#   bash deploy/bench/compare.sh [W1 W2 W3]     (or PEERS_WORKLOADS="W3" bash deploy/bench/compare.sh)
+# W1 and W2 when none is named; W3 (recurring schedules, ~4 min per system) only when asked.
+# The W1_*, W2_*, W3_* and BENCH_* settings reach both sides.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 workloads=${*:-${PEERS_WORKLOADS:-"W1 W2"}}
-peers=${PEERS_DIR:-../shared/peers}
 out=$(mktemp -d)
-# a copy, so that shared/ stays as it was laid (the harness writes target/ and logs/ beside itself)
-cp -r "$peers" "$out/peers"
-echo "[compare] peers: $workloads (logs in $out/peers/logs)" >&2
-PEERS_WORKLOADS="$workloads" PEERS_JDBC_BASE=${PEERS_JDBC_BASE:-jdbc:mariadb://127.0.0.1:3306} bash "$out/peers/run.sh" > "$out/peers.jsonl"
+# one build for both sides
+mvn -q -B -pl deploy/bench -am package -DskipTests 1>&2
+echo "[compare] peers: $workloads (logs in deploy/bench/target/logs)" >&2
+bash deploy/bench/peers.sh $workloads > "$out/peers.jsonl"
 echo "[compare] ax-scheduler: $workloads" >&2
 bash deploy/bench/run.sh $workloads > "$out/ax.jsonl"
 cat "$out/peers.jsonl" "$out/ax.jsonl"
@@ -20,8 +19,8 @@ python3 - "$out/peers.jsonl" "$out/ax.jsonl" <<'PY'
 import json, sys
 rows = [json.loads(l) for f in sys.argv[1:] for l in open(f) if l.strip().startswith("{")]
 for r in rows:
-    # the peers' harness sometimes prints a negative W1 "seconds" (and so 0 jobs/s); max_ms is the same span (scan
-    # start to the last job's start), so the rate is taken from it and the line says so
+    # should a W1 line's "seconds" come out negative (and so its rate), max_ms is the same span (start to the last
+    # job's start): the rate is taken from it and the line says so
     if r.get("workload") == "W1" and isinstance(r.get("seconds"), (int, float)) and r["seconds"] < 0 and r.get("max_ms"):
         r["jobs_per_s"] = round(r["jobs"] / (r["max_ms"] / 1000.0), 1)
         print(f"[compare] {r['system']} W1: seconds was {r['seconds']}; jobs_per_s {r['jobs_per_s']} taken from max_ms", file=sys.stderr)

@@ -12,6 +12,12 @@ public final class Metadata {
      * not in one INSERT per job. For callers that would fail on a taken key anyway: a schedule's fire.
      */
     public static final String TAKEN_KEY_FAILS = "takenKeyFails";
+    /**
+     * On a command, {@code true}: "my transaction holds database row locks". Such a command never waits for an
+     * aggregate's in-memory lock: a busy aggregate fails it at once ({@code LockAcquisitionFailedException}), as the
+     * lock's holder may be waiting for one of those rows as it commits.
+     */
+    public static final String HOLDS_ROW_LOCKS = "holdsRowLocks";
 
     public static final String ANONYMOUS = "anonymous";
     public static final String SCHEDULER = "scheduler";

@@ -3,8 +3,9 @@ package io.axscheduler.command;
 import static io.axscheduler.api.job.JobStatus.*;
 import static org.axonframework.modelling.command.AggregateLifecycle.apply;
 
+import com.fasterxml.jackson.annotation.JsonAutoDetect;
 import io.axscheduler.api.job.*;
-import io.axscheduler.api.problem.IllegalTransitionException;
+import io.axscheduler.api.job.JobStatus;
 import java.time.Clock;
 import org.axonframework.commandhandling.CommandHandler;
 import org.axonframework.eventsourcing.EventSourcingHandler;
@@ -17,7 +18,15 @@ import org.axonframework.spring.stereotype.Aggregate;
  * only in the event-sourcing handlers. The event store's unique (aggregate, sequence) makes every move a
  * compare-and-set across nodes.
  */
-@Aggregate(cache = AggregateCaches.JOBS)
+// snapshots are Jackson JSON of the fields: no getters, so fields are what it sees
+@JsonAutoDetect(
+        fieldVisibility = JsonAutoDetect.Visibility.ANY,
+        getterVisibility = JsonAutoDetect.Visibility.NONE,
+        isGetterVisibility = JsonAutoDetect.Visibility.NONE)
+@Aggregate(
+        cache = AggregateCaches.JOBS,
+        lockFactory = AggregateCaches.JOB_LOCKS,
+        snapshotTriggerDefinition = Snapshots.JOBS)
 class Job {
 
     @AggregateIdentifier
@@ -87,12 +96,7 @@ class Job {
 
     @CommandHandler
     void handle(ScheduleRetry c) {
-        // the policy retries an attempt that failed or timed out, never one an operator canceled
-        if (c.attempt() != attempt || status == CANCELED) {
-            throw new IllegalTransitionException("job " + jobId + " is " + status + " at attempt " + attempt
-                    + "; attempt " + c.attempt() + " cannot be retried by policy");
-        }
-        JobTransitions.check(jobId, status, RETRY_WAITING);
+        JobTransitions.checkPolicyRetry(jobId, status, attempt, c.attempt());
         apply(new JobRetryScheduled(jobId, attempt, c.runAt(), false));
     }
 
@@ -109,61 +113,55 @@ class Job {
     }
 
     private void requireClaimOf(int claimedAttempt) {
-        if (status != CLAIMED || claimedAttempt != attempt + 1) {
-            throw new IllegalTransitionException("job " + jobId + " is " + status + " at attempt " + attempt
-                    + "; attempt " + claimedAttempt + " is not the claimed one");
-        }
+        JobTransitions.checkClaimed(jobId, status, attempt, claimedAttempt);
     }
 
     private void requireRunning(int runningAttempt) {
-        if (status != RUNNING || runningAttempt != attempt) {
-            throw new IllegalTransitionException("job " + jobId + " is " + status + " at attempt " + attempt
-                    + "; attempt " + runningAttempt + " is not running");
-        }
+        JobTransitions.checkRunning(jobId, status, attempt, runningAttempt);
     }
 
     @EventSourcingHandler
     void on(JobCreated e) {
         jobId = e.jobId();
-        status = WAITING;
+        status = JobStatus.after(e);
         timeoutMs = e.timeoutMs();
         retryPolicy = e.retryPolicy();
     }
 
     @EventSourcingHandler
     void on(JobClaimed e) {
-        status = CLAIMED;
+        status = JobStatus.after(e);
     }
 
     @EventSourcingHandler
     void on(JobStarted e) {
-        status = RUNNING;
+        status = JobStatus.after(e);
         attempt = e.attempt();
         worker = e.worker();
     }
 
     @EventSourcingHandler
     void on(JobSucceeded e) {
-        status = SUCCEEDED;
+        status = JobStatus.after(e);
     }
 
     @EventSourcingHandler
     void on(JobFailed e) {
-        status = FAILED;
+        status = JobStatus.after(e);
     }
 
     @EventSourcingHandler
     void on(JobTimedOut e) {
-        status = e.phase() == TimeoutPhase.CLAIM ? WAITING : TIMED_OUT;
+        status = JobStatus.after(e);
     }
 
     @EventSourcingHandler
     void on(JobRetryScheduled e) {
-        status = RETRY_WAITING;
+        status = JobStatus.after(e);
     }
 
     @EventSourcingHandler
     void on(JobCanceled e) {
-        status = CANCELED;
+        status = JobStatus.after(e);
     }
 }

@@ -8,6 +8,7 @@ import java.util.List;
 import org.axonframework.commandhandling.CommandHandler;
 import org.axonframework.commandhandling.CommandMessage;
 import org.axonframework.commandhandling.GenericCommandMessage;
+import org.axonframework.common.lock.LockAcquisitionFailedException;
 import org.axonframework.config.Configuration;
 import org.axonframework.messaging.ResultMessage;
 import org.axonframework.messaging.correlation.CorrelationDataProvider;
@@ -50,6 +51,9 @@ class JobCommandBatchHandler {
             } else if (result.exceptionResult() instanceof IllegalTransitionException
                     || result.exceptionResult() instanceof AggregateNotFoundException) {
                 refusals.add(result.exceptionResult().getMessage());
+            } else if (result.exceptionResult() instanceof LockAcquisitionFailedException busy) {
+                // only a batch sent holding row locks is refused a busy job (see AggregateLocks)
+                refusals.add(JobCommandBatch.BUSY + busy.getMessage());
             } else {
                 throw asException(result.exceptionResult());
             }

@@ -90,6 +90,7 @@ public final class JobRequestParser {
         if (routeStrategy != null && !isRouteStrategy(routeStrategy)) {
             f.error("routeStrategy", "must be one of " + List.of(RouteStrategy.values()));
         }
+        checkParams(f, jobTypes, jobType, executorApp, params);
         if (errors.size() > before) {
             return null;
         }
@@ -107,12 +108,27 @@ public final class JobRequestParser {
                 routeStrategy);
     }
 
+    /**
+     * The params a job of an in-process type would fail on at run time, as errors under {@code params}; a job for an
+     * executor app is judged by its workers.
+     */
+    public static void checkParams(
+            JsonFields f, JobTypeCatalog jobTypes, String jobType, String executorApp, Map<String, Object> params) {
+        if (jobType == null || executorApp != null || params == null) return;
+        jobTypes.paramProblems(jobType, params).forEach((field, reason) -> f.error("params." + field, reason));
+    }
+
     /** {@code params}: a JSON object of at most 64 KiB, or empty. Shared with the job template of a schedule. */
     public static Map<String, Object> readParams(JsonFields f, ObjectMapper json) {
         JsonNode node = f.node("params");
         if (node == null) return Map.of();
         if (!node.isObject()) {
             f.error("params", "must be a JSON object");
+            return null;
+        }
+        String malformed = JsonFields.firstMalformed(node, "params");
+        if (malformed != null) {
+            f.error(malformed, "must be valid Unicode (it holds a lone surrogate)");
             return null;
         }
         try {

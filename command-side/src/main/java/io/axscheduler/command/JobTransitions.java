@@ -19,6 +19,10 @@ import java.util.Set;
  *    └──────────────┘                    └──→ TIMED_OUT ─retry→ RETRY_WAITING
  * any non-terminal ─cancel→ CANCELED ─retry→ RETRY_WAITING
  * </pre>
+ *
+ * Besides the move, a command about an attempt must name the right one: a claimed attempt is the one after the last
+ * run, a running attempt is the last run, and the retry policy retries only the last attempt and never one an
+ * operator canceled. {@code attempt} below is the job's count of attempts started so far.
  */
 final class JobTransitions {
 
@@ -39,6 +43,31 @@ final class JobTransitions {
 
     static boolean isAllowed(JobStatus from, JobStatus to) {
         return ALLOWED.get(from).contains(to);
+    }
+
+    /** Starting a claimed attempt, or its claim timing out: the job is CLAIMED for exactly that attempt. */
+    static void checkClaimed(String jobId, JobStatus status, int attempt, int claimedAttempt) {
+        if (status != CLAIMED || claimedAttempt != attempt + 1) {
+            throw new IllegalTransitionException("job " + jobId + " is " + status + " at attempt " + attempt
+                    + "; attempt " + claimedAttempt + " is not the claimed one");
+        }
+    }
+
+    /** An outcome of a run (succeeded, failed, timed out): the job is RUNNING exactly that attempt. */
+    static void checkRunning(String jobId, JobStatus status, int attempt, int runningAttempt) {
+        if (status != RUNNING || runningAttempt != attempt) {
+            throw new IllegalTransitionException("job " + jobId + " is " + status + " at attempt " + attempt
+                    + "; attempt " + runningAttempt + " is not running");
+        }
+    }
+
+    /** The retry policy retries the last attempt when it failed or timed out, never one an operator canceled. */
+    static void checkPolicyRetry(String jobId, JobStatus status, int attempt, int failedAttempt) {
+        if (failedAttempt != attempt || status == CANCELED) {
+            throw new IllegalTransitionException("job " + jobId + " is " + status + " at attempt " + attempt
+                    + "; attempt " + failedAttempt + " cannot be retried by policy");
+        }
+        check(jobId, status, RETRY_WAITING);
     }
 
     static void check(String jobId, JobStatus from, JobStatus to) {

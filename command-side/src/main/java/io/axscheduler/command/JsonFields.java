@@ -22,6 +22,8 @@ public final class JsonFields {
         this.errors = errors;
     }
 
+    private static final Instant LATEST = Instant.parse("9999-12-31T23:59:59.999Z");
+
     /** Items in one batch request at most: jobs, schedules. */
     public static final int MAX_BATCH = 1_000;
 
@@ -81,6 +83,10 @@ public final class JsonFields {
             return null;
         }
         String s = n.asText();
+        if (!isWellFormed(s)) {
+            error(field, "must be valid Unicode (it holds a lone surrogate)");
+            return null;
+        }
         if (s.isBlank()) {
             error(field, "must not be blank");
             return null;
@@ -126,7 +132,12 @@ public final class JsonFields {
         String s = string(field, 64);
         if (s == null) return null;
         try {
-            return Instant.parse(s);
+            Instant at = Instant.parse(s);
+            if (at.isBefore(Instant.EPOCH) || at.isAfter(LATEST)) {
+                error(field, "must lie between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59Z");
+                return null;
+            }
+            return at;
         } catch (DateTimeParseException e) {
             error(field, "must be an ISO-8601 instant such as 2026-11-30T10:00:00.000Z");
             return null;
@@ -142,6 +153,36 @@ public final class JsonFields {
             error(field, "unknown " + field + " '" + s + "'; one of " + Arrays.toString(type.getEnumConstants()));
             return null;
         }
+    }
+
+    /**
+     * Whether every surrogate in {@code s} is half of a pair. JSON's {@code \\uD800} escapes can spell a lone one, which
+     * no UTF-8 column can store: MariaDB writes it as {@code ?}, and two different keys would become one.
+     */
+    public static boolean isWellFormed(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) i++;
+            else if (Character.isSurrogate(c)) return false;
+        }
+        return true;
+    }
+
+    /** The path of the first string (a value or a field name) in {@code node} that is not well-formed, or null. */
+    public static String firstMalformed(JsonNode node, String at) {
+        if (node.isTextual()) return isWellFormed(node.textValue()) ? null : at;
+        if (node.isArray()) {
+            for (int i = 0; i < node.size(); i++) {
+                String bad = firstMalformed(node.get(i), at + "[" + i + "]");
+                if (bad != null) return bad;
+            }
+        }
+        for (Iterator<java.util.Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+            java.util.Map.Entry<String, JsonNode> e = it.next();
+            String bad = isWellFormed(e.getKey()) ? firstMalformed(e.getValue(), at + "." + e.getKey()) : at;
+            if (bad != null) return bad;
+        }
+        return null;
     }
 
     private String name(String field) {

@@ -28,8 +28,7 @@ import org.springframework.stereotype.Component;
  *
  * <p>A submit sent with {@link Metadata#TAKEN_KEY_FAILS} has its key inserted as its outermost unit of work commits,
  * together with the other keys of that unit in multi-row INSERTs: a batch of 100 schedule fires writes its keys in one
- * statement instead of 100 (a statement per fire was a quarter of W3's statements and a fifth of its fire threads'
- * CPU, most of it in the socket write). A taken key then fails the whole unit, which rolls back.
+ * statement instead of 100, each a round trip less. A taken key then fails the whole unit, which rolls back.
  */
 @Component
 class SubmitJobHandler {

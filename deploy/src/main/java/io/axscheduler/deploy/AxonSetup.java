@@ -1,34 +1,24 @@
 package io.axscheduler.deploy;
 
 import io.axscheduler.api.Metadata;
-import io.axscheduler.scheduler.saga.BatchLookupSagaStore;
-import io.axscheduler.scheduler.saga.JobLifecycleSaga;
-import io.axscheduler.scheduler.saga.SegmentRoutedSagaManager;
+import io.axscheduler.axonmysql.AxonMysqlProperties;
+import io.axscheduler.axonmysql.saga.BatchLookupSagaStore;
+import io.axscheduler.axonmysql.saga.SegmentRoutedSagaManager;
+import io.axscheduler.scheduler.lifecycle.JobLifecycleSaga;
 import java.util.Map;
 import javax.sql.DataSource;
 import org.axonframework.commandhandling.CommandBus;
 import org.axonframework.commandhandling.CommandMessage;
 import org.axonframework.common.Registration;
 import org.axonframework.common.jdbc.ConnectionProvider;
-import org.axonframework.common.transaction.TransactionManager;
 import org.axonframework.config.Configurer;
 import org.axonframework.config.ConfigurerModule;
 import org.axonframework.config.EventProcessingConfiguration;
-import org.axonframework.eventhandling.EventBusSpanFactory;
 import org.axonframework.eventhandling.PropagatingErrorHandler;
-import org.axonframework.eventhandling.pooled.PooledStreamingEventProcessor;
-import org.axonframework.eventsourcing.eventstore.EmbeddedEventStore;
-import org.axonframework.eventsourcing.eventstore.EventStorageEngine;
-import org.axonframework.eventsourcing.eventstore.EventStore;
-import org.axonframework.eventsourcing.eventstore.jdbc.EventSchema;
-import org.axonframework.eventsourcing.eventstore.jdbc.JdbcEventStorageEngine;
-import org.axonframework.eventsourcing.eventstore.jdbc.JdbcSQLErrorCodesResolver;
-import org.axonframework.lifecycle.Phase;
 import org.axonframework.messaging.MessageDispatchInterceptor;
 import org.axonframework.messaging.correlation.CorrelationDataProvider;
 import org.axonframework.messaging.correlation.MessageOriginProvider;
 import org.axonframework.messaging.correlation.SimpleCorrelationDataProvider;
-import org.axonframework.modelling.command.CommandTargetResolver;
 import org.axonframework.modelling.saga.AnnotatedSagaManager;
 import org.axonframework.modelling.saga.SagaManagerSpanFactory;
 import org.axonframework.modelling.saga.metamodel.AnnotationSagaMetaModelFactory;
@@ -37,12 +27,9 @@ import org.axonframework.modelling.saga.repository.jdbc.GenericSagaSqlSchema;
 import org.axonframework.modelling.saga.repository.jdbc.JdbcSagaStore;
 import org.axonframework.modelling.saga.repository.jdbc.SagaSchema;
 import org.axonframework.serialization.Serializer;
-import org.axonframework.serialization.json.JacksonSerializer;
 import org.axonframework.spring.jdbc.SpringDataSourceConnectionProvider;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.beans.factory.annotation.Value;
-import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -64,51 +51,6 @@ class AxonSetup {
     }
 
     /**
-     * Axon's JDBC event store as its Spring Boot starter builds it, with the starter's default schema and
-     * {@link JdbcSQLErrorCodesResolver} (a resolver bean of its own would not reach it), but for the transaction
-     * manager: reads outside a transaction stay outside one (see {@link ReadsOutsideTransactions}); and a unit of
-     * work's events go in multi-row INSERTs (see {@link JdbcEventTable}).
-     */
-    @Bean
-    EventStorageEngine eventStorageEngine(
-            Serializer defaultSerializer,
-            @Qualifier("eventSerializer") Serializer eventSerializer,
-            org.axonframework.config.Configuration axon,
-            ConnectionProvider connections,
-            TransactionManager transactions) {
-        return new JdbcEventTable(
-                JdbcEventStorageEngine.builder()
-                        .snapshotSerializer(defaultSerializer)
-                        .upcasterChain(axon.upcasterChain())
-                        .persistenceExceptionResolver(new JdbcSQLErrorCodesResolver())
-                        .eventSerializer(eventSerializer)
-                        .snapshotFilter(axon.snapshotFilter())
-                        .connectionProvider(connections)
-                        .schema(new EventSchema()),
-                new ReadsOutsideTransactions(transactions));
-    }
-
-    /**
-     * Axon's embedded event store, whose reader wakes once per {@code ax.events.reader-wake-ms} of commits instead of
-     * once per commit (see {@link CoalescedReaderWakes}); 0 wakes it per commit, as Axon does.
-     */
-    @Qualifier("eventStore")
-    @Bean(name = "eventBus")
-    EmbeddedEventStore eventStore(
-            EventStorageEngine storageEngine,
-            org.axonframework.config.Configuration axon,
-            @Value("${ax.events.reader-wake-ms:20}") long wakeDelayMs) {
-        if (wakeDelayMs < 0 || wakeDelayMs > 1000)
-            throw new IllegalArgumentException("ax.events.reader-wake-ms must be 0..1000");
-        return new CoalescedReaderWakes(
-                EmbeddedEventStore.builder()
-                        .storageEngine(storageEngine)
-                        .messageMonitor(axon.messageMonitor(EventStore.class, "eventStore"))
-                        .spanFactory(axon.getComponent(EventBusSpanFactory.class)),
-                wakeDelayMs);
-    }
-
-    /**
      * Axon's JDBC saga store, with the association lookups of a batch of events read in one query instead of one per
      * event and segment (see {@link BatchLookupSagaStore}).
      */
@@ -116,13 +58,15 @@ class AxonSetup {
     SagaStore<Object> sagaStore(
             ConnectionProvider connections,
             Serializer serializer,
-            ObjectProvider<org.axonframework.config.Configuration> axon) {
+            ObjectProvider<org.axonframework.config.Configuration> axon,
+            AxonMysqlProperties tweaks) {
         SagaSchema schema = new SagaSchema();
         SagaStore<Object> jdbc = JdbcSagaStore.builder()
                 .connectionProvider(connections)
                 .sqlSchema(new GenericSagaSqlSchema(schema))
                 .serializer(serializer)
                 .build();
+        if (!tweaks.sagaBatchLookups()) return jdbc;
         return new BatchLookupSagaStore(
                 jdbc,
                 connections,
@@ -139,10 +83,11 @@ class AxonSetup {
      * replaces; everything but the manager is Axon's default.
      */
     @Bean
-    ConfigurerModule routeSagaEventsBySegment() {
+    ConfigurerModule routeSagaEventsBySegment(AxonMysqlProperties tweaks) {
         return new ConfigurerModule() {
             @Override
             public void configureModule(Configurer configurer) {
+                if (!tweaks.sagaSegmentRouting()) return;
                 configurer
                         .eventProcessing()
                         .registerSaga(
@@ -172,19 +117,6 @@ class AxonSetup {
     }
 
     /**
-     * Every pooled processor's work packages get queues that count themselves (see {@link CountedWorkQueues}), one
-     * phase before the processors start (they start in {@code INBOUND_EVENT_CONNECTORS}).
-     */
-    @Bean
-    ConfigurerModule countWorkQueues() {
-        return configurer -> configurer.onInitialize(axon -> axon.onStart(
-                Phase.INBOUND_EVENT_CONNECTORS - 1,
-                () -> axon.eventProcessingConfiguration().eventProcessors().values().stream()
-                        .filter(PooledStreamingEventProcessor.class::isInstance)
-                        .forEach(processor -> CountedWorkQueues.install((PooledStreamingEventProcessor) processor))));
-    }
-
-    /**
      * A failing projection must fail the command whose events it could not project. Axon's default logs and skips,
      * and job_queue — which the scanner reads — silently diverges from the event store.
      */
@@ -193,29 +125,6 @@ class AxonSetup {
         return configurer -> configurer
                 .eventProcessing()
                 .registerDefaultListenerInvocationErrorHandler(c -> PropagatingErrorHandler.instance());
-    }
-
-    /**
-     * Axon's Jackson serializers read metadata through {@link MetaDataReader}: registered after Axon registered its own
-     * deserializer on the same mapper (in the serializer's constructor), it comes first. Static: a post-processor is
-     * made before the configuration it is declared in.
-     */
-    @Bean
-    static BeanPostProcessor readMetaDataWithOneLookup() {
-        return new BeanPostProcessor() {
-            @Override
-            public Object postProcessAfterInitialization(Object bean, String name) {
-                if (bean instanceof JacksonSerializer jackson)
-                    jackson.getObjectMapper().registerModule(MetaDataReader.module());
-                return bean;
-            }
-        };
-    }
-
-    /** Every aggregate's commands find their target by what was found for their class (Axon's looks per command). */
-    @Bean
-    CommandTargetResolver commandTargets() {
-        return new CommandTargets();
     }
 
     /** actor and node travel from a command to the events it causes, with the correlation and causation ids. */

@@ -1,7 +1,9 @@
 package io.axscheduler.deploy;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.datatype.jsr310.ser.InstantSerializer;
+import io.axscheduler.api.StrictJson;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -10,6 +12,7 @@ import org.springframework.boot.autoconfigure.flyway.FlywayMigrationStrategy;
 import org.springframework.boot.autoconfigure.jackson.Jackson2ObjectMapperBuilderCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.http.converter.json.MappingJackson2HttpMessageConverter;
 
 /** The node's clock, its JSON dialect and its schema check. */
 @Configuration(proxyBeanMethods = false)
@@ -29,6 +32,17 @@ class NodeSetup {
         SimpleModule module = new SimpleModule("ax-instants");
         module.addSerializer(Instant.class, new InstantSerializer(InstantSerializer.INSTANCE, false, false, millis) {});
         return builder -> builder.modulesToInstall(modules -> modules.add(module));
+    }
+
+    /**
+     * Every request body is read by the one strict policy ({@link StrictJson}): trailing data, a field twice, an
+     * unknown field of a typed body, a fraction or a string for an integer, or nesting deeper than 64 are refused with
+     * 400 naming the field (see {@link ProblemHandlers}). Replaces Spring Boot's converter, which reads leniently; the
+     * shared mapper, which reads what the node stored itself, keeps its defaults.
+     */
+    @Bean
+    MappingJackson2HttpMessageConverter strictJsonBodies(ObjectMapper shared) {
+        return new MappingJackson2HttpMessageConverter(StrictJson.of(shared));
     }
 
     @Bean

@@ -1,21 +1,29 @@
 package io.axscheduler.deploy;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonMappingException;
 import io.axscheduler.api.problem.FieldError;
 import io.axscheduler.api.problem.IllegalTransitionException;
 import io.axscheduler.api.problem.InvalidRequestException;
+import io.axscheduler.api.problem.JsonRefusals;
 import io.axscheduler.api.problem.NotFoundException;
+import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLTransientConnectionException;
 import java.util.List;
-import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.TypeMismatchException;
+import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
+import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.jdbc.CannotGetJdbcConnectionException;
+import org.springframework.transaction.CannotCreateTransactionException;
+import org.springframework.web.bind.MissingRequestHeaderException;
+import org.springframework.web.bind.MissingServletRequestParameterException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.context.request.WebRequest;
@@ -26,6 +34,8 @@ import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExcep
 class ProblemHandlers extends ResponseEntityExceptionHandler {
 
     private static final Logger log = LoggerFactory.getLogger(ProblemHandlers.class);
+    /** What a 503 asks a client to wait: about a connection timeout and a retry of the pool. */
+    static final int RETRY_AFTER_S = 5;
 
     @ExceptionHandler(InvalidRequestException.class)
     ProblemDetail invalid(InvalidRequestException e) {
@@ -47,35 +57,79 @@ class ProblemHandlers extends ResponseEntityExceptionHandler {
     }
 
     @ExceptionHandler(Exception.class)
-    ProblemDetail unexpected(Exception e) {
+    ResponseEntity<ProblemDetail> unexpected(Exception e) {
+        if (databaseUnreachable(e)) {
+            log.warn("request refused, the database is unreachable: {}", e.toString());
+            ProblemDetail problem = ProblemDetail.forStatusAndDetail(
+                    HttpStatus.SERVICE_UNAVAILABLE, "the database is unreachable; nothing was written, try again");
+            problem.setTitle("Service unavailable");
+            return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
+                    .header(HttpHeaders.RETRY_AFTER, String.valueOf(RETRY_AFTER_S))
+                    .contentType(MediaType.APPLICATION_PROBLEM_JSON)
+                    .body(problem);
+        }
         log.error("request failed", e);
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(
                 HttpStatus.INTERNAL_SERVER_ERROR,
                 "the request failed inside the scheduler; nothing was half-written (see the node's log)");
         problem.setTitle("Internal error");
-        return problem;
+        return ResponseEntity.status(HttpStatus.INTERNAL_SERVER_ERROR)
+                .contentType(MediaType.APPLICATION_PROBLEM_JSON)
+                .body(problem);
     }
 
-    /** Malformed JSON, or a value of the wrong JSON type: name the field where Jackson knows it. */
+    /**
+     * A connection that could not be had or was lost (the pool's timeout, a refused or broken socket), however Spring,
+     * Axon or the driver wrapped it.
+     */
+    static boolean databaseUnreachable(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof CannotGetJdbcConnectionException
+                    || t instanceof CannotCreateTransactionException
+                    || t instanceof DataAccessResourceFailureException
+                    || t instanceof SQLTransientConnectionException
+                    || t instanceof SQLNonTransientConnectionException) return true;
+            if (t instanceof SQLException sql
+                    && sql.getSQLState() != null
+                    && sql.getSQLState().startsWith("08")) return true;
+            if (t.getCause() == t) break;
+        }
+        return false;
+    }
+
+    /**
+     * A body the strict JSON policy ({@link io.axscheduler.api.StrictJson}) refuses: named by its field where the
+     * parser knows it, and told in words of the contract, never in Java class names.
+     */
     @Override
     protected ResponseEntity<Object> handleHttpMessageNotReadable(
             HttpMessageNotReadableException e, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
-        String field = "body";
-        String message = "is not readable JSON";
-        if (e.getCause() instanceof JsonMappingException mapping
-                && !mapping.getPath().isEmpty()) {
-            field = mapping.getPath().stream()
-                    .map(r -> r.getFieldName() != null ? r.getFieldName() : "[" + r.getIndex() + "]")
-                    .collect(Collectors.joining("."))
-                    .replace(".[", "[");
-            message = "has the wrong type";
-        } else if (e.getCause() instanceof JsonProcessingException parse) {
-            message = "is not valid JSON: " + parse.getOriginalMessage();
-        } else if (e.getMessage() != null && e.getMessage().startsWith("Required request body is missing")) {
-            message = "is required";
-        }
+        FieldError error = e.getMessage() != null && e.getMessage().startsWith("Required request body is missing")
+                ? new FieldError("body", "is required")
+                : JsonRefusals.describe(e.getCause());
         return ResponseEntity.badRequest()
-                .body(withErrors("malformed request body", List.of(new FieldError(field, message))));
+                .contentType(MediaType.APPLICATION_PROBLEM_JSON)
+                .body(withErrors("malformed request body", List.of(error)));
+    }
+
+    /**
+     * Spring's own 400s (a parameter of the wrong type or missing, a bad header) carry {@code errors} naming what was
+     * wrong, as every other 400 does.
+     */
+    @Override
+    protected ResponseEntity<Object> handleExceptionInternal(
+            Exception e, Object body, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+        if (status.value() == 400
+                && body instanceof ProblemDetail problem
+                && (problem.getProperties() == null || !problem.getProperties().containsKey("errors"))) {
+            String field = "request";
+            if (e instanceof TypeMismatchException mismatch && mismatch.getPropertyName() != null)
+                field = mismatch.getPropertyName();
+            else if (e instanceof MissingServletRequestParameterException missing) field = missing.getParameterName();
+            else if (e instanceof MissingRequestHeaderException missing) field = missing.getHeaderName();
+            problem.setProperty("errors", List.of(new FieldError(field, "is missing or not of the expected type")));
+        }
+        return super.handleExceptionInternal(e, body, headers, status, request);
     }
 
     private static ProblemDetail withErrors(String detail, List<FieldError> errors) {

@@ -1,8 +1,8 @@
 package io.axscheduler.deploy;
 
 import io.axscheduler.scheduler.SchedulerProperties;
-import io.axscheduler.scheduler.scan.ScanDueJobs;
-import io.axscheduler.scheduler.schedule.ScanSchedules;
+import io.axscheduler.scheduler.claim.ScanDueJobs;
+import io.axscheduler.scheduler.fire.ScanSchedules;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

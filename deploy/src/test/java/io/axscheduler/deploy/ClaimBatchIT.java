@@ -3,7 +3,7 @@ package io.axscheduler.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.axscheduler.scheduler.scan.ClaimDueJobs;
+import io.axscheduler.scheduler.claim.ClaimDueJobs;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;

@@ -30,7 +30,7 @@ class DatabaseTimeIT {
             pool.setMaximumPoolSize(1);
             pool.setConnectionInitSql("SET time_zone = '+00:00'");
             JdbcTemplate jdbc = new JdbcTemplate(pool);
-            DatabaseTime time = new DatabaseTime(jdbc);
+            DatabaseTime time = new DatabaseTime(jdbc, java.time.Clock.systemUTC());
             ExecutorService holder = Executors.newSingleThreadExecutor();
             try {
                 CountDownLatch held = new CountDownLatch(1);

@@ -3,6 +3,8 @@ package io.axscheduler.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.axscheduler.axonmysql.eventstore.JdbcEventTable;
+import io.axscheduler.axonmysql.messaging.MetaDataReader;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -51,7 +53,7 @@ class EventAppendsIT {
         assertThat(engine).isInstanceOf(JdbcEventTable.class);
         Serializer events =
                 node.bean(org.axonframework.config.Configuration.class).eventSerializer();
-        assertThat(MetaDataReaderTest.metaDataDeserializerOf(((JacksonSerializer) events).getObjectMapper()))
+        assertThat(metaDataDeserializerOf(((JacksonSerializer) events).getObjectMapper()))
                 .isInstanceOf(MetaDataReader.class);
     }
 
@@ -171,5 +173,12 @@ class EventAppendsIT {
                 MetaData.with("node", "node-a"),
                 aggregate + "-" + seq,
                 AT);
+    }
+
+    private static Object metaDataDeserializerOf(com.fasterxml.jackson.databind.ObjectMapper mapper) throws Exception {
+        var context = ((com.fasterxml.jackson.databind.deser.DefaultDeserializationContext)
+                        mapper.getDeserializationContext())
+                .createInstance(mapper.getDeserializationConfig(), null, null);
+        return context.findRootValueDeserializer(mapper.constructType(org.axonframework.messaging.MetaData.class));
     }
 }

@@ -7,6 +7,7 @@ import io.axscheduler.api.job.JobClaimed;
 import io.axscheduler.api.job.JobCreated;
 import io.axscheduler.api.job.JobStarted;
 import io.axscheduler.api.job.JobSucceeded;
+import io.axscheduler.axonmysql.eventstore.CoalescedReaderWakes;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.axscheduler.scheduler.SchedulerProperties;
-import io.axscheduler.scheduler.execute.JobExecutors;
+import io.axscheduler.scheduler.run.JobExecutors;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

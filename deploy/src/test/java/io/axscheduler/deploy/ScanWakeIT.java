@@ -2,8 +2,8 @@ package io.axscheduler.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.axscheduler.scheduler.scan.ClaimDueJobs;
-import io.axscheduler.scheduler.scan.ScanDueJobs;
+import io.axscheduler.scheduler.claim.ClaimDueJobs;
+import io.axscheduler.scheduler.claim.ScanDueJobs;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.axscheduler.api.OneUnitOfWork;
 import io.axscheduler.api.job.RetryPolicy;
 import io.axscheduler.api.job.SubmitJob;
 import io.axscheduler.api.schedule.FireKind;
 import io.axscheduler.api.schedule.ScheduleJobKeys;
+import io.axscheduler.axonmysql.messaging.OneUnitOfWork;
 import io.axscheduler.scheduler.SchedulerCommands;
-import io.axscheduler.scheduler.schedule.FireDueSchedules;
+import io.axscheduler.scheduler.fire.FireDueSchedules;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -105,7 +105,7 @@ class ScheduleFireBatchIT {
         String last = ids.get(2);
         jdbc.update(
                 "INSERT INTO job_keys (job_key, job_id) VALUES (?, ?)",
-                ScheduleJobKeys.of(last, startAt, FireKind.SCHEDULED),
+                ScheduleJobKeys.of(last, startAt, FireKind.SCHEDULED, null),
                 "someone-else");
 
         FireDueSchedules fire = node.bean(FireDueSchedules.class);

@@ -2,6 +2,7 @@ package io.axscheduler.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -21,16 +22,27 @@ class ScheduleRestartIT {
             id = ScheduleHttp.create(a.api, """
                     {"name":"rate-1s","trigger":{"type":"fixedRate","intervalMs":1000},"job":{"jobType":"noop"},
                      "misfirePolicy":"FIRE_ONCE"}""");
-            Thread.sleep(3_500);
+            String schedule = id;
+            Await.until(Duration.ofSeconds(20), () -> jobsOf(a.jdbc(), schedule) >= 2, () -> "fewer than 2 jobs");
         }
         JdbcTemplate direct = new JdbcTemplate(new org.springframework.jdbc.datasource.DriverManagerDataSource(
                 db, TestDatabase.user(), TestDatabase.password()));
         lastBefore = direct.queryForObject("SELECT MAX(run_at) FROM job_queue WHERE schedule_id = ?", Long.class, id);
-        Thread.sleep(6_000);
-        downUntil = direct.queryForObject("SELECT ROUND(UNIX_TIMESTAMP(NOW(3)) * 1000)", Long.class);
+        // every node down across at least four fire times, by the database's clock
+        Await.until(Duration.ofSeconds(20), () -> databaseNow(direct) > lastBefore + 4_500, () -> "database time");
+        downUntil = databaseNow(direct);
         try (Node a = Node.start(db, "node-a");
                 Node b = Node.start(db, "node-b")) {
-            Thread.sleep(4_000);
+            String schedule = id;
+            Await.until(
+                    Duration.ofSeconds(20),
+                    () -> direct.queryForObject(
+                                    "SELECT COUNT(*) FROM job_queue WHERE schedule_id = ? AND run_at > ?",
+                                    Integer.class,
+                                    schedule,
+                                    downUntil)
+                            >= 3,
+                    () -> "fewer than 3 fires after the restart");
             Api.Response paused = a.api.post("/api/v1/schedules/" + id + "/pause", "{}");
             assertThat(paused.status()).as(paused.body().toString()).isEqualTo(200);
         }
@@ -53,5 +65,13 @@ class ScheduleRestartIT {
         List<Map<String, Object>> all =
                 direct.queryForList("SELECT job_key, run_at FROM job_queue WHERE schedule_id = ? ORDER BY run_at", id);
         System.out.println("jobs of the schedule across the restart: " + all);
+    }
+
+    private static int jobsOf(JdbcTemplate jdbc, String scheduleId) {
+        return jdbc.queryForObject("SELECT COUNT(*) FROM job_queue WHERE schedule_id = ?", Integer.class, scheduleId);
+    }
+
+    private static long databaseNow(JdbcTemplate jdbc) {
+        return jdbc.queryForObject("SELECT ROUND(UNIX_TIMESTAMP(NOW(3)) * 1000)", Long.class);
     }
 }

@@ -37,12 +37,21 @@ class ScheduleTwoNodesIT {
     void a_schedule_firing_every_second_on_two_nodes_makes_exactly_one_job_per_fire_time() throws Exception {
         String id = ScheduleHttp.create(a.api, """
                 {"name":"every-second","trigger":{"type":"cron","expression":"* * * * * ?"},"job":{"jobType":"noop"}}""");
-        Thread.sleep(12_000);
+        JdbcTemplate jdbc = a.jdbc();
+        Await.until(Duration.ofSeconds(30), () -> jobsOf(jdbc, id) >= 10, () -> jobsOf(jdbc, id) + " jobs");
         assertThat(b.api.post("/api/v1/schedules/" + id + "/pause", "{}").status())
                 .isEqualTo(200);
-        Thread.sleep(1_500);
+        // fires made ahead of their time before the pause still land: wait until the fire count and the jobs agree
+        Await.until(
+                Duration.ofSeconds(10),
+                () -> b.api.get("/api/v1/schedules/" + id)
+                                .body()
+                                .path("fireCount")
+                                .asInt()
+                        == jobsOf(jdbc, id),
+                () -> jobsOf(jdbc, id) + " jobs, "
+                        + b.api.get("/api/v1/schedules/" + id).body());
 
-        JdbcTemplate jdbc = a.jdbc();
         List<Map<String, Object>> jobs =
                 jdbc.queryForList("SELECT job_key, run_at FROM job_queue WHERE schedule_id = ? ORDER BY run_at", id);
         assertThat(jobs.size()).isGreaterThanOrEqualTo(10);
@@ -227,5 +236,9 @@ class ScheduleTwoNodesIT {
         assertThat(r.status()).as(r.body().toString()).isEqualTo(400);
         assertThat(r.contentType()).contains("application/problem+json");
         return r.body().path("errors").get(0).path("field").asText();
+    }
+
+    private static int jobsOf(JdbcTemplate jdbc, String scheduleId) {
+        return jdbc.queryForObject("SELECT COUNT(*) FROM job_queue WHERE schedule_id = ?", Integer.class, scheduleId);
     }
 }

@@ -1,5 +1,6 @@
 package io.axscheduler.scheduler;
 
+import java.time.Clock;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
@@ -14,9 +15,11 @@ public class DatabaseTime {
     public static final String NOW_MS = "ROUND(UNIX_TIMESTAMP(NOW(3)) * 1000)";
 
     private final JdbcTemplate jdbc;
+    private final Clock clock;
 
-    public DatabaseTime(JdbcTemplate jdbc) {
+    public DatabaseTime(JdbcTemplate jdbc, Clock clock) {
         this.jdbc = jdbc;
+        this.clock = clock;
     }
 
     /** {@link #approximateNowMs()} reads the database's clock again when its last reading is older than this. */
@@ -33,7 +36,7 @@ public class DatabaseTime {
     /** The database's clock, read with a query. */
     public long nowMs() {
         long now = jdbc.queryForObject("SELECT " + NOW_MS, Long.class);
-        long answered = System.currentTimeMillis();
+        long answered = clock.millis();
         leastSkewMs = now - answered;
         skewMeasuredAt = answered;
         return now;
@@ -45,7 +48,7 @@ public class DatabaseTime {
      * end of a lease. Whether something is due is decided by {@link #NOW_MS} inside the statement, never by this.
      */
     public long approximateNowMs() {
-        long local = System.currentTimeMillis();
+        long local = clock.millis();
         return local - skewMeasuredAt > SKEW_REFRESH_MS ? nowMs() : local + leastSkewMs;
     }
 

@@ -1,5 +1,6 @@
 package io.axscheduler.scheduler;
 
+import java.time.Clock;
 import java.util.TreeSet;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.BooleanSupplier;
@@ -24,15 +25,17 @@ public final class ScanThread {
 
     private volatile boolean running;
     private Thread thread;
+    private final Clock clock;
 
     /** @param pass one pass of the loop; true to run the next pass at once instead of pausing */
-    public ScanThread(String name, long minPauseMs, long maxPauseMs, BooleanSupplier pass) {
+    public ScanThread(String name, long minPauseMs, long maxPauseMs, Clock clock, BooleanSupplier pass) {
         if (minPauseMs < 10 || maxPauseMs < minPauseMs)
             throw new IllegalArgumentException(name + " pauses: 10 <= min <= max");
         this.name = name;
         this.minPauseMs = minPauseMs;
         this.maxPauseMs = maxPauseMs;
         this.pass = pass;
+        this.clock = clock;
     }
 
     public void start() {
@@ -87,10 +90,10 @@ public final class ScanThread {
     }
 
     private void pause() {
-        long until = System.currentTimeMillis() + ThreadLocalRandom.current().nextLong(minPauseMs, maxPauseMs + 1);
+        long until = clock.millis() + ThreadLocalRandom.current().nextLong(minPauseMs, maxPauseMs + 1);
         synchronized (signal) {
             while (running && !wakeRequested) {
-                long now = System.currentTimeMillis();
+                long now = clock.millis();
                 if (!wakeTimes.isEmpty() && wakeTimes.first() <= now) {
                     wakeTimes.headSet(now, true).clear();
                     break;

@@ -27,6 +27,16 @@ public class SchedulerCommands {
     }
 
     /**
+     * For a sender whose transaction holds row locks ({@code FOR UPDATE}): the aggregate's in-memory lock is not waited
+     * for, a busy aggregate fails the command at once ({@code LockAcquisitionFailedException}). See
+     * {@link Metadata#HOLDS_ROW_LOCKS}.
+     */
+    public <R> R sendHoldingRows(Object command) {
+        return commands.sendAndWait(GenericCommandMessage.asCommandMessage(command)
+                .andMetaData(Map.of(Metadata.ACTOR, Metadata.SCHEDULER, Metadata.HOLDS_ROW_LOCKS, true)));
+    }
+
+    /**
      * Submits a job whose key, if taken, fails the caller's unit of work ({@link Metadata#TAKEN_KEY_FAILS}) instead of
      * answering with the job the key made; the key is written as that unit commits.
      */
@@ -42,6 +52,16 @@ public class SchedulerCommands {
     public List<String> sendBatch(List<? extends JobCommand> batch) {
         if (batch.isEmpty()) return List.of();
         JobCommandBatch.Result result = sendAndWait(new JobCommandBatch(List.<JobCommand>copyOf(batch)));
+        return result.refusals();
+    }
+
+    /**
+     * As {@link #sendBatch}, from a transaction holding the jobs' rows: a job whose aggregate another command holds is
+     * refused as {@link JobCommandBatch#BUSY} instead of waited for.
+     */
+    public List<String> sendBatchHoldingRows(List<? extends JobCommand> batch) {
+        if (batch.isEmpty()) return List.of();
+        JobCommandBatch.Result result = sendHoldingRows(new JobCommandBatch(List.<JobCommand>copyOf(batch)));
         return result.refusals();
     }
 }

@@ -13,7 +13,8 @@ public record SchedulerProperties(
         @DefaultValue Scan scan,
         @DefaultValue Execution execution,
         @DefaultValue Health health,
-        @DefaultValue Jobs jobs) {
+        @DefaultValue Jobs jobs,
+        @DefaultValue Schedules schedules) {
 
     /**
      * @param minIntervalMs  shortest pause between scans (jitter spreads the nodes apart)
@@ -89,4 +90,36 @@ public record SchedulerProperties(
             @DefaultValue("2000") long httpConnectTimeoutMs,
             @DefaultValue("10000") long httpReadTimeoutMs,
             @DefaultValue("3600000") long maxSleepMs) {}
+
+    /**
+     * @param scanMinIntervalMs  shortest pause between passes of the schedule scan
+     * @param scanMaxIntervalMs  longest pause between passes of the schedule scan
+     * @param batchSize          schedules fired in one transaction at most
+     * @param fireThreads        schedule batches fired in parallel, each in its own transaction
+     * @param misfireThresholdMs a fire time older than this at the scan is missed; the misfire policy decides
+     * @param fireAllMax         FIRE_ALL fires at most this many missed times; the rest are skipped
+     * @param fireAheadMs        a fire's job is made this long before its time, due at the exact fire time
+     */
+    public record Schedules(
+            @DefaultValue("400") long scanMinIntervalMs,
+            @DefaultValue("600") long scanMaxIntervalMs,
+            @DefaultValue("100") int batchSize,
+            @DefaultValue("2") int fireThreads,
+            @DefaultValue("5000") long misfireThresholdMs,
+            @DefaultValue("100") int fireAllMax,
+            @DefaultValue("1500") long fireAheadMs) {
+        public Schedules {
+            if (batchSize < 1 || batchSize > 1000)
+                throw new IllegalArgumentException("ax.scheduler.schedules.batch-size must be 1..1000");
+            if (fireThreads < 1 || fireThreads > 16)
+                throw new IllegalArgumentException("ax.scheduler.schedules.fire-threads must be 1..16");
+            if (fireAllMax < 1 || fireAllMax > 10_000)
+                throw new IllegalArgumentException("ax.scheduler.schedules.fire-all-max must be 1..10000");
+            // beyond the misfire threshold a fire made ahead could not be told from one made late
+            if (fireAheadMs < 0 || fireAheadMs > 60_000)
+                throw new IllegalArgumentException("ax.scheduler.schedules.fire-ahead-ms must be 0..60000");
+            if (misfireThresholdMs < 0)
+                throw new IllegalArgumentException("ax.scheduler.schedules.misfire-threshold-ms must be 0 or more");
+        }
+    }
 }

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 class ScanThreadTest {
 
     private final List<Long> passes = new CopyOnWriteArrayList<>();
-    private final ScanThread thread = new ScanThread("test-scan", 60_000, 60_000, () -> {
+    private final ScanThread thread = new ScanThread("test-scan", 60_000, 60_000, java.time.Clock.systemUTC(), () -> {
         passes.add(System.currentTimeMillis());
         return false;
     });

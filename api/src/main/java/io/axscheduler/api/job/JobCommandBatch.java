@@ -13,6 +13,11 @@ import java.util.List;
 public record JobCommandBatch(List<JobCommand> commands) {
 
     public static final int MAX_COMMANDS = 1000;
+    /**
+     * How a refusal begins when the batch was sent holding row locks and the job's aggregate was busy with another
+     * command: not a decision of the job, the sender may try again later.
+     */
+    public static final String BUSY = "busy: ";
 
     public JobCommandBatch {
         commands = List.copyOf(commands);

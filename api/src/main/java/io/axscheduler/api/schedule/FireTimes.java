@@ -57,6 +57,32 @@ public final class FireTimes {
     }
 
     /**
+     * Refuses a cron expression that never fires, or whose fire times cannot all be computed, as the expression's
+     * error: its fires of the next 13 months (at most 500 of them) are walked, so a day that only some months lack
+     * ({@code 31W} in February) is found now rather than when the schedule reaches it. Validate and create both ask
+     * here, so they agree.
+     */
+    public static void requireFires(Trigger trigger, Instant now) {
+        if (trigger.type() != TriggerType.CRON) return;
+        Instant end = now.plus(Duration.ofDays(400));
+        Instant cursor = now;
+        int fires = 0;
+        try {
+            for (; fires < 500 && cursor.isBefore(end); fires++) {
+                Optional<Instant> next = nextCron(trigger, cursor);
+                if (next.isEmpty()) break;
+                cursor = next.get();
+            }
+        } catch (RuntimeException e) {
+            throw new InvalidTriggerException(
+                    "expression",
+                    "cannot be evaluated for every month (" + e.getMessage() + "); a W day past the 28th or a # past"
+                            + " the 4th does not exist in every month");
+        }
+        if (fires == 0) throw new InvalidTriggerException("expression", "never fires after " + now);
+    }
+
+    /**
      * The next {@code count} fire times after {@code after}. For a fixed delay these are estimates that assume
      * every run takes no time, since the real ones depend on when runs end.
      */

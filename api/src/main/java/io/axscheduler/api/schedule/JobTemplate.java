@@ -26,7 +26,7 @@ public record JobTemplate(
     public SubmitJob toSubmitJob(String jobId, String scheduleId, Instant fireTime, FireKind kind) {
         return new SubmitJob(
                 jobId,
-                ScheduleJobKeys.of(scheduleId, fireTime, kind),
+                ScheduleJobKeys.of(scheduleId, fireTime, kind, jobId),
                 jobType,
                 params,
                 priority,

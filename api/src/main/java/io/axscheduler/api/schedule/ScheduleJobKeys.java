@@ -6,7 +6,8 @@ import java.time.format.DateTimeFormatter;
 
 /**
  * The idempotency key of a fired job: (schedule id, fire time). A fire time that two nodes both fire — or one node
- * twice after a rollback — names one job; a manual fire has a key of its own so it never collides with a scheduled one.
+ * twice after a rollback — names one job. A manual fire is not a fire time: each makes a job of its own, keyed by
+ * that job's id too, so two triggers in one millisecond make two jobs and never collide with a scheduled fire.
  */
 public final class ScheduleJobKeys {
 
@@ -15,8 +16,8 @@ public final class ScheduleJobKeys {
 
     private ScheduleJobKeys() {}
 
-    public static String of(String scheduleId, Instant fireTime, FireKind kind) {
+    public static String of(String scheduleId, Instant fireTime, FireKind kind, String jobId) {
         String key = "schedule:" + scheduleId + "@" + MILLIS.format(fireTime);
-        return kind == FireKind.MANUAL ? key + ":manual" : key;
+        return kind == FireKind.MANUAL ? key + ":manual:" + jobId : key;
     }
 }

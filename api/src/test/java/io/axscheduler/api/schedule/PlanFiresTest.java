@@ -140,9 +140,14 @@ class PlanFiresTest {
     @Test
     void job_keys_are_the_schedule_and_the_fire_time() {
         Instant t = Instant.parse("2026-05-01T10:00:01Z");
-        assertThat(ScheduleJobKeys.of("s-1", t, FireKind.SCHEDULED)).isEqualTo("schedule:s-1@2026-05-01T10:00:01.000Z");
-        assertThat(ScheduleJobKeys.of("s-1", t, FireKind.QUEUED)).isEqualTo("schedule:s-1@2026-05-01T10:00:01.000Z");
-        assertThat(ScheduleJobKeys.of("s-1", t, FireKind.MANUAL)).endsWith(":manual");
+        assertThat(ScheduleJobKeys.of("s-1", t, FireKind.SCHEDULED, "j-1"))
+                .isEqualTo("schedule:s-1@2026-05-01T10:00:01.000Z");
+        assertThat(ScheduleJobKeys.of("s-1", t, FireKind.QUEUED, "j-1"))
+                .isEqualTo("schedule:s-1@2026-05-01T10:00:01.000Z");
+        // two manual fires in one millisecond are two jobs
+        assertThat(ScheduleJobKeys.of("s-1", t, FireKind.MANUAL, "j-1"))
+                .isEqualTo("schedule:s-1@2026-05-01T10:00:01.000Z:manual:j-1")
+                .isNotEqualTo(ScheduleJobKeys.of("s-1", t, FireKind.MANUAL, "j-2"));
     }
 
     private FirePlan ahead(Trigger trigger, Instant due, MisfirePolicy policy, long lookAheadMs) {

@@ -3,9 +3,12 @@ package io.axscheduler.command.schedule;
 import static io.axscheduler.api.schedule.ScheduleState.*;
 import static org.axonframework.modelling.command.AggregateLifecycle.apply;
 
+import com.fasterxml.jackson.annotation.JsonAutoDetect;
 import io.axscheduler.api.problem.IllegalTransitionException;
 import io.axscheduler.api.schedule.*;
 import io.axscheduler.command.AggregateCaches;
+import io.axscheduler.command.Snapshots;
+import io.axscheduler.command.schedule.ScheduleTransitions.Action;
 import java.time.Instant;
 import java.util.Objects;
 import org.axonframework.commandhandling.CommandHandler;
@@ -18,7 +21,15 @@ import org.axonframework.spring.stereotype.Aggregate;
  * schedule is waiting for, so of two nodes firing the same time only the first append wins (the event store's
  * unique sequence settles a true race). A fire answers with the job template to submit, read from this stream.
  */
-@Aggregate(cache = AggregateCaches.SCHEDULES)
+// snapshots are Jackson JSON of the fields: no getters, so fields are what it sees
+@JsonAutoDetect(
+        fieldVisibility = JsonAutoDetect.Visibility.ANY,
+        getterVisibility = JsonAutoDetect.Visibility.NONE,
+        isGetterVisibility = JsonAutoDetect.Visibility.NONE)
+@Aggregate(
+        cache = AggregateCaches.SCHEDULES,
+        lockFactory = AggregateCaches.SCHEDULE_LOCKS,
+        snapshotTriggerDefinition = Snapshots.SCHEDULES)
 class Schedule {
 
     @AggregateIdentifier
@@ -48,7 +59,7 @@ class Schedule {
 
     @CommandHandler
     void handle(UpdateSchedule c) {
-        require(state != DELETED, "update");
+        ScheduleTransitions.check(scheduleId, state, Action.UPDATE, "update");
         apply(new ScheduleUpdated(
                 scheduleId,
                 c.name(),
@@ -62,13 +73,13 @@ class Schedule {
 
     @CommandHandler
     void handle(PauseSchedule c) {
-        require(state != DELETED, "pause");
+        ScheduleTransitions.check(scheduleId, state, Action.PAUSE, "pause");
         if (state == ACTIVE) apply(new SchedulePaused(scheduleId));
     }
 
     @CommandHandler
     void handle(ResumeSchedule c) {
-        require(state != DELETED, "resume");
+        ScheduleTransitions.check(scheduleId, state, Action.RESUME, "resume");
         if (state == PAUSED) apply(new ScheduleResumed(scheduleId, nextFireTime));
     }
 
@@ -79,7 +90,8 @@ class Schedule {
 
     @CommandHandler
     JobTemplate handle(FireSchedule c) {
-        require(state != DELETED, "fire");
+        ScheduleTransitions.check(
+                scheduleId, state, c.kind() == FireKind.MANUAL ? Action.FIRE_BY_HAND : Action.FIRE_ON_TIME, "fire");
         Instant next = nextFireTime;
         switch (c.kind()) {
             case SCHEDULED -> {
@@ -111,9 +123,9 @@ class Schedule {
 
     @CommandHandler
     void handle(ArmSchedule c) {
+        ScheduleTransitions.check(scheduleId, state, Action.FIRE_ON_TIME, "arm after job " + c.afterJobId());
         require(
-                state == ACTIVE
-                        && trigger.type() == TriggerType.FIXED_DELAY
+                trigger.type() == TriggerType.FIXED_DELAY
                         && nextFireTime == null
                         && Objects.equals(lastJobId, c.afterJobId()),
                 "arm after job " + c.afterJobId());
@@ -122,7 +134,7 @@ class Schedule {
     }
 
     private void requireDue(Instant fireTime, Instant expected, String what) {
-        require(state == ACTIVE, what);
+        ScheduleTransitions.check(scheduleId, state, Action.FIRE_ON_TIME, what);
         if (expected == null || !expected.equals(fireTime)) {
             throw new IllegalTransitionException("schedule " + scheduleId + " cannot " + what + " at " + fireTime
                     + ": the fire time it waits for is " + expected);

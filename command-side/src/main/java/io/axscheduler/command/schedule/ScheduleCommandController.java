@@ -3,7 +3,6 @@ package io.axscheduler.command.schedule;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.axscheduler.api.Metadata;
-import io.axscheduler.api.OneUnitOfWork;
 import io.axscheduler.api.TimeOrderedIds;
 import io.axscheduler.api.job.SubmitJob;
 import io.axscheduler.api.job.SubmitResult;
@@ -12,6 +11,7 @@ import io.axscheduler.api.problem.InvalidRequestException;
 import io.axscheduler.api.problem.NotFoundException;
 import io.axscheduler.api.schedule.*;
 import io.axscheduler.api.spi.JobTypeCatalog;
+import io.axscheduler.axonmysql.messaging.OneUnitOfWork;
 import io.axscheduler.command.JsonFields;
 import io.axscheduler.command.OperatorCommands;
 import java.time.Clock;
@@ -166,7 +166,11 @@ class ScheduleCommandController {
             JobTemplate job = sender.sendOnce(
                     "schedule", scheduleId, new FireSchedule(scheduleId, now, FireKind.MANUAL, jobId, null), who);
             SubmitJob submit = job.toSubmitJob(jobId, scheduleId, now, FireKind.MANUAL);
-            return sender.sendOnce("schedule", scheduleId, submit, who);
+            SubmitResult made = sender.sendOnce("schedule", scheduleId, submit, who);
+            // the fire names jobId: an answer with another job would record a fire whose job never exists
+            if (!made.created() || !jobId.equals(made.jobId()))
+                throw new IllegalStateException("the manual fire's job key " + submit.jobKey() + " was taken");
+            return made;
         });
         Map<String, Object> answer = new LinkedHashMap<>();
         answer.put("scheduleId", scheduleId);
@@ -189,9 +193,9 @@ class ScheduleCommandController {
                 count = n.asInt();
             }
         }
-        Trigger cron = ScheduleRequestParser.cron(body, errors);
-        if (!errors.isEmpty()) throw new InvalidRequestException(errors);
         Instant now = clock.instant();
+        Trigger cron = ScheduleRequestParser.cron(body, errors, now);
+        if (!errors.isEmpty()) throw new InvalidRequestException(errors);
         Map<String, Object> answer = new LinkedHashMap<>();
         answer.put("valid", true);
         answer.put("expression", cron.expression());

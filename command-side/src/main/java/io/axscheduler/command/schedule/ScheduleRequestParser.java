@@ -77,7 +77,7 @@ final class ScheduleRequestParser {
     }
 
     /** A cron expression alone, as {@code POST /api/v1/cron/validate} sends it. */
-    static Trigger cron(JsonNode body, List<FieldError> errors) {
+    static Trigger cron(JsonNode body, List<FieldError> errors, Instant now) {
         JsonFields f = new JsonFields(body, "", errors);
         f.rejectUnknown(Set.of("expression", "timezone", "dialect", "count"));
         String expression = f.string("expression", Trigger.MAX_EXPRESSION_LENGTH);
@@ -85,7 +85,8 @@ final class ScheduleRequestParser {
         String timezone = f.string("timezone", 100);
         CronDialect dialect = dialect(f);
         if (!errors.isEmpty()) return null;
-        return build(f, () -> Trigger.cron(expression, timezone, dialect));
+        Trigger trigger = build(f, () -> Trigger.cron(expression, timezone, dialect));
+        return trigger != null && fires(f, trigger, now) ? trigger : null;
     }
 
     private Trigger trigger(JsonFields top, Instant now) {
@@ -130,11 +131,20 @@ final class ScheduleRequestParser {
             f.error("startAt", "must lie within ten years of now");
             return null;
         }
+        if (!fires(f, trigger, now)) return null;
         checkFloor(f, trigger, now);
-        if (type == TriggerType.CRON && FireTimes.next(trigger, now, now).isEmpty()) {
-            f.error("expression", "never fires after " + now);
-        }
         return trigger;
+    }
+
+    /** A cron expression that never fires or crashes on some month is the expression's error, for validate and create. */
+    private static boolean fires(JsonFields f, Trigger trigger, Instant now) {
+        try {
+            FireTimes.requireFires(trigger, now);
+            return true;
+        } catch (InvalidTriggerException e) {
+            f.error(e.field(), e.reason());
+            return false;
+        }
     }
 
     private void checkFloor(JsonFields f, Trigger trigger, Instant now) {
@@ -187,6 +197,7 @@ final class ScheduleRequestParser {
                 && Arrays.stream(RouteStrategy.values()).noneMatch(s -> s.name().equals(routeStrategy))) {
             f.error("routeStrategy", "must be one of " + List.of(RouteStrategy.values()));
         }
+        JobRequestParser.checkParams(f, jobTypes, jobType, executorApp, params);
         if (f.errorCount() > before) return null;
         return new JobTemplate(
                 jobType,

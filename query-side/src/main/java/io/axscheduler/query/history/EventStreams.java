@@ -44,6 +44,22 @@ public class EventStreams {
         return events;
     }
 
+    /**
+     * Up to {@code limit} events of the stream of {@code id} from sequence {@code from}, read lazily (the store reads
+     * in batches, and stops once the limit is had). The stream must begin with {@code creation}, as in {@link #read}.
+     */
+    public List<DomainEventMessage<?>> readPage(String kind, String id, Class<?> creation, long from, int limit) {
+        DomainEventMessage<?> first =
+                eventStore.readEvents(id, 0L).asStream().findFirst().orElse(null);
+        if (first == null || !creation.isInstance(first.getPayload())) throw new NotFoundException(kind, id);
+        return eventStore
+                .readEvents(id, from)
+                .asStream()
+                .limit(limit)
+                .<DomainEventMessage<?>>map(event -> event)
+                .toList();
+    }
+
     public List<HistoryEvent> render(List<DomainEventMessage<?>> events) {
         return events.stream()
                 .map(event -> new HistoryEvent(

@@ -50,9 +50,16 @@ public class JobQueryController {
         return history.replayUntil(jobId, parseAsOf(asOf));
     }
 
+    private static final Instant LATEST_AS_OF = Instant.parse("9999-12-31T23:59:59.999Z");
+
     static Instant parseAsOf(String asOf) {
         try {
-            return Instant.parse(asOf.trim());
+            Instant at = Instant.parse(asOf.trim());
+            // Instant reaches a billion years either way; an event store's times are epoch milliseconds
+            if (at.isBefore(Instant.EPOCH) || at.isAfter(LATEST_AS_OF))
+                throw InvalidRequestException.of(
+                        "asOf", "must lie between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59Z");
+            return at;
         } catch (DateTimeParseException e) {
             throw InvalidRequestException.of("asOf", "must be an ISO-8601 instant, e.g. 2026-11-30T10:00:00.000Z");
         }

@@ -9,6 +9,7 @@ import io.axscheduler.api.job.JobCreated;
 import io.axscheduler.api.job.JobFailed;
 import io.axscheduler.api.job.JobRetryScheduled;
 import io.axscheduler.api.job.JobStarted;
+import io.axscheduler.api.job.JobStatus;
 import io.axscheduler.api.job.JobSucceeded;
 import io.axscheduler.api.job.JobTimedOut;
 import io.axscheduler.api.job.TimeoutPhase;
@@ -53,10 +54,10 @@ public class JobQueueProjection {
                 INSERT INTO job_queue (job_id, job_key, job_type, status, claimable, priority, neg_priority, run_at,
                                        attempt, max_retries, timeout_ms, params, schedule_id, executor_app,
                                        route_strategy, created_at, updated_at)
-                VALUES (:jobId, :jobKey, :jobType, 'WAITING', 1, :priority, :negPriority, :runAt,
+                VALUES (:jobId, :jobKey, :jobType, :status, :claimable, :priority, :negPriority, :runAt,
                         0, :maxRetries, :timeoutMs, :params, :scheduleId, :executorApp,
                         :routeStrategy, :at, :at)""",
-                new MapSqlParameterSource()
+                withStatus(event)
                         .addValue("jobId", event.jobId())
                         .addValue("jobKey", event.jobKey(), Types.VARCHAR)
                         .addValue("jobType", event.jobType())
@@ -78,10 +79,10 @@ public class JobQueueProjection {
     void on(JobClaimed event, @Timestamp Instant at) {
         writes.write(
                 """
-                UPDATE job_queue SET status = 'CLAIMED', claimable = 0, node = :node, lease_until = :leaseUntil,
+                UPDATE job_queue SET status = :status, claimable = :claimable, node = :node, lease_until = :leaseUntil,
                                      updated_at = :at
                 WHERE job_id = :jobId""",
-                new MapSqlParameterSource()
+                withStatus(event)
                         .addValue("jobId", event.jobId())
                         .addValue("node", event.node(), Types.VARCHAR)
                         .addValue("leaseUntil", epochMillis(event.leaseUntil()), Types.BIGINT)
@@ -96,10 +97,10 @@ public class JobQueueProjection {
         writes.write(
                 JobClaimed.class,
                 """
-                UPDATE job_queue SET status = 'RUNNING', claimable = 0, attempt = :attempt, node = :node,
+                UPDATE job_queue SET status = :status, claimable = :claimable, attempt = :attempt, node = :node,
                                      worker = :worker, lease_until = NULL, updated_at = :at
                 WHERE job_id = :jobId""",
-                new MapSqlParameterSource()
+                withStatus(event)
                         .addValue("jobId", event.jobId())
                         .addValue("attempt", event.attempt())
                         .addValue("node", event.node(), Types.VARCHAR)
@@ -113,9 +114,9 @@ public class JobQueueProjection {
     void on(JobSucceeded event, @Timestamp Instant at) {
         writes.write(
                 """
-                UPDATE job_queue SET status = 'SUCCEEDED', claimable = 0, result = :result, updated_at = :at
+                UPDATE job_queue SET status = :status, claimable = :claimable, result = :result, updated_at = :at
                 WHERE job_id = :jobId""",
-                new MapSqlParameterSource()
+                withStatus(event)
                         .addValue("jobId", event.jobId())
                         .addValue("result", TextLimit.truncate(event.result()), Types.VARCHAR)
                         .addValue("at", at.toEpochMilli()),
@@ -125,22 +126,22 @@ public class JobQueueProjection {
 
     @EventHandler
     void on(JobFailed event, @Timestamp Instant at) {
-        endWithError(event.jobId(), "FAILED", event.error(), at, event);
+        endWithError(event.jobId(), event.error(), at, event);
     }
 
     @EventHandler
     void on(JobTimedOut event, @Timestamp Instant at) {
         if (event.phase() == TimeoutPhase.RUN) {
-            endWithError(event.jobId(), "TIMED_OUT", JobStateFold.runTimeoutError(event.attempt()), at, event);
+            endWithError(event.jobId(), JobStateFold.runTimeoutError(event.attempt()), at, event);
             return;
         }
         // the claim lapsed before the run began: the job never ran, so it waits again as if never claimed
         writes.write(
                 """
-                UPDATE job_queue SET status = 'WAITING', claimable = 1, lease_until = NULL, node = NULL,
+                UPDATE job_queue SET status = :status, claimable = :claimable, lease_until = NULL, node = NULL,
                                      updated_at = :at
                 WHERE job_id = :jobId""",
-                new MapSqlParameterSource(Map.of("jobId", event.jobId(), "at", at.toEpochMilli())),
+                withStatus(event).addValues(Map.of("jobId", event.jobId(), "at", at.toEpochMilli())),
                 event.jobId(),
                 event);
     }
@@ -149,10 +150,16 @@ public class JobQueueProjection {
     void on(JobRetryScheduled event, @Timestamp Instant at) {
         writes.write(
                 """
-                UPDATE job_queue SET status = 'RETRY_WAITING', claimable = 1, run_at = :runAt, updated_at = :at
+                UPDATE job_queue SET status = :status, claimable = :claimable, run_at = :runAt, updated_at = :at
                 WHERE job_id = :jobId""",
-                new MapSqlParameterSource(
-                        Map.of("jobId", event.jobId(), "runAt", event.runAt().toEpochMilli(), "at", at.toEpochMilli())),
+                withStatus(event)
+                        .addValues(Map.of(
+                                "jobId",
+                                event.jobId(),
+                                "runAt",
+                                event.runAt().toEpochMilli(),
+                                "at",
+                                at.toEpochMilli())),
                 event.jobId(),
                 event);
     }
@@ -161,9 +168,9 @@ public class JobQueueProjection {
     void on(JobCanceled event, @Timestamp Instant at) {
         writes.write(
                 """
-                UPDATE job_queue SET status = 'CANCELED', claimable = 0, updated_at = :at
+                UPDATE job_queue SET status = :status, claimable = :claimable, updated_at = :at
                 WHERE job_id = :jobId""",
-                new MapSqlParameterSource(Map.of("jobId", event.jobId(), "at", at.toEpochMilli())),
+                withStatus(event).addValues(Map.of("jobId", event.jobId(), "at", at.toEpochMilli())),
                 event.jobId(),
                 event);
     }
@@ -173,14 +180,21 @@ public class JobQueueProjection {
         jdbc.update("DELETE FROM job_queue", Map.of());
     }
 
-    private void endWithError(String jobId, String status, String error, Instant at, Object event) {
+    /** The status and claimability the event leaves the job in, as {@link JobStatus#after} says. */
+    private static MapSqlParameterSource withStatus(Object event) {
+        JobStatus status = JobStatus.after(event);
+        return new MapSqlParameterSource()
+                .addValue("status", status.name())
+                .addValue("claimable", status.isClaimable() ? 1 : 0);
+    }
+
+    private void endWithError(String jobId, String error, Instant at, Object event) {
         writes.write(
                 """
-                UPDATE job_queue SET status = :status, claimable = 0, last_error = :lastError, updated_at = :at
+                UPDATE job_queue SET status = :status, claimable = :claimable, last_error = :lastError, updated_at = :at
                 WHERE job_id = :jobId""",
-                new MapSqlParameterSource()
+                withStatus(event)
                         .addValue("jobId", jobId)
-                        .addValue("status", status)
                         .addValue("lastError", TextLimit.truncate(error), Types.VARCHAR)
                         .addValue("at", at.toEpochMilli()),
                 jobId,

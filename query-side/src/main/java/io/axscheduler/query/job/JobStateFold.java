@@ -1,7 +1,6 @@
 package io.axscheduler.query.job;
 
 import io.axscheduler.api.TextLimit;
-import io.axscheduler.api.job.JobCanceled;
 import io.axscheduler.api.job.JobClaimed;
 import io.axscheduler.api.job.JobCreated;
 import io.axscheduler.api.job.JobFailed;
@@ -73,33 +72,25 @@ public final class JobStateFold {
         // Events added to the api later are skipped here, as the projection skips events it has no handler for,
         // so the two keep agreeing.
         void apply(Object payload, Instant at) {
+            JobStatus after = JobStatus.after(payload);
+            if (after == null || payload instanceof JobCreated) return;
+            status = after;
             if (payload instanceof JobClaimed e) {
-                status = JobStatus.CLAIMED;
                 node = e.node();
             } else if (payload instanceof JobStarted e) {
-                status = JobStatus.RUNNING;
                 attempt = e.attempt();
                 node = e.node();
                 worker = e.worker();
             } else if (payload instanceof JobSucceeded e) {
-                status = JobStatus.SUCCEEDED;
                 result = TextLimit.truncate(e.result());
             } else if (payload instanceof JobFailed e) {
-                status = JobStatus.FAILED;
                 lastError = TextLimit.truncate(e.error());
             } else if (payload instanceof JobTimedOut e && e.phase() == TimeoutPhase.CLAIM) {
-                status = JobStatus.WAITING;
                 node = null;
             } else if (payload instanceof JobTimedOut e) {
-                status = JobStatus.TIMED_OUT;
                 lastError = runTimeoutError(e.attempt());
             } else if (payload instanceof JobRetryScheduled e) {
-                status = JobStatus.RETRY_WAITING;
                 runAt = e.runAt();
-            } else if (payload instanceof JobCanceled) {
-                status = JobStatus.CANCELED;
-            } else {
-                return;
             }
             updatedAt = at;
         }

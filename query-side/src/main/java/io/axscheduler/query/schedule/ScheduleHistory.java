@@ -2,6 +2,8 @@ package io.axscheduler.query.schedule;
 
 import io.axscheduler.api.schedule.ScheduleCreated;
 import io.axscheduler.query.history.EventStreams;
+import java.util.List;
+import org.axonframework.eventhandling.DomainEventMessage;
 import org.springframework.stereotype.Component;
 
 /** Replays a schedule's stream from the event store: every edit, pause, fire and skip, with who and where. */
@@ -14,8 +16,15 @@ public class ScheduleHistory {
         this.streams = streams;
     }
 
-    public ScheduleHistoryView replay(String scheduleId) {
+    public static final int DEFAULT_SIZE = 100;
+    public static final int MAX_SIZE = 500;
+
+    /** Events {@code page × size} to {@code page × size + size - 1} of the stream, read from the store and no more. */
+    public ScheduleHistoryView replay(String scheduleId, int page, int size) {
+        List<DomainEventMessage<?>> events =
+                streams.readPage("schedule", scheduleId, ScheduleCreated.class, (long) page * size, size + 1);
+        boolean hasMore = events.size() > size;
         return new ScheduleHistoryView(
-                scheduleId, streams.render(streams.read("schedule", scheduleId, ScheduleCreated.class)));
+                scheduleId, page, size, hasMore, streams.render(hasMore ? events.subList(0, size) : events));
     }
 }

@@ -38,7 +38,12 @@ public class ScheduleQueryController {
     }
 
     @GetMapping("/{scheduleId}/history")
-    public ScheduleHistoryView history(@PathVariable("scheduleId") String scheduleId) {
-        return history.replay(scheduleId);
+    public ScheduleHistoryView history(
+            @PathVariable("scheduleId") String scheduleId,
+            @RequestParam(name = "page", required = false) String page,
+            @RequestParam(name = "size", required = false) String size) {
+        ScheduleListRequest paging = ScheduleListRequest.parse(
+                null, null, page, size == null || size.isBlank() ? String.valueOf(ScheduleHistory.DEFAULT_SIZE) : size);
+        return history.replay(scheduleId, paging.page(), paging.size());
     }
 }

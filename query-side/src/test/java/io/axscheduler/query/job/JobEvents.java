@@ -1,8 +1,7 @@
 package io.axscheduler.query.job;
 
-import io.axscheduler.api.job.Backoff;
 import io.axscheduler.api.job.JobCreated;
-import io.axscheduler.api.job.RetryPolicy;
+import io.axscheduler.testing.AJob;
 import java.time.Instant;
 import java.util.Map;
 
@@ -10,7 +9,7 @@ import java.util.Map;
 final class JobEvents {
 
     static final String JOB_ID = "job-1";
-    static final Instant CREATED_AT = Instant.parse("2026-11-30T10:00:00.000Z");
+    static final Instant CREATED_AT = AJob.CREATED_AT;
     static final Instant RUN_AT = Instant.parse("2026-11-30T10:05:00.250Z");
 
     private JobEvents() {}
@@ -20,18 +19,7 @@ final class JobEvents {
     }
 
     static JobCreated created(Map<String, Object> params) {
-        return new JobCreated(
-                JOB_ID,
-                "order-42-close",
-                "noop",
-                params,
-                7,
-                RUN_AT,
-                new RetryPolicy(3, Backoff.defaults()),
-                30_000,
-                "schedule-9",
-                "billing",
-                "ROUND_ROBIN");
+        return AJob.aJob().withId(JOB_ID).withRunAt(RUN_AT).withParams(params).created();
     }
 
     static Instant at(int secondsAfterCreation) {

@@ -1,0 +1,42 @@
+package io.axscheduler.api.schedule;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Cron expressions that never fire, or crash on some month, are refused up front with the expression as the field. */
+class CronFiresTest {
+
+    private static final Instant NOW = Instant.parse("2026-12-01T21:00:00Z");
+
+    @ParameterizedTest
+    @ValueSource(strings = {"0 0 0 31W * ?", "0 0 0 30W * ?", "0 0 0 ? * 1#6", "0 0 0 30 2 ?", "0 0 0 ? * 2#5"})
+    void an_expression_that_never_fires_or_cannot_be_computed_is_refused(String expression) {
+        Trigger trigger = Trigger.cron(expression, "UTC", CronDialect.QUARTZ);
+        InvalidTriggerException refused =
+                catchThrowableOfType(InvalidTriggerException.class, () -> FireTimes.requireFires(trigger, NOW));
+        if (expression.endsWith("2#5")) {
+            // a fifth Monday exists in some months: it fires, and is accepted
+            assertThat(refused).isNull();
+            return;
+        }
+        assertThat(refused).as(expression).isNotNull();
+        assertThat(refused.field()).isEqualTo("expression");
+        assertThat(refused.reason()).isNotBlank();
+    }
+
+    @Test
+    void ordinary_expressions_pass() {
+        for (String e :
+                new String[] {"0 0 0 15W * ?", "0 0 0 ? * 2#1", "0 0 0 L * ?", "0 */5 * * * ?", "0 0 0 29 2 ?"}) {
+            assertThatCode(() -> FireTimes.requireFires(Trigger.cron(e, "UTC", CronDialect.QUARTZ), NOW))
+                    .as(e)
+                    .doesNotThrowAnyException();
+        }
+    }
+}

@@ -1,0 +1,37 @@
+package io.axscheduler.axonmysql;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * The engine tweaks of Axon on MySQL/MariaDB, each of which can be switched off ({@code ax.axon.*}); off, Axon's own
+ * behaviour is used. docs/architecture.md says why each exists, docs/benchmark.md what each was measured to gain.
+ *
+ * @param multiRowAppends a unit of work's events go in multi-row INSERTs instead of one INSERT per event
+ * @param readsOutsideTransactions the event store's reads outside a transaction open none
+ * @param readerWakeMs the embedded store's reader wakes once per this many ms of commits (0: once per commit)
+ * @param countedWorkQueues pooled processors' work packages get queues that count themselves
+ * @param metadataReader Axon's Jackson serializers read metadata with one deserializer lookup
+ * @param sagaBatchLookups a saga processor's batch answers its association lookups with one query
+ * @param sagaSegmentRouting a saga's events go to the one segment their association value hashes to
+ */
+@ConfigurationProperties("ax.axon")
+public record AxonMysqlProperties(
+        @DefaultValue("true") boolean multiRowAppends,
+        @DefaultValue("true") boolean readsOutsideTransactions,
+        @DefaultValue("20") long readerWakeMs,
+        @DefaultValue("true") boolean countedWorkQueues,
+        @DefaultValue("true") boolean metadataReader,
+        @DefaultValue("true") boolean sagaBatchLookups,
+        @DefaultValue("true") boolean sagaSegmentRouting) {
+
+    public AxonMysqlProperties {
+        if (readerWakeMs < 0 || readerWakeMs > 1000)
+            throw new IllegalArgumentException("ax.axon.reader-wake-ms must be 0..1000, was " + readerWakeMs);
+    }
+
+    /** Every tweak on, as a node runs by default. */
+    public static AxonMysqlProperties defaults() {
+        return new AxonMysqlProperties(true, true, 20, true, true, true, true);
+    }
+}

@@ -1,0 +1,110 @@
+package io.axscheduler.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.File;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A node whose database goes away answers 503 with Retry-After and problem+json, not 500: the client may try again,
+ * and nothing was half-written. The database is a MariaDB server of this test's own (its own data directory and
+ * port), killed with SIGKILL under the running node.
+ */
+class DatabaseOutageIT {
+
+    private static final Path MARIADBD = Path.of("/usr/sbin/mariadbd");
+    private static final Path INSTALL_DB = Path.of("/usr/bin/mariadb-install-db");
+
+    @Test
+    void requests_during_an_outage_answer_503_with_retry_after() throws Exception {
+        Assumptions.assumeTrue(
+                Files.isExecutable(MARIADBD) && Files.isExecutable(INSTALL_DB), "needs a local MariaDB install");
+        Path dir = Files.createTempDirectory("ax-outage-db");
+        int port;
+        try (ServerSocket free = new ServerSocket(0)) {
+            port = free.getLocalPort();
+        }
+        Process install = new ProcessBuilder(
+                        INSTALL_DB.toString(),
+                        "--no-defaults",
+                        "--datadir=" + dir.resolve("data"),
+                        "--auth-root-authentication-method=normal",
+                        "--user=" + System.getProperty("user.name"))
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve("install.log").toFile())
+                .start();
+        assertThat(install.waitFor(120, TimeUnit.SECONDS)).isTrue();
+        Process server = new ProcessBuilder(
+                        MARIADBD.toString(),
+                        "--no-defaults",
+                        "--datadir=" + dir.resolve("data"),
+                        "--port=" + port,
+                        "--bind-address=127.0.0.1",
+                        "--socket=" + dir.resolve("mysql.sock"),
+                        "--pid-file=" + dir.resolve("mysqld.pid"),
+                        "--skip-log-bin",
+                        "--innodb-buffer-pool-size=32M",
+                        "--user=" + System.getProperty("user.name"))
+                .redirectErrorStream(true)
+                .redirectOutput(new File(dir.resolve("server.log").toString()))
+                .start();
+        try {
+            String url = "jdbc:mariadb://127.0.0.1:" + port + "/";
+            Await.until(Duration.ofSeconds(60), () -> canConnect(url), () -> "the test's MariaDB did not start");
+            try (Connection c = DriverManager.getConnection(url, "root", "")) {
+                c.createStatement().execute("CREATE DATABASE ax_outage");
+            }
+            try (Node node = Node.start(
+                    url + "ax_outage",
+                    "node-outage",
+                    Map.of("spring.datasource.username", "root", "spring.datasource.password", ""))) {
+                assertThat(node.api.submit("{\"jobType\":\"noop\"}")).isNotBlank();
+
+                server.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+
+                for (String[] request : new String[][] {
+                    {"POST", "/api/v1/jobs", "{\"jobType\":\"noop\"}"}, {"GET", "/api/v1/jobs", null}
+                }) {
+                    HttpResponse<String> answer = send(node, request[0], request[1], request[2]);
+                    assertThat(answer.statusCode()).as(answer.body()).isEqualTo(503);
+                    assertThat(answer.headers().firstValue("Retry-After")).isPresent();
+                    assertThat(answer.headers().firstValue("Content-Type").orElse(""))
+                            .startsWith("application/problem+json");
+                }
+            }
+        } finally {
+            server.destroyForcibly();
+        }
+    }
+
+    private static boolean canConnect(String url) {
+        try (Connection c = DriverManager.getConnection(url, "root", "")) {
+            return true;
+        } catch (Exception e) {
+            return false;
+        }
+    }
+
+    private static HttpResponse<String> send(Node node, String method, String path, String body) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + node.api.port + path))
+                .header("Content-Type", "application/json")
+                .timeout(Duration.ofSeconds(60))
+                .method(
+                        method,
+                        body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        return HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+}

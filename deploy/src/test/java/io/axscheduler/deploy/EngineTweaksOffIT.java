@@ -1,0 +1,58 @@
+package io.axscheduler.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.axscheduler.axonmysql.eventstore.CoalescedReaderWakes;
+import io.axscheduler.axonmysql.saga.BatchLookupSagaStore;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.axonframework.eventhandling.EventBus;
+import org.axonframework.modelling.saga.repository.SagaStore;
+import org.junit.jupiter.api.Test;
+
+/**
+ * With every engine tweak switched off (ax.axon.*), the node runs on Axon's own event store, reader, queues and saga
+ * store, and still runs jobs end to end: each tweak is an optimisation, never a condition of correctness.
+ */
+class EngineTweaksOffIT {
+
+    @Test
+    void a_node_with_every_engine_tweak_off_runs_jobs_and_their_retries() {
+        String db = TestDatabase.freshDatabase("tweaks_off");
+        Map<String, String> off = Map.of(
+                "ax.axon.multi-row-appends", "false",
+                "ax.axon.reads-outside-transactions", "false",
+                "ax.axon.reader-wake-ms", "0",
+                "ax.axon.counted-work-queues", "false",
+                "ax.axon.metadata-reader", "false",
+                "ax.axon.saga-batch-lookups", "false",
+                "ax.axon.saga-segment-routing", "false");
+        try (Node node = Node.start(db, "node-off", off)) {
+            assertThat(node.bean(EventBus.class)).isNotInstanceOf(CoalescedReaderWakes.class);
+            assertThat(node.bean(SagaStore.class)).isNotInstanceOf(BatchLookupSagaStore.class);
+
+            List<String> ids = new ArrayList<>();
+            for (int i = 0; i < 50; i++) ids.add(node.api.submit("{\"jobType\":\"count\"}"));
+            String flaky = node.api.submit(
+                    "{\"jobType\":\"flaky\",\"params\":{\"failTimes\":1},\"backoff\":{\"delaysMs\":[100]}}");
+            ids.add(flaky);
+
+            Await.until(
+                    Duration.ofSeconds(60),
+                    () -> ids.stream()
+                            .allMatch(id -> "SUCCEEDED"
+                                    .equals(node.api.get("/api/v1/jobs/" + id).text("status"))),
+                    () -> node.jdbc()
+                            .queryForList("SELECT status, COUNT(*) n FROM job_queue GROUP BY status")
+                            .toString());
+            assertThat(node.api
+                            .get("/api/v1/jobs/" + flaky)
+                            .body()
+                            .path("attempt")
+                            .asInt())
+                    .isEqualTo(2);
+        }
+    }
+}

@@ -1,0 +1,250 @@
+package io.axscheduler.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The hostile and unusual requests an adversarial run found answered wrongly (issue 18, defects 2 to 8), each as it
+ * was sent: a 4xx problem+json naming the field, or the write the client asked for and can read back.
+ */
+class HostileInputIT {
+
+    private static final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static Node node;
+
+    /** A status, a content type and the body as text, whatever it holds. */
+    record Raw(int status, String contentType, String body) {
+        JsonNode json() {
+            try {
+                return Api.JSON.readTree(body);
+            } catch (Exception e) {
+                throw new AssertionError("not JSON (" + contentType + "): " + body, e);
+            }
+        }
+
+        /** The fields the errors name. */
+        List<String> fields() {
+            List<String> fields = new ArrayList<>();
+            json().path("errors").forEach(e -> fields.add(e.path("field").asText()));
+            return fields;
+        }
+    }
+
+    @BeforeAll
+    static void start() {
+        node = Node.start(
+                TestDatabase.freshDatabase("hostile_input"),
+                "node-a",
+                Map.of(
+                        "ax.scheduler.remote.no-worker-timeout", "1s",
+                        "ax.scheduler.remote.no-worker-check-ms", "300"));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (node != null) node.close();
+    }
+
+    @Test
+    void job_keys_differing_in_case_accents_spaces_or_emoji_are_different_jobs() {
+        String[][] pairs = {
+            {"adv-Case-Key", "adv-case-key"}, {"straße", "strasse"}, {"key", "key "}, {"café", "cafe"}, {"😀", "😃"}
+        };
+        for (String[] pair : pairs) {
+            Raw first = send("POST", "/api/v1/jobs", "{\"jobKey\":" + quote(pair[0]) + ",\"jobType\":\"noop\"}");
+            Raw second = send("POST", "/api/v1/jobs", "{\"jobKey\":" + quote(pair[1]) + ",\"jobType\":\"noop\"}");
+            assertThat(first.status()).as(pair[0]).isEqualTo(201);
+            assertThat(second.status()).as(pair[1] + " after " + pair[0]).isEqualTo(201);
+            assertThat(second.json().path("jobId")).isNotEqualTo(first.json().path("jobId"));
+        }
+        // the same key again is still the same job
+        Raw again = send("POST", "/api/v1/jobs", "{\"jobKey\":\"adv-Case-Key\",\"jobType\":\"noop\"}");
+        assertThat(again.status()).isEqualTo(200);
+    }
+
+    @Test
+    void a_lone_surrogate_is_refused_not_stored_as_a_question_mark() {
+        assertRefused(send("POST", "/api/v1/jobs", "{\"jobKey\":\"\\ud800\",\"jobType\":\"noop\"}"), "jobKey");
+        assertRefused(
+                send("POST", "/api/v1/jobs", "{\"jobType\":\"noop\",\"params\":{\"a\":[\"x\\udc00\"]}}"),
+                "params.a[0]");
+    }
+
+    @Test
+    void parallel_manual_triggers_each_make_a_job_that_exists() throws Exception {
+        String schedule = ScheduleHttp.create(node.api, """
+                {"name":"yearly","trigger":{"type":"cron","expression":"0 0 0 1 1 ?","timezone":"UTC"},
+                 "job":{"jobType":"noop"}}""");
+        List<CompletableFuture<Raw>> triggers = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            triggers.add(CompletableFuture.supplyAsync(
+                    () -> send("POST", "/api/v1/schedules/" + schedule + "/trigger", "")));
+        }
+        Set<String> jobs = new HashSet<>();
+        for (CompletableFuture<Raw> trigger : triggers) {
+            Raw answer = trigger.get();
+            assertThat(answer.status()).as(answer.body()).isEqualTo(201);
+            jobs.add(answer.json().path("jobId").asText());
+        }
+        assertThat(jobs).hasSize(20);
+        for (String job : jobs)
+            assertThat(node.api.get("/api/v1/jobs/" + job).status()).isEqualTo(200);
+    }
+
+    @Test
+    void bodies_nested_deeper_than_64_are_refused_and_what_is_accepted_reads_back() {
+        assertRefused(send("POST", "/api/v1/jobs", "{\"jobType\":\"noop\",\"params\":" + nested(998) + "}"), "body");
+        assertRefused(send("POST", "/api/v1/jobs", "{\"jobType\":\"noop\",\"params\":" + nested(64) + "}"), "body");
+        Raw accepted = send("POST", "/api/v1/jobs", "{\"jobType\":\"noop\",\"params\":" + nested(60) + "}");
+        assertThat(accepted.status()).as(accepted.body()).isEqualTo(201);
+        String job = accepted.json().path("jobId").asText();
+        assertThat(send("GET", "/api/v1/jobs/" + job + "/history", null).status())
+                .isEqualTo(200);
+        assertThat(send("GET", "/api/v1/jobs/" + job + "/history?asOf=2999-01-01T00:00:00Z", null)
+                        .status())
+                .isEqualTo(200);
+    }
+
+    @Test
+    void cron_expressions_that_crash_or_never_fire_are_refused_by_validate_and_create_alike() {
+        for (String expression : List.of("0 0 0 31W * ?", "0 0 0 30W * ?", "0 0 0 ? * 1#6")) {
+            assertRefused(
+                    send("POST", "/api/v1/cron/validate", "{\"expression\":\"" + expression + "\"}"), "expression");
+            assertRefused(
+                    send(
+                            "POST",
+                            "/api/v1/schedules",
+                            "{\"name\":\"n\",\"trigger\":{\"type\":\"cron\",\"expression\":\"" + expression
+                                    + "\"},\"job\":{\"jobType\":\"noop\"}}"),
+                    "trigger.expression");
+        }
+    }
+
+    @Test
+    void json_is_read_strictly_on_every_endpoint() {
+        assertRefused(send("POST", "/api/v1/jobs", "{\"jobType\":\"noop\"} trailing"), "body");
+        assertRefused(send("POST", "/api/v1/jobs", "{\"jobType\":\"noop\"}{\"jobType\":\"noop\"}"), "body");
+        assertRefused(send("POST", "/api/v1/jobs", "{\"jobType\":\"nope\",\"jobType\":\"noop\"}"), "jobType");
+        String register = "{\"app\":\"a\",\"address\":\"http://127.0.0.1:1\",\"jobTypes\":[\"t\"],\"capacity\":";
+        assertRefused(send("POST", "/api/v1/workers/register", register + "1.5}"), "capacity");
+        assertRefused(send("POST", "/api/v1/workers/register", register + "\"2\"}"), "capacity");
+        assertRefused(send("POST", "/api/v1/workers/register", register + "2,\"colour\":\"red\"}"), "colour");
+        assertRefused(send("POST", "/api/v1/workers/register", "[1,2"), "body");
+        assertRefused(
+                send("POST", "/api/v1/jobs", "{\"jobType\":\"noop\",\"priority\":1" + "0".repeat(200) + "}"), "body");
+        assertThat(node.api.get("/api/v1/workers").body().path("workers")).isEmpty();
+    }
+
+    @Test
+    void handler_params_are_checked_at_submit() {
+        assertRefused(send("POST", "/api/v1/jobs", "{\"jobType\":\"http\"}"), "params.url");
+        assertRefused(send("POST", "/api/v1/jobs", "{\"jobType\":\"http\",\"params\":{\"url\":5}}"), "params.url");
+        assertRefused(
+                send("POST", "/api/v1/jobs", "{\"jobType\":\"http\",\"params\":{\"url\":\"ftp://127.0.0.1/x\"}}"),
+                "params.url");
+        assertRefused(
+                send(
+                        "POST",
+                        "/api/v1/schedules",
+                        "{\"name\":\"n\",\"trigger\":{\"type\":\"cron\",\"expression\":\"0 0 0 1 1 ?\"},"
+                                + "\"job\":{\"jobType\":\"http\",\"params\":{\"url\":\"x\"}}}"),
+                "job.params.url");
+        Raw fine = send("POST", "/api/v1/jobs", "{\"jobType\":\"http\",\"params\":{\"url\":\"http://127.0.0.1:1/x\"}}");
+        assertThat(fine.status()).as(fine.body()).isEqualTo(201);
+    }
+
+    @Test
+    void a_job_for_an_executor_app_without_workers_is_given_up_with_its_reason_recorded() {
+        String job = node.api.submit("{\"jobType\":\"noop\",\"executorApp\":\"ghost-app\"}");
+        JsonNode given = node.api.awaitStatus(job, "CANCELED");
+        assertThat(given.toString()).isNotEmpty();
+        JsonNode history = node.api.get("/api/v1/jobs/" + job + "/history").body();
+        assertThat(history.toString())
+                .contains("JobCanceled")
+                .contains("ghost-app")
+                .contains("no-worker-timeout");
+    }
+
+    @Test
+    void edges_answer_problem_json_never_500_or_html() {
+        String job = node.api.submit("{\"jobType\":\"noop\"}");
+        assertRefused(send("GET", "/api/v1/jobs/" + job + "/history?asOf=%2B1000000000-01-01T00:00:00Z", null), "asOf");
+        for (String path : List.of("/api/v1/jobs/%00", "/api/v1/jobs/%FF%FE", "/api/v1/jobs/" + "x".repeat(9000))) {
+            Raw answer = send("GET", path, null);
+            assertThat(answer.status())
+                    .as(path.substring(0, Math.min(20, path.length())))
+                    .isBetween(400, 499);
+            assertThat(answer.contentType()).as(answer.body()).startsWith("application/problem+json");
+            assertThat(answer.body())
+                    .doesNotContain("<html")
+                    .doesNotContain("java.")
+                    .doesNotContain("io.axscheduler");
+        }
+        Raw negative = send(
+                "POST",
+                "/api/v1/workers/callbacks",
+                "{\"workerId\":\"w\",\"jobId\":\"j\",\"attempt\":1,\"shardIndex\":0,\"succeeded\":true,"
+                        + "\"durationMs\":-5}");
+        assertRefused(negative, "durationMs");
+    }
+
+    private static void assertRefused(Raw answer, String field) {
+        assertThat(answer.status()).as(answer.body()).isEqualTo(400);
+        assertThat(answer.contentType()).startsWith("application/problem+json");
+        assertThat(answer.fields()).as(answer.body()).contains(field);
+        assertThat(answer.body())
+                .doesNotContain("java.")
+                .doesNotContain("io.axscheduler")
+                .doesNotContain("`");
+    }
+
+    private static String nested(int depth) {
+        return "{\"a\":".repeat(depth - 1) + "{}" + "}".repeat(depth - 1);
+    }
+
+    private static String quote(String s) {
+        try {
+            return Api.JSON.writeValueAsString(s);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static Raw send(String method, String path, String body) {
+        try {
+            HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + node.api.port + path))
+                    .header("Content-Type", "application/json")
+                    .timeout(Duration.ofSeconds(30))
+                    .method(
+                            method,
+                            body == null
+                                    ? HttpRequest.BodyPublishers.noBody()
+                                    : HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8))
+                    .build();
+            HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+            return new Raw(
+                    response.statusCode(),
+                    response.headers().firstValue("Content-Type").orElse(""),
+                    response.body());
+        } catch (Exception e) {
+            throw new AssertionError(method + " " + path, e);
+        }
+    }
+}

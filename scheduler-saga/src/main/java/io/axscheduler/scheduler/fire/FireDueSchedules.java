@@ -1,0 +1,289 @@
+package io.axscheduler.scheduler.fire;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.axscheduler.api.TimeOrderedIds;
+import io.axscheduler.api.job.JobStatus;
+import io.axscheduler.api.schedule.*;
+import io.axscheduler.axonmysql.messaging.OneUnitOfWork;
+import io.axscheduler.scheduler.DatabaseTime;
+import io.axscheduler.scheduler.SchedulerCommands;
+import io.axscheduler.scheduler.SchedulerProperties;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Fires one schedule whose time has come, or comes within the look-ahead ({@code ax.scheduler.schedules.fire-ahead-ms}),
+ * in one transaction: lock its row with {@code FOR UPDATE SKIP LOCKED}
+ * (another node firing it skips it), plan its due fire times with the misfire policy against database time, apply
+ * the overlap policy, then for each fire send {@code FireSchedule} and the {@code SubmitJob} keyed by (schedule, fire
+ * time). The aggregate refuses a fire time that is no longer due, and the job key refuses a second job for one fire
+ * time (a transaction's fires insert their keys together as it commits): either failing aborts the whole
+ * transaction, so a fire time makes exactly one job or none yet.
+ *
+ * <p>A fire made ahead makes its job at once, due at the exact fire time, so the job waits in the queue for its time
+ * instead of being made a scan interval after it. Only a fire that would fire anyway is made ahead: one the overlap
+ * policy would skip or queue now waits until it is due, when the previous job may have ended. A pause or delete
+ * within the look-ahead does not take back a fire already made.
+ *
+ * <p>Every command here is sent holding the schedule's row: a schedule busy with an operator's command fails the
+ * fire at once instead of waiting for it (see {@code Metadata.HOLDS_ROW_LOCKS}), and is fired on a later pass.
+ */
+@Component
+public class FireDueSchedules {
+
+    private static final Logger log = LoggerFactory.getLogger(FireDueSchedules.class);
+    private static final String LOCK_COLUMNS =
+            "SELECT schedule_id, trigger_json, anchor_at, next_fire_at, queued_fire_at,"
+                    + " misfire_policy, overlap_policy, last_job_id FROM schedules";
+
+    private final NamedParameterJdbcTemplate jdbc;
+    private final TransactionTemplate transaction;
+    private final SchedulerCommands commands;
+    private final DatabaseTime databaseTime;
+    private final ObjectMapper json;
+    private final long misfireThresholdMs;
+    private final int fireAllMax;
+    private final long fireAheadMs;
+    private final Clock clock;
+
+    public FireDueSchedules(
+            NamedParameterJdbcTemplate jdbc,
+            TransactionTemplate transaction,
+            SchedulerCommands commands,
+            DatabaseTime databaseTime,
+            ObjectMapper json,
+            Clock clock,
+            SchedulerProperties properties) {
+        this.jdbc = jdbc;
+        this.transaction = transaction;
+        this.commands = commands;
+        this.databaseTime = databaseTime;
+        this.json = json;
+        this.clock = clock;
+        this.misfireThresholdMs = properties.schedules().misfireThresholdMs();
+        this.fireAllMax = properties.schedules().fireAllMax();
+        this.fireAheadMs = properties.schedules().fireAheadMs();
+    }
+
+    /** Schedules due by database time within the look-ahead, oldest first; read without locks, each is locked when fired. */
+    public List<String> dueScheduleIds(int limit) {
+        return jdbc.queryForList(
+                "SELECT schedule_id FROM schedules WHERE state = 'ACTIVE' AND next_fire_at <= " + DatabaseTime.NOW_MS
+                        + " + :ahead ORDER BY next_fire_at LIMIT :limit",
+                Map.of("limit", limit, "ahead", fireAheadMs),
+                String.class);
+    }
+
+    /**
+     * What one batch did: schedules locked, the jobs they made, and how many of them were not due yet and left to
+     * wait (a fire ahead that the overlap policy would not fire now).
+     */
+    public record Fired(int schedules, int jobs, int deferred) {
+
+        /** A full batch that moved: more may be due behind it. */
+        public boolean full(int limit) {
+            return schedules >= limit && deferred < schedules;
+        }
+    }
+
+    /**
+     * Fires up to {@code limit} due schedules in one transaction, oldest fire time first: one lock statement, one commit
+     * and one unit of work for the lot instead of one each (the fires' and jobs' events are appended in one batch, their
+     * read-model rows written in batches), which is what lets a node keep up with thousands of schedules a minute.
+     * Rows another node holds are skipped. Any failure rolls the whole batch back and is thrown: the caller then fires
+     * the schedules one by one, so one bad schedule costs the others a retry, never their fires.
+     */
+    public Fired fireDue(int limit) {
+        Fired fired = transaction.execute(tx -> {
+            List<Map<String, Object>> rows = jdbc.queryForList(
+                    LOCK_COLUMNS + " WHERE state = 'ACTIVE' AND next_fire_at <= " + DatabaseTime.NOW_MS
+                            + " + :ahead ORDER BY next_fire_at LIMIT :limit FOR UPDATE SKIP LOCKED",
+                    Map.of("limit", limit, "ahead", fireAheadMs));
+            if (rows.isEmpty()) return new Fired(0, 0, 0);
+            long nowMs = databaseTime.nowMs();
+            return OneUnitOfWork.run(() -> {
+                int jobs = 0, deferred = 0;
+                for (Map<String, Object> row : rows) {
+                    int made = fireLocked(row, nowMs);
+                    jobs += made;
+                    if (made == 0 && ((Number) row.get("next_fire_at")).longValue() > nowMs) deferred++;
+                }
+                return new Fired(rows.size(), jobs, deferred);
+            });
+        });
+        return fired == null ? new Fired(0, 0, 0) : fired;
+    }
+
+    /** Fires what is due of one schedule; returns the jobs made (0 when another node holds it or it is no longer due). */
+    public int fire(String scheduleId) {
+        Integer made = transaction.execute(tx -> {
+            List<Map<String, Object>> rows = jdbc.queryForList(
+                    LOCK_COLUMNS + " WHERE schedule_id = :id AND state = 'ACTIVE'" + " AND next_fire_at <= "
+                            + DatabaseTime.NOW_MS + " + :ahead FOR UPDATE SKIP LOCKED",
+                    Map.of("id", scheduleId, "ahead", fireAheadMs));
+            if (rows.isEmpty()) return 0;
+            return fireLocked(rows.get(0), databaseTime.nowMs());
+        });
+        return made == null ? 0 : made;
+    }
+
+    private int fireLocked(Map<String, Object> row, long nowMs) {
+        String scheduleId = (String) row.get("schedule_id");
+        Trigger trigger = read((String) row.get("trigger_json"), Trigger.class);
+        Instant anchor = Instant.ofEpochMilli(((Number) row.get("anchor_at")).longValue());
+        Instant due = Instant.ofEpochMilli(((Number) row.get("next_fire_at")).longValue());
+        Instant queued = row.get("queued_fire_at") == null
+                ? null
+                : Instant.ofEpochMilli(((Number) row.get("queued_fire_at")).longValue());
+        OverlapPolicy overlap = OverlapPolicy.valueOf((String) row.get("overlap_policy"));
+        FirePlan plan = PlanFires.plan(
+                trigger,
+                anchor,
+                due,
+                Instant.ofEpochMilli(nowMs),
+                fireAheadMs,
+                MisfirePolicy.valueOf((String) row.get("misfire_policy")),
+                misfireThresholdMs,
+                fireAllMax);
+        // ALLOW fires whatever the last job does: its row is read only when a policy or a held-back fire needs it
+        LastJob lastJob =
+                overlap == OverlapPolicy.ALLOW && queued == null ? null : lastJob((String) row.get("last_job_id"));
+        int made = 0;
+        if (queued != null && (lastJob == null || lastJob.ended())) {
+            // the held-back fire goes first: it waited longer than the fires due now, which must queue behind it
+            String jobId = submit(scheduleId, queued, FireKind.QUEUED, null);
+            lastJob = new LastJob(jobId, JobStatus.WAITING, 0, Integer.MAX_VALUE);
+            queued = null;
+            made++;
+        }
+        for (int i = 0; i < plan.fires().size(); i++) {
+            PlannedFire planned = plan.fires().get(i);
+            Instant next = plan.nextAfter(i);
+            if (!planned.fires()) {
+                commands.sendHoldingRows(
+                        new SkipScheduleFire(scheduleId, planned.fireTime(), planned.skipReason(), next));
+                continue;
+            }
+            OverlapDecision decision = OverlapDecision.decide(overlap, lastJob, queued);
+            if (decision != OverlapDecision.FIRE && planned.fireTime().toEpochMilli() > nowMs) {
+                break; // not due yet: decided when it is, and the schedule already waits for this fire time
+            }
+            switch (decision) {
+                case FIRE -> {
+                    String jobId = submit(scheduleId, planned.fireTime(), FireKind.SCHEDULED, next);
+                    lastJob = new LastJob(jobId, JobStatus.WAITING, 0, Integer.MAX_VALUE);
+                    made++;
+                }
+                case QUEUE -> {
+                    commands.sendHoldingRows(
+                            new QueueScheduleFire(scheduleId, planned.fireTime(), lastJob.jobId(), next));
+                    queued = planned.fireTime();
+                }
+                case SKIP ->
+                    commands.sendHoldingRows(new SkipScheduleFire(
+                            scheduleId, planned.fireTime(), OverlapDecision.skipReason(overlap, lastJob), next));
+            }
+        }
+        return made;
+    }
+
+    /** Releases fires held back by overlap policy QUEUE whose job has ended; returns the jobs made. */
+    public int releaseQueued(int limit) {
+        int made = 0;
+        List<String> ids = jdbc.queryForList(
+                "SELECT s.schedule_id FROM schedules s LEFT JOIN job_queue j ON j.job_id = s.last_job_id"
+                        + " WHERE s.state = 'ACTIVE' AND s.queued_fire_at IS NOT NULL AND (j.job_id IS NULL OR "
+                        + LastJob.ENDED_SQL + ")"
+                        + " LIMIT :limit",
+                Map.of("limit", limit),
+                String.class);
+        for (String id : ids) {
+            Integer one = transaction.execute(tx -> {
+                List<Map<String, Object>> rows = jdbc.queryForList(
+                        "SELECT queued_fire_at, last_job_id FROM schedules"
+                                + " WHERE schedule_id = :id AND state = 'ACTIVE' AND queued_fire_at IS NOT NULL FOR UPDATE SKIP LOCKED",
+                        Map.of("id", id));
+                if (rows.isEmpty()) return 0;
+                LastJob last = lastJob((String) rows.get(0).get("last_job_id"));
+                if (last != null && !last.ended()) return 0;
+                submit(
+                        id,
+                        Instant.ofEpochMilli(((Number) rows.get(0).get("queued_fire_at")).longValue()),
+                        FireKind.QUEUED,
+                        null);
+                return 1;
+            });
+            made += one == null ? 0 : one;
+        }
+        return made;
+    }
+
+    /** Fixed-delay schedules whose last job ended get their next fire time: the delay after that end. */
+    public int armFixedDelays(int limit) {
+        int armed = 0;
+        List<String> ids = jdbc.queryForList(
+                "SELECT s.schedule_id FROM schedules s JOIN job_queue j ON j.job_id = s.last_job_id"
+                        + " WHERE s.state = 'ACTIVE' AND s.trigger_type = 'FIXED_DELAY' AND s.next_fire_at IS NULL AND "
+                        + LastJob.ENDED_SQL + " LIMIT :limit",
+                Map.of("limit", limit),
+                String.class);
+        for (String id : ids) {
+            Integer one = transaction.execute(tx -> {
+                List<Map<String, Object>> rows = jdbc.queryForList(
+                        "SELECT last_job_id FROM schedules WHERE schedule_id = :id"
+                                + " AND state = 'ACTIVE' AND trigger_type = 'FIXED_DELAY' AND next_fire_at IS NULL FOR UPDATE SKIP LOCKED",
+                        Map.of("id", id));
+                if (rows.isEmpty()) return 0;
+                String jobId = (String) rows.get(0).get("last_job_id");
+                List<Long> ended = jdbc.queryForList(
+                        "SELECT j.updated_at FROM job_queue j WHERE j.job_id = :jobId AND " + LastJob.ENDED_SQL,
+                        Map.of("jobId", jobId),
+                        Long.class);
+                if (ended.isEmpty()) return 0;
+                commands.sendHoldingRows(new ArmSchedule(id, jobId, Instant.ofEpochMilli(ended.get(0))));
+                return 1;
+            });
+            armed += one == null ? 0 : one;
+        }
+        return armed;
+    }
+
+    private String submit(String scheduleId, Instant fireTime, FireKind kind, Instant next) {
+        String jobId = TimeOrderedIds.next(clock.millis());
+        JobTemplate template = commands.sendHoldingRows(new FireSchedule(scheduleId, fireTime, kind, jobId, next));
+        // a fire time whose key is taken fails the transaction as it commits (the key goes in with the batch's
+        // others), the fire above with it: such a submit never answers with another job
+        commands.submitFailingOnTakenKey(template.toSubmitJob(jobId, scheduleId, fireTime, kind));
+        log.debug("schedule {} fired {} ({}) as job {}", scheduleId, fireTime, kind, jobId);
+        return jobId;
+    }
+
+    private LastJob lastJob(String jobId) {
+        if (jobId == null) return null;
+        List<LastJob> jobs = jdbc.query(
+                "SELECT status, attempt, max_retries FROM job_queue WHERE job_id = :id",
+                Map.of("id", jobId),
+                (rs, i) -> new LastJob(
+                        jobId,
+                        JobStatus.valueOf(rs.getString("status")),
+                        rs.getInt("attempt"),
+                        rs.getInt("max_retries")));
+        return jobs.isEmpty() ? null : jobs.get(0);
+    }
+
+    private <T> T read(String text, Class<T> type) {
+        try {
+            return json.readValue(text, type);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("schedules row holds unreadable " + type.getSimpleName(), e);
+        }
+    }
+}

@@ -1,0 +1,118 @@
+package io.axscheduler.scheduler.lifecycle;
+
+import com.fasterxml.jackson.annotation.JsonAutoDetect;
+import io.axscheduler.api.job.*;
+import io.axscheduler.api.problem.IllegalTransitionException;
+import io.axscheduler.scheduler.SchedulerCommands;
+import java.time.Clock;
+import java.time.Duration;
+import org.axonframework.config.ProcessingGroup;
+import org.axonframework.deadline.DeadlineManager;
+import org.axonframework.deadline.annotation.DeadlineHandler;
+import org.axonframework.modelling.saga.EndSaga;
+import org.axonframework.modelling.saga.SagaEventHandler;
+import org.axonframework.modelling.saga.SagaLifecycle;
+import org.axonframework.modelling.saga.StartSaga;
+import org.axonframework.spring.stereotype.Saga;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Drives one attempt of a job from its start to its end: schedules the run deadline (a persistent, cluster-wide
+ * db-scheduler deadline), cancels it when the attempt ends, and applies the retry policy to a failed or timed-out
+ * attempt. It lives from {@code JobStarted} to the end of that attempt; the next attempt starts a new one.
+ *
+ * <p>Resources are handler parameters, never fields: the saga is serialized with Jackson between events. The
+ * deadline handler only sends a command to the {@code Job} aggregate — it may run on another node than the one
+ * handling this saga's events, and saga state is not version-checked, but the job's event stream is.
+ */
+@Saga
+@ProcessingGroup(JobLifecycleSaga.PROCESSING_GROUP)
+@JsonAutoDetect(
+        fieldVisibility = JsonAutoDetect.Visibility.ANY,
+        getterVisibility = JsonAutoDetect.Visibility.NONE,
+        isGetterVisibility = JsonAutoDetect.Visibility.NONE)
+public class JobLifecycleSaga {
+
+    public static final String PROCESSING_GROUP = "job-lifecycle";
+    static final String JOB_ID = "jobId";
+    static final String RUN_DEADLINE = "job-run-timeout";
+    private static final Logger log = LoggerFactory.getLogger(JobLifecycleSaga.class);
+
+    private String jobId;
+    private int attempt;
+    private RetryPolicy retryPolicy;
+    private String deadlineId;
+
+    @StartSaga
+    @SagaEventHandler(associationProperty = JOB_ID)
+    void on(JobStarted event, DeadlineManager deadlines) {
+        jobId = event.jobId();
+        attempt = event.attempt();
+        retryPolicy = event.retryPolicy();
+        cancelDeadline(deadlines);
+        // the attempt's end is already in hand (a short run): a deadline would be armed and disarmed in one commit
+        if (BatchLookahead.attemptEndsLater(jobId, attempt)) return;
+        deadlineId = deadlines.schedule(
+                Duration.ofMillis(event.timeoutMs()), RUN_DEADLINE, new RunDeadline(event.attempt()));
+    }
+
+    @EndSaga
+    @SagaEventHandler(associationProperty = JOB_ID)
+    void on(JobSucceeded event, DeadlineManager deadlines) {
+        cancelDeadline(deadlines);
+    }
+
+    @EndSaga
+    @SagaEventHandler(associationProperty = JOB_ID)
+    void on(JobFailed event, DeadlineManager deadlines, SchedulerCommands commands, Clock clock) {
+        cancelDeadline(deadlines);
+        retryIfAllowed(event.attempt(), commands, clock);
+    }
+
+    @SagaEventHandler(associationProperty = JOB_ID)
+    void on(JobTimedOut event, DeadlineManager deadlines, SchedulerCommands commands, Clock clock) {
+        if (event.phase() != TimeoutPhase.RUN) {
+            return; // a lapsed claim of a later attempt: it never started, nothing of ours to end
+        }
+        cancelDeadline(deadlines);
+        retryIfAllowed(event.attempt(), commands, clock);
+        SagaLifecycle.end();
+    }
+
+    @EndSaga
+    @SagaEventHandler(associationProperty = JOB_ID)
+    void on(JobCanceled event, DeadlineManager deadlines) {
+        cancelDeadline(deadlines);
+    }
+
+    @DeadlineHandler(deadlineName = RUN_DEADLINE)
+    void onRunDeadline(RunDeadline deadline, SchedulerCommands commands) {
+        try {
+            commands.sendAndWait(new TimeOutJob(jobId, deadline.attempt(), TimeoutPhase.RUN));
+        } catch (IllegalTransitionException alreadyEnded) {
+            log.debug("run deadline of job {} attempt {} came after the attempt ended", jobId, deadline.attempt());
+        }
+    }
+
+    private void retryIfAllowed(int endedAttempt, SchedulerCommands commands, Clock clock) {
+        if (!retryPolicy.allowsRetryAfter(endedAttempt)) {
+            return;
+        }
+        try {
+            commands.sendAndWait(new ScheduleRetry(
+                    jobId, endedAttempt, clock.instant().plusMillis(retryPolicy.delayAfterAttempt(endedAttempt))));
+        } catch (IllegalTransitionException overtaken) {
+            // an operator canceled or re-ran the job first; their decision stands
+            log.debug(
+                    "retry of job {} after attempt {} not scheduled: {}", jobId, endedAttempt, overtaken.getMessage());
+        }
+    }
+
+    private void cancelDeadline(DeadlineManager deadlines) {
+        if (deadlineId != null) {
+            deadlines.cancelSchedule(RUN_DEADLINE, deadlineId);
+            deadlineId = null;
+        }
+    }
+}

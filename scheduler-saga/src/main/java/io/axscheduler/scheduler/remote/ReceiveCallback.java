@@ -1,0 +1,102 @@
+package io.axscheduler.scheduler.remote;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.axscheduler.api.StrictJson;
+import io.axscheduler.api.job.FailJob;
+import io.axscheduler.api.job.SucceedJob;
+import io.axscheduler.api.problem.InvalidRequestException;
+import io.axscheduler.api.problem.JsonRefusals;
+import io.axscheduler.api.worker.JobCallback;
+import java.time.Clock;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Component;
+
+/**
+ * A worker's callback: verified first (a bad one changes nothing), then counted against the attempt's dispatch row,
+ * then — when the attempt's shards add up to an outcome — sent to the job as SucceedJob or FailJob naming the
+ * worker. The aggregate takes an outcome only for the attempt that is running, so a late one changes nothing.
+ */
+@Component
+public class ReceiveCallback {
+
+    public enum Result {
+        APPLIED,
+        IGNORED,
+        UNAUTHORIZED
+    }
+
+    private static final Logger log = LoggerFactory.getLogger(ReceiveCallback.class);
+
+    private final WorkerRegistry registry;
+    private final WorkerDispatches dispatches;
+    private final WorkerCommands commands;
+    private final ObjectMapper json;
+    private final CallbackVerifier verifier;
+    /** Anyone can post callbacks: their refusals are logged a few a minute, with how many were left out. */
+    private final RateLimitedLog refusedCallbacks = new RateLimitedLog(log, 10, 60_000);
+
+    public ReceiveCallback(
+            WorkerRegistry registry,
+            WorkerDispatches dispatches,
+            WorkerCommands commands,
+            ObjectMapper json,
+            WorkerProperties properties,
+            Clock clock) {
+        this.registry = registry;
+        this.dispatches = dispatches;
+        this.commands = commands;
+        // read by the node's one policy for received JSON, as every request body is
+        this.json = StrictJson.of(json);
+        this.verifier = new CallbackVerifier(properties.callbackMaxAgeMs(), clock);
+    }
+
+    public Result receive(String body, String timestamp, String signature) {
+        JobCallback callback;
+        try {
+            callback = json.readValue(body, JobCallback.class);
+        } catch (JsonProcessingException unreadable) {
+            throw new InvalidRequestException(List.of(JsonRefusals.describe(unreadable)));
+        }
+        if (callback.workerId() == null || callback.jobId() == null) return Result.UNAUTHORIZED;
+        if (callback.durationMs() < 0) throw InvalidRequestException.of("durationMs", "must not be negative");
+        String secret = registry.secretOf(callback.workerId()).orElse(null);
+        CallbackVerifier.Verdict verdict = verifier.verify(secret, timestamp, signature, body);
+        if (verdict != CallbackVerifier.Verdict.VALID) {
+            refusedCallbacks.warn(
+                    "callback for job {} from worker {} refused: {}",
+                    printable(callback.jobId()),
+                    printable(callback.workerId()),
+                    verdict);
+            return Result.UNAUTHORIZED;
+        }
+        WorkerDispatches.Applied applied = dispatches.record(callback);
+        if (!applied.counted()) return Result.IGNORED;
+        registry.callbackReceived(callback.workerId());
+        WorkerDispatches.Outcome outcome = applied.outcome();
+        if (outcome == null) return Result.APPLIED;
+        Object command = outcome.succeeded()
+                ? new SucceedJob(callback.jobId(), callback.attempt(), outcome.result(), outcome.durationMs())
+                : new FailJob(callback.jobId(), callback.attempt(), outcome.error(), outcome.durationMs());
+        return commands.finish(callback.jobId(), callback.attempt(), outcome.workers(), command)
+                ? Result.APPLIED
+                : Result.IGNORED;
+    }
+
+    /**
+     * {@code text} with its control characters (a newline would start a forged log line) shown as {@code \\uXXXX},
+     * and cut at 100 characters: unauthenticated input goes into the log only this way.
+     */
+    static String printable(String text) {
+        StringBuilder out = new StringBuilder();
+        for (int i = 0; i < text.length() && i < 100; i++) {
+            char c = text.charAt(i);
+            if (Character.isISOControl(c) || c == '\u2028' || c == '\u2029')
+                out.append(String.format("\\u%04x", (int) c));
+            else out.append(c);
+        }
+        return text.length() > 100 ? out + "…" : out.toString();
+    }
+}

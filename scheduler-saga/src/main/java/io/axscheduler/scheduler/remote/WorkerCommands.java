@@ -1,0 +1,77 @@
+package io.axscheduler.scheduler.remote;
+
+import io.axscheduler.api.Metadata;
+import io.axscheduler.api.job.StartJob;
+import io.axscheduler.api.problem.IllegalTransitionException;
+import java.util.Map;
+import org.axonframework.commandhandling.GenericCommandMessage;
+import org.axonframework.commandhandling.gateway.CommandGateway;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.stereotype.Component;
+
+/**
+ * Commands about remotely run attempts, sent on the node's behalf with the worker in their metadata. An outcome can
+ * arrive before the dispatcher's StartJob (a fast job calls back before the push's answer is read), so finishing
+ * starts the attempt first when it is still only claimed; the aggregate refuses whichever of the two comes second.
+ */
+@Component
+public class WorkerCommands {
+
+    /** Metadata key naming the worker that ran the attempt. */
+    public static final String WORKER = "worker";
+
+    private static final Logger log = LoggerFactory.getLogger(WorkerCommands.class);
+
+    private final CommandGateway commands;
+    private final String node;
+
+    public WorkerCommands(CommandGateway commands, @Value("${ax.node.id}") String node) {
+        this.commands = commands;
+        this.node = node;
+    }
+
+    /** True when this call started the attempt, false when it had already started or moved on. */
+    public boolean start(String jobId, int attempt, String worker) {
+        try {
+            send(new StartJob(jobId, attempt, node, worker), worker);
+            return true;
+        } catch (IllegalTransitionException refused) {
+            return false;
+        }
+    }
+
+    /** Sends SucceedJob or FailJob; false when the attempt already ended (a duplicate or late outcome). */
+    public boolean finish(String jobId, int attempt, String worker, Object outcome) {
+        try {
+            send(outcome, worker);
+            return true;
+        } catch (IllegalTransitionException notRunning) {
+            // still only claimed: start it here. If the start is refused, the dispatcher's StartJob may just have
+            // landed (or the attempt ended): either way the second try of the outcome tells which.
+            start(jobId, attempt, worker);
+        }
+        try {
+            send(outcome, worker);
+            return true;
+        } catch (IllegalTransitionException refused) {
+            log.debug("outcome of job {} attempt {} refused: {}", jobId, attempt, refused.getMessage());
+            return false;
+        }
+    }
+
+    /** Sends a command whose refusal (the attempt already moved on) is expected and ignored. */
+    public void sendIgnoringRefusal(Object command, String worker) {
+        try {
+            send(command, worker);
+        } catch (IllegalTransitionException refused) {
+            log.debug("{} refused: {}", command, refused.getMessage());
+        }
+    }
+
+    private void send(Object command, String worker) {
+        commands.sendAndWait(GenericCommandMessage.asCommandMessage(command)
+                .andMetaData(Map.of(Metadata.ACTOR, Metadata.SCHEDULER, WORKER, worker)));
+    }
+}

@@ -1,0 +1,278 @@
+package io.axscheduler.scheduler.remote;
+
+import io.axscheduler.api.problem.FieldError;
+import io.axscheduler.api.problem.InvalidRequestException;
+import io.axscheduler.api.problem.NotFoundException;
+import io.axscheduler.api.worker.RegisterWorker;
+import io.axscheduler.api.worker.WorkerRegistered;
+import io.axscheduler.api.worker.WorkerView;
+import io.axscheduler.scheduler.DatabaseTime;
+import io.axscheduler.scheduler.remote.route.Candidate;
+import java.net.URI;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * The worker registry: the {@code workers} table. Every time in it is the database's, so nodes agree on who is
+ * silent; a heartbeat is an UPDATE, not an event.
+ */
+@Component
+public class WorkerRegistry {
+
+    static final int MAX_JOB_TYPES = 100;
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
+    private static final String COLUMNS = "worker_id, app, address, job_types, capacity, registered_at, last_heartbeat,"
+            + " in_flight, last_used, consecutive_failures, cooling_until";
+    private static final SecureRandom random = new SecureRandom();
+
+    private final NamedParameterJdbcTemplate jdbc;
+    private final TransactionTemplate transaction;
+    private final WorkerProperties properties;
+    private volatile Snapshot knownTypes = new Snapshot(Set.of(), 0);
+
+    private final Clock clock;
+
+    public WorkerRegistry(
+            NamedParameterJdbcTemplate jdbc,
+            TransactionTemplate transaction,
+            WorkerProperties properties,
+            Clock clock) {
+        this.clock = clock;
+        this.jdbc = jdbc;
+        this.transaction = transaction;
+        this.properties = properties;
+    }
+
+    /** A registered worker as the registry holds it. */
+    public record Registered(String app, Candidate candidate, long lastHeartbeat, long coolingUntil) {}
+
+    public WorkerRegistered register(RegisterWorker request) {
+        validate(request);
+        String workerId = request.app() + "-" + HexFormat.of().formatHex(bytes(6));
+        String secret = HexFormat.of().formatHex(bytes(32));
+        jdbc.update(
+                "INSERT INTO workers (worker_id, app, address, job_types, capacity, secret, registered_at, last_heartbeat)"
+                        + " VALUES (:id, :app, :address, :types, :capacity, :secret, " + DatabaseTime.NOW_MS + ", "
+                        + DatabaseTime.NOW_MS + ")",
+                Map.of(
+                        "id",
+                        workerId,
+                        "app",
+                        request.app(),
+                        "address",
+                        stripSlash(request.address()),
+                        "types",
+                        String.join(",", new LinkedHashSet<>(request.jobTypes())),
+                        "capacity",
+                        request.capacity(),
+                        "secret",
+                        secret));
+        knownTypes = new Snapshot(Set.of(), 0);
+        return new WorkerRegistered(workerId, secret, properties.heartbeatIntervalMs());
+    }
+
+    public void heartbeat(String workerId, int inFlight) {
+        int updated = jdbc.update(
+                "UPDATE workers SET last_heartbeat = " + DatabaseTime.NOW_MS + ", in_flight = :inFlight"
+                        + " WHERE worker_id = :id",
+                Map.of("id", workerId, "inFlight", Math.max(0, inFlight)));
+        if (updated == 0) throw new NotFoundException("worker", workerId);
+    }
+
+    public void deregister(String workerId) {
+        if (jdbc.update("DELETE FROM workers WHERE worker_id = :id", Map.of("id", workerId)) == 0) {
+            throw new NotFoundException("worker", workerId);
+        }
+    }
+
+    public Optional<String> secretOf(String workerId) {
+        return jdbc
+                .query(
+                        "SELECT secret FROM workers WHERE worker_id = :id",
+                        Map.of("id", workerId),
+                        (rs, i) -> rs.getString(1))
+                .stream()
+                .findFirst();
+    }
+
+    public List<WorkerView> list() {
+        long now = nowMs();
+        return all().stream()
+                .map(w -> new WorkerView(
+                        w.candidate().workerId(),
+                        w.app(),
+                        w.candidate().address(),
+                        List.copyOf(w.candidate().jobTypes()),
+                        w.candidate().capacity(),
+                        Instant.ofEpochMilli(w.lastHeartbeat()),
+                        w.candidate().inFlight(),
+                        w.candidate().consecutiveFailures(),
+                        w.coolingUntil() > now))
+                .toList();
+    }
+
+    /** Workers that heartbeat in time and are not cooling down: the only ones that get new work. */
+    public List<Registered> available() {
+        return jdbc.query(
+                "SELECT " + COLUMNS + " FROM workers WHERE last_heartbeat >= " + DatabaseTime.NOW_MS
+                        + " - :silence AND cooling_until <= " + DatabaseTime.NOW_MS
+                        + " ORDER BY registered_at, worker_id",
+                Map.of("silence", properties.silenceMs()),
+                WorkerRegistry::row);
+    }
+
+    /**
+     * Whether some registered worker runs {@code jobType}: asked on every submit, so answered from a snapshot at
+     * most a second old (and dropped on every registration here).
+     */
+    public boolean runsJobType(String jobType) {
+        return jobTypes().contains(jobType);
+    }
+
+    public Set<String> jobTypes() {
+        Snapshot snapshot = knownTypes;
+        if (clock.millis() - snapshot.takenAtMs() > 1000) {
+            Set<String> types = new LinkedHashSet<>();
+            jdbc.query("SELECT job_types FROM workers", Map.of(), rs -> {
+                types.addAll(Arrays.asList(rs.getString(1).split(",")));
+            });
+            snapshot = new Snapshot(Set.copyOf(types), clock.millis());
+            knownTypes = snapshot;
+        }
+        return snapshot.types();
+    }
+
+    /** The worker took a push: its failures are forgiven, it is one job busier and was just used. */
+    public void pushed(String workerId) {
+        jdbc.update(
+                "UPDATE workers SET consecutive_failures = 0, in_flight = in_flight + 1, last_used = "
+                        + DatabaseTime.NOW_MS + " WHERE worker_id = :id",
+                Map.of("id", workerId));
+    }
+
+    /**
+     * A push failed. The failure that reaches the limit starts the cool-down; cooling_until is assigned first because
+     * MySQL evaluates SET left to right with the values already assigned.
+     */
+    public void pushFailed(String workerId) {
+        jdbc.update(
+                "UPDATE workers SET cooling_until = CASE WHEN consecutive_failures + 1 >= :limit THEN "
+                        + DatabaseTime.NOW_MS + " + :coolDown ELSE cooling_until END,"
+                        + " consecutive_failures = consecutive_failures + 1 WHERE worker_id = :id",
+                Map.of(
+                        "id",
+                        workerId,
+                        "limit",
+                        properties.failuresBeforeCoolDown(),
+                        "coolDown",
+                        properties.coolDownMs()));
+    }
+
+    public void callbackReceived(String workerId) {
+        jdbc.update(
+                "UPDATE workers SET in_flight = GREATEST(in_flight - 1, 0) WHERE worker_id = :id",
+                Map.of("id", workerId));
+    }
+
+    /** Removes workers silent for too long and returns their ids; each node skips the rows another is removing. */
+    public List<String> removeSilent() {
+        return transaction.execute(tx -> {
+            List<String> silent = jdbc.queryForList(
+                    "SELECT worker_id FROM workers WHERE last_heartbeat < " + DatabaseTime.NOW_MS
+                            + " - :silence ORDER BY last_heartbeat LIMIT 100 FOR UPDATE SKIP LOCKED",
+                    Map.of("silence", properties.silenceMs()),
+                    String.class);
+            if (!silent.isEmpty()) jdbc.update("DELETE FROM workers WHERE worker_id IN (:ids)", Map.of("ids", silent));
+            return silent;
+        });
+    }
+
+    private List<Registered> all() {
+        return jdbc.query(
+                "SELECT " + COLUMNS + " FROM workers ORDER BY app, registered_at, worker_id",
+                Map.of(),
+                WorkerRegistry::row);
+    }
+
+    private long nowMs() {
+        return jdbc.getJdbcTemplate().queryForObject("SELECT " + DatabaseTime.NOW_MS, Long.class);
+    }
+
+    private static Registered row(java.sql.ResultSet rs, int i) throws java.sql.SQLException {
+        Set<String> types =
+                new LinkedHashSet<>(Arrays.asList(rs.getString("job_types").split(",")));
+        Candidate candidate = new Candidate(
+                rs.getString("worker_id"),
+                rs.getString("address"),
+                types,
+                rs.getInt("capacity"),
+                rs.getInt("in_flight"),
+                rs.getLong("last_used"),
+                rs.getInt("consecutive_failures"),
+                rs.getLong("registered_at"));
+        return new Registered(
+                rs.getString("app"), candidate, rs.getLong("last_heartbeat"), rs.getLong("cooling_until"));
+    }
+
+    private void validate(RegisterWorker request) {
+        List<FieldError> errors = new ArrayList<>();
+        if (request.app() == null || !NAME.matcher(request.app()).matches()) {
+            errors.add(new FieldError("app", "is required: 1-100 letters, digits, '.', '_' or '-'"));
+        }
+        if (request.address() == null || !isHttpUrl(request.address())) {
+            errors.add(new FieldError("address", "must be an http(s) base URL the scheduler can reach"));
+        }
+        if (request.jobTypes() == null
+                || request.jobTypes().isEmpty()
+                || request.jobTypes().size() > MAX_JOB_TYPES) {
+            errors.add(new FieldError("jobTypes", "must list 1 to " + MAX_JOB_TYPES + " job types"));
+        } else {
+            for (int i = 0; i < request.jobTypes().size(); i++) {
+                String type = request.jobTypes().get(i);
+                if (type == null || !NAME.matcher(type).matches()) {
+                    errors.add(new FieldError("jobTypes[" + i + "]", "must be 1-100 letters, digits, '.', '_' or '-'"));
+                }
+            }
+        }
+        if (request.capacity() < 1 || request.capacity() > properties.maxCapacity()) {
+            errors.add(new FieldError("capacity", "must be 1.." + properties.maxCapacity()));
+        }
+        if (!errors.isEmpty()) throw new InvalidRequestException(errors);
+    }
+
+    private static boolean isHttpUrl(String address) {
+        try {
+            URI uri = URI.create(address);
+            return ("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))
+                    && uri.getHost() != null
+                    && address.length() <= 500;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
+    private static String stripSlash(String address) {
+        return address.endsWith("/") ? address.substring(0, address.length() - 1) : address;
+    }
+
+    private static byte[] bytes(int n) {
+        byte[] b = new byte[n];
+        random.nextBytes(b);
+        return b;
+    }
+
+    private record Snapshot(Set<String> types, long takenAtMs) {}
+}

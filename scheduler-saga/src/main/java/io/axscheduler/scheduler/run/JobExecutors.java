@@ -1,0 +1,145 @@
+package io.axscheduler.scheduler.run;
+
+import io.axscheduler.api.spi.JobHandler;
+import io.axscheduler.scheduler.SchedulerProperties;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.springframework.stereotype.Component;
+
+/**
+ * One bounded pool per job type, so that a runaway type fills only its own threads. The scanner asks
+ * {@link #freeSlots()} before it claims, and claims no more than that: claimed work never waits in an unbounded
+ * queue, and what another node could run is left for it.
+ */
+@Component
+public class JobExecutors {
+
+    private final Map<String, TypePool> pools = new LinkedHashMap<>();
+
+    public JobExecutors(List<JobHandler> handlers, SchedulerProperties properties) {
+        for (JobHandler handler : handlers) {
+            int threads = handler.concurrency() > 0
+                    ? handler.concurrency()
+                    : properties.execution().threadsPerType();
+            TypePool previous = pools.put(handler.jobType(), new TypePool(handler, threads));
+            if (previous != null) {
+                throw new IllegalStateException("two handlers claim job type '" + handler.jobType() + "': "
+                        + previous.handler.getClass().getName() + " and "
+                        + handler.getClass().getName());
+            }
+        }
+    }
+
+    /** What the handler of an in-process type finds wrong with a job's params; nothing for other types. */
+    public Map<String, String> paramProblems(String jobType, Map<String, Object> params) {
+        TypePool pool = pools.get(jobType);
+        return pool == null ? Map.of() : pool.handler.paramProblems(params);
+    }
+
+    /** Whether a handler on this node runs the type (jobs of it bound to no executor app then run here). */
+    public boolean runsInProcess(String jobType) {
+        return pools.containsKey(jobType);
+    }
+
+    /** The types a handler on this node runs. */
+    public Set<String> inProcessTypes() {
+        return Collections.unmodifiableSet(pools.keySet());
+    }
+
+    /**
+     * Job type → how many more jobs of it this node takes right now; types without room are left out. A type whose
+     * runs are short (see {@link TypePool#prefetch()}) also takes up to a pool's worth to queue behind its threads.
+     */
+    public Map<String, Integer> freeSlots() {
+        Map<String, Integer> free = new LinkedHashMap<>();
+        pools.forEach((type, pool) -> {
+            int room = pool.threads + pool.prefetch() - pool.inFlight.get();
+            if (room > 0) free.put(type, room);
+        });
+        return free;
+    }
+
+    TypePool poolOf(String jobType) {
+        TypePool pool = pools.get(jobType);
+        if (pool == null) throw new IllegalStateException("no handler for job type '" + jobType + "' on this node");
+        return pool;
+    }
+
+    Collection<TypePool> pools() {
+        return pools.values();
+    }
+
+    public int inFlight() {
+        return pools.values().stream().mapToInt(p -> p.inFlight.get()).sum();
+    }
+
+    static final class TypePool {
+
+        /** Runs of a type are short when they average under this; only such a type queues work behind its threads. */
+        static final long SHORT_RUN_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+        /** A queued job of a short type waits about this long for a thread, at most; the queue is sized to it. */
+        static final long QUEUE_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+        /** ... and at most this many pools' worth wait. */
+        static final int MAX_POOLS_QUEUED = 8;
+
+        private static final int RUNS_BEFORE_JUDGING = 32;
+
+        final JobHandler handler;
+        final int threads;
+        /** Dispatched and not yet returned: counts from the start batch until the handler returns (its outcome is then queued). */
+        final AtomicInteger inFlight = new AtomicInteger();
+
+        final ThreadPoolExecutor executor;
+        private final AtomicLong runs = new AtomicLong();
+        /** Moving average of the handler's run time; written by the pool's threads, read by the scan. */
+        private volatile long averageRunNanos;
+
+        TypePool(JobHandler handler, int threads) {
+            this.handler = handler;
+            this.threads = threads;
+            AtomicInteger n = new AtomicInteger();
+            // dispatch never exceeds the free slots (threads + prefetch), but a thread counts itself free a moment
+            // before it takes the next queued job: the queue holds a pool's worth more so that moment never rejects one
+            this.executor = new ThreadPoolExecutor(
+                    threads,
+                    threads,
+                    60,
+                    TimeUnit.SECONDS,
+                    new ArrayBlockingQueue<>(threads * (MAX_POOLS_QUEUED + 1)),
+                    r -> {
+                        Thread t = new Thread(r, "ax-job-" + handler.jobType() + "-" + n.incrementAndGet());
+                        t.setDaemon(true);
+                        return t;
+                    });
+            executor.allowCoreThreadTimeOut(true);
+        }
+
+        void ran(long nanos) {
+            long n = runs.incrementAndGet();
+            long average = averageRunNanos;
+            averageRunNanos = n == 1 ? nanos : average + (nanos - average) / Math.min(n, 64);
+        }
+
+        /**
+         * How many started jobs may wait for a thread of this pool. When its runs are short, as many as its threads
+         * get through in about {@link #QUEUE_WAIT_NANOS} (up to {@link #MAX_POOLS_QUEUED} pools' worth): one claim
+         * batch then starts that many more jobs, and fewer batches carry the same work. None otherwise: a job that
+         * would wait long for a thread is better left in the database for a node with room, its run deadline not
+         * ticking.
+         */
+        int prefetch() {
+            long average = averageRunNanos;
+            if (runs.get() < RUNS_BEFORE_JUDGING || average >= SHORT_RUN_NANOS) return 0;
+            return (int) Math.min((long) threads * MAX_POOLS_QUEUED, threads * QUEUE_WAIT_NANOS / Math.max(average, 1));
+        }
+    }
+}

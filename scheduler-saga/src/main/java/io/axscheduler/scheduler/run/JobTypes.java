@@ -1,0 +1,38 @@
+package io.axscheduler.scheduler.run;
+
+import io.axscheduler.api.spi.JobTypeCatalog;
+import io.axscheduler.scheduler.remote.WorkerRegistry;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.springframework.stereotype.Component;
+
+/** The job types a submit may name: those a handler on this node runs, and those live remote workers registered. */
+@Component
+public class JobTypes implements JobTypeCatalog {
+
+    private final JobExecutors executors;
+    private final WorkerRegistry workers;
+
+    public JobTypes(JobExecutors executors, WorkerRegistry workers) {
+        this.executors = executors;
+        this.workers = workers;
+    }
+
+    @Override
+    public boolean knows(String jobType) {
+        return executors.runsInProcess(jobType) || workers.runsJobType(jobType);
+    }
+
+    @Override
+    public Set<String> jobTypes() {
+        Set<String> types = new TreeSet<>(executors.inProcessTypes());
+        types.addAll(workers.jobTypes());
+        return types;
+    }
+
+    @Override
+    public Map<String, String> paramProblems(String jobType, Map<String, Object> params) {
+        return executors.paramProblems(jobType, params);
+    }
+}

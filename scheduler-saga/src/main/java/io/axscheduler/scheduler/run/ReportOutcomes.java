@@ -1,0 +1,157 @@
+package io.axscheduler.scheduler.run;
+
+import io.axscheduler.api.job.JobCommand;
+import io.axscheduler.api.problem.IllegalTransitionException;
+import io.axscheduler.scheduler.SchedulerCommands;
+import io.axscheduler.scheduler.SchedulerProperties;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Component;
+
+/**
+ * Writes the outcomes of finished attempts, many in one transaction: a handler hands its outcome over and its thread
+ * is free for the next job at once. The queue is bounded (a handler that finds it full waits). A batch that fails
+ * whole — another node moved one of its jobs — is written again one outcome at a time, each tried a few times; an
+ * outcome that still cannot be written is left to the saga's run deadline, which times the attempt out, so no job is
+ * ever stuck. An outcome the job refuses (the attempt was canceled or timed out meanwhile) is dropped: the job only
+ * takes the outcome of the attempt that is running.
+ */
+@Component
+public class ReportOutcomes {
+
+    private static final Logger log = LoggerFactory.getLogger(ReportOutcomes.class);
+    private static final int TRIES_ONE_BY_ONE = 5;
+
+    private final SchedulerCommands commands;
+    private final BlockingQueue<JobCommand> queue;
+    private final int batchSize;
+    private final Thread writer;
+    private volatile boolean stopping;
+    /** Reported and not yet written (queued or in the batch being written); the shutdown waits for it to drain. */
+    private final AtomicInteger pending = new AtomicInteger();
+
+    private volatile Runnable onWritten = () -> {};
+
+    private final Clock clock;
+
+    public ReportOutcomes(SchedulerCommands commands, SchedulerProperties properties, Clock clock) {
+        this.clock = clock;
+        this.commands = commands;
+        this.queue = new ArrayBlockingQueue<>(properties.execution().reportQueue());
+        this.batchSize = properties.execution().reportBatch();
+        this.writer = new Thread(this::loop, "ax-outcomes");
+        this.writer.setDaemon(true);
+        this.writer.start();
+    }
+
+    /** Queues the outcome of an attempt; waits while the queue is full. */
+    public void report(JobCommand outcome) throws InterruptedException {
+        pending.incrementAndGet();
+        try {
+            queue.put(outcome);
+        } catch (InterruptedException e) {
+            pending.decrementAndGet();
+            throw e;
+        }
+    }
+
+    /** More outcomes are waiting than one transaction writes: finished jobs are being recorded later than they end. */
+    public boolean behind() {
+        return pending.get() > batchSize;
+    }
+
+    /** Called after each batch is written (the scanner holds back while {@link #behind()}, and goes on from here). */
+    public void onWritten(Runnable listener) {
+        this.onWritten = listener;
+    }
+
+    /** Stops after writing what is queued, waiting up to {@code timeoutMs}. */
+    public void drainAndStop(long timeoutMs) {
+        long deadline = clock.millis() + timeoutMs;
+        while (pending.get() > 0 && clock.millis() < deadline) {
+            sleepQuietly(20);
+        }
+        stopping = true;
+        if (!queue.isEmpty()) {
+            log.warn(
+                    "{} outcomes were not written before the stop; their run deadlines will time those attempts out",
+                    queue.size());
+        }
+    }
+
+    private void loop() {
+        List<JobCommand> batch = new ArrayList<>(batchSize);
+        while (!stopping) {
+            try {
+                JobCommand first = queue.poll(200, TimeUnit.MILLISECONDS);
+                if (first == null) continue;
+                batch.add(first);
+                queue.drainTo(batch, batchSize - 1);
+                write(batch);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (RuntimeException e) {
+                log.error(
+                        "outcomes of {} attempts could not be written; their run deadlines will time them out",
+                        batch.size(),
+                        e);
+            } finally {
+                pending.addAndGet(-batch.size());
+                batch.clear();
+                onWritten.run();
+            }
+        }
+    }
+
+    private void write(List<JobCommand> batch) {
+        List<String> refusals;
+        try {
+            refusals = commands.sendBatch(batch);
+        } catch (RuntimeException whole) {
+            log.debug(
+                    "a batch of {} outcomes failed whole ({}); writing them one by one",
+                    batch.size(),
+                    whole.toString());
+            batch.forEach(this::writeOne);
+            return;
+        }
+        for (int i = 0; i < batch.size(); i++) {
+            if (refusals.get(i) != null) log.debug("outcome refused, the attempt already ended: {}", refusals.get(i));
+        }
+    }
+
+    private void writeOne(JobCommand outcome) {
+        for (int i = 1; ; i++) {
+            try {
+                commands.sendAndWait(outcome);
+                return;
+            } catch (IllegalTransitionException refused) {
+                log.debug("outcome refused, the attempt already ended: {}", refused.getMessage());
+                return;
+            } catch (RuntimeException e) {
+                if (i == TRIES_ONE_BY_ONE) {
+                    log.error("could not write {}; its run deadline will time the attempt out", outcome, e);
+                    return;
+                }
+                log.warn("writing {} failed (try {} of {}): {}", outcome, i, TRIES_ONE_BY_ONE, e.toString());
+                sleepQuietly(200L * i);
+            }
+        }
+    }
+
+    private static void sleepQuietly(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

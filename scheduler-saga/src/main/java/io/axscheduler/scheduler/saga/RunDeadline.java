@@ -1,4 +1,0 @@
-package io.axscheduler.scheduler.saga;
-
-/** The payload of a run deadline: which attempt it guards, so a late deadline cannot time out a newer attempt. */
-public record RunDeadline(int attempt) {}
