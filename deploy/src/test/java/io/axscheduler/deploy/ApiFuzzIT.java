@@ -133,7 +133,8 @@ class ApiFuzzIT {
                 net.jqwik.api.Tuple.of(2, post("/api/v1/workers/register", registerBody())),
                 net.jqwik.api.Tuple.of(1, post("/api/v1/workers/callbacks", callbackBody())),
                 net.jqwik.api.Tuple.of(3, operatorCommands()),
-                net.jqwik.api.Tuple.of(3, reads()));
+                net.jqwik.api.Tuple.of(3, reads()),
+                net.jqwik.api.Tuple.of(1, refusedWrites()));
     }
 
     // --- bodies: a valid shape, with hostile values and hostile text around it ---
@@ -337,8 +338,20 @@ class ApiFuzzIT {
                         schedulePath() + "/history?page=-3",
                         "/api/v1/workers",
                         "/api/v1/nothing-here",
-                        "/actuator/health")
+                        "/actuator/health",
+                        "/api/v1/stats/overview",
+                        "/api/v1/stats/overview?from=nope")
                 .map(path -> new Request("GET", path, Map.of(), null));
+    }
+
+    /** Writes to what does not exist, or of a kind no one may ask for: refused, and nothing moves. */
+    private Arbitrary<Request> refusedWrites() {
+        return Arbitraries.of(
+                new Request("DELETE", "/api/v1/schedules/" + UNKNOWN_ID, Map.of(), null),
+                new Request("DELETE", "/api/v1/schedules/%00", Map.of(), null),
+                new Request("POST", "/api/v1/admin/projections/nope/rebuild", Map.of(), null),
+                new Request(
+                        "PATCH", "/api/v1/jobs", Map.of("Content-Type", "application/json"), new byte[] {'{', '}'}));
     }
 
     private Arbitrary<Map<String, String>> headers() {
