@@ -13,17 +13,6 @@ CREATE TABLE stats_outcomes (
     PRIMARY KEY (minute_at, namespace, job_type, outcome)
 ) ENGINE = InnoDB;
 
--- The same per hour (hour_at the start of the hour): the day's chart and the day's failures read 24 hours of it
--- instead of 1,440 minutes.
-CREATE TABLE stats_outcomes_hourly (
-    hour_at   BIGINT       NOT NULL,
-    namespace VARCHAR(100) NOT NULL,
-    job_type  VARCHAR(100) NOT NULL,
-    outcome   VARCHAR(20)  NOT NULL,
-    jobs      BIGINT       NOT NULL,
-    PRIMARY KEY (hour_at, namespace, job_type, outcome)
-) ENGINE = InnoDB;
-
 -- Starts per minute by namespace and start-lag bucket (start minus due; the buckets' bounds are in StartLagBuckets).
 CREATE TABLE stats_start_lag (
     minute_at BIGINT       NOT NULL,

@@ -6,6 +6,9 @@ import io.axscheduler.api.job.SubmitJob;
 import io.axscheduler.api.job.SubmitResult;
 import io.axscheduler.api.query.FindJob;
 import io.axscheduler.api.query.JobView;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -17,6 +20,7 @@ import org.axonframework.messaging.unitofwork.CurrentUnitOfWork;
 import org.axonframework.messaging.unitofwork.UnitOfWork;
 import org.axonframework.modelling.command.Repository;
 import org.axonframework.queryhandling.QueryGateway;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
@@ -36,8 +40,14 @@ class SubmitJobHandler {
     private final Repository<Job> jobs;
     private final JdbcTemplate jdbc;
     private final QueryGateway queries;
+    /** ax_job_key_conflicts_total: submits answered with the job their key had already made. */
+    private final Counter keyConflicts;
 
-    SubmitJobHandler(Repository<Job> jobs, JdbcTemplate jdbc, QueryGateway queries) {
+    SubmitJobHandler(
+            Repository<Job> jobs, JdbcTemplate jdbc, QueryGateway queries, ObjectProvider<MeterRegistry> meters) {
+        this.keyConflicts = Counter.builder("ax.job.key.conflicts")
+                .description("submits whose job key had already made a job")
+                .register(meters.getIfAvailable(SimpleMeterRegistry::new));
         this.jobs = jobs;
         this.jdbc = jdbc;
         this.queries = queries;
@@ -50,6 +60,7 @@ class SubmitJobHandler {
             if (Boolean.TRUE.equals(takenKeyFails)) {
                 keysAtCommit().add(command.jobKey(), command.jobId());
             } else if (!claimKey(command.jobKey(), command.jobId())) {
+                keyConflicts.increment();
                 return existingJobOf(command.jobKey());
             }
         }

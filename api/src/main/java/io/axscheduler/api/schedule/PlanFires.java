@@ -10,7 +10,8 @@ import java.util.Optional;
  * scan than {@code misfireThresholdMs} or than two of the schedule's periods, whichever is shorter (nodes were down,
  * the schedule was paused): a 1 s schedule stopped for 4 s is a misfire, a fire a scan interval late is on time.
  * <ul>
- *   <li>{@code FIRE_ONCE}: one catch-up fire, at the first missed time, then on schedule from now;</li>
+ *   <li>{@code FIRE_ONCE}: one catch-up fire, at the first missed time, then on schedule from now; the other missed
+ *       times are one skip, so every fire time that made no job is on record;</li>
  *   <li>{@code SKIP}: the missed times are skipped (recorded once) and the schedule resumes at the next future time;</li>
  *   <li>{@code FIRE_ALL}: every missed time fires, up to {@code fireAllMax}; beyond that the rest are skipped.</li>
  * </ul>
@@ -63,7 +64,15 @@ public final class PlanFires {
         String missedCount = (beyondBound ? "more than " + fireAllMax : String.valueOf(dueTimes.size())) + " fire time"
                 + (dueTimes.size() == 1 ? "" : "s") + " missed since " + due;
         switch (policy) {
-            case FIRE_ONCE -> fires.add(PlannedFire.fire(due));
+            case FIRE_ONCE -> {
+                fires.add(PlannedFire.fire(due));
+                // the other missed times are a skip too, recorded from the second one up to the next fire time
+                if (dueTimes.size() > 1) {
+                    fires.add(PlannedFire.skip(
+                            dueTimes.get(1),
+                            missedCount + "; misfire policy FIRE_ONCE fired the first, the rest are skipped"));
+                }
+            }
             case SKIP -> fires.add(PlannedFire.skip(due, missedCount + "; misfire policy SKIP"));
             case FIRE_ALL -> {
                 dueTimes.stream().limit(fireAllMax).forEach(t -> fires.add(PlannedFire.fire(t)));

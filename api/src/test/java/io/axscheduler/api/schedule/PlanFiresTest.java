@@ -56,7 +56,13 @@ class PlanFiresTest {
         Instant due = clock.instant();
         clock.advance(Duration.ofMillis(3_700));
 
-        assertThat(plan(EVERY_SECOND, due, MisfirePolicy.FIRE_ONCE).fires()).containsExactly(PlannedFire.fire(due));
+        assertThat(plan(EVERY_SECOND, due, MisfirePolicy.FIRE_ONCE).fires())
+                .containsExactly(
+                        PlannedFire.fire(due),
+                        PlannedFire.skip(
+                                due.plusSeconds(1),
+                                "4 fire times missed since " + due
+                                        + "; misfire policy FIRE_ONCE fired the first, the rest are skipped"));
         assertThat(plan(EVERY_SECOND, due, MisfirePolicy.FIRE_ONCE).nextFireTime())
                 .isEqualTo(due.plusSeconds(4));
         assertThat(plan(EVERY_SECOND, due, MisfirePolicy.SKIP).fires())
@@ -75,7 +81,11 @@ class PlanFiresTest {
         Instant due = clock.instant().plusSeconds(60);
         clock.advance(Duration.ofMinutes(10).plusSeconds(30));
         FirePlan plan = plan(EVERY_MINUTE, due, MisfirePolicy.FIRE_ONCE);
-        assertThat(plan.fires()).containsExactly(PlannedFire.fire(due));
+        assertThat(plan.fires()).first().isEqualTo(PlannedFire.fire(due));
+        // the nine missed times after the catch-up are one recorded skip, from the second up to the next fire time
+        assertThat(plan.fires().get(1).fireTime()).isEqualTo(due.plusSeconds(60));
+        assertThat(plan.fires().get(1).skipReason()).contains("10 fire times missed", "FIRE_ONCE");
+        assertThat(plan.fires()).hasSize(2);
         assertThat(plan.nextFireTime()).isEqualTo(Instant.parse("2026-05-01T10:11:00Z"));
     }
 
@@ -183,9 +193,12 @@ class PlanFiresTest {
         Instant due = clock.instant();
         clock.advance(Duration.ofSeconds(30));
         FirePlan once = ahead(EVERY_SECOND, due, MisfirePolicy.FIRE_ONCE, 1_500);
-        assertThat(once.fires())
-                .containsExactly(
-                        PlannedFire.fire(due), PlannedFire.fire(clock.instant().plusSeconds(1)));
+        assertThat(once.fires()).hasSize(3);
+        assertThat(once.fires().get(0)).isEqualTo(PlannedFire.fire(due));
+        assertThat(once.fires().get(1).fireTime()).isEqualTo(due.plusSeconds(1));
+        assertThat(once.fires().get(1).fires()).isFalse();
+        assertThat(once.fires().get(2))
+                .isEqualTo(PlannedFire.fire(clock.instant().plusSeconds(1)));
         assertThat(once.nextFireTime()).isEqualTo(clock.instant().plusSeconds(2));
         FirePlan skip = ahead(EVERY_SECOND, due, MisfirePolicy.SKIP, 1_500);
         assertThat(skip.fires()).hasSize(2);

@@ -36,6 +36,18 @@ class ArchitectureTest {
                 .check(classes);
     }
 
+    /** The console reads through the query side and acts through the API's commands, never through another side. */
+    @Test
+    void the_console_imports_neither_the_command_side_nor_the_scheduler() {
+        noClasses()
+                .that()
+                .resideInAPackage("io.axscheduler.console..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("io.axscheduler.command..", "io.axscheduler.scheduler..", "io.axscheduler.deploy..")
+                .check(classes);
+    }
+
     @Test
     void the_query_side_imports_neither_other_side() {
         noClasses()

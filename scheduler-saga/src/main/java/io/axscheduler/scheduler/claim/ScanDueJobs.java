@@ -2,6 +2,7 @@ package io.axscheduler.scheduler.claim;
 
 import io.axscheduler.scheduler.ClaimedJob;
 import io.axscheduler.scheduler.DatabaseTime;
+import io.axscheduler.scheduler.NodeMetrics;
 import io.axscheduler.scheduler.ScanThread;
 import io.axscheduler.scheduler.SchedulerProperties;
 import io.axscheduler.scheduler.remote.RemoteLanes;
@@ -40,6 +41,7 @@ public class ScanDueJobs implements SmartLifecycle {
     private final DatabaseTime databaseTime;
     private final ReportOutcomes outcomes;
     private final ScanThread thread;
+    private final NodeMetrics metrics;
     /**
      * Job types whose pool the last pass left without room while due work of theirs may remain: a slot of theirs that
      * frees wakes the next pass.
@@ -59,8 +61,10 @@ public class ScanDueJobs implements SmartLifecycle {
             ReportOutcomes outcomes,
             SchedulerProperties properties,
             DatabaseTime databaseTime,
-            Clock clock) {
+            Clock clock,
+            NodeMetrics metrics) {
         this.databaseTime = databaseTime;
+        this.metrics = metrics;
         this.claimDueJobs = claimDueJobs;
         this.executors = executors;
         this.remoteLanes = remoteLanes;
@@ -114,6 +118,11 @@ public class ScanDueJobs implements SmartLifecycle {
         paused = true;
     }
 
+    /** Paused by {@code pauseScanning()}: claims nothing though its loop runs. */
+    public boolean isPaused() {
+        return paused;
+    }
+
     public void resumeScanning() {
         paused = false;
         wake(null);
@@ -138,8 +147,10 @@ public class ScanDueJobs implements SmartLifecycle {
     private Pass scan() {
         if (paused) {
             lastCompletedScan = clock.instant();
+            metrics.scanSkipped(lastCompletedScan.toEpochMilli());
             return new Pass(0, false);
         }
+        long startNanos = System.nanoTime();
         // while outcomes wait to be written, more claims would only lengthen the wait — past a job's run deadline,
         // which would then time out an attempt that succeeded. The flag is up before the check: a batch written
         // between the two still wakes the next pass.
@@ -160,6 +171,7 @@ public class ScanDueJobs implements SmartLifecycle {
         // a slot freed between the look at the pools and the flag found the flag down: this second look wakes for it
         if (waitingForSlot.stream().anyMatch(executors.freeSlots()::containsKey)) wake();
         lastCompletedScan = clock.instant();
+        metrics.scanned(System.nanoTime() - startNanos, claimed.size(), lastCompletedScan.toEpochMilli());
         return new Pass(
                 claimed.size(),
                 claimed.size() >= properties.scan().batchSize() || full.stream().anyMatch(withRoom::contains));

@@ -65,6 +65,11 @@ public class ScanSchedules implements SmartLifecycle {
         paused = true;
     }
 
+    /** Paused by {@code pauseScanning()}: claims nothing though its loop runs. */
+    public boolean isPaused() {
+        return paused;
+    }
+
     public void resumeScanning() {
         paused = false;
         thread.wake();

@@ -8,6 +8,7 @@ import io.axscheduler.api.job.TimeoutPhase;
 import io.axscheduler.api.worker.JobCallback;
 import io.axscheduler.api.worker.PushedJob;
 import io.axscheduler.scheduler.ClaimedJob;
+import io.axscheduler.scheduler.NodeMetrics;
 import io.axscheduler.scheduler.SchedulerCommands;
 import io.axscheduler.scheduler.remote.route.Candidate;
 import io.axscheduler.scheduler.remote.route.RouteRequest;
@@ -46,6 +47,7 @@ public class DispatchRemote {
     private final ObjectMapper json;
     private final WorkerRoutes routes = new WorkerRoutes();
     private final ThreadPoolExecutor pool;
+    private final NodeMetrics metrics;
 
     public DispatchRemote(
             WorkerRegistry registry,
@@ -55,8 +57,10 @@ public class DispatchRemote {
             SchedulerCommands schedulerCommands,
             RemoteLanes lanes,
             ObjectMapper json,
-            WorkerProperties properties) {
+            WorkerProperties properties,
+            NodeMetrics metrics) {
         this.registry = registry;
+        this.metrics = metrics;
         this.dispatches = dispatches;
         this.pushes = pushes;
         this.commands = commands;
@@ -133,7 +137,7 @@ public class DispatchRemote {
     private void single(ClaimedJob job, List<Candidate> order) {
         PushedJob pushed = pushed(job, 0, 1);
         for (Candidate worker : order) {
-            if (tryPush(worker, pushed)) {
+            if (tryPush(worker, pushed, job.executorApp())) {
                 commands.start(job.jobId(), job.attempt(), worker.workerId());
                 return;
             }
@@ -157,7 +161,7 @@ public class DispatchRemote {
             for (int i = 0; i < total && taker == null; i++) {
                 Candidate worker = order.get((shard + i) % total);
                 lastTried = worker.workerId();
-                if (tryPush(worker, pushed)) taker = worker.workerId();
+                if (tryPush(worker, pushed, job.executorApp())) taker = worker.workerId();
             }
             if (taker == null) untaken.put(shard, lastTried);
             else if (!takenBy.contains(taker)) takenBy.add(taker);
@@ -192,7 +196,7 @@ public class DispatchRemote {
     }
 
     /** The row names the worker before the push, so a callback that beats the push's answer finds it. */
-    private boolean tryPush(Candidate worker, PushedJob pushed) {
+    private boolean tryPush(Candidate worker, PushedJob pushed, String app) {
         dispatches.pushing(
                 pushed.jobId(), pushed.attempt(), pushed.shardIndex(), pushed.shardTotal(), worker.workerId());
         PushToWorker.Result result = pushes.push(worker, pushed);
@@ -200,7 +204,10 @@ public class DispatchRemote {
             registry.pushed(worker.workerId());
             return true;
         }
-        if (result == PushToWorker.Result.FAILED) registry.pushFailed(worker.workerId());
+        if (result == PushToWorker.Result.FAILED) {
+            registry.pushFailed(worker.workerId());
+            metrics.pushFailed(app == null ? "any" : app);
+        }
         return false;
     }
 

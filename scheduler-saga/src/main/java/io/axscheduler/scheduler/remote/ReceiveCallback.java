@@ -8,6 +8,7 @@ import io.axscheduler.api.job.SucceedJob;
 import io.axscheduler.api.problem.InvalidRequestException;
 import io.axscheduler.api.problem.JsonRefusals;
 import io.axscheduler.api.worker.JobCallback;
+import io.axscheduler.scheduler.NodeMetrics;
 import java.time.Clock;
 import java.util.List;
 import org.slf4j.Logger;
@@ -35,6 +36,7 @@ public class ReceiveCallback {
     private final WorkerCommands commands;
     private final ObjectMapper json;
     private final CallbackVerifier verifier;
+    private final NodeMetrics metrics;
     /** Anyone can post callbacks: their refusals are logged a few a minute, with how many were left out. */
     private final RateLimitedLog refusedCallbacks = new RateLimitedLog(log, 10, 60_000);
 
@@ -44,8 +46,10 @@ public class ReceiveCallback {
             WorkerCommands commands,
             ObjectMapper json,
             WorkerProperties properties,
-            Clock clock) {
+            Clock clock,
+            NodeMetrics metrics) {
         this.registry = registry;
+        this.metrics = metrics;
         this.dispatches = dispatches;
         this.commands = commands;
         // read by the node's one policy for received JSON, as every request body is
@@ -58,13 +62,18 @@ public class ReceiveCallback {
         try {
             callback = json.readValue(body, JobCallback.class);
         } catch (JsonProcessingException unreadable) {
+            metrics.callbackRejected("unreadable");
             throw new InvalidRequestException(List.of(JsonRefusals.describe(unreadable)));
         }
-        if (callback.workerId() == null || callback.jobId() == null) return Result.UNAUTHORIZED;
+        if (callback.workerId() == null || callback.jobId() == null) {
+            metrics.callbackRejected("unreadable");
+            return Result.UNAUTHORIZED;
+        }
         if (callback.durationMs() < 0) throw InvalidRequestException.of("durationMs", "must not be negative");
         String secret = registry.secretOf(callback.workerId()).orElse(null);
         CallbackVerifier.Verdict verdict = verifier.verify(secret, timestamp, signature, body);
         if (verdict != CallbackVerifier.Verdict.VALID) {
+            metrics.callbackRejected(verdict.name().toLowerCase(java.util.Locale.ROOT));
             refusedCallbacks.warn(
                     "callback for job {} from worker {} refused: {}",
                     printable(callback.jobId()),

@@ -68,6 +68,24 @@ public class JobExecutors {
         return free;
     }
 
+    /** Threads of the type's pool on this node (0 when no handler here runs it). */
+    public int threads(String jobType) {
+        TypePool pool = pools.get(jobType);
+        return pool == null ? 0 : pool.threads;
+    }
+
+    /** Runs of the type on this node's threads right now. */
+    public int active(String jobType) {
+        TypePool pool = pools.get(jobType);
+        return pool == null ? 0 : pool.executor.getActiveCount();
+    }
+
+    /** Started jobs of the type waiting for a thread of this node's pool. */
+    public int queued(String jobType) {
+        TypePool pool = pools.get(jobType);
+        return pool == null ? 0 : pool.executor.getQueue().size();
+    }
+
     TypePool poolOf(String jobType) {
         TypePool pool = pools.get(jobType);
         if (pool == null) throw new IllegalStateException("no handler for job type '" + jobType + "' on this node");

@@ -1,0 +1,403 @@
+package io.axscheduler.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.axscheduler.api.worker.CallbackSignature;
+import io.axscheduler.scheduler.claim.ScanDueJobs;
+import io.axscheduler.scheduler.fire.ScanSchedules;
+import io.axscheduler.scheduler.observe.ReportNodeStatus;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Alert rules raised and resolved against a local webhook receiver and a local SMTP server, one rule type at a time:
+ * each test makes the condition hold, waits for the signed FIRING delivery, clears it and waits for RESOLVED. Also:
+ * the other channel formats, deduplication, the rate limit, a failing webhook retried as a job, the audit events, and
+ * the rules API.
+ */
+class AlertsIT {
+
+    static final String HOOK = "/hook";
+    static final String SECRET = "hook-secret";
+    static Node node;
+    static WebhookReceiver receiver;
+    static SmtpReceiver smtp;
+    final List<String> rules = new ArrayList<>();
+
+    @BeforeAll
+    static void start() throws Exception {
+        receiver = new WebhookReceiver();
+        smtp = new SmtpReceiver();
+        Map<String, String> settings = new LinkedHashMap<>();
+        settings.put("ax.alerts.evaluate-ms", "300");
+        settings.put("ax.alerts.event-window-ms", "3000");
+        settings.put("ax.alerts.max-per-rule", "2");
+        settings.put("ax.observe.node-report-ms", "300");
+        settings.put("ax.scheduler.workers.heartbeat-interval-ms", "500");
+        settings.put("ax.scheduler.workers.missed-heartbeats", "40");
+        settings.put("ax.alerts.channels.hook.type", "webhook");
+        settings.put("ax.alerts.channels.hook.url", receiver.url(HOOK));
+        settings.put("ax.alerts.channels.hook.secret", SECRET);
+        settings.put("ax.alerts.channels.flaky-hook.type", "webhook");
+        settings.put("ax.alerts.channels.flaky-hook.url", receiver.url("/flaky"));
+        settings.put("ax.alerts.channels.slack.type", "slack");
+        settings.put("ax.alerts.channels.slack.url", receiver.url("/slack"));
+        settings.put("ax.alerts.channels.ding.type", "dingtalk");
+        settings.put("ax.alerts.channels.ding.url", receiver.url("/ding"));
+        settings.put("ax.alerts.channels.ding.secret", "ding-secret");
+        settings.put("ax.alerts.channels.feishu.type", "feishu");
+        settings.put("ax.alerts.channels.feishu.url", receiver.url("/feishu"));
+        settings.put("ax.alerts.channels.feishu.secret", "feishu-secret");
+        settings.put("ax.alerts.channels.mail.type", "email");
+        settings.put("ax.alerts.channels.mail.to", "ops@example.com");
+        settings.put("ax.alerts.channels.mail.from", "ax@example.com");
+        settings.put("spring.mail.host", "127.0.0.1");
+        settings.put("spring.mail.port", Integer.toString(smtp.port()));
+        node = Node.start(TestDatabase.freshDatabase("alerts"), "alerts-node", settings);
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        node.close();
+        receiver.close();
+        smtp.close();
+    }
+
+    @AfterEach
+    void removeRules() {
+        rules.forEach(name -> ScheduleHttp.delete(node.api, "/api/v1/alerts/rules/" + name));
+        rules.clear();
+    }
+
+    private void rule(String name, String type, String filter, Long threshold, String channels) {
+        String body = "{\"name\":\"" + name + "\",\"type\":\"" + type + "\",\"filter\":" + filter + ",\"threshold\":"
+                + threshold + ",\"forMs\":0,\"channels\":" + channels + "}";
+        Api.Response r = node.api.post("/api/v1/alerts/rules", body);
+        assertThat(r.status()).as(r.body().toString()).isEqualTo(201);
+        rules.add(name);
+    }
+
+    /** Waits for a delivery of the rule's alert in {@code state} to the webhook, checks its signature, returns it. */
+    private static JsonNode awaitHook(String rule, String state) {
+        Await.until(
+                Duration.ofSeconds(30),
+                () -> !receiver.of(HOOK, rule, state).isEmpty(),
+                () -> receiver.at(HOOK).stream()
+                                .map(WebhookReceiver.Received::body)
+                                .toList() + " alerts: "
+                        + node.api.get("/api/v1/alerts").body());
+        WebhookReceiver.Received got = receiver.of(HOOK, rule, state).get(0);
+        long ts = Long.parseLong(got.header(CallbackSignature.TIMESTAMP_HEADER));
+        assertThat(CallbackSignature.matches(SECRET, ts, got.body(), got.header(CallbackSignature.SIGNATURE_HEADER)))
+                .as("signed like callbacks")
+                .isTrue();
+        JsonNode json = got.json();
+        assertThat(json.path("alertId").asText()).isNotEmpty();
+        assertThat(json.path("at").asText()).isNotEmpty();
+        assertThat(json.has("details")).isTrue();
+        return json;
+    }
+
+    private static void pausedJobScan(Runnable body) {
+        ScanDueJobs scan = node.bean(ScanDueJobs.class);
+        scan.pauseScanning();
+        try {
+            // the node says at once that it no longer scans, as it would within ax.observe.node-report-ms
+            node.bean(ReportNodeStatus.class).report();
+            body.run();
+        } finally {
+            scan.resumeScanning();
+        }
+    }
+
+    @Test
+    void a_job_failed_for_good_raises_then_resolves_when_the_window_passes() {
+        rule("failed", "JOB_FAILED", "{\"jobType\":\"flaky\"}", 1L, "[\"hook\",\"mail\"]");
+        String job = node.api.submit("{\"jobType\":\"flaky\",\"params\":{\"failTimes\":9},\"maxRetries\":0}");
+        node.api.awaitStatus(job, "FAILED");
+        JsonNode fired = awaitHook("failed", "FIRING");
+        assertThat(fired.path("type").asText()).isEqualTo("JOB_FAILED");
+        assertThat(fired.at("/details/jobs/0/jobId").asText()).isEqualTo(job);
+        awaitHook("failed", "RESOLVED");
+        Await.until(Duration.ofSeconds(20), () -> smtp.mails.size() >= 2, () -> smtp.mails.toString());
+        assertThat(smtp.mails.get(0).to()).containsExactly("ops@example.com");
+        assertThat(smtp.mails.get(0).data()).contains("FIRING", "[failed]");
+        assertThat(smtp.mails.get(1).data()).contains("RESOLVED");
+
+        JsonNode alerts = node.api.get("/api/v1/alerts?rule=failed").body().path("items");
+        assertThat(alerts.size()).isEqualTo(1);
+        assertThat(alerts.get(0).path("state").asText()).isEqualTo("RESOLVED");
+        assertThat(alerts.get(0).path("resolvedAt").asText()).isNotEmpty();
+        Integer events = node.jdbc()
+                .queryForObject(
+                        "SELECT COUNT(*) FROM DomainEventEntry WHERE aggregateIdentifier = ? AND (payloadType LIKE"
+                                + " '%AlertRaised' OR payloadType LIKE '%AlertResolved')",
+                        Integer.class, alerts.get(0).path("alertId").asText());
+        assertThat(events)
+                .as("AlertRaised and AlertResolved in the event store")
+                .isEqualTo(2);
+    }
+
+    @Test
+    void a_timed_out_run_raises_then_resolves() {
+        rule("timeouts", "JOB_TIMED_OUT", "{\"jobType\":\"sleep\"}", 1L, "[\"hook\"]");
+        String job =
+                node.api.submit("{\"jobType\":\"sleep\",\"params\":{\"ms\":3000},\"timeoutMs\":300,\"maxRetries\":0}");
+        node.api.awaitStatus(job, "TIMED_OUT");
+        assertThat(awaitHook("timeouts", "FIRING").at("/details/jobs/0/jobId").asText())
+                .isEqualTo(job);
+        awaitHook("timeouts", "RESOLVED");
+    }
+
+    @Test
+    void a_schedule_behind_its_next_fire_raises_then_resolves_when_scanning_resumes() {
+        ScanSchedules schedules = node.bean(ScanSchedules.class);
+        schedules.pauseScanning();
+        String id;
+        try {
+            id = ScheduleHttp.create(node.api, """
+                    {"name":"behind","trigger":{"type":"fixedRate","intervalMs":1000},"job":{"jobType":"noop"}}""");
+            rule("behind", "SCHEDULE_BEHIND", "{\"scheduleId\":\"" + id + "\"}", 1000L, "[\"hook\"]");
+            assertThat(awaitHook("behind", "FIRING").at("/details/scheduleId").asText())
+                    .isEqualTo(id);
+        } finally {
+            schedules.resumeScanning();
+        }
+        awaitHook("behind", "RESOLVED");
+        deleteSchedules(List.of(id));
+    }
+
+    @Test
+    void no_node_scanning_raises_the_stalled_scanner_alert_then_resolves() {
+        rule("stalled", "SCANNER_STALLED", "null", 1500L, "[\"hook\"]");
+        pausedJobScan(() -> {
+            node.bean(ReportNodeStatus.class).report();
+            JsonNode fired = awaitHook("stalled", "FIRING");
+            assertThat(fired.path("message").asText()).contains("no node is scanning");
+        });
+        awaitHook("stalled", "RESOLVED");
+    }
+
+    @Test
+    void waiting_jobs_over_the_depth_and_the_oldest_wait_raise_then_resolve() {
+        rule("depth", "QUEUE_DEPTH", "{\"jobType\":\"noop\"}", 3L, "[\"hook\"]");
+        rule("oldest", "OLDEST_WAITING", "{\"jobType\":\"noop\"}", 1000L, "[\"hook\"]");
+        pausedJobScan(() -> {
+            for (int i = 0; i < 3; i++) node.api.submit("{\"jobType\":\"noop\"}");
+            assertThat(awaitHook("depth", "FIRING").at("/details/waiting").asLong())
+                    .isGreaterThanOrEqualTo(3);
+            assertThat(awaitHook("oldest", "FIRING").at("/details/jobType").asText())
+                    .isEqualTo("noop");
+        });
+        awaitHook("depth", "RESOLVED");
+        awaitHook("oldest", "RESOLVED");
+    }
+
+    @Test
+    void a_worker_that_stops_heartbeating_is_lost_until_it_heartbeats_again() {
+        rule("lost", "WORKER_LOST", "{\"app\":\"quiet\"}", null, "[\"hook\"]");
+        String worker = register("quiet", "quiet-type");
+        assertThat(awaitHook("lost", "FIRING").at("/details/workerId").asText()).isEqualTo(worker);
+        heartbeatUntil(worker, () -> !receiver.of(HOOK, "lost", "RESOLVED").isEmpty());
+        awaitHook("lost", "RESOLVED");
+        ScheduleHttp.delete(node.api, "/api/v1/workers/" + worker);
+    }
+
+    @Test
+    void due_jobs_for_an_app_without_live_workers_raise_until_one_registers() {
+        rule("no-worker", "NO_LIVE_WORKER", "{\"app\":\"absent\"}", null, "[\"hook\"]");
+        String[] worker = new String[1];
+        pausedJobScan(() -> {
+            String first = register("absent", "absent-type");
+            node.api.submit("{\"jobType\":\"absent-type\",\"executorApp\":\"absent\"}");
+            ScheduleHttp.delete(node.api, "/api/v1/workers/" + first);
+            assertThat(awaitHook("no-worker", "FIRING").at("/details/app").asText())
+                    .isEqualTo("absent");
+            worker[0] = register("absent", "absent-type");
+            heartbeatUntil(
+                    worker[0], () -> !receiver.of(HOOK, "no-worker", "RESOLVED").isEmpty());
+        });
+        awaitHook("no-worker", "RESOLVED");
+        ScheduleHttp.delete(node.api, "/api/v1/workers/" + worker[0]);
+    }
+
+    @Test
+    void a_schedule_created_to_fire_too_often_is_a_runaway_until_deleted() {
+        rule("runaway", "CRON_RUNAWAY", "null", 100L, "[\"hook\"]");
+        String id = ScheduleHttp.create(node.api, """
+                {"name":"every-minute","trigger":{"type":"cron","expression":"0 * * * * ?"},
+                 "job":{"jobType":"noop"}}""");
+        JsonNode fired = awaitHook("runaway", "FIRING");
+        assertThat(fired.at("/details/scheduleId").asText()).isEqualTo(id);
+        assertThat(fired.at("/details/firesPerDay").asLong()).isEqualTo(1440);
+        ScheduleHttp.delete(node.api, "/api/v1/schedules/" + id);
+        awaitHook("runaway", "RESOLVED");
+    }
+
+    @Test
+    void slack_dingtalk_and_feishu_get_their_own_formats() {
+        rule("formats", "QUEUE_DEPTH", "{\"jobType\":\"flaky\"}", 1L, "[\"slack\",\"ding\",\"feishu\"]");
+        pausedJobScan(() -> {
+            node.api.submit("{\"jobType\":\"flaky\",\"params\":{\"failTimes\":0}}");
+            Await.until(
+                    Duration.ofSeconds(30),
+                    () -> !receiver.at("/slack").isEmpty()
+                            && !receiver.at("/ding").isEmpty()
+                            && !receiver.at("/feishu").isEmpty(),
+                    () -> receiver.received.toString());
+        });
+        assertThat(receiver.at("/slack").get(0).json().path("text").asText()).contains("FIRING", "[formats]");
+        WebhookReceiver.Received ding = receiver.at("/ding").get(0);
+        assertThat(ding.json().path("msgtype").asText()).isEqualTo("text");
+        assertThat(ding.json().at("/text/content").asText()).contains("[formats]");
+        assertThat(ding.query()).contains("timestamp=", "sign=");
+        JsonNode feishu = receiver.at("/feishu").get(0).json();
+        assertThat(feishu.path("msg_type").asText()).isEqualTo("text");
+        assertThat(feishu.at("/content/text").asText()).contains("[formats]");
+        assertThat(feishu.path("sign").asText()).isNotEmpty();
+    }
+
+    @Test
+    void a_condition_that_keeps_holding_is_one_alert_and_past_the_rate_limit_alerts_are_recorded_not_sent() {
+        ScanSchedules schedules = node.bean(ScanSchedules.class);
+        schedules.pauseScanning();
+        List<String> ids = new ArrayList<>();
+        try {
+            for (int i = 0; i < 3; i++) {
+                ids.add(ScheduleHttp.create(node.api, """
+                        {"name":"limited","trigger":{"type":"fixedRate","intervalMs":1000},
+                         "job":{"jobType":"noop"}}"""));
+            }
+            rule("limited", "SCHEDULE_BEHIND", "null", 1000L, "[\"hook\"]");
+            Await.until(
+                    Duration.ofSeconds(30),
+                    () -> node.api
+                                    .get("/api/v1/alerts?rule=limited")
+                                    .body()
+                                    .path("items")
+                                    .size()
+                            == 3,
+                    () -> node.api.get("/api/v1/alerts?rule=limited").body().toString());
+            // many passes later, still one alert per schedule, and only two of them sent (max-per-rule 2)
+            sleep(2000);
+            JsonNode items = node.api.get("/api/v1/alerts?rule=limited").body().path("items");
+            assertThat(items.size()).isEqualTo(3);
+            int notified = 0;
+            for (JsonNode item : items) if (item.path("notified").asBoolean()) notified++;
+            assertThat(notified).isEqualTo(2);
+            Await.until(
+                    Duration.ofSeconds(20),
+                    () -> receiver.of(HOOK, "limited", "FIRING").size() >= 2,
+                    () -> receiver.at(HOOK).toString());
+            sleep(1000);
+            assertThat(receiver.of(HOOK, "limited", "FIRING")).hasSize(2);
+        } finally {
+            ids.forEach(id -> ScheduleHttp.delete(node.api, "/api/v1/schedules/" + id));
+            schedules.resumeScanning();
+        }
+    }
+
+    @Test
+    void a_failing_webhook_is_retried_with_backoff_as_a_job_until_it_answers() {
+        receiver.failNext("/flaky", 2);
+        String id = ScheduleHttp.create(node.api, """
+                {"name":"retried","trigger":{"type":"cron","expression":"0 0 * * * ?"},"job":{"jobType":"noop"}}""");
+        rule("retried", "CRON_RUNAWAY", "null", 10L, "[\"flaky-hook\"]");
+        Await.until(
+                Duration.ofSeconds(30),
+                () -> receiver.at("/flaky").size() >= 3,
+                () -> receiver.at("/flaky").toString());
+        ScheduleHttp.delete(node.api, "/api/v1/schedules/" + id);
+        JsonNode deliveries =
+                node.api.get("/api/v1/jobs?jobType=ax-alert&size=100").body().path("items");
+        JsonNode delivery = null;
+        for (JsonNode d : deliveries) {
+            if (d.path("jobKey").asText().endsWith(":FIRING:flaky-hook")) delivery = d;
+        }
+        assertThat(delivery).as(deliveries.toString()).isNotNull();
+        JsonNode done = node.api.awaitStatus(delivery.path("jobId").asText(), "SUCCEEDED");
+        assertThat(done.path("attempt").asInt()).isEqualTo(3);
+    }
+
+    @Test
+    void rules_are_created_read_changed_and_removed_through_the_api_with_problems_for_bad_input() {
+        rule("crud", "QUEUE_DEPTH", "{\"jobType\":\"noop\"}", 5000L, "[\"hook\"]");
+        assertThat(node.api
+                        .get("/api/v1/alerts/rules/crud")
+                        .body()
+                        .path("threshold")
+                        .asLong())
+                .isEqualTo(5000);
+        Api.Response changed = ScheduleHttp.put(
+                node.api,
+                "/api/v1/alerts/rules/crud",
+                "{\"type\":\"QUEUE_DEPTH\",\"threshold\":7000,\"channels\":[\"hook\"]}");
+        assertThat(changed.status()).isEqualTo(200);
+        assertThat(changed.body().path("threshold").asLong()).isEqualTo(7000);
+        assertThat(node.api
+                        .post("/api/v1/alerts/rules", "{\"name\":\"crud\",\"type\":\"QUEUE_DEPTH\"}")
+                        .status())
+                .isEqualTo(409);
+        Api.Response bad = node.api.post(
+                "/api/v1/alerts/rules", "{\"name\":\"bad\",\"type\":\"QUEUE_DEPTH\",\"channels\":[\"nowhere\"]}");
+        assertThat(bad.status()).isEqualTo(400);
+        assertThat(bad.contentType()).contains("problem+json");
+        assertThat(bad.body().toString()).contains("channels[0]");
+        assertThat(node.api.get("/api/v1/alerts/rules/bad").status()).isEqualTo(404);
+        assertThat(node.api.get("/api/v1/alerts/rules").body().path("items").size())
+                .isGreaterThanOrEqualTo(1);
+        assertThat(ScheduleHttp.delete(node.api, "/api/v1/alerts/rules/crud").status())
+                .isEqualTo(204);
+        rules.clear();
+        assertThat(node.api.get("/api/v1/alerts/rules/crud").status()).isEqualTo(404);
+    }
+
+    /**
+     * Deletes schedules with the schedule scan paused: a delete that crosses a fire batch holding the schedule's row
+     * waits for that batch's lock while holding the aggregate the batch needs next, until the lock wait times out.
+     */
+    private static void deleteSchedules(List<String> ids) {
+        ScanSchedules schedules = node.bean(ScanSchedules.class);
+        schedules.pauseScanning();
+        try {
+            sleep(1000);
+            ids.forEach(id -> ScheduleHttp.delete(node.api, "/api/v1/schedules/" + id));
+        } finally {
+            schedules.resumeScanning();
+        }
+    }
+
+    private static String register(String app, String type) {
+        Api.Response r = node.api.post(
+                "/api/v1/workers/register",
+                "{\"app\":\"" + app + "\",\"address\":\"http://127.0.0.1:9\",\"jobTypes\":[\"" + type
+                        + "\"],\"capacity\":1}");
+        assertThat(r.status()).isEqualTo(201);
+        return r.text("workerId");
+    }
+
+    private static void heartbeatUntil(String worker, Supplier<Boolean> done) {
+        long until = System.currentTimeMillis() + 30_000;
+        while (!done.get() && System.currentTimeMillis() < until) {
+            node.api.post("/api/v1/workers/" + worker + "/heartbeat", "{\"inFlight\":0}");
+            sleep(200);
+        }
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

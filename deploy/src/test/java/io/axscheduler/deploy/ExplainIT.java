@@ -1,0 +1,321 @@
+package io.axscheduler.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.sun.net.httpserver.HttpServer;
+import io.axscheduler.scheduler.claim.ScanDueJobs;
+import io.axscheduler.scheduler.fire.ScanSchedules;
+import io.axscheduler.scheduler.observe.ReportNodeStatus;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every explain code, each produced by the scenario that causes it, through the HTTP API: jobs waiting for their time,
+ * in backoff, behind a full pool, for an absent worker app, for a type nobody runs, with no node scanning, claimed,
+ * running, canceled, out of retries, succeeded; schedules fired, paused, skipped by misfire and by overlap, queued,
+ * asked about outside a fire time, before creation, after deletion, and with no node scanning.
+ */
+class ExplainIT {
+
+    static Node node;
+    static HttpServer slowWorker;
+
+    @BeforeAll
+    static void start() throws IOException {
+        node = Node.start(
+                TestDatabase.freshDatabase("explain"),
+                "explain-node",
+                Map.of("ax.scheduler.execution.threads-per-type", "2", "ax.observe.node-report-ms", "500"));
+        // a worker whose push answer takes 3 s: the job stays CLAIMED that long
+        slowWorker = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        slowWorker.createContext("/", exchange -> {
+            sleep(3000);
+            byte[] body = "{\"state\":\"ACCEPTED\"}".getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", "application/json");
+            exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        slowWorker.start();
+    }
+
+    @AfterAll
+    static void stop() {
+        node.close();
+        slowWorker.stop(0);
+    }
+
+    private static JsonNode explainJob(String jobId) {
+        Api.Response r = node.api.get("/api/v1/jobs/" + jobId + "/explain");
+        assertThat(r.status()).as(r.body().toString()).isEqualTo(200);
+        return r.body();
+    }
+
+    private static List<String> codes(JsonNode explanation) {
+        List<String> codes = new ArrayList<>();
+        explanation.path("reasons").forEach(r -> codes.add(r.path("code").asText()));
+        return codes;
+    }
+
+    private static void reportNow() {
+        node.bean(ReportNodeStatus.class).report();
+    }
+
+    @Test
+    void a_job_explains_its_wait_its_backoff_its_end_and_its_cancel() {
+        String later = node.api.submit("{\"jobType\":\"noop\",\"delayMs\":600000}");
+        assertThat(codes(explainJob(later))).containsExactly("WAITING_UNTIL_DUE");
+
+        String canceled = node.api.submit("{\"jobType\":\"noop\",\"delayMs\":600000}");
+        node.api.post("/api/v1/jobs/" + canceled + "/cancel", "{\"reason\":\"not needed\"}", "alice");
+        JsonNode cancel = explainJob(canceled);
+        assertThat(codes(cancel)).containsExactly("CANCELED");
+        assertThat(cancel.at("/reasons/0/details/by").asText()).isEqualTo("alice");
+
+        String backoff = node.api.submit(
+                "{\"jobType\":\"flaky\",\"params\":{\"failTimes\":1},\"maxRetries\":1,\"backoff\":{\"delaysMs\":[600000]}}");
+        node.api.awaitStatus(backoff, "RETRY_WAITING");
+        assertThat(codes(explainJob(backoff))).containsExactly("BACKOFF_UNTIL");
+
+        String exhausted = node.api.submit("{\"jobType\":\"flaky\",\"params\":{\"failTimes\":5},\"maxRetries\":0}");
+        node.api.awaitStatus(exhausted, "FAILED");
+        JsonNode failed = explainJob(exhausted);
+        assertThat(codes(failed)).containsExactly("RETRIES_EXHAUSTED");
+        assertThat(failed.at("/reasons/0/details/lastError").asText()).isNotEmpty();
+
+        String done = node.api.submit("{\"jobType\":\"noop\"}");
+        node.api.awaitStatus(done, "SUCCEEDED");
+        assertThat(codes(explainJob(done))).containsExactly("SUCCEEDED");
+    }
+
+    @Test
+    void a_job_behind_full_pools_is_no_free_slot_and_a_running_one_says_where_and_until_when() {
+        String first = node.api.submit("{\"jobType\":\"sleep\",\"params\":{\"ms\":6000},\"timeoutMs\":60000}");
+        String second = node.api.submit("{\"jobType\":\"sleep\",\"params\":{\"ms\":6000}}");
+        node.api.awaitStatus(first, "RUNNING");
+        node.api.awaitStatus(second, "RUNNING");
+        String third = node.api.submit("{\"jobType\":\"sleep\",\"params\":{\"ms\":10}}");
+        reportNow();
+        JsonNode blocked = explainJob(third);
+        assertThat(codes(blocked)).containsExactly("NO_FREE_SLOT");
+        assertThat(blocked.at("/reasons/0/details/pools/explain-node/threads").asInt())
+                .isEqualTo(2);
+
+        JsonNode running = explainJob(first);
+        assertThat(codes(running)).containsExactly("RUNNING");
+        assertThat(running.at("/reasons/0/details/node").asText()).isEqualTo("explain-node");
+        assertThat(running.at("/reasons/0/details/timeoutAt").asText()).isNotEmpty();
+        node.api.awaitStatus(third, "SUCCEEDED");
+    }
+
+    @Test
+    void a_job_for_an_app_with_no_live_worker_or_for_a_type_no_live_worker_runs_says_so() {
+        ScanDueJobs scan = node.bean(ScanDueJobs.class);
+        scan.pauseScanning();
+        String absent, unhandled;
+        try {
+            String gone = register("ghost", List.of("ghost-type"), "http://127.0.0.1:9");
+            absent = node.api.submit("{\"jobType\":\"ghost-type\",\"executorApp\":\"ghost\"}");
+            String half = register("half", List.of("half-a", "half-b"), "http://127.0.0.1:9");
+            unhandled = node.api.submit("{\"jobType\":\"half-b\",\"executorApp\":\"half\"}");
+            register("half", List.of("half-a"), "http://127.0.0.1:9");
+            assertThat(ScheduleHttp.delete(node.api, "/api/v1/workers/" + gone).status())
+                    .isEqualTo(204);
+            assertThat(ScheduleHttp.delete(node.api, "/api/v1/workers/" + half).status())
+                    .isEqualTo(204);
+        } finally {
+            scan.resumeScanning();
+        }
+        reportNow();
+        JsonNode noWorker = explainJob(absent);
+        assertThat(codes(noWorker)).containsExactly("NO_LIVE_WORKER");
+        assertThat(noWorker.at("/reasons/0/details/app").asText()).isEqualTo("ghost");
+        assertThat(codes(explainJob(unhandled))).containsExactly("NO_HANDLER");
+    }
+
+    @Test
+    void a_job_with_no_node_scanning_says_so_and_one_pushed_to_a_slow_worker_is_claimed() {
+        ScanDueJobs scan = node.bean(ScanDueJobs.class);
+        ScanSchedules schedules = node.bean(ScanSchedules.class);
+        scan.pauseScanning();
+        schedules.pauseScanning();
+        String waiting;
+        try {
+            reportNow();
+            waiting = node.api.submit("{\"jobType\":\"noop\"}");
+            JsonNode stuck = explainJob(waiting);
+            assertThat(codes(stuck)).containsExactly("NO_NODE_SCANNING");
+            assertThat(stuck.at("/reasons/0/details/nodes/explain-node/scanning")
+                            .asBoolean())
+                    .isFalse();
+        } finally {
+            scan.resumeScanning();
+            schedules.resumeScanning();
+        }
+        node.api.awaitStatus(waiting, "SUCCEEDED");
+
+        register(
+                "slow",
+                List.of("slow-type"),
+                "http://127.0.0.1:" + slowWorker.getAddress().getPort());
+        String pushed = node.api.submit("{\"jobType\":\"slow-type\",\"executorApp\":\"slow\"}");
+        JsonNode claimed = node.api.awaitStatus(pushed, "CLAIMED");
+        JsonNode explained = explainJob(pushed);
+        assertThat(codes(explained)).as(claimed.toString()).containsExactly("CLAIMED");
+        assertThat(explained.at("/reasons/0/details/node").asText()).isEqualTo("explain-node");
+        assertThat(explained.at("/reasons/0/details/leaseUntil").asText()).isNotEmpty();
+    }
+
+    @Test
+    void a_schedule_explains_fired_not_a_fire_time_not_created_yet_and_deleted() {
+        String id = ScheduleHttp.create(node.api, """
+                {"name":"every-second","trigger":{"type":"fixedRate","intervalMs":1000},"job":{"jobType":"noop"}}""");
+        JsonNode first = awaitFirstFire(id);
+        Instant fireTime = Instant.parse(first.path("fireTime").asText());
+        JsonNode fired = explainSchedule(id, fireTime);
+        assertThat(codes(fired)).containsExactly("FIRED");
+        assertThat(fired.at("/reasons/0/details/jobId").asText()).isNotEmpty();
+
+        JsonNode between = explainSchedule(id, fireTime.minusMillis(1500));
+        assertThat(codes(between)).containsAnyOf("NOT_A_FIRE_TIME", "NOT_CREATED_YET");
+        assertThat(codes(explainSchedule(id, Instant.now().minusSeconds(3600)))).containsExactly("NOT_CREATED_YET");
+
+        String nightly = ScheduleHttp.create(node.api, """
+                {"name":"nightly","trigger":{"type":"cron","expression":"0 0 3 * * ?"},"job":{"jobType":"noop"}}""");
+        JsonNode notAFireTime = explainSchedule(nightly, Instant.now().plusSeconds(60));
+        assertThat(codes(notAFireTime)).containsExactly("NOT_A_FIRE_TIME");
+        assertThat(notAFireTime.at("/reasons/0/details/nextFireTimes").size()).isEqualTo(3);
+
+        ScheduleHttp.delete(node.api, "/api/v1/schedules/" + id);
+        assertThat(codes(explainSchedule(id, Instant.now().plusSeconds(1)))).containsExactly("DELETED");
+        ScheduleHttp.delete(node.api, "/api/v1/schedules/" + nightly);
+    }
+
+    @Test
+    void a_paused_schedules_missed_fire_is_paused_and_a_stopped_scan_is_a_misfire_or_no_node_scanning() {
+        String id = ScheduleHttp.create(node.api, """
+                {"name":"paused","trigger":{"type":"fixedRate","intervalMs":1000},"job":{"jobType":"noop"}}""");
+        awaitFirstFire(id);
+        node.api.post("/api/v1/schedules/" + id + "/pause", "{}", "bob");
+        Instant during = Instant.now().plusMillis(2500);
+        sleep(4000);
+        JsonNode paused = explainSchedule(id, during);
+        assertThat(codes(paused)).first().isEqualTo("PAUSED");
+        assertThat(paused.at("/reasons/0/details/by").asText()).isEqualTo("bob");
+        ScheduleHttp.delete(node.api, "/api/v1/schedules/" + id);
+
+        String stalled = ScheduleHttp.create(node.api, """
+                {"name":"stalled","trigger":{"type":"fixedRate","intervalMs":1000},"job":{"jobType":"noop"}}""");
+        awaitFirstFire(stalled);
+        ScanSchedules schedules = node.bean(ScanSchedules.class);
+        schedules.pauseScanning();
+        Instant missed;
+        try {
+            reportNow();
+            // fires were made up to 1.5 s ahead before the stop; 4 s on is surely missed, and not the catch-up fire
+            missed = Instant.now().plusMillis(4000);
+            sleep(6500);
+            JsonNode noScan = explainSchedule(stalled, missed);
+            assertThat(codes(noScan)).containsExactly("NO_NODE_SCANNING");
+        } finally {
+            schedules.resumeScanning();
+        }
+        Await.until(
+                Duration.ofSeconds(10),
+                () -> codes(explainSchedule(stalled, missed)).contains("SKIPPED_MISFIRE"),
+                () -> explainSchedule(stalled, missed).toString());
+        JsonNode misfire = explainSchedule(stalled, missed);
+        assertThat(misfire.at("/reasons/0/details/downtimeMs").asLong()).isGreaterThan(2000);
+        ScheduleHttp.delete(node.api, "/api/v1/schedules/" + stalled);
+    }
+
+    @Test
+    void fires_while_the_last_job_runs_are_skipped_or_queued_by_the_overlap_policy() {
+        String skip = ScheduleHttp.create(node.api, """
+                {"name":"overlap-skip","trigger":{"type":"fixedRate","intervalMs":1000},
+                 "job":{"jobType":"sleep","params":{"ms":4000}},"overlapPolicy":"SKIP_IF_RUNNING"}""");
+        String queue = ScheduleHttp.create(node.api, """
+                {"name":"overlap-queue","trigger":{"type":"fixedRate","intervalMs":1000},
+                 "job":{"jobType":"sleep","params":{"ms":4000}},"overlapPolicy":"QUEUE"}""");
+        Instant firstSkip = awaitHistory(skip, "ScheduleFireSkipped");
+        Instant firstQueued = awaitHistory(queue, "ScheduleFireQueued");
+        JsonNode skipped = explainSchedule(skip, firstSkip);
+        assertThat(codes(skipped)).containsExactly("SKIPPED_OVERLAP");
+        assertThat(skipped.at("/reasons/0/details/runningJobId").asText()).isNotEmpty();
+        assertThat(codes(explainSchedule(queue, firstQueued))).containsAnyOf("QUEUED", "FIRED");
+        ScheduleHttp.delete(node.api, "/api/v1/schedules/" + skip);
+        ScheduleHttp.delete(node.api, "/api/v1/schedules/" + queue);
+        assertThat(codes(explainSchedule(queue, firstQueued))).isNotEmpty();
+    }
+
+    @Test
+    void bad_input_is_a_problem_naming_the_field_and_unknown_ids_are_404() {
+        Api.Response bad = node.api.get("/api/v1/schedules/x/explain?at=yesterday");
+        assertThat(bad.status()).isEqualTo(400);
+        assertThat(bad.body().toString()).contains("at");
+        assertThat(node.api.get("/api/v1/jobs/no-such-job/explain").status()).isEqualTo(404);
+        assertThat(node.api.get("/api/v1/schedules/no-such/explain").status()).isEqualTo(404);
+    }
+
+    private static JsonNode explainSchedule(String id, Instant at) {
+        Api.Response r = node.api.get("/api/v1/schedules/" + id + "/explain?at=" + at);
+        assertThat(r.status()).as(r.body().toString()).isEqualTo(200);
+        return r.body();
+    }
+
+    /** The schedule's first ScheduleFired payload, once it is in its history. */
+    private static JsonNode awaitFirstFire(String id) {
+        awaitHistory(id, "ScheduleFired");
+        for (JsonNode e : history(id)) {
+            if (e.path("type").asText().equals("ScheduleFired")) return e.path("payload");
+        }
+        throw new AssertionError("no fire");
+    }
+
+    /** Waits for an event of {@code type} in the schedule's history and returns its fire time. */
+    private static Instant awaitHistory(String id, String type) {
+        Await.until(
+                Duration.ofSeconds(20),
+                () -> {
+                    for (JsonNode e : history(id)) if (e.path("type").asText().equals(type)) return true;
+                    return false;
+                },
+                () -> history(id).toString());
+        for (JsonNode e : history(id)) {
+            if (e.path("type").asText().equals(type))
+                return Instant.parse(e.at("/payload/fireTime").asText());
+        }
+        throw new AssertionError(type);
+    }
+
+    private static JsonNode history(String id) {
+        return node.api.get("/api/v1/schedules/" + id + "/history").body().path("events");
+    }
+
+    private static String register(String app, List<String> types, String address) {
+        Api.Response r = node.api.post(
+                "/api/v1/workers/register",
+                "{\"app\":\"" + app + "\",\"address\":\"" + address + "\",\"jobTypes\":" + Api.JSON.valueToTree(types)
+                        + ",\"capacity\":4}");
+        assertThat(r.status()).as(r.body().toString()).isEqualTo(201);
+        return r.text("workerId");
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

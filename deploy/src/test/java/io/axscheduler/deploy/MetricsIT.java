@@ -1,0 +1,192 @@
+package io.axscheduler.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.axscheduler.query.metrics.ClusterGauges;
+import io.axscheduler.scheduler.claim.ScanDueJobs;
+import io.axscheduler.scheduler.fire.ScanSchedules;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * The metrics of /actuator/prometheus after known work: counts of submitted, finished and retried jobs, the start-lag
+ * histogram after jobs held past their due time, key conflicts, and schedules behind while scanning is stopped. Each
+ * test reads the change its own work made; the schedule's, whose jobs would mix with the others', runs last.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class MetricsIT {
+
+    static Node node;
+
+    @BeforeAll
+    static void start() {
+        node = Node.start(
+                TestDatabase.freshDatabase("metrics"),
+                "metrics-node",
+                Map.of("ax.observe.schedule-behind-ms", "1000", "ax.observe.gauge-refresh-ms", "60000"));
+    }
+
+    @AfterAll
+    static void stop() {
+        node.close();
+    }
+
+    @Test
+    @Order(1)
+    void finished_jobs_are_counted_by_type_and_outcome_with_their_retries_and_durations() {
+        List<String> jobs = new ArrayList<>();
+        for (int i = 0; i < 4; i++) jobs.add(node.api.submit("{\"jobType\":\"sleep\",\"params\":{\"ms\":20}}"));
+        String flaky = node.api.submit(
+                "{\"jobType\":\"flaky\",\"params\":{\"failTimes\":1},\"maxRetries\":2,\"backoff\":{\"delaysMs\":[100]}}");
+        jobs.forEach(id -> node.api.awaitStatus(id, "SUCCEEDED"));
+        node.api.awaitStatus(flaky, "SUCCEEDED");
+
+        Scrape s = awaitScrape(
+                () -> Scrape.of(node),
+                m -> m.value("ax_jobs_finished_total", "job_type", "flaky", "outcome", "succeeded") == 1);
+        assertThat(s.value("ax_jobs_submitted_total", "namespace", "default", "job_type", "sleep"))
+                .isEqualTo(4);
+        assertThat(s.value(
+                        "ax_jobs_finished_total", "namespace", "default", "job_type", "sleep", "outcome", "succeeded"))
+                .isEqualTo(4);
+        assertThat(s.value("ax_jobs_finished_total", "job_type", "flaky", "outcome", "failed"))
+                .isEqualTo(1);
+        assertThat(s.value("ax_job_retries_total", "job_type", "flaky")).isEqualTo(1);
+        assertThat(s.value("ax_job_duration_seconds_count", "job_type", "sleep"))
+                .isEqualTo(4);
+        assertThat(s.value("ax_job_duration_seconds_sum", "job_type", "sleep")).isGreaterThanOrEqualTo(0.08);
+        assertThat(s.value("ax_scan_claimed_total")).isGreaterThanOrEqualTo(6);
+        assertThat(s.value("ax_scan_duration_seconds_count")).isGreaterThan(0);
+        assertThat(s.value("ax_scan_last_success_timestamp_seconds", "node", "metrics-node"))
+                .isGreaterThan(System.currentTimeMillis() / 1000.0 - 30);
+        assertThat(s.value("ax_pool_active", "job_type", "sleep")).isZero();
+        assertThat(s.value("ax_dispatch_queue_depth", "job_type", "sleep")).isZero();
+    }
+
+    @Test
+    @Order(1)
+    void jobs_started_two_seconds_after_their_due_time_fall_in_the_lag_buckets_above_one_second() {
+        Scrape before = Scrape.of(node);
+        double onTimeBefore = zeroIfAbsent(before.value("ax_job_start_lag_seconds_bucket", "le", "1.0"));
+        double allBefore = zeroIfAbsent(before.value("ax_job_start_lag_seconds_count"));
+        ScanDueJobs scan = node.bean(ScanDueJobs.class);
+        scan.pauseScanning();
+        List<String> jobs = new ArrayList<>();
+        try {
+            for (int i = 0; i < 3; i++)
+                jobs.add(node.api.submit("{\"jobType\":\"noop\",\"params\":{\"lag\":" + i + "}}"));
+            sleep(2500);
+        } finally {
+            scan.resumeScanning();
+        }
+        jobs.forEach(id -> node.api.awaitStatus(id, "SUCCEEDED"));
+
+        Scrape after =
+                awaitScrape(() -> Scrape.of(node), m -> m.value("ax_job_start_lag_seconds_count") >= allBefore + 3);
+        assertThat(after.value("ax_job_start_lag_seconds_count") - allBefore).isEqualTo(3);
+        assertThat(after.value("ax_job_start_lag_seconds_bucket", "le", "1.0") - onTimeBefore)
+                .as("none of the held jobs started within 1 s of its due time")
+                .isZero();
+        assertThat(after.value("ax_job_start_lag_seconds_sum")
+                        - zeroIfAbsent(before.value("ax_job_start_lag_seconds_sum")))
+                .isGreaterThanOrEqualTo(3 * 2.0);
+    }
+
+    @Test
+    @Order(1)
+    void a_second_submit_of_a_job_key_counts_as_a_key_conflict() {
+        double before = zeroIfAbsent(Scrape.of(node).value("ax_job_key_conflicts_total"));
+        node.api.submit("{\"jobType\":\"noop\",\"jobKey\":\"metrics-conflict\"}");
+        assertThat(node.api
+                        .post("/api/v1/jobs", "{\"jobType\":\"noop\",\"jobKey\":\"metrics-conflict\"}")
+                        .status())
+                .isEqualTo(200);
+        assertThat(Scrape.of(node).value("ax_job_key_conflicts_total") - before).isEqualTo(1);
+    }
+
+    @Test
+    @Order(2)
+    void schedules_behind_rises_while_schedule_scanning_is_stopped_and_falls_when_it_resumes() {
+        ClusterGauges gauges = node.bean(ClusterGauges.class);
+        ScanSchedules schedules = node.bean(ScanSchedules.class);
+        gauges.refresh();
+        assertThat(Scrape.of(node).value("ax_schedules_behind", "namespace", "default"))
+                .isZero();
+        schedules.pauseScanning();
+        String scheduleId;
+        try {
+            scheduleId = ScheduleHttp.create(node.api, """
+                    {"name":"behind","trigger":{"type":"fixedRate","intervalMs":1000},"job":{"jobType":"noop"}}""");
+            sleep(3000);
+            gauges.refresh();
+            assertThat(Scrape.of(node).value("ax_schedules_behind", "namespace", "default"))
+                    .isEqualTo(1);
+        } finally {
+            schedules.resumeScanning();
+        }
+        Await.until(
+                Duration.ofSeconds(10),
+                () -> {
+                    gauges.refresh();
+                    return Scrape.of(node).value("ax_schedules_behind", "namespace", "default") == 0;
+                },
+                () -> "ax_schedules_behind " + Scrape.of(node).value("ax_schedules_behind"));
+        // its jobs would mix with the other tests' counts
+        assertThat(ScheduleHttp.delete(node.api, "/api/v1/schedules/" + scheduleId)
+                        .status())
+                .isLessThan(300);
+        assertThat(Scrape.of(node).value("ax_schedule_fires_total", "outcome", "fired"))
+                .isGreaterThanOrEqualTo(1);
+    }
+
+    @Test
+    @Order(1)
+    void jobs_gauge_counts_waiting_jobs_and_the_oldest_waiting_age() {
+        ClusterGauges gauges = node.bean(ClusterGauges.class);
+        ScanDueJobs scan = node.bean(ScanDueJobs.class);
+        scan.pauseScanning();
+        List<String> jobs = new ArrayList<>();
+        try {
+            gauges.refresh();
+            double waitingBefore = Scrape.of(node).value("ax_jobs", "status", "WAITING");
+            for (int i = 0; i < 2; i++) jobs.add(node.api.submit("{\"jobType\":\"noop\"}"));
+            sleep(1500);
+            gauges.refresh();
+            Scrape s = Scrape.of(node);
+            assertThat(s.value("ax_jobs", "namespace", "default", "status", "WAITING") - waitingBefore)
+                    .isEqualTo(2);
+            assertThat(s.value("ax_jobs_oldest_waiting_seconds", "namespace", "default"))
+                    .isGreaterThanOrEqualTo(1.0);
+        } finally {
+            scan.resumeScanning();
+        }
+        jobs.forEach(id -> node.api.awaitStatus(id, "SUCCEEDED"));
+    }
+
+    private static double zeroIfAbsent(double v) {
+        return Double.isNaN(v) ? 0 : v;
+    }
+
+    private static Scrape awaitScrape(
+            java.util.function.Supplier<Scrape> scrape, java.util.function.Predicate<Scrape> ok) {
+        Scrape[] last = new Scrape[1];
+        Await.until(Duration.ofSeconds(10), () -> ok.test(last[0] = scrape.get()), () -> last[0].text());
+        return last[0];
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

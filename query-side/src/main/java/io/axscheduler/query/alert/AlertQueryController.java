@@ -1,0 +1,67 @@
+package io.axscheduler.query.alert;
+
+import io.axscheduler.api.problem.InvalidRequestException;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+/** {@code GET /api/v1/alerts}: firing and resolved alerts, newest first. */
+@RestController
+@RequestMapping("/api/v1/alerts")
+public class AlertQueryController {
+
+    static final int MAX_SIZE = 500;
+
+    private final NamedParameterJdbcTemplate jdbc;
+
+    public AlertQueryController(NamedParameterJdbcTemplate jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    @GetMapping
+    public Map<String, Object> list(
+            @RequestParam(name = "state", required = false) String state,
+            @RequestParam(name = "rule", required = false) String rule,
+            @RequestParam(name = "size", defaultValue = "100") int size) {
+        if (state != null && !state.equals("FIRING") && !state.equals("RESOLVED"))
+            throw InvalidRequestException.of("state", "must be FIRING or RESOLVED");
+        if (size < 1 || size > MAX_SIZE) throw InvalidRequestException.of("size", "must be 1.." + MAX_SIZE);
+        Map<String, Object> params = new HashMap<>();
+        StringBuilder where = new StringBuilder(" WHERE 1 = 1");
+        if (state != null) {
+            where.append(" AND state = :state");
+            params.put("state", state);
+        }
+        if (rule != null) {
+            where.append(" AND rule = :rule");
+            params.put("rule", rule);
+        }
+        params.put("size", size);
+        List<Map<String, Object>> items = jdbc.query(
+                "SELECT alert_id, rule, type, state, alert_key, message, notified, raised_at, resolved_at FROM alerts"
+                        + where + " ORDER BY raised_at DESC, alert_id DESC LIMIT :size",
+                params,
+                (rs, i) -> {
+                    Map<String, Object> item = new LinkedHashMap<>();
+                    item.put("alertId", rs.getString("alert_id"));
+                    item.put("rule", rs.getString("rule"));
+                    item.put("type", rs.getString("type"));
+                    item.put("state", rs.getString("state"));
+                    item.put("key", rs.getString("alert_key"));
+                    item.put("message", rs.getString("message"));
+                    item.put("notified", rs.getInt("notified") == 1);
+                    item.put("raisedAt", Instant.ofEpochMilli(rs.getLong("raised_at")));
+                    long resolved = rs.getLong("resolved_at");
+                    item.put("resolvedAt", rs.wasNull() ? null : Instant.ofEpochMilli(resolved));
+                    return item;
+                });
+        return Map.of("items", items);
+    }
+}

@@ -1,0 +1,125 @@
+package io.axscheduler.query.alert;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.axscheduler.api.TextLimit;
+import io.axscheduler.api.alert.AlertRaised;
+import io.axscheduler.api.alert.AlertResolved;
+import io.axscheduler.api.job.JobFailed;
+import io.axscheduler.api.job.JobTimedOut;
+import io.axscheduler.api.job.TimeoutPhase;
+import io.axscheduler.api.observe.BoundedLabels;
+import io.axscheduler.query.metrics.AfterCommit;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.axonframework.config.ProcessingGroup;
+import org.axonframework.eventhandling.EventHandler;
+import org.axonframework.eventhandling.Timestamp;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.stereotype.Component;
+
+/**
+ * The alerts read model and the failures the failure rules read, in a subscribing processor (in the transaction of
+ * the append): a second raise of a rule and key that still fires breaks the unique open key and fails its command, so
+ * two evaluators cannot raise one alert twice. Counts ax_alerts_total once per alert event, cluster-wide.
+ */
+@Component
+@ProcessingGroup(AlertsProjection.PROCESSING_GROUP)
+public class AlertsProjection {
+
+    public static final String PROCESSING_GROUP = "alerts";
+
+    private final NamedParameterJdbcTemplate jdbc;
+    private final ObjectMapper json;
+    private final MeterRegistry meters;
+    private final BoundedLabels rules = new BoundedLabels(200);
+
+    public AlertsProjection(NamedParameterJdbcTemplate jdbc, ObjectMapper json, ObjectProvider<MeterRegistry> meters) {
+        this.jdbc = jdbc;
+        this.json = json;
+        this.meters = meters.getIfAvailable(SimpleMeterRegistry::new);
+    }
+
+    /** (rule, key) of a firing alert; rule names and keys are bounded so it fits its column. */
+    public static String openKey(String rule, String key) {
+        return rule + "|" + key;
+    }
+
+    @EventHandler
+    void on(AlertRaised e, @Timestamp Instant at) {
+        jdbc.update(
+                """
+                INSERT INTO alerts (alert_id, rule, type, alert_key, state, message, details, notified, open_key,
+                                    raised_at)
+                VALUES (:id, :rule, :type, :key, 'FIRING', :message, :details, :notified, :openKey, :at)""",
+                new MapSqlParameterSource()
+                        .addValue("id", e.alertId())
+                        .addValue("rule", e.rule())
+                        .addValue("type", e.type().name())
+                        .addValue("key", e.key())
+                        .addValue("message", TextLimit.truncate(e.message()))
+                        .addValue("details", write(e.details()))
+                        .addValue("notified", e.notified() ? 1 : 0)
+                        .addValue("openKey", openKey(e.rule(), e.key()))
+                        .addValue("at", at.toEpochMilli()));
+        String rule = rules.of(e.rule());
+        AfterCommit.run(() ->
+                meters.counter("ax.alerts", "rule", rule, "state", "firing").increment());
+    }
+
+    @EventHandler
+    void on(AlertResolved e, @Timestamp Instant at) {
+        jdbc.update(
+                "UPDATE alerts SET state = 'RESOLVED', open_key = NULL, resolved_at = :at WHERE alert_id = :id",
+                Map.of("id", e.alertId(), "at", at.toEpochMilli()));
+        String rule = rules.of(e.rule());
+        AfterCommit.run(() ->
+                meters.counter("ax.alerts", "rule", rule, "state", "resolved").increment());
+    }
+
+    @EventHandler
+    void on(JobFailed e, @Timestamp Instant at) {
+        failure(e.jobId(), e.attempt(), "FAILED", e.error(), at);
+    }
+
+    @EventHandler
+    void on(JobTimedOut e, @Timestamp Instant at) {
+        if (e.phase() == TimeoutPhase.RUN) failure(e.jobId(), e.attempt(), "TIMED_OUT", "attempt timed out", at);
+    }
+
+    private void failure(String jobId, int attempt, String outcome, String error, Instant at) {
+        // the job's type, schedule and retry limit are in its job_queue row (written before this run ended)
+        List<Map<String, Object>> rows = jdbc.queryForList(
+                "SELECT job_type, schedule_id, max_retries FROM job_queue WHERE job_id = :id", Map.of("id", jobId));
+        if (rows.isEmpty()) return;
+        Map<String, Object> row = rows.get(0);
+        boolean forGood = attempt > ((Number) row.get("max_retries")).intValue();
+        jdbc.update(
+                """
+                INSERT INTO job_failures (job_id, attempt, job_type, schedule_id, outcome, for_good, error, failed_at)
+                VALUES (:id, :attempt, :type, :schedule, :outcome, :forGood, :error, :at)
+                ON DUPLICATE KEY UPDATE outcome = VALUES(outcome)""",
+                new MapSqlParameterSource()
+                        .addValue("id", jobId)
+                        .addValue("attempt", attempt)
+                        .addValue("type", row.get("job_type"))
+                        .addValue("schedule", row.get("schedule_id"))
+                        .addValue("outcome", outcome)
+                        .addValue("forGood", forGood ? 1 : 0)
+                        .addValue("error", TextLimit.truncate(error))
+                        .addValue("at", at.toEpochMilli()));
+    }
+
+    private String write(Map<String, Object> details) {
+        try {
+            return details == null ? null : json.writeValueAsString(details);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("alert details cannot be written as JSON", e);
+        }
+    }
+}

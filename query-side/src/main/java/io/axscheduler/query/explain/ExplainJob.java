@@ -1,0 +1,314 @@
+package io.axscheduler.query.explain;
+
+import io.axscheduler.api.Metadata;
+import io.axscheduler.api.job.JobCanceled;
+import io.axscheduler.api.job.JobClaimed;
+import io.axscheduler.api.job.JobCreated;
+import io.axscheduler.api.job.JobFailed;
+import io.axscheduler.api.job.JobRetryScheduled;
+import io.axscheduler.api.job.JobStarted;
+import io.axscheduler.api.job.JobStatus;
+import io.axscheduler.api.job.JobSucceeded;
+import io.axscheduler.api.job.JobTimedOut;
+import io.axscheduler.api.job.TimeoutPhase;
+import io.axscheduler.query.history.EventStreams;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.axonframework.eventhandling.DomainEventMessage;
+import org.springframework.stereotype.Component;
+
+/**
+ * Why a job is where it is: its events, read from the event store, say what happened to it; the nodes' and workers'
+ * reports say what holds it now (no node scanning, every pool of its type full, no live worker of its app, nothing
+ * that runs its type).
+ */
+@Component
+public class ExplainJob {
+
+    private final EventStreams streams;
+    private final LiveState live;
+
+    public ExplainJob(EventStreams streams, LiveState live) {
+        this.streams = streams;
+        this.live = live;
+    }
+
+    /** The job's events folded to what explaining needs. */
+    private static final class Fold {
+        JobCreated created;
+        JobStatus status = JobStatus.WAITING;
+        Instant since;
+        Instant runAt;
+        int attempt;
+        String node;
+        String worker;
+        Instant leaseUntil;
+        Instant startedAt;
+        long timeoutMs;
+        String lastError;
+        String result;
+        String actor;
+        String cancelReason;
+
+        void apply(Object event, Instant at, Map<String, ?> metadata) {
+            since = at;
+            if (event instanceof JobCreated e) {
+                created = e;
+                runAt = e.runAt();
+                timeoutMs = e.timeoutMs();
+            } else if (event instanceof JobClaimed e) {
+                status = JobStatus.CLAIMED;
+                node = e.node();
+                leaseUntil = e.leaseUntil();
+            } else if (event instanceof JobStarted e) {
+                status = JobStatus.RUNNING;
+                attempt = e.attempt();
+                node = e.node();
+                worker = e.worker();
+                startedAt = at;
+                timeoutMs = e.timeoutMs();
+            } else if (event instanceof JobSucceeded e) {
+                status = JobStatus.SUCCEEDED;
+                result = e.result();
+            } else if (event instanceof JobFailed e) {
+                status = JobStatus.FAILED;
+                lastError = e.error();
+            } else if (event instanceof JobTimedOut e) {
+                if (e.phase() == TimeoutPhase.RUN) {
+                    status = JobStatus.TIMED_OUT;
+                    lastError = "attempt " + e.attempt() + " timed out";
+                } else {
+                    status = JobStatus.WAITING;
+                }
+            } else if (event instanceof JobRetryScheduled e) {
+                status = JobStatus.RETRY_WAITING;
+                runAt = e.runAt();
+            } else if (event instanceof JobCanceled e) {
+                status = JobStatus.CANCELED;
+                cancelReason = e.reason();
+                Object by = metadata.get(Metadata.ACTOR);
+                actor = by == null ? null : by.toString();
+            }
+        }
+    }
+
+    public JobExplanation explain(String jobId) {
+        List<DomainEventMessage<?>> events = streams.read("job", jobId, JobCreated.class);
+        Fold job = new Fold();
+        for (DomainEventMessage<?> event : events) {
+            job.apply(event.getPayload(), event.getTimestamp(), event.getMetaData());
+        }
+        return new JobExplanation(jobId, job.status.name(), reasons(job));
+    }
+
+    private List<Reason> reasons(Fold job) {
+        List<Reason> reasons = new ArrayList<>();
+        JobCreated c = job.created;
+        switch (job.status) {
+            case SUCCEEDED ->
+                reasons.add(reason(
+                        "SUCCEEDED",
+                        "attempt " + job.attempt + " succeeded",
+                        job.since,
+                        "result",
+                        job.result,
+                        "node",
+                        job.node,
+                        "worker",
+                        job.worker));
+            case CANCELED ->
+                reasons.add(reason(
+                        "CANCELED",
+                        "canceled by " + (job.actor == null ? "an unnamed actor" : job.actor)
+                                + (job.cancelReason == null ? "" : ": " + job.cancelReason),
+                        job.since,
+                        "by",
+                        job.actor,
+                        "reason",
+                        job.cancelReason));
+            case FAILED, TIMED_OUT -> {
+                int maxRetries = c.retryPolicy().maxRetries();
+                if (job.attempt > maxRetries) {
+                    reasons.add(reason(
+                            "RETRIES_EXHAUSTED",
+                            "attempt " + job.attempt + " of " + (maxRetries + 1) + " ended " + job.status
+                                    + "; no retry is left: " + job.lastError,
+                            job.since,
+                            "lastError",
+                            job.lastError,
+                            "attempts",
+                            job.attempt,
+                            "maxRetries",
+                            maxRetries));
+                } else {
+                    reasons.add(reason(
+                            job.status.name(),
+                            "attempt " + job.attempt + " ended " + job.status + " (" + job.lastError
+                                    + "); the retry policy schedules the next attempt",
+                            job.since,
+                            "lastError",
+                            job.lastError,
+                            "attempts",
+                            job.attempt,
+                            "maxRetries",
+                            maxRetries));
+                }
+            }
+            case CLAIMED ->
+                reasons.add(reason(
+                        "CLAIMED",
+                        "claimed by node " + job.node + "; it starts the run, or the claim lapses at " + job.leaseUntil,
+                        job.since,
+                        "node",
+                        job.node,
+                        "leaseUntil",
+                        job.leaseUntil));
+            case RUNNING ->
+                reasons.add(reason(
+                        "RUNNING",
+                        "attempt " + job.attempt + " runs on " + where(job) + " since " + job.startedAt
+                                + (job.timeoutMs > 0
+                                        ? "; it times out at " + job.startedAt.plusMillis(job.timeoutMs)
+                                        : ""),
+                        job.startedAt,
+                        "node",
+                        job.node,
+                        "worker",
+                        job.worker,
+                        "attempt",
+                        job.attempt,
+                        "timeoutAt",
+                        job.timeoutMs > 0 ? job.startedAt.plusMillis(job.timeoutMs) : null));
+            case WAITING, RETRY_WAITING -> waiting(job, reasons);
+        }
+        return reasons;
+    }
+
+    private void waiting(Fold job, List<Reason> reasons) {
+        JobCreated c = job.created;
+        LiveState.Snapshot now = live.snapshot();
+        if (job.runAt.toEpochMilli() > now.nowMs()) {
+            if (job.status == JobStatus.RETRY_WAITING) {
+                reasons.add(reason(
+                        "BACKOFF_UNTIL",
+                        "attempt " + job.attempt + " failed (" + job.lastError + "); the next runs at " + job.runAt,
+                        job.since,
+                        "runAt",
+                        job.runAt,
+                        "lastError",
+                        job.lastError));
+            } else {
+                reasons.add(reason("WAITING_UNTIL_DUE", "due at " + job.runAt, job.since, "runAt", job.runAt));
+            }
+        }
+        List<LiveState.NodeRow> scanning = now.scanning();
+        if (scanning.isEmpty()) {
+            reasons.add(reason(
+                    "NO_NODE_SCANNING",
+                    now.nodes().isEmpty()
+                            ? "no node is alive to claim it"
+                            : "no node's scan completed within " + now.scanStallMs() + " ms: nothing claims it",
+                    null,
+                    "nodes",
+                    nodeSummary(now)));
+        }
+        if (c.executorApp() != null) {
+            Map<String, List<String>> workers = live.liveWorkers(c.executorApp());
+            if (workers.isEmpty()) {
+                Long heard = live.lastHeardOf(c.executorApp());
+                reasons.add(reason(
+                        "NO_LIVE_WORKER",
+                        "no live worker of app " + c.executorApp() + " runs it",
+                        heard == null ? null : Instant.ofEpochMilli(heard),
+                        "app",
+                        c.executorApp()));
+            } else if (workers.values().stream().noneMatch(types -> types.contains(c.jobType()))) {
+                reasons.add(reason(
+                        "NO_HANDLER",
+                        "no live worker of app " + c.executorApp() + " registered job type " + c.jobType(),
+                        null,
+                        "app",
+                        c.executorApp(),
+                        "jobType",
+                        c.jobType(),
+                        "workers",
+                        workers.keySet()));
+            }
+        } else {
+            List<LiveState.NodeRow> withPool = now.nodes().stream()
+                    .filter(n -> n.pools().containsKey(c.jobType()))
+                    .toList();
+            boolean remote = live.liveWorkers(null).values().stream().anyMatch(t -> t.contains(c.jobType()));
+            if (withPool.isEmpty() && !remote) {
+                reasons.add(reason(
+                        "NO_HANDLER",
+                        "no live node has a handler for job type " + c.jobType() + " and no live worker registered it",
+                        null,
+                        "jobType",
+                        c.jobType()));
+            } else if (!withPool.isEmpty() && !remote) {
+                List<LiveState.NodeRow> scanningWithPool =
+                        withPool.stream().filter(scanning::contains).toList();
+                boolean full = !scanningWithPool.isEmpty()
+                        && scanningWithPool.stream().allMatch(n -> {
+                            List<Integer> pool = n.pools().get(c.jobType());
+                            return pool.get(1) >= pool.get(0);
+                        });
+                if (full) {
+                    Map<String, Object> pools = new LinkedHashMap<>();
+                    scanningWithPool.forEach(n -> pools.put(
+                            n.nodeId(),
+                            Map.of(
+                                    "threads",
+                                    n.pools().get(c.jobType()).get(0),
+                                    "busy",
+                                    n.pools().get(c.jobType()).get(1))));
+                    reasons.add(reason(
+                            "NO_FREE_SLOT",
+                            "every pool of job type " + c.jobType() + " is full on every scanning node",
+                            null,
+                            "jobType",
+                            c.jobType(),
+                            "pools",
+                            pools));
+                }
+            }
+        }
+        if (reasons.isEmpty()) {
+            reasons.add(reason(
+                    "DUE",
+                    "due since " + job.runAt + "; the next scan of a node with room claims it (" + scanning.size()
+                            + " node(s) scanning)",
+                    job.runAt,
+                    "runAt",
+                    job.runAt));
+        }
+    }
+
+    private static Map<String, Object> nodeSummary(LiveState.Snapshot now) {
+        Map<String, Object> nodes = new LinkedHashMap<>();
+        now.nodes()
+                .forEach(n -> nodes.put(
+                        n.nodeId(),
+                        Map.of("scanning", n.scanning(), "lastScanAt", Instant.ofEpochMilli(n.lastScanAt()))));
+        return nodes;
+    }
+
+    private static String where(Fold job) {
+        return job.worker == null || "in-process".equals(job.worker)
+                ? "node " + job.node
+                : "worker " + job.worker + " (via node " + job.node + ")";
+    }
+
+    /** A reason whose details are the given name/value pairs, nulls left out. */
+    static Reason reason(String code, String message, Instant since, Object... details) {
+        Map<String, Object> map = new LinkedHashMap<>();
+        for (int i = 0; i + 1 < details.length; i += 2) {
+            if (details[i + 1] != null) map.put((String) details[i], details[i + 1]);
+        }
+        return new Reason(code, message, since, map);
+    }
+}

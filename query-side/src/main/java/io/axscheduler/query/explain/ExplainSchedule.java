@@ -1,0 +1,303 @@
+package io.axscheduler.query.explain;
+
+import static io.axscheduler.query.explain.ExplainJob.reason;
+
+import io.axscheduler.api.Metadata;
+import io.axscheduler.api.schedule.FireKind;
+import io.axscheduler.api.schedule.FireTimes;
+import io.axscheduler.api.schedule.ScheduleCreated;
+import io.axscheduler.api.schedule.ScheduleDeleted;
+import io.axscheduler.api.schedule.ScheduleFireQueued;
+import io.axscheduler.api.schedule.ScheduleFireSkipped;
+import io.axscheduler.api.schedule.ScheduleFired;
+import io.axscheduler.api.schedule.SchedulePaused;
+import io.axscheduler.api.schedule.ScheduleResumed;
+import io.axscheduler.api.schedule.ScheduleUpdated;
+import io.axscheduler.api.schedule.Trigger;
+import io.axscheduler.query.history.EventStreams;
+import io.axscheduler.query.metrics.SkipCause;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.axonframework.eventhandling.DomainEventMessage;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.stereotype.Component;
+
+/**
+ * Why a schedule did or did not fire at or near an instant. The schedule's events say it: every fire, every skipped
+ * fire (with the policy that skipped it, a misfire skip covering the fire times up to the next one it names), every
+ * held-back fire, every pause and delete with its actor. Only a fire time the record does not reach yet is judged from
+ * the live state: not due yet, or due with no node scanning.
+ */
+@Component
+public class ExplainSchedule {
+
+    /** "Near": a fire time within this of the instant asked about is the fire asked about. */
+    static final long NEAR_MS = 1_000;
+
+    private final EventStreams streams;
+    private final LiveState live;
+    private final NamedParameterJdbcTemplate jdbc;
+
+    public ExplainSchedule(EventStreams streams, LiveState live, NamedParameterJdbcTemplate jdbc) {
+        this.streams = streams;
+        this.live = live;
+        this.jdbc = jdbc;
+    }
+
+    private record Timed<T>(T event, Instant at, String actor) {}
+
+    private record Pause(Instant from, Instant until, String actor) {
+        boolean covers(Instant t) {
+            return !t.isBefore(from) && (until == null || t.isBefore(until));
+        }
+    }
+
+    public ScheduleExplanation explain(String scheduleId, Instant at) {
+        List<DomainEventMessage<?>> events = streams.read("schedule", scheduleId, ScheduleCreated.class);
+        Instant createdAt = events.get(0).getTimestamp();
+        ScheduleCreated created = (ScheduleCreated) events.get(0).getPayload();
+        Trigger trigger = created.trigger();
+        Instant anchor = created.anchor();
+        List<Timed<ScheduleFired>> fired = new ArrayList<>();
+        List<Timed<ScheduleFireSkipped>> skipped = new ArrayList<>();
+        List<Timed<ScheduleFireQueued>> queued = new ArrayList<>();
+        List<Pause> pauses = new ArrayList<>();
+        Timed<ScheduleDeleted> deleted = null;
+        for (DomainEventMessage<?> message : events) {
+            Object e = message.getPayload();
+            Instant t = message.getTimestamp();
+            Object by = message.getMetaData().get(Metadata.ACTOR);
+            String actor = by == null ? null : by.toString();
+            if (e instanceof ScheduleUpdated u && !t.isAfter(at)) {
+                trigger = u.trigger();
+                anchor = u.anchor();
+            } else if (e instanceof ScheduleFired f) {
+                fired.add(new Timed<>(f, t, actor));
+            } else if (e instanceof ScheduleFireSkipped s) {
+                skipped.add(new Timed<>(s, t, actor));
+            } else if (e instanceof ScheduleFireQueued q) {
+                queued.add(new Timed<>(q, t, actor));
+            } else if (e instanceof SchedulePaused) {
+                pauses.add(new Pause(t, null, actor));
+            } else if (e instanceof ScheduleResumed || e instanceof ScheduleDeleted) {
+                if (!pauses.isEmpty() && pauses.get(pauses.size() - 1).until() == null) {
+                    Pause open = pauses.remove(pauses.size() - 1);
+                    pauses.add(new Pause(open.from(), t, open.actor()));
+                }
+                if (e instanceof ScheduleDeleted d) deleted = new Timed<>(d, t, actor);
+            }
+        }
+
+        if (at.isBefore(createdAt)) {
+            return answer(
+                    scheduleId,
+                    at,
+                    null,
+                    reason(
+                            "NOT_CREATED_YET",
+                            "the schedule was created at " + createdAt + ", after " + at,
+                            createdAt,
+                            "createdAt",
+                            createdAt));
+        }
+        if (deleted != null && !deleted.at().isAfter(at)) {
+            return answer(
+                    scheduleId,
+                    at,
+                    null,
+                    reason(
+                            "DELETED",
+                            "deleted by " + actorName(deleted.actor()) + " at " + deleted.at(),
+                            deleted.at(),
+                            "by",
+                            deleted.actor()));
+        }
+
+        Instant fireTime = nearestFireTime(trigger, anchor, at, fired, skipped, queued);
+        if (fireTime == null) {
+            List<Instant> next = FireTimes.preview(trigger, anchor, at, 3);
+            Instant previous = previousRecorded(at, fired, skipped);
+            return answer(
+                    scheduleId,
+                    at,
+                    null,
+                    reason(
+                            "NOT_A_FIRE_TIME",
+                            "no fire time within " + NEAR_MS + " ms of " + at + "; the next are " + next,
+                            null,
+                            "nextFireTimes",
+                            next,
+                            "previousFireTime",
+                            previous));
+        }
+
+        List<Reason> reasons = new ArrayList<>();
+        Instant f = fireTime;
+        pauses.stream()
+                .filter(p -> p.covers(f))
+                .findFirst()
+                .ifPresent(p -> reasons.add(reason(
+                        "PAUSED",
+                        "paused by " + actorName(p.actor()) + " from " + p.from()
+                                + (p.until() == null ? "" : " until " + p.until()),
+                        p.from(),
+                        "by",
+                        p.actor(),
+                        "until",
+                        p.until())));
+        Optional<Timed<ScheduleFired>> fire =
+                fired.stream().filter(x -> x.event().fireTime().equals(f)).findFirst();
+        Optional<Timed<ScheduleFireQueued>> held =
+                queued.stream().filter(x -> x.event().fireTime().equals(f)).findFirst();
+        Optional<Timed<ScheduleFireSkipped>> skip =
+                skipped.stream().filter(x -> covers(x.event(), f)).findFirst();
+        if (fire.isPresent()) {
+            ScheduleFired e = fire.get().event();
+            String status = jobStatus(e.jobId());
+            long lateMs = Math.max(0, fire.get().at().toEpochMilli() - f.toEpochMilli());
+            reasons.add(reason(
+                    "FIRED",
+                    "fired" + (e.kind() == FireKind.QUEUED ? " after being held back by overlap policy QUEUE" : "")
+                            + " as job " + e.jobId() + (status == null ? "" : " (" + status + ")")
+                            + (lateMs > NEAR_MS ? ", " + Duration.ofMillis(lateMs) + " after its time" : ""),
+                    fire.get().at(),
+                    "jobId",
+                    e.jobId(),
+                    "jobStatus",
+                    status,
+                    "kind",
+                    e.kind(),
+                    "lateMs",
+                    lateMs));
+        } else if (held.isPresent()) {
+            ScheduleFireQueued e = held.get().event();
+            reasons.add(reason(
+                    "QUEUED",
+                    "held back by overlap policy QUEUE until job " + e.waitingForJobId() + " ends",
+                    held.get().at(),
+                    "waitingForJobId",
+                    e.waitingForJobId()));
+        } else if (skip.isPresent()) {
+            ScheduleFireSkipped e = skip.get().event();
+            boolean overlap = SkipCause.of(e.reason()) == SkipCause.OVERLAP;
+            reasons.add(reason(
+                    overlap ? "SKIPPED_OVERLAP" : "SKIPPED_MISFIRE",
+                    e.reason(),
+                    skip.get().at(),
+                    "reason",
+                    e.reason(),
+                    "firstSkipped",
+                    e.fireTime(),
+                    "nextFireTime",
+                    e.nextFireTime(),
+                    // a misfire's downtime: from the first missed fire time to the scan that saw it
+                    "downtimeMs",
+                    overlap
+                            ? null
+                            : skip.get().at().toEpochMilli() - e.fireTime().toEpochMilli(),
+                    "runningJobId",
+                    overlap ? runningJob(e.reason()) : null));
+        } else if (reasons.isEmpty()) {
+            notYetRecorded(scheduleId, f, reasons);
+        }
+        return new ScheduleExplanation(scheduleId, at, fireTime, reasons);
+    }
+
+    /** A fire time the record does not reach: not due yet, or due and not fired (no node scanning, or about to). */
+    private void notYetRecorded(String scheduleId, Instant fireTime, List<Reason> reasons) {
+        LiveState.Snapshot now = live.snapshot();
+        if (fireTime.toEpochMilli() > now.nowMs()) {
+            reasons.add(reason("WAITING_UNTIL_DUE", "fires at " + fireTime, null, "fireTime", fireTime));
+            return;
+        }
+        List<Long> next = jdbc.queryForList(
+                "SELECT next_fire_at FROM schedules WHERE schedule_id = :id", Map.of("id", scheduleId), Long.class);
+        boolean pending = !next.isEmpty() && next.get(0) != null && next.get(0) <= fireTime.toEpochMilli();
+        if (pending && now.scanningSchedules().isEmpty()) {
+            reasons.add(reason(
+                    "NO_NODE_SCANNING",
+                    "due at " + fireTime + " and not fired: no node's schedule scan completed within "
+                            + now.scanStallMs() + " ms",
+                    fireTime,
+                    "liveNodes",
+                    now.nodes().stream().map(LiveState.NodeRow::nodeId).toList()));
+        } else if (pending) {
+            reasons.add(reason(
+                    "DUE", "due at " + fireTime + "; the next schedule scan fires it", fireTime, "fireTime", fireTime));
+        } else {
+            reasons.add(reason(
+                    "NOT_A_FIRE_TIME",
+                    "the record holds no fire at " + fireTime + " and the schedule has moved past it",
+                    null,
+                    "nextFireTime",
+                    next.isEmpty() || next.get(0) == null ? null : Instant.ofEpochMilli(next.get(0))));
+        }
+    }
+
+    /** The fire time within {@link #NEAR_MS} of {@code at}: a recorded one first, else the trigger's; null if none. */
+    private static Instant nearestFireTime(
+            Trigger trigger,
+            Instant anchor,
+            Instant at,
+            List<Timed<ScheduleFired>> fired,
+            List<Timed<ScheduleFireSkipped>> skipped,
+            List<Timed<ScheduleFireQueued>> queued) {
+        List<Instant> recorded = new ArrayList<>();
+        fired.forEach(x -> recorded.add(x.event().fireTime()));
+        skipped.forEach(x -> recorded.add(x.event().fireTime()));
+        queued.forEach(x -> recorded.add(x.event().fireTime()));
+        Optional<Instant> near = recorded.stream()
+                .filter(t -> Math.abs(t.toEpochMilli() - at.toEpochMilli()) <= NEAR_MS)
+                .min(Comparator.comparingLong(t -> Math.abs(t.toEpochMilli() - at.toEpochMilli())));
+        if (near.isPresent()) return near.get();
+        Optional<Instant> next = FireTimes.next(trigger, anchor, at.minusMillis(NEAR_MS + 1));
+        if (next.isPresent() && Math.abs(next.get().toEpochMilli() - at.toEpochMilli()) <= NEAR_MS) return next.get();
+        return null;
+    }
+
+    /** A skip covers its own fire time and, up to (not including) the next fire time it names, those it skipped. */
+    private static boolean covers(ScheduleFireSkipped skip, Instant fireTime) {
+        if (skip.fireTime().equals(fireTime)) return true;
+        return skip.nextFireTime() != null
+                && fireTime.isAfter(skip.fireTime())
+                && fireTime.isBefore(skip.nextFireTime());
+    }
+
+    private static Instant previousRecorded(
+            Instant at, List<Timed<ScheduleFired>> fired, List<Timed<ScheduleFireSkipped>> skipped) {
+        List<Instant> before = new ArrayList<>();
+        fired.forEach(x -> before.add(x.event().fireTime()));
+        skipped.forEach(x -> before.add(x.event().fireTime()));
+        return before.stream()
+                .filter(t -> t.isBefore(at))
+                .max(Comparator.naturalOrder())
+                .orElse(null);
+    }
+
+    private String jobStatus(String jobId) {
+        List<String> status =
+                jdbc.queryForList("SELECT status FROM job_queue WHERE job_id = :id", Map.of("id", jobId), String.class);
+        return status.isEmpty() ? null : status.get(0);
+    }
+
+    /** The job an overlap skip names ("previous job X is still RUNNING" / "queued behind job X"). */
+    private static String runningJob(String reason) {
+        int i = reason.indexOf("job ");
+        if (i < 0) return null;
+        int end = reason.indexOf(' ', i + 4);
+        return reason.substring(i + 4, end < 0 ? reason.length() : end);
+    }
+
+    private static String actorName(String actor) {
+        return actor == null ? "an unnamed actor" : actor;
+    }
+
+    private static ScheduleExplanation answer(String scheduleId, Instant at, Instant fireTime, Reason reason) {
+        return new ScheduleExplanation(scheduleId, at, fireTime, List.of(reason));
+    }
+}

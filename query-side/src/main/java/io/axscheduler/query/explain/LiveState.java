@@ -1,0 +1,116 @@
+package io.axscheduler.query.explain;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.stereotype.Component;
+
+/**
+ * The state around a job now, as the nodes and workers report it in their tables (the nodes write {@code ax_nodes}
+ * every few seconds, workers heartbeat into {@code workers}): which nodes are alive and scanning, how full their pools
+ * are, which workers are live. All in the database's time.
+ */
+@Component
+public class LiveState {
+
+    static final String NOW_MS = "ROUND(UNIX_TIMESTAMP(NOW(3)) * 1000)";
+    private static final TypeReference<Map<String, List<Integer>>> POOLS = new TypeReference<>() {};
+
+    /** A node's row of ax_nodes. {@code pools}: job type → [threads, running or queued]. */
+    public record NodeRow(
+            String nodeId,
+            boolean scanning,
+            long lastScanAt,
+            long lastFirePassAt,
+            long reportedAt,
+            Map<String, List<Integer>> pools) {}
+
+    /** What a reader sees at once: the database's now, the live nodes, and the live workers of each app. */
+    public record Snapshot(long nowMs, List<NodeRow> nodes, long scanStallMs) {
+
+        /** Nodes alive whose scan is switched on and completed within the stall limit. */
+        public List<NodeRow> scanning() {
+            return nodes.stream()
+                    .filter(n -> n.scanning() && nowMs - n.lastScanAt() <= scanStallMs)
+                    .toList();
+        }
+
+        public List<NodeRow> scanningSchedules() {
+            return nodes.stream()
+                    .filter(n -> n.scanning() && nowMs - n.lastFirePassAt() <= scanStallMs)
+                    .toList();
+        }
+    }
+
+    private final NamedParameterJdbcTemplate jdbc;
+    private final ObjectMapper json;
+    private final long nodeSilentMs;
+    private final long scanStallMs;
+    private final long workerSilenceMs;
+
+    public LiveState(
+            NamedParameterJdbcTemplate jdbc,
+            ObjectMapper json,
+            @Value("${ax.observe.node-report-ms:2000}") long nodeReportMs,
+            @Value("${ax.scheduler.health.scan-stall-ms:30000}") long scanStallMs,
+            @Value("${ax.scheduler.workers.heartbeat-interval-ms:10000}") long heartbeatMs,
+            @Value("${ax.scheduler.workers.missed-heartbeats:3}") int missedHeartbeats) {
+        this.jdbc = jdbc;
+        this.json = json;
+        // three reports missed: the node is gone (or its database pool is stuck, which is as bad)
+        this.nodeSilentMs = Math.max(3 * nodeReportMs, 5_000);
+        this.scanStallMs = scanStallMs;
+        this.workerSilenceMs = heartbeatMs * missedHeartbeats;
+    }
+
+    public Snapshot snapshot() {
+        long now = jdbc.queryForObject("SELECT " + NOW_MS, Map.of(), Long.class);
+        List<NodeRow> nodes = new ArrayList<>();
+        jdbc.query(
+                "SELECT node_id, scanning, last_scan_at, last_fire_pass_at, reported_at, pools FROM ax_nodes"
+                        + " WHERE reported_at >= :since ORDER BY node_id LIMIT 1000",
+                Map.of("since", now - nodeSilentMs),
+                rs -> {
+                    nodes.add(new NodeRow(
+                            rs.getString(1),
+                            rs.getInt(2) == 1,
+                            rs.getLong(3),
+                            rs.getLong(4),
+                            rs.getLong(5),
+                            pools(rs.getString(6))));
+                });
+        return new Snapshot(now, nodes, scanStallMs);
+    }
+
+    /** Live workers (heartbeat within the silence limit) of {@code app}, any app when null, with their job types. */
+    public Map<String, List<String>> liveWorkers(String app) {
+        Map<String, List<String>> workers = new LinkedHashMap<>();
+        jdbc.query(
+                "SELECT worker_id, job_types FROM workers WHERE last_heartbeat >= " + NOW_MS + " - :silence"
+                        + (app == null ? "" : " AND app = :app") + " ORDER BY worker_id LIMIT 1000",
+                app == null ? Map.of("silence", workerSilenceMs) : Map.of("silence", workerSilenceMs, "app", app),
+                rs -> {
+                    workers.put(rs.getString(1), List.of(rs.getString(2).split(",")));
+                });
+        return workers;
+    }
+
+    /** When the app's last live worker was last heard from, or null when none ever registered. */
+    public Long lastHeardOf(String app) {
+        return jdbc.queryForObject(
+                "SELECT MAX(last_heartbeat) FROM workers WHERE app = :app", Map.of("app", app), Long.class);
+    }
+
+    private Map<String, List<Integer>> pools(String text) {
+        try {
+            return json.readValue(text, POOLS);
+        } catch (Exception e) {
+            return Map.of();
+        }
+    }
+}

@@ -1,0 +1,143 @@
+package io.axscheduler.query.metrics;
+
+import io.axscheduler.api.observe.BoundedLabels;
+import io.axscheduler.api.observe.Namespaces;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.MultiGauge;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.stereotype.Component;
+
+/**
+ * Cluster-wide gauges read from the read models every {@code ax.observe.gauge-refresh-ms}, the same on every node:
+ * jobs by live status, the oldest due job's wait, schedules behind their next fire time, workers by state. Each query
+ * is an index range or an index dive: live statuses only (the terminal ones grow without bound; their totals are
+ * {@code ax_jobs_finished_total}), the oldest due job per type from the claim index.
+ */
+@Component
+public class ClusterGauges implements SmartLifecycle {
+
+    private static final Logger log = LoggerFactory.getLogger(ClusterGauges.class);
+    static final String NOW_MS = "ROUND(UNIX_TIMESTAMP(NOW(3)) * 1000)";
+    static final List<String> LIVE_STATUSES = List.of("WAITING", "RETRY_WAITING", "CLAIMED", "RUNNING");
+
+    private final NamedParameterJdbcTemplate jdbc;
+    private final long refreshMs;
+    private final long behindMs;
+    private final long workerSilentMs;
+    private final MultiGauge jobs;
+    private final MultiGauge oldestWaiting;
+    private final MultiGauge behind;
+    private final MultiGauge workers;
+    private final BoundedLabels apps = new BoundedLabels(200);
+    private ScheduledExecutorService timer;
+
+    public ClusterGauges(
+            ObjectProvider<MeterRegistry> registry,
+            NamedParameterJdbcTemplate jdbc,
+            @Value("${ax.observe.gauge-refresh-ms:5000}") long refreshMs,
+            @Value("${ax.observe.schedule-behind-ms:10000}") long behindMs,
+            @Value("${ax.scheduler.workers.heartbeat-interval-ms:10000}") long heartbeatMs) {
+        if (refreshMs < 100 || refreshMs > 300_000)
+            throw new IllegalArgumentException("ax.observe.gauge-refresh-ms must be 100..300000");
+        if (behindMs < 1000) throw new IllegalArgumentException("ax.observe.schedule-behind-ms must be >= 1000");
+        MeterRegistry meters = registry.getIfAvailable(SimpleMeterRegistry::new);
+        this.jdbc = jdbc;
+        this.refreshMs = refreshMs;
+        this.behindMs = behindMs;
+        this.workerSilentMs = 2 * heartbeatMs;
+        this.jobs = MultiGauge.builder("ax.jobs")
+                .description("jobs in each live status, cluster-wide")
+                .register(meters);
+        this.oldestWaiting = MultiGauge.builder("ax.jobs.oldest.waiting.seconds")
+                .description("how long the longest-waiting due job has waited, cluster-wide")
+                .register(meters);
+        this.behind = MultiGauge.builder("ax.schedules.behind")
+                .description("active schedules whose next fire time is older than ax.observe.schedule-behind-ms")
+                .register(meters);
+        this.workers = MultiGauge.builder("ax.workers")
+                .description("registered remote workers by app and state, cluster-wide")
+                .register(meters);
+    }
+
+    /** Reads every gauge again now; the timer calls it, and tests to see a change at once. */
+    public void refresh() {
+        List<MultiGauge.Row<?>> jobRows = new ArrayList<>();
+        for (String status : LIVE_STATUSES) {
+            Long count = jdbc.queryForObject(
+                    "SELECT COUNT(*) FROM job_queue WHERE status = :status", Map.of("status", status), Long.class);
+            jobRows.add(MultiGauge.Row.of(Tags.of("namespace", Namespaces.DEFAULT, "status", status), count));
+        }
+        jobs.register(jobRows, true);
+
+        Long oldestDue = jdbc.queryForObject(
+                "SELECT MIN(m) FROM (SELECT MIN(run_at) m FROM job_queue WHERE claimable = 1 GROUP BY job_type) t",
+                Map.of(),
+                Long.class);
+        Long now = jdbc.queryForObject("SELECT " + NOW_MS, Map.of(), Long.class);
+        double waited = oldestDue == null ? 0 : Math.max(0, now - oldestDue) / 1000.0;
+        oldestWaiting.register(List.of(MultiGauge.Row.of(Tags.of("namespace", Namespaces.DEFAULT), waited)), true);
+
+        Long late = jdbc.queryForObject(
+                "SELECT COUNT(*) FROM schedules WHERE state = 'ACTIVE' AND next_fire_at < " + NOW_MS + " - :behind",
+                Map.of("behind", behindMs),
+                Long.class);
+        behind.register(List.of(MultiGauge.Row.of(Tags.of("namespace", Namespaces.DEFAULT), late)), true);
+
+        Map<List<String>, Integer> byState = new HashMap<>();
+        jdbc.query(
+                "SELECT app, CASE WHEN last_heartbeat < " + NOW_MS + " - :silent THEN 'silent' WHEN cooling_until > "
+                        + NOW_MS + " THEN 'cooling' ELSE 'live' END state FROM workers",
+                Map.of("silent", workerSilentMs),
+                rs -> {
+                    byState.merge(List.of(apps.of(rs.getString(1)), rs.getString(2)), 1, Integer::sum);
+                });
+        List<MultiGauge.Row<?>> workerRows = new ArrayList<>();
+        byState.forEach(
+                (key, n) -> workerRows.add(MultiGauge.Row.of(Tags.of("app", key.get(0), "state", key.get(1)), n)));
+        workers.register(workerRows, true);
+    }
+
+    private void tick() {
+        try {
+            refresh();
+        } catch (RuntimeException e) {
+            log.warn("could not refresh the cluster gauges: {}", e.toString());
+        }
+    }
+
+    @Override
+    public void start() {
+        timer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "ax-gauges");
+            t.setDaemon(true);
+            return t;
+        });
+        // the first reading waits a period: a starting node has its own work to do in its first seconds
+        timer.scheduleWithFixedDelay(this::tick, refreshMs, refreshMs, TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public void stop() {
+        if (timer != null) timer.shutdownNow();
+        timer = null;
+    }
+
+    @Override
+    public boolean isRunning() {
+        return timer != null;
+    }
+}

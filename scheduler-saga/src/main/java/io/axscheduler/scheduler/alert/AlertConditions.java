@@ -1,0 +1,332 @@
+package io.axscheduler.scheduler.alert;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.axscheduler.api.observe.Namespaces;
+import io.axscheduler.api.schedule.FireTimes;
+import io.axscheduler.api.schedule.Trigger;
+import io.axscheduler.scheduler.remote.WorkerProperties;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.stereotype.Component;
+
+/**
+ * What holds now for each rule type, as keys (what the alert is about: a job type, a schedule, a node, a worker, an
+ * app) with a message and details. Every query is an index range over a small or bounded set: the failures table by
+ * time, schedules by (state, next fire time), the nodes' and workers' rows, the claim index; at most
+ * {@value #MAX_KEYS} keys a rule.
+ */
+@Component
+class AlertConditions {
+
+    static final int MAX_KEYS = 100;
+    static final String NO_NODE_SCANNING = "no-node-scanning";
+
+    record Violation(String message, Map<String, Object> details) {}
+
+    private final NamedParameterJdbcTemplate jdbc;
+    private final AlertProperties properties;
+    private final ObjectMapper json;
+    private final long nodeSilentMs;
+    private final long workerMissedMs;
+
+    AlertConditions(
+            NamedParameterJdbcTemplate jdbc,
+            AlertProperties properties,
+            ObjectMapper json,
+            WorkerProperties workers,
+            @org.springframework.beans.factory.annotation.Value("${ax.observe.node-report-ms:2000}") long reportMs) {
+        this.jdbc = jdbc;
+        this.properties = properties;
+        this.json = json;
+        this.nodeSilentMs = Math.max(3 * reportMs, 5_000);
+        // two heartbeats missed: lost before the registry removes it at its limit
+        this.workerMissedMs = 2 * workers.heartbeatIntervalMs();
+    }
+
+    /**
+     * The keys whose condition holds for {@code rule} now. {@code open}: keys of the rule's alerts that fire, with
+     * when each was raised, for conditions that last beyond what the tables show (a removed worker).
+     */
+    Map<String, Violation> evaluate(AlertRule rule, long nowMs, Map<String, Long> open) {
+        long threshold = rule.thresholdOrDefault();
+        AlertRule.Filter f = rule.filter();
+        // every job and schedule is in the default namespace until they carry one
+        if (f.namespace() != null && !f.namespace().equals(Namespaces.DEFAULT)) return Map.of();
+        return switch (rule.type()) {
+            case JOB_FAILED -> failures(nowMs, f, threshold, " AND for_good = 1", "failed for good");
+            case JOB_TIMED_OUT -> failures(nowMs, f, threshold, " AND outcome = 'TIMED_OUT'", "timed out");
+            case SCHEDULE_BEHIND -> schedulesBehind(nowMs, f, threshold);
+            case SCANNER_STALLED -> scannersStalled(nowMs, threshold);
+            case QUEUE_DEPTH -> queueDepth(nowMs, f, threshold);
+            case OLDEST_WAITING -> oldestWaiting(nowMs, f, threshold);
+            case WORKER_LOST -> workersLost(nowMs, f, open);
+            case NO_LIVE_WORKER -> appsWithoutWorkers(nowMs, f);
+            case CRON_RUNAWAY -> runawaySchedules(nowMs, f, threshold, open);
+        };
+    }
+
+    private Map<String, Violation> failures(
+            long nowMs, AlertRule.Filter f, long threshold, String condition, String what) {
+        Map<String, Object> p = new HashMap<>(Map.of("since", nowMs - properties.eventWindowMs()));
+        String where = filter(f, p, "job_type", "schedule_id");
+        Map<String, List<Map<String, Object>>> byKey = new LinkedHashMap<>();
+        jdbc.query(
+                "SELECT job_id, attempt, job_type, schedule_id, error, failed_at FROM job_failures"
+                        + " WHERE failed_at >= :since"
+                        + condition + where + " ORDER BY failed_at DESC LIMIT 1000",
+                p,
+                rs -> {
+                    String key = f.scheduleId() != null ? rs.getString("schedule_id") : rs.getString("job_type");
+                    Map<String, Object> job = new LinkedHashMap<>();
+                    job.put("jobId", rs.getString("job_id"));
+                    job.put("attempt", rs.getInt("attempt"));
+                    job.put("error", rs.getString("error"));
+                    job.put("at", Instant.ofEpochMilli(rs.getLong("failed_at")));
+                    byKey.computeIfAbsent(key, k -> new ArrayList<>()).add(job);
+                });
+        Map<String, Violation> out = new LinkedHashMap<>();
+        byKey.forEach((key, jobs) -> {
+            if (jobs.size() < Math.max(1, threshold) || out.size() >= MAX_KEYS) return;
+            Map<String, Object> first = jobs.get(0);
+            out.put(
+                    key,
+                    new Violation(
+                            jobs.size() + " job(s) of " + key + " " + what + " in the last "
+                                    + properties.eventWindowMs() / 1000 + " s; latest " + first.get("jobId") + ": "
+                                    + first.get("error"),
+                            Map.of(
+                                    "count",
+                                    jobs.size(),
+                                    "jobs",
+                                    jobs.subList(0, Math.min(10, jobs.size())),
+                                    f.scheduleId() != null ? "scheduleId" : "jobType",
+                                    key)));
+        });
+        return out;
+    }
+
+    private Map<String, Violation> schedulesBehind(long nowMs, AlertRule.Filter f, long thresholdMs) {
+        Map<String, Object> p = new HashMap<>(Map.of("before", nowMs - thresholdMs, "limit", MAX_KEYS));
+        String where = filter(f, p, "job_type", "schedule_id");
+        Map<String, Violation> out = new LinkedHashMap<>();
+        jdbc.query(
+                "SELECT schedule_id, name, next_fire_at FROM schedules"
+                        + " WHERE state = 'ACTIVE' AND next_fire_at < :before"
+                        + where + " ORDER BY next_fire_at LIMIT :limit",
+                p,
+                rs -> {
+                    long next = rs.getLong("next_fire_at");
+                    out.put(
+                            rs.getString("schedule_id"),
+                            new Violation(
+                                    "schedule " + rs.getString("name") + " (" + rs.getString("schedule_id")
+                                            + ") is " + (nowMs - next) / 1000 + " s behind its next fire time "
+                                            + Instant.ofEpochMilli(next),
+                                    Map.of(
+                                            "scheduleId", rs.getString("schedule_id"),
+                                            "nextFireTime", Instant.ofEpochMilli(next),
+                                            "behindMs", nowMs - next)));
+                });
+        return out;
+    }
+
+    private Map<String, Violation> scannersStalled(long nowMs, long thresholdMs) {
+        Map<String, Violation> out = new LinkedHashMap<>();
+        int[] live = new int[2]; // reporting nodes, of which scanning in time
+        jdbc.query(
+                "SELECT node_id, scanning, last_scan_at, last_fire_pass_at, reported_at FROM ax_nodes"
+                        + " ORDER BY node_id LIMIT 1000",
+                Map.of(),
+                rs -> {
+                    String node = rs.getString("node_id");
+                    boolean scanning = rs.getInt("scanning") == 1;
+                    long lastScan = Math.min(rs.getLong("last_scan_at"), rs.getLong("last_fire_pass_at"));
+                    long reported = rs.getLong("reported_at");
+                    boolean reporting = nowMs - reported <= nodeSilentMs;
+                    if (reporting) live[0]++;
+                    if (reporting && scanning && nowMs - lastScan <= thresholdMs) live[1]++;
+                    // a node that scanned and then went silent, or that reports while its scan is stuck
+                    if (scanning && nowMs - Math.min(lastScan, reported) > thresholdMs && out.size() < MAX_KEYS) {
+                        out.put(
+                                node,
+                                new Violation(
+                                        reporting
+                                                ? "node " + node + " has not completed a scan for "
+                                                        + (nowMs - lastScan) / 1000 + " s"
+                                                : "node " + node + " was scanning and has been silent for "
+                                                        + (nowMs - reported) / 1000 + " s",
+                                        Map.of(
+                                                "node", node,
+                                                "lastScanAt", Instant.ofEpochMilli(lastScan),
+                                                "reportedAt", Instant.ofEpochMilli(reported))));
+                    }
+                });
+        if (live[1] == 0) {
+            out.put(
+                    NO_NODE_SCANNING,
+                    new Violation(
+                            "no node is scanning: " + live[0] + " node(s) report, none with scanning on and a scan"
+                                    + " completed within " + thresholdMs / 1000 + " s",
+                            Map.of("reportingNodes", live[0])));
+        }
+        return out;
+    }
+
+    private Map<String, Violation> queueDepth(long nowMs, AlertRule.Filter f, long threshold) {
+        Map<String, Object> p = new HashMap<>(Map.of("now", nowMs));
+        String where = filter(f, p, "job_type", "schedule_id");
+        Long due = jdbc.queryForObject(
+                "SELECT COUNT(*) FROM job_queue WHERE claimable = 1 AND run_at <= :now" + where, p, Long.class);
+        String key = f.jobType() == null ? "all" : f.jobType();
+        if (due == null || due < Math.max(1, threshold)) return Map.of();
+        return Map.of(
+                key,
+                new Violation(
+                        due + " due job(s)" + (f.jobType() == null ? "" : " of " + f.jobType())
+                                + " wait to be claimed (threshold " + threshold + ")",
+                        Map.of("waiting", due, "threshold", threshold)));
+    }
+
+    private Map<String, Violation> oldestWaiting(long nowMs, AlertRule.Filter f, long thresholdMs) {
+        Map<String, Object> p = new HashMap<>(Map.of("before", nowMs - thresholdMs));
+        String where = filter(f, p, "job_type", "schedule_id");
+        Map<String, Violation> out = new LinkedHashMap<>();
+        jdbc.query(
+                "SELECT job_type, MIN(run_at) oldest FROM job_queue WHERE claimable = 1" + where
+                        + " GROUP BY job_type HAVING MIN(run_at) < :before LIMIT " + MAX_KEYS,
+                p,
+                rs -> {
+                    long oldest = rs.getLong("oldest");
+                    out.put(
+                            rs.getString("job_type"),
+                            new Violation(
+                                    "a due job of " + rs.getString("job_type") + " has waited "
+                                            + (nowMs - oldest) / 1000 + " s",
+                                    Map.of(
+                                            "jobType", rs.getString("job_type"),
+                                            "dueAt", Instant.ofEpochMilli(oldest),
+                                            "waitedMs", nowMs - oldest)));
+                });
+        return out;
+    }
+
+    private Map<String, Violation> workersLost(long nowMs, AlertRule.Filter f, Map<String, Long> open) {
+        Map<String, Object> p = new HashMap<>(Map.of("before", nowMs - workerMissedMs));
+        String app = f.app() == null ? "" : " AND app = :app";
+        if (f.app() != null) p.put("app", f.app());
+        Map<String, Violation> out = new LinkedHashMap<>();
+        jdbc.query(
+                "SELECT worker_id, app, address, last_heartbeat FROM workers WHERE last_heartbeat < :before" + app
+                        + " ORDER BY last_heartbeat LIMIT " + MAX_KEYS,
+                p,
+                rs -> {
+                    long last = rs.getLong("last_heartbeat");
+                    out.put(
+                            rs.getString("worker_id"),
+                            new Violation(
+                                    "worker " + rs.getString("worker_id") + " of app " + rs.getString("app") + " at "
+                                            + rs.getString("address") + " missed its heartbeats for "
+                                            + (nowMs - last) / 1000 + " s",
+                                    Map.of(
+                                            "workerId", rs.getString("worker_id"),
+                                            "app", rs.getString("app"),
+                                            "lastHeartbeat", Instant.ofEpochMilli(last))));
+                });
+        // the registry removes a lost worker soon after: its alert stays up for the event window unless it returns
+        if (!open.isEmpty()) {
+            List<String> present = jdbc.queryForList(
+                    "SELECT worker_id FROM workers WHERE worker_id IN (:ids)",
+                    Map.of("ids", open.keySet()),
+                    String.class);
+            open.forEach((worker, raisedAt) -> {
+                if (!present.contains(worker) && nowMs - raisedAt < properties.eventWindowMs())
+                    out.putIfAbsent(
+                            worker,
+                            new Violation("worker " + worker + " was lost and removed", Map.of("workerId", worker)));
+            });
+        }
+        return out;
+    }
+
+    private Map<String, Violation> appsWithoutWorkers(long nowMs, AlertRule.Filter f) {
+        Map<String, Object> p = new HashMap<>(Map.of("now", nowMs, "silent", workerMissedMs));
+        String app = f.app() == null ? " AND executor_app IS NOT NULL" : " AND executor_app = :app";
+        if (f.app() != null) p.put("app", f.app());
+        String where = filter(f, p, "job_type", "schedule_id");
+        Map<String, Violation> out = new LinkedHashMap<>();
+        jdbc.query(
+                "SELECT executor_app, COUNT(*) waiting, MIN(run_at) oldest FROM job_queue WHERE claimable = 1"
+                        + " AND run_at <= :now" + app + where + " AND NOT EXISTS (SELECT 1 FROM workers w WHERE"
+                        + " w.app = job_queue.executor_app AND w.last_heartbeat >= :now - :silent)"
+                        + " GROUP BY executor_app LIMIT " + MAX_KEYS,
+                p,
+                rs -> {
+                    String a = rs.getString("executor_app");
+                    out.put(
+                            a,
+                            new Violation(
+                                    rs.getLong("waiting") + " due job(s) wait for app " + a
+                                            + ", which has no live worker",
+                                    Map.of(
+                                            "app", a,
+                                            "waiting", rs.getLong("waiting"),
+                                            "oldestDueAt", Instant.ofEpochMilli(rs.getLong("oldest")))));
+                });
+        return out;
+    }
+
+    /**
+     * Schedules created within the event window (the created_at index) and those already alerted on, whose trigger
+     * fires more than {@code perDay} times a day.
+     */
+    private Map<String, Violation> runawaySchedules(
+            long nowMs, AlertRule.Filter f, long perDay, Map<String, Long> open) {
+        Map<String, Object> p = new HashMap<>(Map.of("since", nowMs - properties.eventWindowMs()));
+        String where = filter(f, p, "job_type", "schedule_id");
+        String alerted = open.isEmpty() ? "" : " OR schedule_id IN (:open)";
+        if (!open.isEmpty()) p.put("open", open.keySet());
+        Map<String, Violation> out = new LinkedHashMap<>();
+        jdbc.query(
+                "SELECT schedule_id, name, trigger_json, anchor_at FROM schedules WHERE state <> 'DELETED' AND"
+                        + " (created_at >= :since" + alerted + ")" + where + " LIMIT 1000",
+                p,
+                rs -> {
+                    if (out.size() >= MAX_KEYS) return;
+                    try {
+                        Trigger trigger = json.readValue(rs.getString("trigger_json"), Trigger.class);
+                        long fires = FireTimes.firesPerDay(
+                                trigger, Instant.ofEpochMilli(rs.getLong("anchor_at")), Instant.ofEpochMilli(nowMs));
+                        if (fires > perDay) {
+                            out.put(
+                                    rs.getString("schedule_id"),
+                                    new Violation(
+                                            "schedule " + rs.getString("name") + " (" + rs.getString("schedule_id")
+                                                    + ") fires " + fires + " times a day (threshold " + perDay + ")",
+                                            Map.of("scheduleId", rs.getString("schedule_id"), "firesPerDay", fires)));
+                        }
+                    } catch (Exception unreadable) {
+                        // a trigger this node cannot read is no runaway it can judge
+                    }
+                });
+        return out;
+    }
+
+    /** The filter's job type and schedule as SQL conditions on the given columns, adding their parameters. */
+    private static String filter(AlertRule.Filter f, Map<String, Object> p, String typeColumn, String scheduleColumn) {
+        StringBuilder sql = new StringBuilder();
+        if (f.jobType() != null) {
+            sql.append(" AND ").append(typeColumn).append(" = :jobType");
+            p.put("jobType", f.jobType());
+        }
+        if (f.scheduleId() != null) {
+            sql.append(" AND ").append(scheduleColumn).append(" = :scheduleId");
+            p.put("scheduleId", f.scheduleId());
+        }
+        return sql.toString();
+    }
+}

@@ -1,0 +1,27 @@
+package io.axscheduler.scheduler.alert;
+
+import io.axscheduler.api.alert.AlertType;
+import java.util.List;
+
+/**
+ * A rule: its condition ({@code type}, {@code filter}, {@code threshold}), how long the condition must hold before it
+ * raises ({@code forMs}), and the channels it tells. A null threshold takes the type's default.
+ */
+public record AlertRule(String name, AlertType type, Filter filter, Long threshold, Long forMs, List<String> channels) {
+
+    public AlertRule {
+        filter = filter == null ? new Filter(null, null, null, null) : filter;
+        channels = channels == null ? List.of() : List.copyOf(channels);
+    }
+
+    public long thresholdOrDefault() {
+        return threshold == null ? type.defaultThreshold() : threshold;
+    }
+
+    public long forMsOrZero() {
+        return forMs == null ? 0 : forMs;
+    }
+
+    /** Narrows a rule to a namespace, a job type, a schedule or a worker app; null matches any. */
+    public record Filter(String namespace, String jobType, String scheduleId, String app) {}
+}

@@ -1,0 +1,52 @@
+package io.axscheduler.scheduler.alert;
+
+import java.util.List;
+import java.util.Map;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.PutMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/** {@code /api/v1/alerts/rules}: list, read, create, change and remove alert rules. */
+@RestController
+@RequestMapping("/api/v1/alerts/rules")
+public class AlertRuleController {
+
+    private final AlertRules rules;
+
+    public AlertRuleController(AlertRules rules) {
+        this.rules = rules;
+    }
+
+    @GetMapping
+    public Map<String, List<AlertRule>> list() {
+        return Map.of("items", rules.all());
+    }
+
+    @GetMapping("/{name}")
+    public AlertRule find(@PathVariable("name") String name) {
+        return rules.find(name);
+    }
+
+    @PostMapping
+    public ResponseEntity<AlertRule> create(@RequestBody AlertRule rule) {
+        return ResponseEntity.status(HttpStatus.CREATED).body(rules.create(rule));
+    }
+
+    @PutMapping("/{name}")
+    public AlertRule update(@PathVariable("name") String name, @RequestBody AlertRule rule) {
+        return rules.update(name, rule);
+    }
+
+    @DeleteMapping("/{name}")
+    public ResponseEntity<Void> delete(@PathVariable("name") String name) {
+        rules.delete(name);
+        return ResponseEntity.noContent().build();
+    }
+}

@@ -1,0 +1,191 @@
+package io.axscheduler.scheduler.alert;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.axscheduler.api.alert.AlertType;
+import io.axscheduler.api.problem.FieldError;
+import io.axscheduler.api.problem.IllegalTransitionException;
+import io.axscheduler.api.problem.InvalidRequestException;
+import io.axscheduler.api.problem.NotFoundException;
+import io.axscheduler.scheduler.DatabaseTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.context.event.EventListener;
+import org.springframework.dao.DuplicateKeyException;
+import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.stereotype.Component;
+
+/**
+ * The alert rules, kept in {@code alert_rules} so every node evaluates the same ones: the rules of the properties are
+ * written there as each node starts (theirs win over an API rule of the same name), the API adds, changes and removes
+ * the others. Every rule is checked before it is stored: a known type, named channels, bounded names and numbers.
+ */
+@Component
+public class AlertRules {
+
+    static final int MAX_RULES = 200;
+    static final int MAX_NAME = 100;
+    static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.:-]{1,100}");
+    private static final TypeReference<List<String>> STRINGS = new TypeReference<>() {};
+
+    private final NamedParameterJdbcTemplate jdbc;
+    private final AlertProperties properties;
+    private final ObjectMapper json;
+
+    public AlertRules(NamedParameterJdbcTemplate jdbc, AlertProperties properties, ObjectMapper json) {
+        this.jdbc = jdbc;
+        this.properties = properties;
+        this.json = json;
+    }
+
+    @EventListener(ApplicationReadyEvent.class)
+    public void writePropertyRules() {
+        for (int i = 0; i < properties.rules().size(); i++) {
+            AlertRule rule = properties.rules().get(i);
+            List<FieldError> errors = check(rule, "ax.alerts.rules[" + i + "]");
+            if (!errors.isEmpty()) throw new IllegalStateException(new InvalidRequestException(errors).getMessage());
+            upsert(rule, "properties");
+        }
+    }
+
+    public List<AlertRule> all() {
+        return jdbc.query(
+                "SELECT name, type, filter_json, threshold, for_ms, channels FROM alert_rules ORDER BY name LIMIT "
+                        + MAX_RULES,
+                Map.of(),
+                (rs, i) -> new AlertRule(
+                        rs.getString(1),
+                        AlertType.valueOf(rs.getString(2)),
+                        read(rs.getString(3), AlertRule.Filter.class),
+                        rs.getLong(4),
+                        rs.getLong(5),
+                        readList(rs.getString(6))));
+    }
+
+    public AlertRule find(String name) {
+        return all().stream()
+                .filter(r -> r.name().equals(name))
+                .findFirst()
+                .orElseThrow(() -> new NotFoundException("alert rule", name));
+    }
+
+    public AlertRule create(AlertRule rule) {
+        requireValid(rule);
+        Integer count = jdbc.queryForObject("SELECT COUNT(*) FROM alert_rules", Map.of(), Integer.class);
+        if (count != null && count >= MAX_RULES)
+            throw InvalidRequestException.of("name", "at most " + MAX_RULES + " rules exist at once");
+        try {
+            jdbc.update(
+                    "INSERT INTO alert_rules (name, type, filter_json, threshold, for_ms, channels, source, created_at,"
+                            + " updated_at) VALUES (:name, :type, :filter, :threshold, :forMs, :channels, 'api', "
+                            + DatabaseTime.NOW_MS + ", " + DatabaseTime.NOW_MS + ")",
+                    params(rule));
+        } catch (DuplicateKeyException taken) {
+            throw new IllegalTransitionException("alert rule " + rule.name() + " already exists");
+        }
+        return find(rule.name());
+    }
+
+    public AlertRule update(String name, AlertRule rule) {
+        AlertRule named =
+                new AlertRule(name, rule.type(), rule.filter(), rule.threshold(), rule.forMs(), rule.channels());
+        requireValid(named);
+        int n = jdbc.update(
+                "UPDATE alert_rules SET type = :type, filter_json = :filter, threshold = :threshold, for_ms = :forMs,"
+                        + " channels = :channels, updated_at = " + DatabaseTime.NOW_MS + " WHERE name = :name",
+                params(named));
+        if (n == 0) throw new NotFoundException("alert rule", name);
+        return find(name);
+    }
+
+    public void delete(String name) {
+        if (jdbc.update("DELETE FROM alert_rules WHERE name = :name", Map.of("name", name)) == 0)
+            throw new NotFoundException("alert rule", name);
+    }
+
+    private void upsert(AlertRule rule, String source) {
+        MapSqlParameterSource p = params(rule).addValue("source", source);
+        jdbc.update(
+                "INSERT INTO alert_rules (name, type, filter_json, threshold, for_ms, channels, source, created_at,"
+                        + " updated_at) VALUES (:name, :type, :filter, :threshold, :forMs, :channels, :source, "
+                        + DatabaseTime.NOW_MS + ", " + DatabaseTime.NOW_MS + ") ON DUPLICATE KEY UPDATE"
+                        + " type = VALUES(type), filter_json = VALUES(filter_json), threshold = VALUES(threshold),"
+                        + " for_ms = VALUES(for_ms), channels = VALUES(channels), source = VALUES(source),"
+                        + " updated_at = VALUES(updated_at)",
+                p);
+    }
+
+    private void requireValid(AlertRule rule) {
+        List<FieldError> errors = check(rule, null);
+        if (!errors.isEmpty()) throw new InvalidRequestException(errors);
+    }
+
+    /** What is wrong with a rule, each naming its field ({@code prefix.field} for a rule of the properties). */
+    List<FieldError> check(AlertRule rule, String prefix) {
+        String p = prefix == null ? "" : prefix + ".";
+        List<FieldError> errors = new ArrayList<>();
+        if (rule.name() == null || !NAME.matcher(rule.name()).matches())
+            errors.add(new FieldError(p + "name", "required: 1-" + MAX_NAME + " of A-Z a-z 0-9 _ . : -"));
+        if (rule.type() == null)
+            errors.add(new FieldError(p + "type", "required: one of " + List.of(AlertType.values())));
+        if (rule.threshold() != null && rule.threshold() < 0)
+            errors.add(new FieldError(p + "threshold", "must not be negative"));
+        if (rule.forMs() != null && (rule.forMs() < 0 || rule.forMs() > 86_400_000L))
+            errors.add(new FieldError(p + "forMs", "must be 0..86400000"));
+        if (rule.channels().size() > 10) errors.add(new FieldError(p + "channels", "at most 10"));
+        for (int i = 0; i < rule.channels().size(); i++) {
+            if (!properties.channels().containsKey(rule.channels().get(i)))
+                errors.add(new FieldError(
+                        p + "channels[" + i + "]",
+                        "no channel " + rule.channels().get(i) + " in ax.alerts.channels (have "
+                                + properties.channels().keySet() + ")"));
+        }
+        AlertRule.Filter f = rule.filter();
+        for (String[] field : new String[][] {
+            {"namespace", f.namespace()}, {"jobType", f.jobType()}, {"scheduleId", f.scheduleId()}, {"app", f.app()}
+        }) {
+            if (field[1] != null && (field[1].isBlank() || field[1].length() > MAX_NAME))
+                errors.add(new FieldError(p + "filter." + field[0], "must be 1-" + MAX_NAME + " characters"));
+        }
+        return errors;
+    }
+
+    private MapSqlParameterSource params(AlertRule rule) {
+        return new MapSqlParameterSource()
+                .addValue("name", rule.name())
+                .addValue("type", rule.type().name())
+                .addValue("filter", write(rule.filter()))
+                .addValue("threshold", rule.thresholdOrDefault())
+                .addValue("forMs", rule.forMsOrZero())
+                .addValue("channels", write(rule.channels()));
+    }
+
+    private String write(Object value) {
+        try {
+            return json.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private List<String> readList(String text) {
+        try {
+            return json.readValue(text, STRINGS);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("alert_rules holds unreadable JSON", e);
+        }
+    }
+
+    private <T> T read(String text, Class<T> type) {
+        try {
+            return json.readValue(text, type);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("alert_rules holds unreadable JSON", e);
+        }
+    }
+}
