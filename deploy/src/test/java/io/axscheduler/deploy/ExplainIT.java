@@ -77,10 +77,11 @@ class ExplainIT {
         assertThat(codes(explainJob(later))).containsExactly("WAITING_UNTIL_DUE");
 
         String canceled = node.api.submit("{\"jobType\":\"noop\",\"delayMs\":600000}");
-        node.api.post("/api/v1/jobs/" + canceled + "/cancel", "{\"reason\":\"not needed\"}", "alice");
+        node.api.post("/api/v1/jobs/" + canceled + "/cancel", "{\"reason\":\"not needed\"}");
         JsonNode cancel = explainJob(canceled);
         assertThat(codes(cancel)).containsExactly("CANCELED");
-        assertThat(cancel.at("/reasons/0/details/by").asText()).isEqualTo("alice");
+        // the actor is the authenticated principal: the tests' bootstrap admin key
+        assertThat(cancel.at("/reasons/0/details/by").asText()).isEqualTo("key:bootstrap-admin");
 
         String backoff = node.api.submit(
                 "{\"jobType\":\"flaky\",\"params\":{\"failTimes\":1},\"maxRetries\":1,\"backoff\":{\"delaysMs\":[600000]}}");
@@ -206,12 +207,12 @@ class ExplainIT {
         String id = ScheduleHttp.create(node.api, """
                 {"name":"paused","trigger":{"type":"fixedRate","intervalMs":1000},"job":{"jobType":"noop"}}""");
         awaitFirstFire(id);
-        node.api.post("/api/v1/schedules/" + id + "/pause", "{}", "bob");
+        node.api.post("/api/v1/schedules/" + id + "/pause", "{}");
         Instant during = Instant.now().plusMillis(2500);
         sleep(4000);
         JsonNode paused = explainSchedule(id, during);
         assertThat(codes(paused)).first().isEqualTo("PAUSED");
-        assertThat(paused.at("/reasons/0/details/by").asText()).isEqualTo("bob");
+        assertThat(paused.at("/reasons/0/details/by").asText()).isEqualTo("key:bootstrap-admin");
         ScheduleHttp.delete(node.api, "/api/v1/schedules/" + id);
 
         String stalled = ScheduleHttp.create(node.api, """

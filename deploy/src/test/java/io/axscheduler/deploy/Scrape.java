@@ -27,6 +27,8 @@ final class Scrape {
             HttpResponse<String> r = http.send(
                     HttpRequest.newBuilder(URI.create("http://localhost:" + node.api.port + "/actuator/prometheus"))
                             .timeout(Duration.ofSeconds(30))
+                            // the metrics are for a VIEWER: the tests' admin key
+                            .header("Authorization", "Bearer " + Api.ADMIN_KEY)
                             .build(),
                     HttpResponse.BodyHandlers.ofString());
             if (r.statusCode() != 200) throw new AssertionError("scrape answered " + r.statusCode());
