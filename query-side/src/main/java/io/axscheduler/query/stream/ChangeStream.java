@@ -6,9 +6,9 @@ import io.axscheduler.api.job.JobCreated;
 import io.axscheduler.api.job.JobFailed;
 import io.axscheduler.api.job.JobRetryScheduled;
 import io.axscheduler.api.job.JobStarted;
+import io.axscheduler.api.job.JobStatus;
 import io.axscheduler.api.job.JobSucceeded;
 import io.axscheduler.api.job.JobTimedOut;
-import io.axscheduler.api.job.TimeoutPhase;
 import io.axscheduler.api.schedule.ScheduleCreated;
 import io.axscheduler.api.schedule.ScheduleDeleted;
 import io.axscheduler.api.schedule.ScheduleFireSkipped;
@@ -56,42 +56,42 @@ public class ChangeStream {
     @EventHandler
     void on(JobCreated e, @Timestamp Instant at) {
         if (e.scheduleId() != null) scheduleOfJob.put(e.jobId(), e.scheduleId());
-        job(e.jobId(), "JobCreated", "WAITING", at);
+        job(e.jobId(), e, at);
     }
 
     @EventHandler
     void on(JobClaimed e, @Timestamp Instant at) {
-        job(e.jobId(), "JobClaimed", "CLAIMED", at);
+        job(e.jobId(), e, at);
     }
 
     @EventHandler
     void on(JobStarted e, @Timestamp Instant at) {
-        job(e.jobId(), "JobStarted", "RUNNING", at);
+        job(e.jobId(), e, at);
     }
 
     @EventHandler
     void on(JobSucceeded e, @Timestamp Instant at) {
-        job(e.jobId(), "JobSucceeded", "SUCCEEDED", at);
+        job(e.jobId(), e, at);
     }
 
     @EventHandler
     void on(JobFailed e, @Timestamp Instant at) {
-        job(e.jobId(), "JobFailed", "FAILED", at);
+        job(e.jobId(), e, at);
     }
 
     @EventHandler
     void on(JobTimedOut e, @Timestamp Instant at) {
-        job(e.jobId(), "JobTimedOut", e.phase() == TimeoutPhase.RUN ? "TIMED_OUT" : "WAITING", at);
+        job(e.jobId(), e, at);
     }
 
     @EventHandler
     void on(JobRetryScheduled e, @Timestamp Instant at) {
-        job(e.jobId(), "JobRetryScheduled", e.manual() ? "WAITING" : "RETRY_WAITING", at);
+        job(e.jobId(), e, at);
     }
 
     @EventHandler
     void on(JobCanceled e, @Timestamp Instant at) {
-        job(e.jobId(), "JobCanceled", "CANCELED", at);
+        job(e.jobId(), e, at);
     }
 
     @EventHandler
@@ -129,8 +129,16 @@ public class ChangeStream {
         schedule(e.scheduleId(), "ScheduleFireSkipped", null, at);
     }
 
-    private void job(String jobId, String event, String status, Instant at) {
-        hub.publish(new Change("job", jobId, event, status, scheduleOfJob.get(jobId), Namespaces.DEFAULT, at));
+    /** A job's change, with the status the job has after it as the job_queue projection records it. */
+    private void job(String jobId, Object event, Instant at) {
+        hub.publish(new Change(
+                "job",
+                jobId,
+                event.getClass().getSimpleName(),
+                JobStatus.after(event).name(),
+                scheduleOfJob.get(jobId),
+                Namespaces.DEFAULT,
+                at));
     }
 
     private void schedule(String scheduleId, String event, String state, Instant at) {
