@@ -143,11 +143,21 @@ class ConsoleIT {
                 .containsExactly("JobCreated", "JobClaimed", "JobStarted", "JobSucceeded");
         assertThat(browser.all("attempt")).hasSize(1);
         // the state as of its first event: waiting
-        browser.driver
-                .findElements(By.cssSelector("[data-testid='timeline-event'] a.asof"))
-                .get(0)
-                .click();
-        assertThat(browser.find("asof-status").getText()).isEqualTo("Waiting");
+        // a live update may swap the link between finding and clicking it: find it again until a click lands
+        browser.await(Duration.ofSeconds(10), d -> {
+            d.findElements(By.cssSelector("[data-testid='timeline-event'] a.asof"))
+                    .get(0)
+                    .click();
+            return true;
+        });
+        String asOfStatus = browser.await(
+                Duration.ofSeconds(10),
+                d -> d.findElements(By.cssSelector("[data-testid='asof-status']")).stream()
+                        .map(e -> e.getText().trim())
+                        .filter(t -> !t.isEmpty())
+                        .findFirst()
+                        .orElse(null));
+        assertThat(asOfStatus).isEqualTo("Waiting");
     }
 
     @Test
