@@ -35,6 +35,11 @@ final class Browser implements AutoCloseable {
     private final String base;
 
     Browser(int port) {
+        this(port, "admin", Node.ADMIN_PASSWORD);
+    }
+
+    /** Signed in as another console user. */
+    Browser(int port, String user, String password) {
         try {
             profile = Files.createTempDirectory("ax-console-chromium");
         } catch (IOException e) {
@@ -61,14 +66,14 @@ final class Browser implements AutoCloseable {
         driver = new ChromeDriver(service, options);
         driver.manage().window().setSize(new Dimension(1440, 1000));
         base = "http://127.0.0.1:" + port;
-        signIn();
+        signIn(user, password);
     }
 
-    /** Signs in as the console user every test node is started with ({@link Node}), through the login form. */
-    private void signIn() {
+    /** Signs in through the login form (as the console user every test node is started with, {@link Node}, unless told). */
+    private void signIn(String user, String password) {
         driver.get(base + "/login");
-        driver.findElement(By.name("username")).sendKeys("admin");
-        driver.findElement(By.name("password")).sendKeys(Node.ADMIN_PASSWORD);
+        driver.findElement(By.name("username")).sendKeys(user);
+        driver.findElement(By.name("password")).sendKeys(password);
         driver.findElement(By.cssSelector("button[type='submit']")).click();
     }
 

@@ -251,6 +251,269 @@ class ConsoleIT {
                 .contains("\"actor\":\"user:admin\"");
     }
 
+    @Test
+    void the_job_page_says_why_and_keeps_saying_it_as_the_job_moves() {
+        String jobId = node.api.submit("{\"jobType\":\"sleep\",\"params\":{\"ms\":1500},\"delayMs\":4000}");
+        browser.open("/console/jobs/" + jobId);
+        assertThat(reasonCodes()).contains("WAITING_UNTIL_DUE");
+        assertThat(browser.text("why-text")).isNotBlank();
+        browser.driver.executeScript("window.axNotReloaded = true");
+
+        // the live updates bring the reasons along: running, then succeeded, without a reload
+        browser.await(Duration.ofSeconds(20), d -> reasonCodes().contains("RUNNING"));
+        browser.await(Duration.ofSeconds(20), d -> reasonCodes().contains("SUCCEEDED"));
+        assertThat(browser.driver.executeScript("return window.axNotReloaded === true"))
+                .isEqualTo(true);
+        assertThat(browser.text("why-title")).isEqualTo("Succeeded");
+
+        browser.open("/console/jobs/" + jobId + "?lang=zh-CN");
+        assertThat(browser.text("why-title")).isEqualTo("成功");
+        browser.open("/console/jobs/" + jobId + "?lang=en");
+    }
+
+    @Test
+    void the_schedule_page_says_why_it_fired_or_did_not_at_a_picked_instant() {
+        Api.Response made = node.api.post(
+                "/api/v1/schedules",
+                "{\"name\":\"why-rate\",\"trigger\":{\"type\":\"fixedRate\",\"intervalMs\":4000},"
+                        + "\"job\":{\"jobType\":\"noop\"}}");
+        assertThat(made.status()).as(made.body().toString()).isEqualTo(201);
+        String scheduleId = made.text("scheduleId");
+        JsonNode fired = org.awaitility.Awaitility.await()
+                .atMost(Duration.ofSeconds(30))
+                .until(
+                        () -> {
+                            for (JsonNode e : node.api
+                                    .get("/api/v1/schedules/" + scheduleId + "/history")
+                                    .body()
+                                    .path("events")) {
+                                if (e.path("type").asText().equals("ScheduleFired")) return e.path("payload");
+                            }
+                            return null;
+                        },
+                        java.util.Objects::nonNull);
+        String jobId = fired.path("jobId").asText();
+        java.time.Instant fireTime =
+                java.time.Instant.parse(fired.path("fireTime").asText());
+
+        // from the fires table: why that fire happened, with a link to its job
+        browser.open("/console/schedules/" + scheduleId);
+        assertThat(browser.find("why-at").getAttribute("value")).isNotBlank();
+        browser.all("schedule-fire").stream()
+                .filter(r -> "ScheduleFired".equals(r.getAttribute("data-type")))
+                .filter(r -> r.getText().contains(jobId))
+                .findFirst()
+                .orElseThrow()
+                .findElement(By.cssSelector("[data-testid='fire-why']"))
+                .click();
+        browser.await(Duration.ofSeconds(10), d -> reasonCodes().contains("FIRED"));
+        browser.screenshot(testName + "-fired");
+        browser.find("why-link-jobId").click();
+        browser.await(Duration.ofSeconds(10), d -> jobId.equals(browser.text("job-id")));
+
+        // the picker: half an interval after that fire is no fire time, and the answer names the next ones
+        browser.open("/console/schedules/" + scheduleId);
+        WebElement at = browser.find("why-at");
+        browser.driver.executeScript(
+                "arguments[0].value = arguments[1]",
+                at,
+                java.time.LocalDateTime.ofInstant(fireTime.plusMillis(2000), java.time.ZoneOffset.UTC)
+                        .toString());
+        browser.find("why-ask").click();
+        browser.await(Duration.ofSeconds(10), d -> reasonCodes().contains("NOT_A_FIRE_TIME"));
+        assertThat(browser.find("why-detail-nextFireTimes").getText()).isNotBlank();
+
+        // paused: a coming fire time is answered PAUSED, by whom
+        assertThat(node.api
+                        .post("/api/v1/schedules/" + scheduleId + "/pause", "{}")
+                        .status())
+                .isEqualTo(200);
+        java.time.Instant next = fireTime.plusMillis(4000L * 100);
+        browser.open("/console/schedules/" + scheduleId + "?at=" + next);
+        assertThat(reasonCodes()).contains("PAUSED");
+        assertThat(browser.find("why-detail-by").getText()).contains("key:");
+        browser.open("/console/schedules/" + scheduleId + "?at=" + next + "&lang=zh-CN");
+        assertThat(browser.text("why-title")).isEqualTo("已暂停");
+        browser.open("/console?lang=en");
+    }
+
+    /** The codes of the reasons the page shows now. */
+    private List<String> reasonCodes() {
+        return browser.all("why-reason").stream()
+                .map(e -> e.getAttribute("data-code"))
+                .toList();
+    }
+
+    @Test
+    void a_fixed_rate_schedule_made_in_the_form_previews_its_fires_and_fires() {
+        browser.open("/console/schedules/new");
+        browser.find("schedule-name").sendKeys("console-rate");
+        org.openqa.selenium.support.ui.Select kind =
+                new org.openqa.selenium.support.ui.Select(browser.find("trigger-type"));
+
+        // a once trigger in the past is refused as you type
+        kind.selectByValue("once");
+        browser.driver.executeScript("arguments[0].value = '2020-01-01T00:00:00'", browser.find("once-at"));
+        browser.driver.executeScript("arguments[0].dispatchEvent(new Event('input'))", browser.find("once-at"));
+        browser.await(Duration.ofSeconds(5), d -> browser.text("cron-error").contains("trigger.at"));
+        assertThat(browser.find("schedule-save").isEnabled()).isFalse();
+        assertThat(browser.find("cron-input").isDisplayed()).isFalse();
+
+        kind.selectByValue("fixedRate");
+        WebElement interval = browser.find("rate-interval");
+        interval.sendKeys(Keys.chord(Keys.CONTROL, "a"), Keys.DELETE);
+        interval.sendKeys("2000");
+        browser.await(Duration.ofSeconds(5), d -> {
+            String shown = browser.find("cron-preview").getAttribute("data-trigger");
+            return shown != null && shown.contains("\"intervalMs\":2000");
+        });
+        assertThat(browser.all("cron-next-fire")).hasSize(5);
+        assertThat(browser.text("cron-fires-per-day")).isEqualTo("43200");
+        assertThat(browser.text("cron-description")).isEqualTo("every 2 seconds");
+        assertThat(browser.text("cron-warning")).contains("43200");
+        // the previewed fires are an interval apart
+        List<java.time.Instant> fires = browser.all("cron-next-fire").stream()
+                .map(e -> e.getText().replaceAll(".*\\((.*)\\)$", "$1"))
+                .map(java.time.Instant::parse)
+                .toList();
+        assertThat(Duration.between(fires.get(0), fires.get(1))).isEqualTo(Duration.ofMillis(2000));
+        browser.screenshot(testName + "-preview");
+
+        browser.find("schedule-save").click();
+        browser.await(
+                Duration.ofSeconds(10), d -> !browser.all("schedule-state").isEmpty());
+        String scheduleId = browser.driver.getCurrentUrl().replaceAll(".*/console/schedules/", "");
+        JsonNode schedule = node.api.get("/api/v1/schedules/" + scheduleId).body();
+        assertThat(schedule.path("trigger").path("type").asText()).isEqualTo("fixedRate");
+        assertThat(schedule.path("trigger").path("intervalMs").asLong()).isEqualTo(2000);
+
+        // it fires: the schedule page shows its fires and their jobs
+        browser.await(Duration.ofSeconds(30), d -> {
+            browser.open("/console/schedules/" + scheduleId);
+            return browser.all("schedule-fire").stream()
+                            .anyMatch(r -> "ScheduleFired".equals(r.getAttribute("data-type")))
+                    && !browser.all("schedule-job").isEmpty();
+        });
+        node.api.post("/api/v1/schedules/" + scheduleId + "/pause", "{}");
+
+        // the edit form comes back with the fixed rate
+        browser.open("/console/schedules/" + scheduleId + "/edit");
+        assertThat(new org.openqa.selenium.support.ui.Select(browser.find("trigger-type"))
+                        .getFirstSelectedOption()
+                        .getAttribute("value"))
+                .isEqualTo("fixedRate");
+        assertThat(browser.find("rate-interval").getAttribute("value")).isEqualTo("2000");
+    }
+
+    @Test
+    void a_user_with_some_namespaces_sees_only_those_and_acts_only_where_allowed() {
+        Api.Response made = node.api.post(
+                "/api/v1/admin/users",
+                "{\"username\":\"tess\",\"password\":\"tess-password-12\",\"grants\":["
+                        + "{\"namespace\":\"team-a\",\"role\":\"OPERATOR\"},"
+                        + "{\"namespace\":\"team-b\",\"role\":\"VIEWER\"}]}");
+        assertThat(made.status()).as(made.body().toString()).isEqualTo(201);
+        String waitingA = node.api.submit("{\"namespace\":\"team-a\",\"jobType\":\"noop\",\"delayMs\":600000}");
+        node.api.submit("{\"namespace\":\"team-a\",\"jobType\":\"noop\",\"delayMs\":600000}");
+        String waitingB = node.api.submit("{\"namespace\":\"team-b\",\"jobType\":\"noop\",\"delayMs\":600000}");
+        String hidden = node.api.submit("{\"namespace\":\"team-c\",\"jobType\":\"noop\",\"delayMs\":600000}");
+        node.api.submit("{\"namespace\":\"team-c\",\"jobType\":\"sleep\",\"delayMs\":600000}");
+        String failedA = node.api.submit(
+                "{\"namespace\":\"team-a\",\"jobType\":\"flaky\",\"params\":{\"failTimes\":1},\"maxRetries\":0}");
+        String failedB = node.api.submit(
+                "{\"namespace\":\"team-b\",\"jobType\":\"flaky\",\"params\":{\"failTimes\":1},\"maxRetries\":0}");
+        node.api.awaitStatus(failedA, "FAILED");
+        node.api.awaitStatus(failedB, "FAILED");
+        String scheduleB = schedule("team-b");
+        String scheduleC = schedule("team-c");
+        browser.close();
+        browser = new Browser(node.api.port, "tess", "tess-password-12");
+
+        // lists: only team-a and team-b
+        browser.open("/console/jobs?size=200");
+        List<String> rows = browser.all("job-row").stream()
+                .map(r -> r.getAttribute("data-job-id"))
+                .toList();
+        assertThat(rows).contains(waitingA, waitingB, failedA, failedB).doesNotContain(hidden);
+        assertThat(browser.all("job-row").stream().map(r -> r.getAttribute("data-namespace")))
+                .containsOnly("team-a", "team-b");
+        browser.open("/console/jobs?status=WAITING&type=noop");
+        assertThat(browser.all("job-row").stream().map(r -> r.getAttribute("data-job-id")))
+                .contains(waitingA, waitingB)
+                .doesNotContain(hidden);
+        browser.open("/console/jobs?namespace=team-c");
+        assertThat(browser.all("job-row")).isEmpty();
+        browser.open("/console/schedules");
+        assertThat(browser.all("schedule-row").stream().map(r -> r.getAttribute("data-schedule-id")))
+                .contains(scheduleB)
+                .doesNotContain(scheduleC);
+        assertThat(browser.all("schedule-new")).isEmpty();
+        browser.open("/console/audit");
+        assertThat(browser.all("audit-row")).isNotEmpty();
+        assertThat(browser.all("audit-row").stream().map(r -> r.getAttribute("data-aggregate")))
+                .doesNotContain(hidden, scheduleC);
+
+        // the overview counts what the user may see: three waiting, two failed
+        browser.open("/console");
+        assertThat(browser.text("count-WAITING")).isEqualTo("3");
+        assertThat(browser.text("count-FAILED")).isEqualTo("2");
+        JsonNode counts =
+                node.api.get("/api/v1/stats/overview?namespace=team-c").body().path("counts");
+        assertThat(counts.path("WAITING").asLong()).isEqualTo(2);
+
+        // what it may not see does not exist for it
+        browser.open("/console/jobs/" + hidden);
+        assertThat(browser.driver.getPageSource()).contains("404").doesNotContain("timeline");
+        browser.open("/console/schedules/" + scheduleC);
+        assertThat(browser.driver.getPageSource()).contains("404");
+
+        // an operator in team-a gets the buttons there; a viewer in team-b none, and the server refuses anyway
+        browser.open("/console/jobs/" + failedA);
+        assertThat(browser.all("job-retry")).hasSize(1);
+        browser.open("/console/jobs/" + failedB);
+        assertThat(browser.all("why-reason")).isNotEmpty();
+        assertThat(browser.all("job-retry")).isEmpty();
+        assertThat(browser.all("job-cancel")).isEmpty();
+        assertThat(post("/console/jobs/" + failedB + "/retry")).isEqualTo(403);
+        assertThat(post("/console/jobs/" + hidden + "/cancel")).isEqualTo(404);
+        browser.open("/console/schedules/" + scheduleB);
+        for (String action : List.of("schedule-edit", "schedule-pause", "schedule-trigger", "schedule-delete"))
+            assertThat(browser.all(action)).as(action).isEmpty();
+        assertThat(post("/console/schedules/" + scheduleB + "/pause")).isEqualTo(403);
+        assertThat(node.api.get("/api/v1/jobs/" + failedB).text("status")).isEqualTo("FAILED");
+        assertThat(node.api.get("/api/v1/schedules/" + scheduleB).text("state")).isEqualTo("ACTIVE");
+        // a bulk retry takes the job it may retry and refuses the other
+        browser.open("/console/jobs?status=FAILED&type=flaky");
+        assertThat(browser.all("job-row").stream()
+                        .filter(r -> r.getAttribute("data-job-id").equals(failedB))
+                        .flatMap(r -> r.findElements(By.cssSelector("[data-testid='job-select']")).stream()))
+                .isEmpty();
+        browser.screenshot(testName + "-jobs");
+    }
+
+    /** A daily schedule in {@code namespace}, made with the admin key. */
+    private static String schedule(String namespace) {
+        Api.Response made = node.api.post(
+                "/api/v1/schedules",
+                "{\"namespace\":\"" + namespace + "\",\"name\":\"daily-" + namespace + "\",\"trigger\":"
+                        + "{\"type\":\"cron\",\"expression\":\"0 0 3 * * ?\"},\"job\":{\"jobType\":\"noop\"}}");
+        assertThat(made.status()).as(made.body().toString()).isEqualTo(201);
+        return made.text("scheduleId");
+    }
+
+    /** The status of a POST the signed-in page sends with its CSRF token, as a form of the page would. */
+    private long post(String path) {
+        Object status = browser.driver.executeAsyncScript(
+                "var done = arguments[arguments.length - 1];"
+                        + "var h = {'Accept': 'application/json'};"
+                        + "h[document.querySelector('meta[name=\"ax-csrf-header\"]').content] ="
+                        + " document.querySelector('meta[name=\"ax-csrf-token\"]').content;"
+                        + "fetch(arguments[0], {method: 'POST', headers: h, redirect: 'manual'})"
+                        + ".then(function (r) { done(r.status); }, function (e) { done(-1); });",
+                path);
+        return ((Number) status).longValue();
+    }
+
     /** Waits until the preview shows the answer for {@code expression}, not for what was typed before it. */
     private void awaitPreviewOf(String expression) {
         browser.await(

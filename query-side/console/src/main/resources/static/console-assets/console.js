@@ -65,27 +65,65 @@
     return headers;
   }
 
+  // The trigger the form describes, as the schedule API takes it; datetime-local values are UTC.
+  function utc(value) {
+    if (!value) return null;
+    return (value.length === 16 ? value + ':00' : value) + 'Z';
+  }
+  function kindOf(form) { return field(form, 'triggerType').value; }
+  function triggerOf(form) {
+    var kind = kindOf(form);
+    if (kind === 'cron') {
+      var zone = field(form, 'timezone').value.trim() || Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+      return { type: 'cron', expression: field(form, 'expression').value, timezone: zone,
+               dialect: field(form, 'dialect').value };
+    }
+    if (kind === 'fixedRate') {
+      var t = { type: 'fixedRate', intervalMs: Number(field(form, 'intervalMs').value) };
+      var start = utc(field(form, 'startAt').value);
+      if (start) t.startAt = start;
+      return t;
+    }
+    if (kind === 'fixedDelay') return { type: 'fixedDelay', delayMs: Number(field(form, 'delayMs').value) };
+    return { type: 'once', at: utc(field(form, 'at').value) };
+  }
+  function showKind(form) {
+    var kind = kindOf(form);
+    form.querySelectorAll('[data-kind]').forEach(function (el) {
+      var on = el.getAttribute('data-kind') === kind;
+      el.hidden = !on;
+      el.querySelectorAll('input, select').forEach(function (i) { i.disabled = !on; });
+    });
+  }
+
   window.axCron = {
     check: function () {
       var form = document.getElementById('schedule-form');
       if (!form) return;
+      showKind(form);
       clearTimeout(timer);
       testid(form, 'cron-error').textContent = form.getAttribute('data-checking-text');
       timer = setTimeout(function () { axCron.validate(form); }, 150);
     },
+    // a cron expression by the node's validate endpoint; the other kinds by the console's preview, which computes
+    // their fires as the schedule API does
     validate: function (form) {
       var mine = ++seq;
-      var zone = field(form, 'timezone').value.trim() || Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-      var body = { expression: field(form, 'expression').value, timezone: zone, count: 5 };
-      fetch(form.getAttribute('data-validate'), {
+      var trigger = triggerOf(form);
+      var cron = trigger.type === 'cron';
+      var body = cron ? { expression: trigger.expression, timezone: trigger.timezone, dialect: trigger.dialect, count: 5 }
+                      : trigger;
+      fetch(form.getAttribute(cron ? 'data-validate' : 'data-preview'), {
         method: 'POST', headers: csrf({ 'Content-Type': 'application/json', 'Accept': 'application/json' }),
         body: JSON.stringify(body)
       }).then(function (r) { return r.json().then(function (b) { return { ok: r.ok, body: b }; }); })
         .then(function (res) {
           if (mine !== seq) return; // a later keystroke's answer wins
           var save = testid(form, 'schedule-save');
-          // which expression the preview now shows: a test (or a user) can tell it from the previous one
-          testid(form, 'cron-preview').setAttribute('data-expression', body.expression);
+          var preview = testid(form, 'cron-preview');
+          // which trigger the preview now shows: a test (or a user) can tell it from the previous one
+          preview.setAttribute('data-expression', cron ? body.expression : '');
+          preview.setAttribute('data-trigger', JSON.stringify(trigger));
           var list = testid(form, 'cron-next');
           list.innerHTML = '';
           if (!res.ok) {
@@ -129,10 +167,10 @@
     var params;
     try { params = JSON.parse(field(form, 'params').value || '{}'); }
     catch (e) { errors.textContent = 'params: ' + e.message; return false; }
-    var zone = field(form, 'timezone').value.trim() || Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
     var body = {
       name: field(form, 'name').value,
-      trigger: { type: 'cron', expression: field(form, 'expression').value, timezone: zone },
+      namespace: field(form, 'namespace').value.trim() || 'default',
+      trigger: triggerOf(form),
       job: { jobType: field(form, 'jobType').value, params: params,
              maxRetries: Number(field(form, 'maxRetries').value), timeoutMs: Number(field(form, 'timeoutMs').value) },
       misfirePolicy: field(form, 'misfirePolicy').value,
@@ -145,7 +183,7 @@
     }).then(function (r) { return r.json().then(function (b) { return { ok: r.ok, body: b }; }); })
       .then(function (res) {
         if (!res.ok) { errors.textContent = problemText(res.body); return; }
-        window.location.href = form.getAttribute('data-done') + res.body.scheduleId;
+        window.location.href = form.getAttribute('data-done') + (res.body.scheduleId || form.getAttribute('data-id'));
       })
       .catch(function (e) { errors.textContent = String(e); });
     return false;

@@ -1,7 +1,10 @@
 package io.axscheduler.console;
 
+import io.axscheduler.api.problem.ForbiddenException;
+import io.axscheduler.api.security.Access;
 import io.axscheduler.api.security.Caller;
 import io.axscheduler.api.security.Role;
+import java.util.Set;
 import org.springframework.stereotype.Component;
 import org.springframework.web.context.request.RequestAttributes;
 import org.springframework.web.context.request.RequestContextHolder;
@@ -29,12 +32,22 @@ public class ConsoleAccess {
         String ns = namespace == null || namespace.isBlank()
                 ? io.axscheduler.api.security.Grant.DEFAULT_NAMESPACE
                 : namespace;
-        Role needed = switch (action) {
+        return caller.can(ns, role(action));
+    }
+
+    /** Whether the user may do it in {@code namespace}, or, with none named, in some namespace (a list of several). */
+    public boolean mayIn(String action, String namespace) {
+        if (namespace != null && !namespace.isBlank()) return may(action, namespace);
+        Caller caller = caller();
+        return caller != null && caller.canSomewhere(role(Action.valueOf(action)));
+    }
+
+    private static Role role(Action action) {
+        return switch (action) {
             case VIEW -> Role.VIEWER;
             case RETRY_JOB, CANCEL_JOB, OPERATE_SCHEDULE -> Role.OPERATOR;
             case EDIT_SCHEDULE -> Role.EDITOR;
         };
-        return caller.can(ns, needed);
     }
 
     /** Template form: {@code @consoleAccess.may('RETRY_JOB', ns)}. */
@@ -54,15 +67,23 @@ public class ConsoleAccess {
         return (Caller) request.getAttribute(Caller.ATTRIBUTE, RequestAttributes.SCOPE_REQUEST);
     }
 
-    /** Throws {@link Forbidden} (403) unless the user may. */
-    public void require(Action action, String namespace) {
-        if (!may(action, namespace)) throw new Forbidden(action, namespace);
+    /** 404 unless the user may see {@code namespace}: what one may not see does not exist for one. */
+    public void see(String namespace, String kind, String id) {
+        Access.see(caller(), namespace, kind, id);
     }
 
-    @org.springframework.web.bind.annotation.ResponseStatus(org.springframework.http.HttpStatus.FORBIDDEN)
-    public static final class Forbidden extends RuntimeException {
-        Forbidden(Action action, String namespace) {
-            super("not allowed: " + action + " in namespace " + namespace);
+    /**
+     * The namespaces the user's lists may show, narrowed to {@code requested} if given: {@code null} means every
+     * namespace (an admin), an empty set none.
+     */
+    public Set<String> listable(String requested) {
+        return Access.listable(caller(), requested);
+    }
+
+    /** Throws {@link ForbiddenException} (403) unless the user may. */
+    public void require(Action action, String namespace) {
+        if (!may(action, namespace)) {
+            throw new ForbiddenException("not allowed: " + action + " in namespace " + namespace);
         }
     }
 }

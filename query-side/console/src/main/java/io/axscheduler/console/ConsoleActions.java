@@ -3,6 +3,7 @@ package io.axscheduler.console;
 import io.axscheduler.api.Metadata;
 import io.axscheduler.api.job.CancelJob;
 import io.axscheduler.api.job.RetryJob;
+import io.axscheduler.api.problem.NotFoundException;
 import io.axscheduler.api.query.FindJob;
 import io.axscheduler.api.query.JobView;
 import io.axscheduler.api.schedule.DeleteSchedule;
@@ -13,7 +14,6 @@ import io.axscheduler.api.schedule.ScheduleView;
 import io.axscheduler.console.ConsoleAccess.Action;
 import io.axscheduler.query.job.JobQueries;
 import io.axscheduler.query.schedule.ScheduleQueries;
-import io.axscheduler.query.stats.Namespaces;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -51,6 +51,7 @@ class ConsoleActions {
 
     @PostMapping("/console/jobs/{jobId}/retry")
     String retry(@PathVariable("jobId") String jobId, RedirectAttributes flash) {
+        require(jobId, Action.RETRY_JOB);
         outcome(flash, List.of(jobId), Collections.singletonList(act(jobId, "retry", null)));
         return "redirect:/console/jobs/" + jobId;
     }
@@ -60,6 +61,7 @@ class ConsoleActions {
             @PathVariable("jobId") String jobId,
             @RequestParam(name = "reason", required = false) String reason,
             RedirectAttributes flash) {
+        require(jobId, Action.CANCEL_JOB);
         outcome(flash, List.of(jobId), Collections.singletonList(act(jobId, "cancel", reason)));
         return "redirect:/console/jobs/" + jobId;
     }
@@ -90,7 +92,8 @@ class ConsoleActions {
         if (s == null) {
             error = "schedule " + scheduleId + " not found";
         } else {
-            access.require(action.equals("delete") ? Action.EDIT_SCHEDULE : Action.OPERATE_SCHEDULE, Namespaces.of(s));
+            access.see(s.namespace(), "schedule", scheduleId);
+            access.require(action.equals("delete") ? Action.EDIT_SCHEDULE : Action.OPERATE_SCHEDULE, s.namespace());
             Object command = switch (action) {
                 case "pause" -> new PauseSchedule(scheduleId);
                 case "resume" -> new ResumeSchedule(scheduleId);
@@ -102,17 +105,24 @@ class ConsoleActions {
         return "redirect:/console/schedules/" + scheduleId;
     }
 
-    /** Null when done, else why not. */
+    /** One job's action: 404 unless the user may see the job, 403 unless the user may do it (whatever the page showed). */
+    private void require(String jobId, Action action) {
+        JobView job = jobs.handle(new FindJob(jobId)).orElseThrow(() -> new NotFoundException("job", jobId));
+        access.see(job.namespace(), "job", jobId);
+        access.require(action, job.namespace());
+    }
+
+    /** Null when done, else why not: each job of a bulk action is judged alone, a refused one held against none. */
     private String act(String jobId, String action, String reason) {
         JobView job = jobs.handle(new FindJob(jobId)).orElse(null);
-        if (job == null) return jobId + ": not found";
+        if (job == null || !access.may(Action.VIEW, job.namespace())) return jobId + ": not found";
         return switch (action) {
             case "retry" -> {
-                access.require(Action.RETRY_JOB, Namespaces.of(job));
+                if (!access.may(Action.RETRY_JOB, job.namespace())) yield jobId + ": not allowed";
                 yield prefixed(jobId, send(new RetryJob(jobId)));
             }
             case "cancel" -> {
-                access.require(Action.CANCEL_JOB, Namespaces.of(job));
+                if (!access.may(Action.CANCEL_JOB, job.namespace())) yield jobId + ": not allowed";
                 String why = reason == null || reason.isBlank() ? "canceled from the console" : reason.trim();
                 yield prefixed(jobId, send(new CancelJob(jobId, why.length() > 500 ? why.substring(0, 500) : why)));
             }

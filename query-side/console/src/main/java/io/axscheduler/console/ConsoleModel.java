@@ -9,7 +9,6 @@ import java.time.format.DateTimeFormatter;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.web.bind.annotation.ControllerAdvice;
 import org.springframework.web.bind.annotation.ModelAttribute;
 
@@ -20,12 +19,9 @@ class ConsoleModel {
     private final Map<String, String> assets;
     private final Formats formats;
 
-    ConsoleModel(
-            @Value("${ax.console.assets.htmx}") String htmx,
-            @Value("${ax.console.assets.sse}") String sse,
-            @Value("${ax.console.assets.echarts}") String echarts,
-            ObjectMapper json) {
-        this.assets = Map.of("htmx", htmx, "sse", sse, "echarts", echarts);
+    ConsoleModel(ConsoleProperties settings, ObjectMapper json) {
+        ConsoleProperties.Assets a = settings.assets();
+        this.assets = Map.of("htmx", a.htmx(), "sse", a.sse(), "echarts", a.echarts());
         this.formats = new Formats(json);
     }
 
@@ -56,6 +52,10 @@ class ConsoleModel {
         }
 
         public String at(Instant at) {
+            return utc(at);
+        }
+
+        static String utc(Instant at) {
             return at == null ? "—" : AT.format(at);
         }
 

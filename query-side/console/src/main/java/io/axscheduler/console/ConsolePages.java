@@ -19,16 +19,18 @@ import io.axscheduler.query.schedule.ScheduleQueries;
 import io.axscheduler.query.stats.Namespaces;
 import io.axscheduler.query.stats.Overview;
 import io.axscheduler.query.stats.StatsQueries;
+import java.time.Clock;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import org.axonframework.eventhandling.DomainEventMessage;
 import org.axonframework.eventsourcing.eventstore.EventStore;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
@@ -54,6 +56,9 @@ class ConsolePages {
     private final AuditFeed audit;
     private final long firesPerDayWarning;
     private final com.fasterxml.jackson.databind.ObjectMapper json;
+    private final Why why;
+    private final ConsoleAccess access;
+    private final Clock clock;
 
     ConsolePages(
             StatsQueries stats,
@@ -66,8 +71,14 @@ class ConsolePages {
             NamedParameterJdbcTemplate jdbc,
             AuditFeed audit,
             com.fasterxml.jackson.databind.ObjectMapper json,
-            @Value("${ax.console.fires-per-day-warning:48}") long firesPerDayWarning) {
+            Why why,
+            ConsoleAccess access,
+            Clock clock,
+            ConsoleProperties settings) {
         this.json = json;
+        this.why = why;
+        this.access = access;
+        this.clock = clock;
         this.stats = stats;
         this.jobs = jobs;
         this.jobQueries = jobQueries;
@@ -77,7 +88,7 @@ class ConsolePages {
         this.eventStore = eventStore;
         this.jdbc = jdbc;
         this.audit = audit;
-        this.firesPerDayWarning = firesPerDayWarning;
+        this.firesPerDayWarning = settings.firesPerDayWarning();
     }
 
     @GetMapping("/console")
@@ -94,7 +105,8 @@ class ConsolePages {
     }
 
     private void overviewModel(String namespace, Model model) {
-        Overview o = stats.overview(bounded("namespace", namespace));
+        String ns = bounded("namespace", namespace);
+        Overview o = stats.overview(ns, access.listable(ns));
         model.addAttribute("o", o);
         model.addAttribute("namespace", o.namespace());
         model.addAttribute("page", "overview");
@@ -137,8 +149,10 @@ class ConsolePages {
         Instant fromAt = instant("from", from, errors);
         Instant toAt = instant("to", to, errors);
         if (!errors.isEmpty()) throw new InvalidRequestException(errors);
+        String ns = bounded("namespace", namespace);
         JobListing.Query query = new JobListing.Query(
-                bounded("namespace", namespace),
+                ns,
+                access.listable(ns),
                 parsedStatus,
                 bounded("type", type),
                 bounded("schedule", schedule),
@@ -165,8 +179,10 @@ class ConsolePages {
     String job(
             @PathVariable("jobId") String jobId,
             @RequestParam(name = "asOf", required = false) String asOf,
+            Locale locale,
             Model model) {
         JobView job = jobQueries.handle(new FindJob(jobId)).orElseThrow(() -> new NotFoundException("job", jobId));
+        access.see(job.namespace(), "job", jobId);
         List<HistoryEvent> events = jobHistory.replay(jobId).events();
         model.addAttribute("job", job);
         // the moves the job's transitions allow from here (an operator's retry re-runs an ended, unsuccessful job)
@@ -175,8 +191,9 @@ class ConsolePages {
                 job.status() == JobStatus.FAILED
                         || job.status() == JobStatus.TIMED_OUT
                         || job.status() == JobStatus.CANCELED);
-        model.addAttribute("namespace", Namespaces.of(job));
+        model.addAttribute("namespace", job.namespace());
         model.addAttribute("timeline", Timeline.of(events));
+        model.addAttribute("why", why.job(jobId, locale));
         if (blank(asOf) != null) {
             Instant at = instant("asOf", asOf, null);
             JobStateAsOf state = jobHistory.replayUntil(jobId, at);
@@ -190,10 +207,13 @@ class ConsolePages {
     String schedules(
             @RequestParam(name = "name", required = false) String name,
             @RequestParam(name = "state", required = false) String state,
+            @RequestParam(name = "namespace", required = false) String namespace,
             @RequestParam(name = "p", required = false) String pageNumber,
             Model model) {
-        var list = schedules.list(ScheduleListRequest.parse(name, state, pageNumber, null));
+        String ns = bounded("namespace", namespace);
+        var list = schedules.list(ScheduleListRequest.parse(name, state, pageNumber, null), access.listable(ns));
         model.addAttribute("list", list);
+        model.addAttribute("namespace", ns);
         model.addAttribute("name", name);
         model.addAttribute("state", state);
         model.addAttribute("page", "schedules");
@@ -222,6 +242,14 @@ class ConsolePages {
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
+        io.axscheduler.api.schedule.Trigger trigger = schedule == null ? null : schedule.trigger();
+        model.addAttribute("triggerKinds", List.of("cron", "fixedRate", "fixedDelay", "once"));
+        model.addAttribute(
+                "triggerKind", trigger == null ? "cron" : trigger.type().wireName());
+        model.addAttribute(
+                "startAtLocal", trigger == null || trigger.startAt() == null ? "" : localUtc(trigger.startAt()));
+        model.addAttribute("onceAtLocal", trigger == null || trigger.at() == null ? "" : localUtc(trigger.at()));
+        model.addAttribute("defaultNamespace", Namespaces.DEFAULT);
         model.addAttribute("misfirePolicies", io.axscheduler.api.schedule.MisfirePolicy.values());
         model.addAttribute("overlapPolicies", io.axscheduler.api.schedule.OverlapPolicy.values());
         model.addAttribute("warnAbove", firesPerDayWarning);
@@ -233,8 +261,11 @@ class ConsolePages {
     String schedulePage(
             @PathVariable("scheduleId") String scheduleId,
             @RequestParam(name = "before", required = false) String before,
+            @RequestParam(name = "at", required = false) String at,
+            Locale locale,
             Model model) {
         ScheduleView s = schedule(scheduleId);
+        Instant whyAt = blank(at) == null ? clock.instant() : instant("at", at, null);
         Long newest = jdbc.queryForObject(
                 "SELECT MAX(sequenceNumber) FROM DomainEventEntry WHERE aggregateIdentifier = :id",
                 Map.of("id", scheduleId),
@@ -267,14 +298,27 @@ class ConsolePages {
                 .filter(e -> !e.type().equals("ScheduleFired") && !e.type().equals("ScheduleFireSkipped"))
                 .toList();
         model.addAttribute("s", s);
-        model.addAttribute("namespace", Namespaces.of(s));
+        model.addAttribute("namespace", s.namespace());
+        model.addAttribute("why", why.schedule(scheduleId, whyAt, locale));
+        model.addAttribute("whyAt", localUtc(whyAt));
+        model.addAttribute("before", blank(before));
         model.addAttribute("fires", fires);
         model.addAttribute("changes", changes);
         model.addAttribute("olderBefore", start > 0 ? start : null);
         model.addAttribute(
                 "jobs",
                 jobs.page(new JobListing.Query(
-                                null, null, null, scheduleId, null, null, null, false, null, SCHEDULE_JOBS))
+                                null,
+                                Set.of(s.namespace()),
+                                null,
+                                null,
+                                scheduleId,
+                                null,
+                                null,
+                                null,
+                                false,
+                                null,
+                                SCHEDULE_JOBS))
                         .jobs());
         model.addAttribute("description", FireTimes.describe(s.trigger()));
         model.addAttribute("page", "schedules");
@@ -283,14 +327,14 @@ class ConsolePages {
 
     @GetMapping("/console/workers")
     String workers(Model model) {
-        model.addAttribute("workers", stats.workers(stats.databaseNow()));
+        model.addAttribute("workers", stats.workers(stats.databaseNow(), access.listable(null)));
         model.addAttribute("page", "workers");
         return "console/workers";
     }
 
     @GetMapping("/console/nodes")
     String nodes(Model model) {
-        Overview o = stats.overview(null);
+        Overview o = stats.overview(null, access.listable(null));
         model.addAttribute("o", o);
         model.addAttribute("page", "nodes");
         return "console/nodes";
@@ -320,7 +364,7 @@ class ConsolePages {
         AuditFeed.Page page = audit.page(
                 bounded("actor", actor),
                 bounded("type", type),
-                bounded("namespace", namespace),
+                access.listable(bounded("namespace", namespace)),
                 fromAt,
                 toAt,
                 beforeIndex);
@@ -334,10 +378,20 @@ class ConsolePages {
         return "console/audit";
     }
 
+    /** The schedule, if the user may see its namespace: 404 otherwise, as for an unknown id. */
     private ScheduleView schedule(String scheduleId) {
-        return schedules
+        ScheduleView s = schedules
                 .handle(new FindSchedule(scheduleId))
                 .orElseThrow(() -> new NotFoundException("schedule", scheduleId));
+        access.see(s.namespace(), "schedule", scheduleId);
+        return s;
+    }
+
+    /** An instant as a datetime-local input shows it: the console reads such values as UTC. */
+    static String localUtc(Instant at) {
+        // a datetime-local input refuses (and empties) a value finer than its step, a millisecond
+        return LocalDateTime.ofInstant(at.truncatedTo(java.time.temporal.ChronoUnit.MILLIS), ZoneOffset.UTC)
+                .toString();
     }
 
     /** An ISO instant, or a browser's datetime-local value (taken as UTC). */

@@ -1,6 +1,7 @@
 package io.axscheduler.console;
 
 import java.util.Locale;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.MessageSource;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -19,6 +20,7 @@ import org.springframework.web.servlet.i18n.LocaleChangeInterceptor;
  */
 @Configuration(proxyBeanMethods = false)
 @PropertySource("classpath:console/assets.properties")
+@EnableConfigurationProperties({ConsoleProperties.class, NodeName.class})
 class ConsoleSetup implements WebMvcConfigurer {
 
     static final String LANGUAGE_COOKIE = "ax-lang";

@@ -3,14 +3,15 @@ package io.axscheduler.console;
 import io.axscheduler.api.job.JobStatus;
 import io.axscheduler.api.query.JobView;
 import io.axscheduler.query.job.JobRows;
-import io.axscheduler.query.stats.Namespaces;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.stereotype.Component;
@@ -20,7 +21,9 @@ import org.springframework.stereotype.Component;
  * counted. Sorted by creation (newest or oldest first), the key (created_at, job_id) of the page's last row is the
  * cursor of the next. Status and type together are one range of the (status, job_type, created_at) index; a status
  * alone is one range per type of that status (found by a loose scan of the same index), merged; a type alone one
- * range per status, merged; no filter the created_at index; a schedule its own index.
+ * range per status, merged; no filter the created_at index; a schedule its own index. A user who may see some
+ * namespaces only gets the same ranges once per namespace, on the (namespace, status, job_type, created_at) and
+ * (namespace, created_at) indexes, merged: never a walk of other namespaces' rows.
  */
 @Component
 class JobListing {
@@ -28,6 +31,7 @@ class JobListing {
     static final int DEFAULT_SIZE = 50;
     static final int MAX_SIZE = 200;
     static final int MAX_TYPES = 200;
+    static final int MAX_NAMESPACES = 100;
     private static final List<String> EVERY_STATUS =
             Arrays.stream(JobStatus.values()).map(Enum::name).toList();
 
@@ -37,9 +41,13 @@ class JobListing {
         this.jdbc = jdbc;
     }
 
-    /** The filters of one page; null fields are absent. {@code cursor} is "createdAtMillis:jobId". */
+    /**
+     * The filters of one page; null fields are absent. {@code namespace} is the filter as asked, {@code namespaces}
+     * what the user may see of it (null: every namespace). {@code cursor} is "createdAtMillis:jobId".
+     */
     record Query(
             String namespace,
+            Set<String> namespaces,
             JobStatus status,
             String jobType,
             String scheduleId,
@@ -54,20 +62,29 @@ class JobListing {
     record Page(List<JobView> jobs, String next) {}
 
     Page page(Query q) {
-        if (!Namespaces.matches(q.namespace(), Namespaces.DEFAULT)) return new Page(List.of(), null);
-        if (q.search() != null) return new Page(search(q.search()), null);
-        List<JobView> rows;
-        if (q.scheduleId() != null || (q.status() != null && q.jobType() != null)) {
-            rows = range(q, q.status() == null ? null : q.status().name(), q.jobType());
-        } else if (q.status() != null) {
-            rows = new ArrayList<>();
-            for (String type : typesOf(q.status().name()))
-                rows.addAll(range(q, q.status().name(), type));
-        } else if (q.jobType() != null) {
-            rows = new ArrayList<>();
-            for (String status : EVERY_STATUS) rows.addAll(range(q, status, q.jobType()));
-        } else {
-            rows = range(q, null, null);
+        if (q.namespaces() != null && q.namespaces().isEmpty()) return new Page(List.of(), null);
+        if (q.search() != null) {
+            return new Page(
+                    search(q.search()).stream()
+                            .filter(j ->
+                                    q.namespaces() == null || q.namespaces().contains(j.namespace()))
+                            .toList(),
+                    null);
+        }
+        // every namespace at once, or each namespace the user may see as ranges of its own
+        List<String> namespaces = q.namespaces() == null ? Collections.singletonList(null) : sorted(q.namespaces());
+        List<JobView> rows = new ArrayList<>();
+        for (String ns : namespaces) {
+            String status = q.status() == null ? null : q.status().name();
+            if (q.scheduleId() != null || (status != null && q.jobType() != null)) {
+                rows.addAll(range(q, ns, status, q.jobType()));
+            } else if (status != null) {
+                for (String type : typesOf(ns, status)) rows.addAll(range(q, ns, status, type));
+            } else if (q.jobType() != null) {
+                for (String s : EVERY_STATUS) rows.addAll(range(q, ns, s, q.jobType()));
+            } else {
+                rows.addAll(range(q, ns, null, null));
+            }
         }
         Comparator<JobView> order = Comparator.comparing(JobView::createdAt).thenComparing(JobView::jobId);
         rows.sort(q.oldestFirst() ? order : order.reversed());
@@ -75,6 +92,10 @@ class JobListing {
         List<JobView> page = new ArrayList<>(rows.subList(0, q.size()));
         JobView last = page.get(page.size() - 1);
         return new Page(page, last.createdAt().toEpochMilli() + ":" + last.jobId());
+    }
+
+    private static List<String> sorted(Set<String> namespaces) {
+        return namespaces.stream().sorted().limit(MAX_NAMESPACES).toList();
     }
 
     private List<JobView> search(String idOrKey) {
@@ -95,14 +116,16 @@ class JobListing {
      * statement: MariaDB answers a DISTINCT over the range, or the same dives as a recursive statement, by reading
      * every entry of the range (seconds for a million SUCCEEDED jobs). At most {@link #MAX_TYPES}.
      */
-    private List<String> typesOf(String status) {
+    private List<String> typesOf(String namespace, String status) {
         List<String> types = new ArrayList<>();
         String after = "";
         while (types.size() < MAX_TYPES) {
+            MapSqlParameterSource p = new MapSqlParameterSource("status", status).addValue("after", after);
+            if (namespace != null) p.addValue("ns", namespace);
             List<String> next = jdbc.queryForList(
-                    "SELECT job_type FROM job_queue WHERE status = :status AND job_type > :after"
-                            + " ORDER BY job_type LIMIT 1",
-                    Map.of("status", status, "after", after),
+                    "SELECT job_type FROM job_queue WHERE " + (namespace == null ? "" : "namespace = :ns AND ")
+                            + "status = :status AND job_type > :after ORDER BY job_type LIMIT 1",
+                    p,
                     String.class);
             if (next.isEmpty()) break;
             after = next.get(0);
@@ -111,28 +134,19 @@ class JobListing {
         return types;
     }
 
-    private List<JobView> range(Query q, String status, String jobType) {
+    private List<JobView> range(Query q, String namespace, String status, String jobType) {
         MapSqlParameterSource p = new MapSqlParameterSource();
-        return jdbc.query(rangeSql(q, status, jobType, p, ""), p, JobRows::toView);
-    }
-
-    /** Several ranges of the (status, job_type, created_at) index in one round trip, each its own page's worth. */
-    private List<JobView> ranges(Query q, List<String[]> ranges) {
-        if (ranges.isEmpty()) return new ArrayList<>();
-        MapSqlParameterSource p = new MapSqlParameterSource();
-        StringBuilder sql = new StringBuilder();
-        for (int i = 0; i < ranges.size(); i++) {
-            if (i > 0) sql.append(" UNION ALL ");
-            sql.append('(')
-                    .append(rangeSql(q, ranges.get(i)[0], ranges.get(i)[1], p, "r" + i))
-                    .append(')');
-        }
-        return new ArrayList<>(jdbc.query(sql.toString(), p, JobRows::toView));
+        return jdbc.query(rangeSql(q, namespace, status, jobType, p, ""), p, JobRows::toView);
     }
 
     /** One range's statement; its parameters are added to {@code p}, named with {@code prefix}. */
-    private static String rangeSql(Query q, String status, String jobType, MapSqlParameterSource p, String prefix) {
+    private static String rangeSql(
+            Query q, String namespace, String status, String jobType, MapSqlParameterSource p, String prefix) {
         StringBuilder where = new StringBuilder(" WHERE 1 = 1");
+        if (namespace != null) {
+            where.append(" AND namespace = :").append(prefix).append("ns");
+            p.addValue(prefix + "ns", namespace);
+        }
         if (status != null) {
             where.append(" AND status = :").append(prefix).append("status");
             p.addValue(prefix + "status", status);

@@ -1,15 +1,18 @@
 package io.axscheduler.console;
 
 import io.axscheduler.query.stats.StatsQueries;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.actuate.health.Health;
 import org.springframework.boot.actuate.health.HealthIndicator;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.scheduling.annotation.SchedulingConfigurer;
+import org.springframework.scheduling.config.FixedDelayTask;
+import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.stereotype.Component;
 
 /**
@@ -17,7 +20,7 @@ import org.springframework.stereotype.Component;
  * indicator when the node has one), and trims the console's statistics to their retention.
  */
 @Component
-class NodeBeat {
+class NodeBeat implements SchedulingConfigurer {
 
     private static final Logger log = LoggerFactory.getLogger(NodeBeat.class);
     private static final long DAY_MS = 86_400_000L;
@@ -27,22 +30,28 @@ class NodeBeat {
     private final Map<String, HealthIndicator> health;
     private final String nodeId;
     private final long retentionDays;
+    private final long beatMs;
     private volatile Long startedAt;
 
     NodeBeat(
             JdbcTemplate jdbc,
             StatsQueries stats,
             Map<String, HealthIndicator> health,
-            @Value("${ax.node.id:node}") String nodeId,
-            @Value("${ax.console.stats-retention-days:8}") long retentionDays) {
+            NodeName node,
+            ConsoleProperties settings) {
         this.jdbc = jdbc;
         this.stats = stats;
         this.health = health;
-        this.nodeId = nodeId;
-        this.retentionDays = retentionDays;
+        this.nodeId = node.id();
+        this.retentionDays = settings.statsRetentionDays();
+        this.beatMs = settings.nodeBeatMs();
     }
 
-    @Scheduled(initialDelay = 0, fixedDelayString = "${ax.console.node-beat-ms:5000}")
+    @Override
+    public void configureTasks(ScheduledTaskRegistrar tasks) {
+        tasks.addFixedDelayTask(new FixedDelayTask(this::beat, Duration.ofMillis(beatMs), Duration.ZERO));
+    }
+
     void beat() {
         try {
             long now = stats.databaseNow();

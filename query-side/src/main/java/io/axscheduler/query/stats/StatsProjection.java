@@ -171,8 +171,10 @@ public class StatsProjection {
         List<String> ids = missing.stream().distinct().toList();
         if (!ids.isEmpty()) {
             jdbc.query(
-                    "SELECT job_id, job_type, run_at FROM job_queue WHERE job_id IN (:ids)", Map.of("ids", ids), rs -> {
-                        JobFacts f = new JobFacts(Namespaces.DEFAULT, rs.getString(2), rs.getLong(3));
+                    "SELECT job_id, job_type, run_at, namespace FROM job_queue WHERE job_id IN (:ids)",
+                    Map.of("ids", ids),
+                    rs -> {
+                        JobFacts f = new JobFacts(rs.getString(4), rs.getString(2), rs.getLong(3));
                         found.put(rs.getString(1), f);
                         jobs.put(rs.getString(1), f);
                     });

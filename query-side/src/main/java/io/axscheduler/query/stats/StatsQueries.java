@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.stereotype.Component;
@@ -41,27 +42,60 @@ public class StatsQueries {
     }
 
     public Overview overview(String namespace) {
-        long now = databaseNow();
         String ns = namespace == null || namespace.isBlank() ? null : namespace.trim();
-        if (!Namespaces.matches(ns, Namespaces.DEFAULT)) {
-            return empty(now, ns);
+        return overview(ns, ns == null ? null : Set.of(ns));
+    }
+
+    /**
+     * The overview of the jobs, schedules and workers in {@code namespaces} ({@code null}: every namespace; empty:
+     * none), {@code label} being the namespace filter it answers. Restricted to namespaces, counts and waiting jobs
+     * are ranges of job_queue's (namespace, status, …) index per namespace, each count exact up to the same bound as
+     * {@link StatusCounts}' (a larger one is shown as that bound plus one, marked as not counted in full).
+     */
+    public Overview overview(String label, Set<String> namespaces) {
+        long now = databaseNow();
+        if (namespaces != null && namespaces.isEmpty()) return empty(now, label);
+        Map<String, Long> counts;
+        Map<String, Instant> asOf;
+        if (namespaces == null) {
+            StatusCounts.Counts all = statusCounts.now();
+            counts = all.counts();
+            asOf = all.asOf();
+        } else {
+            counts = new LinkedHashMap<>();
+            asOf = new LinkedHashMap<>();
+            for (JobStatus s : JobStatus.values()) {
+                long n = 0;
+                for (String ns : namespaces) {
+                    Long c = jdbc.queryForObject(
+                            "SELECT COUNT(*) FROM (SELECT 1 FROM job_queue WHERE namespace = :ns AND status = :s"
+                                    + " LIMIT :cap) t",
+                            Map.of("ns", ns, "s", s.name(), "cap", statusCounts.exactUpTo() + 1),
+                            Long.class);
+                    n += c == null ? 0 : c;
+                }
+                if (n > statusCounts.exactUpTo()) {
+                    n = statusCounts.exactUpTo() + 1;
+                    asOf.put(s.name(), null);
+                }
+                counts.put(s.name(), n);
+            }
         }
-        StatusCounts.Counts counts = statusCounts.now();
         return new Overview(
                 Instant.ofEpochMilli(now),
-                ns,
-                counts.counts(),
-                counts.asOf(),
-                waitingByType(),
-                oldestWaitingMs(now),
-                running(),
-                startLag(now, ns),
-                throughput(now - 59 * MINUTE, now, MINUTE, ns),
-                throughput(now - 23 * HOUR, now, HOUR, ns),
-                failures(now - 23 * HOUR, ns),
+                label,
+                counts,
+                asOf,
+                waitingByType(namespaces),
+                oldestWaitingMs(now, namespaces),
+                running(namespaces),
+                startLag(now, namespaces),
+                throughput(now - 59 * MINUTE, now, MINUTE, namespaces),
+                throughput(now - 23 * HOUR, now, HOUR, namespaces),
+                failures(now - 23 * HOUR, namespaces),
                 nodes(now),
-                workers(now),
-                schedulesBehind(now));
+                workers(now, namespaces),
+                schedulesBehind(now, namespaces));
     }
 
     private Overview empty(long now, String ns) {
@@ -76,37 +110,79 @@ public class StatsQueries {
                 null,
                 List.of(),
                 new Overview.StartLag(LAG_WINDOW_MINUTES, 0, null, null),
-                throughput(now - 59 * MINUTE, now, MINUTE, ns),
-                throughput(now - 23 * HOUR, now, HOUR, ns),
+                throughput(now - 59 * MINUTE, now, MINUTE, Set.of()),
+                throughput(now - 23 * HOUR, now, HOUR, Set.of()),
                 List.of(),
                 nodes(now),
-                workers(now),
+                List.of(),
                 new Overview.SchedulesBehind(0, List.of()));
     }
 
-    private List<Overview.WaitingType> waitingByType() {
+    private List<Overview.WaitingType> waitingByType(Set<String> namespaces) {
         Map<String, long[]> byType = new TreeMap<>();
-        jdbc.query(
-                "SELECT job_type, COUNT(*) FROM job_queue WHERE status IN ('WAITING', 'RETRY_WAITING')"
-                        + " GROUP BY job_type ORDER BY job_type LIMIT " + LIST_LIMIT,
-                Map.of(),
-                rs -> {
-                    byType.put(rs.getString(1), new long[] {rs.getLong(2), Long.MAX_VALUE});
-                });
-        // one dive per type into (claimable, job_type, run_at)
-        jdbc.query(
-                "SELECT job_type, MIN(run_at) FROM job_queue WHERE claimable = 1 GROUP BY job_type", Map.of(), rs -> {
-                    long[] row = byType.get(rs.getString(1));
-                    if (row != null) row[1] = rs.getLong(2);
-                });
+        if (namespaces == null) {
+            jdbc.query(
+                    "SELECT job_type, COUNT(*) FROM job_queue WHERE status IN ('WAITING', 'RETRY_WAITING')"
+                            + " GROUP BY job_type ORDER BY job_type LIMIT " + LIST_LIMIT,
+                    Map.of(),
+                    rs -> {
+                        byType.put(rs.getString(1), new long[] {rs.getLong(2), Long.MAX_VALUE});
+                    });
+            // one dive per type into (claimable, job_type, run_at)
+            jdbc.query(
+                    "SELECT job_type, MIN(run_at) FROM job_queue WHERE claimable = 1 GROUP BY job_type",
+                    Map.of(),
+                    rs -> {
+                        long[] row = byType.get(rs.getString(1));
+                        if (row != null) row[1] = rs.getLong(2);
+                    });
+        } else {
+            for (String ns : namespaces) {
+                jdbc.query(
+                        "SELECT job_type, COUNT(*) FROM job_queue WHERE namespace = :ns"
+                                + " AND status IN ('WAITING', 'RETRY_WAITING') GROUP BY job_type ORDER BY job_type"
+                                + " LIMIT " + LIST_LIMIT,
+                        Map.of("ns", ns),
+                        rs -> {
+                            byType.computeIfAbsent(rs.getString(1), k -> new long[] {0, Long.MAX_VALUE})[0] +=
+                                    rs.getLong(2);
+                        });
+            }
+            for (Map.Entry<String, long[]> e : byType.entrySet()) {
+                Long due = oldestDue(e.getKey(), namespaces);
+                if (due != null) e.getValue()[1] = due;
+            }
+        }
         List<Overview.WaitingType> list = new ArrayList<>();
         byType.forEach((type, row) -> list.add(new Overview.WaitingType(
                 type, row[0], row[1] == Long.MAX_VALUE ? null : Instant.ofEpochMilli(row[1]))));
         return list;
     }
 
+    /**
+     * The earliest due time of a type's claimable jobs in {@code namespaces}: its range of (claimable, job_type,
+     * run_at) in due order, up to the first row of those namespaces.
+     */
+    private Long oldestDue(String jobType, Set<String> namespaces) {
+        List<Long> due = jdbc.queryForList(
+                "SELECT run_at FROM job_queue WHERE claimable = 1 AND job_type = :t AND namespace IN (:ns)"
+                        + " ORDER BY run_at LIMIT 1",
+                Map.of("t", jobType, "ns", namespaces),
+                Long.class);
+        return due.isEmpty() ? null : due.get(0);
+    }
+
     /** How long the job due longest ago has been waiting; null when no waiting job is due. */
-    private Long oldestWaitingMs(long now) {
+    private Long oldestWaitingMs(long now, Set<String> namespaces) {
+        if (namespaces != null) {
+            Long oldest = null;
+            for (Overview.WaitingType w : waitingByType(namespaces)) {
+                if (w.oldestDueAt() != null
+                        && (oldest == null || w.oldestDueAt().toEpochMilli() < oldest))
+                    oldest = w.oldestDueAt().toEpochMilli();
+            }
+            return oldest == null || oldest > now ? null : now - oldest;
+        }
         Long oldest = jdbc.queryForObject(
                 "SELECT MIN(m) FROM (SELECT MIN(run_at) m FROM job_queue WHERE claimable = 1 GROUP BY job_type) t",
                 Map.of(),
@@ -114,15 +190,17 @@ public class StatsQueries {
         return oldest == null || oldest > now ? null : now - oldest;
     }
 
-    private List<Overview.Running> running() {
+    private List<Overview.Running> running(Set<String> namespaces) {
         Map<List<String>, long[]> rows = new TreeMap<>((a, b) -> {
             int c = a.get(0).compareTo(b.get(0));
             return c != 0 ? c : a.get(1).compareTo(b.get(1));
         });
         jdbc.query(
                 "SELECT COALESCE(node, ''), job_type, status, COUNT(*) FROM job_queue"
-                        + " WHERE status IN ('CLAIMED', 'RUNNING') GROUP BY node, job_type, status",
-                Map.of(),
+                        + " WHERE status IN ('CLAIMED', 'RUNNING')"
+                        + (namespaces == null ? "" : " AND namespace IN (:ns)")
+                        + " GROUP BY node, job_type, status",
+                namespaces == null ? Map.of() : Map.of("ns", namespaces),
                 rs -> {
                     long[] row = rows.computeIfAbsent(List.of(rs.getString(1), rs.getString(2)), k -> new long[2]);
                     row[rs.getString(3).equals("CLAIMED") ? 0 : 1] += rs.getLong(4);
@@ -132,13 +210,13 @@ public class StatsQueries {
         return list.size() > LIST_LIMIT ? list.subList(0, LIST_LIMIT) : list;
     }
 
-    private Overview.StartLag startLag(long now, String ns) {
+    private Overview.StartLag startLag(long now, Set<String> ns) {
         long from = floor(now, MINUTE) - (LAG_WINDOW_MINUTES - 1) * MINUTE;
         List<Long> counts = new ArrayList<>();
         for (int i = 0; i < StartLagBuckets.count(); i++) counts.add(0L);
         jdbc.query(
                 "SELECT bucket, SUM(starts) FROM stats_start_lag WHERE minute_at >= :from"
-                        + (ns == null ? "" : " AND namespace = :ns")
+                        + (ns == null ? "" : ns.isEmpty() ? " AND 1 = 0" : " AND namespace IN (:ns)")
                         + " GROUP BY bucket",
                 params(from, ns),
                 rs -> {
@@ -154,7 +232,7 @@ public class StatsQueries {
     }
 
     /** Outcomes per {@code step} from the step holding {@code from} to the one holding {@code now}, zeros filled in. */
-    private List<Overview.Throughput> throughput(long from, long now, long step, String ns) {
+    private List<Overview.Throughput> throughput(long from, long now, long step, Set<String> ns) {
         long first = floor(from, step);
         int steps = (int) ((floor(now, step) - first) / step) + 1;
         long[][] sums = new long[steps][5];
@@ -162,7 +240,7 @@ public class StatsQueries {
         String at = step == HOUR ? "hour_at" : "minute_at";
         jdbc.query(
                 "SELECT " + at + ", outcome, SUM(jobs) FROM " + table + " WHERE " + at + " >= :from"
-                        + (ns == null ? "" : " AND namespace = :ns")
+                        + (ns == null ? "" : ns.isEmpty() ? " AND 1 = 0" : " AND namespace IN (:ns)")
                         + " GROUP BY " + at + ", outcome",
                 params(first, ns),
                 rs -> {
@@ -189,12 +267,12 @@ public class StatsQueries {
         };
     }
 
-    private List<Overview.Failures> failures(long from, String ns) {
+    private List<Overview.Failures> failures(long from, Set<String> ns) {
         Map<String, long[]> byType = new TreeMap<>();
         jdbc.query(
                 "SELECT job_type, outcome, SUM(jobs) FROM stats_outcomes_hourly WHERE hour_at >= :from"
                         + " AND outcome IN ('FAILED', 'TIMED_OUT')"
-                        + (ns == null ? "" : " AND namespace = :ns")
+                        + (ns == null ? "" : ns.isEmpty() ? " AND 1 = 0" : " AND namespace IN (:ns)")
                         + " GROUP BY job_type, outcome",
                 params(floor(from, HOUR), ns),
                 rs -> {
@@ -240,10 +318,17 @@ public class StatsQueries {
     }
 
     public List<Overview.WorkerRow> workers(long now) {
+        return workers(now, null);
+    }
+
+    /** The workers of the apps in {@code namespaces} ({@code null}: every namespace). */
+    public List<Overview.WorkerRow> workers(long now, Set<String> namespaces) {
+        if (namespaces != null && namespaces.isEmpty()) return List.of();
         return jdbc.query(
                 "SELECT worker_id, app, address, last_heartbeat, in_flight, capacity, cooling_until FROM workers"
+                        + (namespaces == null ? "" : " WHERE namespace IN (:ns)")
                         + " ORDER BY app, worker_id LIMIT 500",
-                Map.of(),
+                namespaces == null ? Map.of() : Map.of("ns", namespaces),
                 (rs, i) -> new Overview.WorkerRow(
                         rs.getString(1),
                         rs.getString(2),
@@ -254,23 +339,29 @@ public class StatsQueries {
                         rs.getLong(7) > now));
     }
 
-    private Overview.SchedulesBehind schedulesBehind(long now) {
-        Map<String, Object> p = Map.of("before", now - BEHIND_MS);
+    private Overview.SchedulesBehind schedulesBehind(long now, Set<String> namespaces) {
+        Map<String, Object> p = new LinkedHashMap<>();
+        p.put("before", now - BEHIND_MS);
+        String in = "";
+        if (namespaces != null) {
+            p.put("ns", namespaces);
+            in = " AND namespace IN (:ns)";
+        }
         Long count = jdbc.queryForObject(
-                "SELECT COUNT(*) FROM schedules WHERE state = 'ACTIVE' AND next_fire_at < :before", p, Long.class);
+                "SELECT COUNT(*) FROM schedules WHERE state = 'ACTIVE' AND next_fire_at < :before" + in, p, Long.class);
         List<Overview.Behind> oldest = jdbc.query(
                 "SELECT schedule_id, name, next_fire_at FROM schedules WHERE state = 'ACTIVE' AND next_fire_at < :before"
-                        + " ORDER BY next_fire_at LIMIT 10",
+                        + in + " ORDER BY next_fire_at LIMIT 10",
                 p,
                 (rs, i) -> new Overview.Behind(
                         rs.getString(1), rs.getString(2), Instant.ofEpochMilli(rs.getLong(3)), now - rs.getLong(3)));
         return new Overview.SchedulesBehind(count == null ? 0 : count, oldest);
     }
 
-    private static Map<String, Object> params(long from, String ns) {
+    private static Map<String, Object> params(long from, Set<String> ns) {
         Map<String, Object> p = new LinkedHashMap<>();
         p.put("from", from);
-        if (ns != null) p.put("ns", ns);
+        if (ns != null && !ns.isEmpty()) p.put("ns", ns);
         return p;
     }
 

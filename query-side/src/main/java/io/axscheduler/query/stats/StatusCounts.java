@@ -54,6 +54,11 @@ public class StatusCounts implements DisposableBean {
      */
     public record Counts(Map<String, Long> counts, Map<String, Instant> asOf) {}
 
+    /** Counts up to this are exact; a larger one comes from a periodic full count. */
+    public long exactUpTo() {
+        return exactUpTo;
+    }
+
     public Counts now() {
         Map<String, Long> counts = new LinkedHashMap<>();
         Map<String, Instant> asOf = new LinkedHashMap<>();

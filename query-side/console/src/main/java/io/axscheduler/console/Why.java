@@ -1,0 +1,103 @@
+package io.axscheduler.console;
+
+import io.axscheduler.query.explain.ExplainJob;
+import io.axscheduler.query.explain.ExplainSchedule;
+import io.axscheduler.query.explain.Reason;
+import io.axscheduler.query.explain.ScheduleExplanation;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.springframework.context.MessageSource;
+import org.springframework.stereotype.Component;
+
+/**
+ * "Why": the explain answers of query-side ({@link ExplainJob}, {@link ExplainSchedule}), asked directly, as the job
+ * and schedule pages show them. Each reason gets a title from the message bundles; its sentence is the answer's own
+ * (English) unless the language's bundle has {@code explain.text.<CODE>}, whose {@code {name}}s are the reason's
+ * details ({@code {a|b}}: the first of them the reason has). Details naming a job become links to it.
+ */
+@Component
+class Why {
+
+    private static final Pattern NAME = Pattern.compile("\\{([A-Za-z|]+)}");
+    private static final List<String> JOB_LINKS = List.of("jobId", "runningJobId", "waitingForJobId");
+
+    private final ExplainJob jobs;
+    private final ExplainSchedule schedules;
+    private final MessageSource messages;
+
+    Why(ExplainJob jobs, ExplainSchedule schedules, MessageSource messages) {
+        this.jobs = jobs;
+        this.schedules = schedules;
+        this.messages = messages;
+    }
+
+    /** One reason as a page shows it. */
+    record Shown(String code, String title, String text, Instant since, List<Detail> details) {}
+
+    /** One of a reason's details; {@code jobId} is set when the value is a job to link to. */
+    record Detail(String name, String label, String value, String jobId) {}
+
+    /** The schedule's answer for one instant: the fire time it concerns (null: none near) and why. */
+    record ScheduleWhy(Instant at, Instant fireTime, List<Shown> reasons) {}
+
+    List<Shown> job(String jobId, Locale locale) {
+        return shown(jobs.explain(jobId).reasons(), locale);
+    }
+
+    ScheduleWhy schedule(String scheduleId, Instant at, Locale locale) {
+        ScheduleExplanation e = schedules.explain(scheduleId, at);
+        return new ScheduleWhy(e.at(), e.fireTime(), shown(e.reasons(), locale));
+    }
+
+    private List<Shown> shown(List<Reason> reasons, Locale locale) {
+        List<Shown> list = new ArrayList<>(reasons.size());
+        for (Reason r : reasons) {
+            List<Detail> details = new ArrayList<>();
+            r.details()
+                    .forEach((name, value) -> details.add(new Detail(
+                            name,
+                            messages.getMessage("explain.detail." + name, null, name, locale),
+                            text(value),
+                            JOB_LINKS.contains(name) ? String.valueOf(value) : null)));
+            String template = messages.getMessage("explain.text." + r.code(), null, null, locale);
+            list.add(new Shown(
+                    r.code(),
+                    messages.getMessage("explain.code." + r.code(), null, r.code(), locale),
+                    template == null ? r.message() : fill(template, r.details()),
+                    r.since(),
+                    details));
+        }
+        return list;
+    }
+
+    private static String fill(String template, Map<String, Object> details) {
+        Matcher m = NAME.matcher(template);
+        StringBuilder out = new StringBuilder();
+        while (m.find()) {
+            Object v = null;
+            for (String name : m.group(1).split("\\|")) if (v == null) v = details.get(name);
+            m.appendReplacement(out, Matcher.quoteReplacement(v == null ? "—" : text(v)));
+        }
+        m.appendTail(out);
+        return out.toString();
+    }
+
+    /** Instants as the console shows them elsewhere (UTC, milliseconds), lists and maps flattened. */
+    static String text(Object value) {
+        if (value == null) return "—";
+        if (value instanceof Instant i) return ConsoleModel.Formats.utc(i);
+        if (value instanceof Collection<?> c) return c.stream().map(Why::text).collect(Collectors.joining(", "));
+        if (value instanceof Map<?, ?> m)
+            return m.entrySet().stream()
+                    .map(e -> e.getKey() + ": " + text(e.getValue()))
+                    .collect(Collectors.joining("; "));
+        return String.valueOf(value);
+    }
+}
