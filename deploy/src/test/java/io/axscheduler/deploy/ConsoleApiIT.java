@@ -127,14 +127,57 @@ class ConsoleApiIT {
         assertThat(bad.body().toString()).contains("events");
     }
 
+    @Test
+    void a_caller_with_some_namespaces_hears_and_counts_only_those() throws Exception {
+        Api.Response made = node.api.post(
+                "/api/v1/admin/api-keys",
+                "{\"name\":\"team-x-viewer\",\"grants\":[{\"namespace\":\"team-x\",\"role\":\"VIEWER\"}]}");
+        assertThat(made.status()).as(made.body().toString()).isEqualTo(201);
+        Api viewer = node.api.as(made.text("key"));
+        List<String> heard = new CopyOnWriteArrayList<>();
+        Thread stream = listen(viewer, "/api/v1/stream", heard);
+        try {
+            Await.until(Duration.ofSeconds(10), () -> heard.contains(":open"), heard::toString);
+            String other = node.api.submit("{\"namespace\":\"team-y\",\"jobType\":\"noop\"}");
+            String mine = node.api.submit("{\"namespace\":\"team-x\",\"jobType\":\"noop\"}");
+            node.api.awaitStatus(other, "SUCCEEDED");
+            node.api.awaitStatus(mine, "SUCCEEDED");
+            Await.until(
+                    Duration.ofSeconds(10),
+                    () -> heard.stream().anyMatch(l -> l.contains(mine) && l.contains("JobSucceeded")),
+                    heard::toString);
+            assertThat(heard).noneMatch(l -> l.contains(other));
+            assertThat(heard.stream().filter(l -> l.contains(mine))).allMatch(l -> l.contains("\"team-x\""));
+        } finally {
+            stream.interrupt();
+        }
+        JsonNode counts = viewer.get("/api/v1/stats/overview").body().path("counts");
+        assertThat(counts.path("SUCCEEDED").asLong()).isEqualTo(1);
+        assertThat(viewer.get("/api/v1/stats/overview?namespace=team-y")
+                        .body()
+                        .path("counts")
+                        .path("SUCCEEDED")
+                        .asLong())
+                .isZero();
+        assertThat(node.api
+                        .get("/api/v1/stats/overview?namespace=team-y")
+                        .body()
+                        .path("counts")
+                        .path("SUCCEEDED")
+                        .asLong())
+                .isEqualTo(1);
+    }
+
     /** Reads the stream's data lines into {@code lines} on a thread of its own; ":open" once the stream answered. */
     private static Thread listen(String path, List<String> lines) {
+        return listen(node.api, path, lines);
+    }
+
+    private static Thread listen(Api api, String path, List<String> lines) {
         Thread t = new Thread(() -> {
             try {
                 HttpResponse<InputStream> response = http.send(
-                        node.api
-                                .authorized(
-                                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + node.api.port + path)))
+                        api.authorized(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + api.port + path)))
                                 .header("Accept", "text/event-stream")
                                 .build(),
                         HttpResponse.BodyHandlers.ofInputStream());

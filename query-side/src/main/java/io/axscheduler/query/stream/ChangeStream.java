@@ -16,14 +16,15 @@ import io.axscheduler.api.schedule.ScheduleFired;
 import io.axscheduler.api.schedule.SchedulePaused;
 import io.axscheduler.api.schedule.ScheduleResumed;
 import io.axscheduler.api.schedule.ScheduleUpdated;
-import io.axscheduler.query.stats.Namespaces;
 import java.time.Instant;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
 import org.axonframework.eventhandling.Timestamp;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.stereotype.Component;
 
 /**
@@ -38,8 +39,18 @@ public class ChangeStream {
 
     public static final String PROCESSING_GROUP = "console-stream";
     private static final int SCHEDULE_OF_JOB_ENTRIES = 10_000;
+    private static final int NAMESPACE_ENTRIES = 20_000;
 
     private final StreamHub hub;
+    private final NamedParameterJdbcTemplate jdbc;
+    // the namespace of recent jobs and schedules, so a subscriber sees only the namespaces it may (ids are unique
+    // across both); one older than the node's start or than the map is read once from its row
+    private final Map<String, String> namespaceOf = Collections.synchronizedMap(new LinkedHashMap<>(256, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
+            return size() > NAMESPACE_ENTRIES;
+        }
+    });
     // the schedule a recent job was made by, so that ?scheduleId= also follows that job's later events
     private final Map<String, String> scheduleOfJob =
             Collections.synchronizedMap(new LinkedHashMap<>(256, 0.75f, true) {
@@ -49,13 +60,15 @@ public class ChangeStream {
                 }
             });
 
-    public ChangeStream(StreamHub hub) {
+    public ChangeStream(StreamHub hub, NamedParameterJdbcTemplate jdbc) {
         this.hub = hub;
+        this.jdbc = jdbc;
     }
 
     @EventHandler
     void on(JobCreated e, @Timestamp Instant at) {
         if (e.scheduleId() != null) scheduleOfJob.put(e.jobId(), e.scheduleId());
+        namespaceOf.put(e.jobId(), e.namespace());
         job(e.jobId(), e, at);
     }
 
@@ -96,6 +109,7 @@ public class ChangeStream {
 
     @EventHandler
     void on(ScheduleCreated e, @Timestamp Instant at) {
+        namespaceOf.put(e.scheduleId(), e.namespace());
         schedule(e.scheduleId(), "ScheduleCreated", "ACTIVE", at);
     }
 
@@ -137,11 +151,33 @@ public class ChangeStream {
                 event.getClass().getSimpleName(),
                 JobStatus.after(event).name(),
                 scheduleOfJob.get(jobId),
-                Namespaces.DEFAULT,
+                namespace("job_queue", "job_id", jobId),
                 at));
     }
 
     private void schedule(String scheduleId, String event, String state, Instant at) {
-        hub.publish(new Change("schedule", scheduleId, event, state, scheduleId, Namespaces.DEFAULT, at));
+        hub.publish(new Change(
+                "schedule",
+                scheduleId,
+                event,
+                state,
+                scheduleId,
+                namespace("schedules", "schedule_id", scheduleId),
+                at));
+    }
+
+    /** The namespace of a job or schedule; null when unknown, which only a subscriber seeing every namespace gets. */
+    private String namespace(String table, String key, String id) {
+        String known = namespaceOf.get(id);
+        if (known != null) return known;
+        try {
+            List<String> found = jdbc.queryForList(
+                    "SELECT namespace FROM " + table + " WHERE " + key + " = :id", Map.of("id", id), String.class);
+            if (found.isEmpty()) return null;
+            namespaceOf.put(id, found.get(0));
+            return found.get(0);
+        } catch (RuntimeException e) {
+            return null;
+        }
     }
 }

@@ -4,6 +4,7 @@ import io.axscheduler.query.stats.Namespaces;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
@@ -59,10 +60,14 @@ public class StreamHub implements DisposableBean {
         ticks.scheduleWithFixedDelay(this::flushAll, flushMs, flushMs, TimeUnit.MILLISECONDS);
     }
 
-    /** Which changes a subscriber wants; a blank field matches everything. */
-    public record Filter(String namespace, String jobId, String scheduleId, boolean changesOnly) {
+    /**
+     * Which changes a subscriber wants; a blank field matches everything. {@code visible}: the namespaces the
+     * subscriber may see ({@code null}: every one, and changes of unknown namespace too).
+     */
+    public record Filter(String namespace, Set<String> visible, String jobId, String scheduleId, boolean changesOnly) {
 
         boolean matches(Change c) {
+            if (visible != null && (c.namespace() == null || !visible.contains(c.namespace()))) return false;
             if (!Namespaces.matches(namespace, c.namespace())) return false;
             if (jobId != null && !(c.kind().equals("job") && jobId.equals(c.id()))) return false;
             return scheduleId == null || scheduleId.equals(c.scheduleId());
