@@ -1,13 +1,8 @@
 package io.axscheduler.query.stats;
 
-import io.axscheduler.api.job.JobCreated;
-import io.axscheduler.api.query.JobView;
-import io.axscheduler.api.schedule.ScheduleCreated;
-import io.axscheduler.api.schedule.ScheduleView;
-
 /**
- * The one place that says which namespace a job or schedule is in: the field of its created event or view (events
- * written before namespaces existed read as {@link #DEFAULT}).
+ * The one place that says which namespace a job or schedule is in. Namespaces are not in the events yet: until they
+ * are, everything is in {@link #DEFAULT}, and this is where the events' field will be read.
  */
 public final class Namespaces {
 
@@ -15,12 +10,8 @@ public final class Namespaces {
 
     private Namespaces() {}
 
-    /** The namespace of a job's or schedule's created event or view; {@link #DEFAULT} for anything else. */
+    /** The namespace of a job or schedule with id {@code id}; every one is in {@link #DEFAULT} for now. */
     public static String of(Object eventOrView) {
-        if (eventOrView instanceof JobCreated e) return e.namespace();
-        if (eventOrView instanceof JobView v) return v.namespace();
-        if (eventOrView instanceof ScheduleCreated e) return e.namespace();
-        if (eventOrView instanceof ScheduleView v) return v.namespace();
         return DEFAULT;
     }
 

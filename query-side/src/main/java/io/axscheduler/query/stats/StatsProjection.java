@@ -72,8 +72,7 @@ public class StatsProjection {
 
     @EventHandler
     void on(JobCreated e, @Timestamp Instant at) {
-        jobs.put(
-                e.jobId(), new JobFacts(Namespaces.of(e), e.jobType(), e.runAt().toEpochMilli()));
+        jobs.put(e.jobId(), new JobFacts(e.namespace(), e.jobType(), e.runAt().toEpochMilli()));
         add(e.jobId(), at, "CREATED", false);
     }
 
