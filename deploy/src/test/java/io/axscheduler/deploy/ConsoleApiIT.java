@@ -128,7 +128,7 @@ class ConsoleApiIT {
     }
 
     @Test
-    void a_caller_with_some_namespaces_hears_and_counts_only_those() throws Exception {
+    void a_caller_with_some_namespaces_hears_counts_and_explains_only_those() throws Exception {
         Api.Response made = node.api.post(
                 "/api/v1/admin/api-keys",
                 "{\"name\":\"team-x-viewer\",\"grants\":[{\"namespace\":\"team-x\",\"role\":\"VIEWER\"}]}");
@@ -136,10 +136,12 @@ class ConsoleApiIT {
         Api viewer = node.api.as(made.text("key"));
         List<String> heard = new CopyOnWriteArrayList<>();
         Thread stream = listen(viewer, "/api/v1/stream", heard);
+        String other;
+        String mine;
         try {
             Await.until(Duration.ofSeconds(10), () -> heard.contains(":open"), heard::toString);
-            String other = node.api.submit("{\"namespace\":\"team-y\",\"jobType\":\"noop\"}");
-            String mine = node.api.submit("{\"namespace\":\"team-x\",\"jobType\":\"noop\"}");
+            other = node.api.submit("{\"namespace\":\"team-y\",\"jobType\":\"noop\"}");
+            mine = node.api.submit("{\"namespace\":\"team-x\",\"jobType\":\"noop\"}");
             node.api.awaitStatus(other, "SUCCEEDED");
             node.api.awaitStatus(mine, "SUCCEEDED");
             Await.until(
@@ -151,6 +153,10 @@ class ConsoleApiIT {
         } finally {
             stream.interrupt();
         }
+        // why: for its own jobs, and a job it may not see does not exist for it
+        assertThat(viewer.get("/api/v1/jobs/" + mine + "/explain").status()).isEqualTo(200);
+        assertThat(viewer.get("/api/v1/jobs/" + other + "/explain").status()).isEqualTo(404);
+        assertThat(node.api.get("/api/v1/jobs/" + other + "/explain").status()).isEqualTo(200);
         JsonNode counts = viewer.get("/api/v1/stats/overview").body().path("counts");
         assertThat(counts.path("SUCCEEDED").asLong()).isEqualTo(1);
         assertThat(viewer.get("/api/v1/stats/overview?namespace=team-y")
