@@ -77,7 +77,7 @@ class Why {
         return list;
     }
 
-    private static String fill(String template, Map<String, Object> details) {
+    static String fill(String template, Map<String, Object> details) {
         Matcher m = NAME.matcher(template);
         StringBuilder out = new StringBuilder();
         while (m.find()) {
