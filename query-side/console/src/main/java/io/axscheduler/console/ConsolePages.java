@@ -106,8 +106,11 @@ class ConsolePages {
 
     private void overviewModel(String namespace, Model model) {
         String ns = bounded("namespace", namespace);
-        Overview o = stats.overview(ns, access.listable(ns));
+        Set<String> visible = access.listable(ns);
+        Overview o = stats.overview(ns, visible);
         model.addAttribute("o", o);
+        // counted per namespace, a figure above the exact bound is a floor, not a count under way
+        model.addAttribute("someNamespaces", visible != null);
         model.addAttribute("namespace", o.namespace());
         model.addAttribute("page", "overview");
     }
