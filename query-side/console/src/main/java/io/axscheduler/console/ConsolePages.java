@@ -310,18 +310,9 @@ class ConsolePages {
         model.addAttribute("olderBefore", start > 0 ? start : null);
         model.addAttribute(
                 "jobs",
+                // the schedule's jobs are in its namespace, which the user may see: its own index, unfiltered
                 jobs.page(new JobListing.Query(
-                                null,
-                                Set.of(s.namespace()),
-                                null,
-                                null,
-                                scheduleId,
-                                null,
-                                null,
-                                null,
-                                false,
-                                null,
-                                SCHEDULE_JOBS))
+                                null, null, null, null, scheduleId, null, null, null, false, null, SCHEDULE_JOBS))
                         .jobs());
         model.addAttribute("description", FireTimes.describe(s.trigger()));
         model.addAttribute("page", "schedules");
