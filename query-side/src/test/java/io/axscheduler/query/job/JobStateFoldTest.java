@@ -65,7 +65,8 @@ class JobStateFoldTest {
                         CREATED_AT,
                         null,
                         null,
-                        "schedule-9"));
+                        "schedule-9",
+                        "default"));
     }
 
     @Test
