@@ -48,7 +48,6 @@ class RateLimitedLogTest {
         clock.advance(Duration.ofSeconds(1));
         log.warn("refused {}", 7);
 
-        assertThat(written())
-                .containsExactly("refused 1", "refused 2", "4 more such lines were left out", "refused 7");
+        assertThat(written()).containsExactly("refused 1", "refused 2", "4 more such lines were left out", "refused 7");
     }
 }
