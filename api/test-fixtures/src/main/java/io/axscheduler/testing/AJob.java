@@ -100,7 +100,7 @@ public final class AJob {
         return this;
     }
 
-    public AJob inNamespace(String namespace) {
+    public AJob withNamespace(String namespace) {
         this.namespace = namespace;
         return this;
     }

@@ -72,7 +72,7 @@ public final class ASchedule {
         return this;
     }
 
-    public ASchedule inNamespace(String namespace) {
+    public ASchedule withNamespace(String namespace) {
         this.namespace = namespace;
         return this;
     }
