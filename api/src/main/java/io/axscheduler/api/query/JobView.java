@@ -22,7 +22,7 @@ public record JobView(
         String scheduleId,
         String namespace) {
     public JobView {
-        if (namespace == null) namespace = io.axscheduler.api.security.Grant.DEFAULT_NAMESPACE;
+        namespace = io.axscheduler.api.Namespaces.orDefault(namespace);
     }
 
     /** Without a namespace: the {@code default} one (events written before namespaces existed read so too). */
@@ -58,6 +58,6 @@ public record JobView(
                 lastError,
                 result,
                 scheduleId,
-                io.axscheduler.api.security.Grant.DEFAULT_NAMESPACE);
+                io.axscheduler.api.Namespaces.DEFAULT);
     }
 }

@@ -13,7 +13,7 @@ public record ScheduleCreated(
         Instant nextFireTime,
         String namespace) {
     public ScheduleCreated {
-        if (namespace == null) namespace = io.axscheduler.api.security.Grant.DEFAULT_NAMESPACE;
+        namespace = io.axscheduler.api.Namespaces.orDefault(namespace);
     }
 
     /** Without a namespace: the {@code default} one (events written before namespaces existed read so too). */
@@ -35,6 +35,6 @@ public record ScheduleCreated(
                 overlapPolicy,
                 anchor,
                 nextFireTime,
-                io.axscheduler.api.security.Grant.DEFAULT_NAMESPACE);
+                io.axscheduler.api.Namespaces.DEFAULT);
     }
 }

@@ -27,7 +27,7 @@ public record ScheduleView(
         Instant updatedAt,
         String namespace) {
     public ScheduleView {
-        if (namespace == null) namespace = io.axscheduler.api.security.Grant.DEFAULT_NAMESPACE;
+        namespace = io.axscheduler.api.Namespaces.orDefault(namespace);
     }
 
     /** Without a namespace: the {@code default} one (events written before namespaces existed read so too). */
@@ -73,6 +73,6 @@ public record ScheduleView(
                 skipCount,
                 createdAt,
                 updatedAt,
-                io.axscheduler.api.security.Grant.DEFAULT_NAMESPACE);
+                io.axscheduler.api.Namespaces.DEFAULT);
     }
 }

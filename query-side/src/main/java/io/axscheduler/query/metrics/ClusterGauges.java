@@ -1,7 +1,7 @@
 package io.axscheduler.query.metrics;
 
+import io.axscheduler.api.Namespaces;
 import io.axscheduler.api.observe.BoundedLabels;
-import io.axscheduler.api.observe.Namespaces;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
@@ -10,6 +10,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -75,27 +77,80 @@ public class ClusterGauges implements SmartLifecycle {
 
     /** Reads every gauge again now; the timer calls it, and tests to see a change at once. */
     public void refresh() {
-        List<MultiGauge.Row<?>> jobRows = new ArrayList<>();
+        // a namespace with no live job still shows its zero, so a series does not vanish when its queue empties
+        Set<String> namespaces = new TreeSet<>(jdbc.queryForList(
+                "SELECT DISTINCT namespace FROM schedules UNION SELECT DISTINCT namespace FROM workers"
+                        + " UNION SELECT :default",
+                Map.of("default", Namespaces.DEFAULT),
+                String.class));
+        // two dives into the namespace index: with one namespace in job_queue (or none) the counts stay index-only
+        // ranges; only with several are rows read to group them
+        Map<String, Object> span =
+                jdbc.queryForMap("SELECT MIN(namespace) lo, MAX(namespace) hi FROM job_queue", Map.of());
+        String only = span.get("lo") == null || span.get("lo").equals(span.get("hi")) ? (String) span.get("lo") : null;
+        boolean one = span.get("lo") == null || only != null;
+        Map<List<String>, Long> byStatus = new HashMap<>();
         for (String status : LIVE_STATUSES) {
-            Long count = jdbc.queryForObject(
-                    "SELECT COUNT(*) FROM job_queue WHERE status = :status", Map.of("status", status), Long.class);
-            jobRows.add(MultiGauge.Row.of(Tags.of("namespace", Namespaces.DEFAULT, "status", status), count));
+            if (one) {
+                Long count = jdbc.queryForObject(
+                        "SELECT COUNT(*) FROM job_queue WHERE status = :status", Map.of("status", status), Long.class);
+                byStatus.put(List.of(only == null ? Namespaces.DEFAULT : only, status), count);
+                continue;
+            }
+            jdbc.query(
+                    "SELECT namespace, COUNT(*) FROM job_queue WHERE status = :status GROUP BY namespace",
+                    Map.of("status", status),
+                    rs -> {
+                        byStatus.put(List.of(rs.getString(1), status), rs.getLong(2));
+                    });
+        }
+        byStatus.keySet().forEach(key -> namespaces.add(key.get(0)));
+        List<MultiGauge.Row<?>> jobRows = new ArrayList<>();
+        for (String namespace : namespaces) {
+            for (String status : LIVE_STATUSES) {
+                long count = byStatus.getOrDefault(List.of(namespace, status), 0L);
+                jobRows.add(MultiGauge.Row.of(Tags.of("namespace", namespace, "status", status), count));
+            }
         }
         jobs.register(jobRows, true);
 
-        Long oldestDue = jdbc.queryForObject(
-                "SELECT MIN(m) FROM (SELECT MIN(run_at) m FROM job_queue WHERE claimable = 1 GROUP BY job_type) t",
-                Map.of(),
-                Long.class);
+        Map<String, Long> oldestDue = new HashMap<>();
+        if (one) {
+            Long due = jdbc.queryForObject(
+                    "SELECT MIN(m) FROM (SELECT MIN(run_at) m FROM job_queue WHERE claimable = 1 GROUP BY job_type) t",
+                    Map.of(),
+                    Long.class);
+            if (due != null) oldestDue.put(only == null ? Namespaces.DEFAULT : only, due);
+        } else {
+            jdbc.query(
+                    "SELECT namespace, MIN(run_at) FROM job_queue WHERE claimable = 1 GROUP BY namespace",
+                    Map.of(),
+                    rs -> {
+                        oldestDue.put(rs.getString(1), rs.getLong(2));
+                    });
+        }
         Long now = jdbc.queryForObject("SELECT " + NOW_MS, Map.of(), Long.class);
-        double waited = oldestDue == null ? 0 : Math.max(0, now - oldestDue) / 1000.0;
-        oldestWaiting.register(List.of(MultiGauge.Row.of(Tags.of("namespace", Namespaces.DEFAULT), waited)), true);
+        List<MultiGauge.Row<?>> waitedRows = new ArrayList<>();
+        for (String namespace : namespaces) {
+            Long due = oldestDue.get(namespace);
+            double waited = due == null ? 0 : Math.max(0, now - due) / 1000.0;
+            waitedRows.add(MultiGauge.Row.of(Tags.of("namespace", namespace), waited));
+        }
+        oldestWaiting.register(waitedRows, true);
 
-        Long late = jdbc.queryForObject(
-                "SELECT COUNT(*) FROM schedules WHERE state = 'ACTIVE' AND next_fire_at < " + NOW_MS + " - :behind",
+        Map<String, Long> late = new HashMap<>();
+        jdbc.query(
+                "SELECT namespace, COUNT(*) FROM schedules WHERE state = 'ACTIVE' AND next_fire_at < " + NOW_MS
+                        + " - :behind GROUP BY namespace",
                 Map.of("behind", behindMs),
-                Long.class);
-        behind.register(List.of(MultiGauge.Row.of(Tags.of("namespace", Namespaces.DEFAULT), late)), true);
+                rs -> {
+                    late.put(rs.getString(1), rs.getLong(2));
+                });
+        List<MultiGauge.Row<?>> behindRows = new ArrayList<>();
+        for (String namespace : namespaces) {
+            behindRows.add(MultiGauge.Row.of(Tags.of("namespace", namespace), late.getOrDefault(namespace, 0L)));
+        }
+        behind.register(behindRows, true);
 
         Map<List<String>, Integer> byState = new HashMap<>();
         jdbc.query(

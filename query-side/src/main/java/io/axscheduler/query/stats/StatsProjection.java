@@ -1,5 +1,6 @@
 package io.axscheduler.query.stats;
 
+import io.axscheduler.api.Namespaces;
 import io.axscheduler.api.job.JobCanceled;
 import io.axscheduler.api.job.JobCreated;
 import io.axscheduler.api.job.JobFailed;
@@ -72,8 +73,7 @@ public class StatsProjection {
 
     @EventHandler
     void on(JobCreated e, @Timestamp Instant at) {
-        jobs.put(
-                e.jobId(), new JobFacts(Namespaces.of(e), e.jobType(), e.runAt().toEpochMilli()));
+        jobs.put(e.jobId(), new JobFacts(e.namespace(), e.jobType(), e.runAt().toEpochMilli()));
         add(e.jobId(), at, "CREATED", false);
     }
 
@@ -171,8 +171,11 @@ public class StatsProjection {
         List<String> ids = missing.stream().distinct().toList();
         if (!ids.isEmpty()) {
             jdbc.query(
-                    "SELECT job_id, job_type, run_at FROM job_queue WHERE job_id IN (:ids)", Map.of("ids", ids), rs -> {
-                        JobFacts f = new JobFacts(Namespaces.DEFAULT, rs.getString(2), rs.getLong(3));
+                    "SELECT job_id, job_type, run_at, namespace FROM job_queue WHERE job_id IN (:ids)",
+                    Map.of("ids", ids),
+                    rs -> {
+                        JobFacts f =
+                                new JobFacts(Namespaces.orDefault(rs.getString(4)), rs.getString(2), rs.getLong(3));
                         found.put(rs.getString(1), f);
                         jobs.put(rs.getString(1), f);
                     });

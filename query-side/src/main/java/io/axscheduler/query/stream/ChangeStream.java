@@ -1,5 +1,6 @@
 package io.axscheduler.query.stream;
 
+import io.axscheduler.api.Namespaces;
 import io.axscheduler.api.job.JobCanceled;
 import io.axscheduler.api.job.JobClaimed;
 import io.axscheduler.api.job.JobCreated;
@@ -16,7 +17,6 @@ import io.axscheduler.api.schedule.ScheduleFired;
 import io.axscheduler.api.schedule.SchedulePaused;
 import io.axscheduler.api.schedule.ScheduleResumed;
 import io.axscheduler.api.schedule.ScheduleUpdated;
-import io.axscheduler.query.stats.Namespaces;
 import java.time.Instant;
 import java.util.Collections;
 import java.util.LinkedHashMap;

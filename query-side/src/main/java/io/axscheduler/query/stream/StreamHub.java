@@ -1,6 +1,6 @@
 package io.axscheduler.query.stream;
 
-import io.axscheduler.query.stats.Namespaces;
+import io.axscheduler.api.Namespaces;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.axscheduler.scheduler.alert;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.axscheduler.api.observe.Namespaces;
+import io.axscheduler.api.Namespaces;
 import io.axscheduler.api.schedule.FireTimes;
 import io.axscheduler.api.schedule.Trigger;
 import io.axscheduler.scheduler.remote.WorkerProperties;
@@ -262,7 +262,8 @@ class AlertConditions {
         jdbc.query(
                 "SELECT executor_app, COUNT(*) waiting, MIN(run_at) oldest FROM job_queue WHERE claimable = 1"
                         + " AND run_at <= :now" + app + where + " AND NOT EXISTS (SELECT 1 FROM workers w WHERE"
-                        + " w.app = job_queue.executor_app AND w.last_heartbeat >= :now - :silent)"
+                        + " w.app = job_queue.executor_app AND w.namespace = job_queue.namespace"
+                        + " AND w.last_heartbeat >= :now - :silent)"
                         + " GROUP BY executor_app LIMIT " + MAX_KEYS,
                 p,
                 rs -> {
