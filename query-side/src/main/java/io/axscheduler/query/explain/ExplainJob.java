@@ -216,19 +216,23 @@ public class ExplainJob {
                     nodeSummary(now)));
         }
         if (c.executorApp() != null) {
-            Map<String, List<String>> workers = live.liveWorkers(c.executorApp());
+            // a worker runs only jobs of the namespace it registered in: another namespace's workers do not count
+            Map<String, List<String>> workers = live.liveWorkers(c.executorApp(), c.namespace());
             if (workers.isEmpty()) {
-                Long heard = live.lastHeardOf(c.executorApp());
+                Long heard = live.lastHeardOf(c.executorApp(), c.namespace());
                 reasons.add(reason(
                         "NO_LIVE_WORKER",
-                        "no live worker of app " + c.executorApp() + " runs it",
+                        "no live worker of app " + c.executorApp() + " in namespace " + c.namespace() + " runs it",
                         heard == null ? null : Instant.ofEpochMilli(heard),
                         "app",
-                        c.executorApp()));
+                        c.executorApp(),
+                        "namespace",
+                        c.namespace()));
             } else if (workers.values().stream().noneMatch(types -> types.contains(c.jobType()))) {
                 reasons.add(reason(
                         "NO_HANDLER",
-                        "no live worker of app " + c.executorApp() + " registered job type " + c.jobType(),
+                        "no live worker of app " + c.executorApp() + " in namespace " + c.namespace()
+                                + " registered job type " + c.jobType(),
                         null,
                         "app",
                         c.executorApp(),
@@ -241,7 +245,8 @@ public class ExplainJob {
             List<LiveState.NodeRow> withPool = now.nodes().stream()
                     .filter(n -> n.pools().containsKey(c.jobType()))
                     .toList();
-            boolean remote = live.liveWorkers(null).values().stream().anyMatch(t -> t.contains(c.jobType()));
+            boolean remote =
+                    live.liveWorkers(null, c.namespace()).values().stream().anyMatch(t -> t.contains(c.jobType()));
             if (withPool.isEmpty() && !remote) {
                 reasons.add(reason(
                         "NO_HANDLER",

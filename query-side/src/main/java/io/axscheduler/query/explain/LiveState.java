@@ -87,23 +87,31 @@ public class LiveState {
         return new Snapshot(now, nodes, scanStallMs);
     }
 
-    /** Live workers (heartbeat within the silence limit) of {@code app}, any app when null, with their job types. */
-    public Map<String, List<String>> liveWorkers(String app) {
+    /**
+     * Live workers (heartbeat within the silence limit) of {@code app} (any app when null) registered in
+     * {@code namespace}, with their job types.
+     */
+    public Map<String, List<String>> liveWorkers(String app, String namespace) {
         Map<String, List<String>> workers = new LinkedHashMap<>();
+        Map<String, Object> params = new java.util.HashMap<>(Map.of("silence", workerSilenceMs, "ns", namespace));
+        if (app != null) params.put("app", app);
         jdbc.query(
                 "SELECT worker_id, job_types FROM workers WHERE last_heartbeat >= " + NOW_MS + " - :silence"
-                        + (app == null ? "" : " AND app = :app") + " ORDER BY worker_id LIMIT 1000",
-                app == null ? Map.of("silence", workerSilenceMs) : Map.of("silence", workerSilenceMs, "app", app),
+                        + " AND namespace = :ns" + (app == null ? "" : " AND app = :app")
+                        + " ORDER BY worker_id LIMIT 1000",
+                params,
                 rs -> {
                     workers.put(rs.getString(1), List.of(rs.getString(2).split(",")));
                 });
         return workers;
     }
 
-    /** When the app's last live worker was last heard from, or null when none ever registered. */
-    public Long lastHeardOf(String app) {
+    /** When the app's last worker in {@code namespace} was last heard from, or null when none is registered there. */
+    public Long lastHeardOf(String app, String namespace) {
         return jdbc.queryForObject(
-                "SELECT MAX(last_heartbeat) FROM workers WHERE app = :app", Map.of("app", app), Long.class);
+                "SELECT MAX(last_heartbeat) FROM workers WHERE app = :app AND namespace = :ns",
+                Map.of("app", app, "ns", namespace),
+                Long.class);
     }
 
     private Map<String, List<Integer>> pools(String text) {

@@ -4,11 +4,9 @@ import io.axscheduler.scheduler.net.AddressPolicy;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Component;
 
 /**
@@ -25,8 +23,8 @@ public class WorkerAddresses {
     private final AddressPolicy policy;
 
     @Autowired
-    public WorkerAddresses(@Value("${ax.workers.allowed-addresses:}") String allowed) {
-        this(AddressPolicy.of(SETTING, Arrays.asList(allowed.split(","))));
+    public WorkerAddresses(WorkerAddressProperties properties) {
+        this(AddressPolicy.of(SETTING, properties.allowedAddresses()));
     }
 
     WorkerAddresses(AddressPolicy policy) {
