@@ -6,6 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpServer;
 import io.axscheduler.api.worker.CallbackSignature;
+import java.io.BufferedReader;
+import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -14,11 +17,13 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -27,7 +32,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Namespaces keep teams apart where they share one scheduler: a job runs only on workers registered in its namespace
  * (and waits, explained, while there is none), a worker's callback for another namespace's job is refused, and a job
- * key names one job per namespace — existing keys migrated into their job's namespace.
+ * key names one job per namespace — existing keys migrated into their job's namespace; the change stream tells a
+ * subscriber only of the namespaces it may see.
  */
 class NamespaceIsolationIT {
 
@@ -222,6 +228,69 @@ class NamespaceIsolationIT {
                     .isInstanceOf(SQLException.class)
                     .hasMessageContaining("Duplicate");
         }
+    }
+
+    @Test
+    void the_change_stream_tells_a_subscriber_only_of_the_namespaces_it_may_see() {
+        Api.Response made = node.api.post(
+                "/api/v1/admin/api-keys",
+                "{\"name\":\"viewer-a\",\"grants\":[{\"namespace\":\"" + A + "\",\"role\":\"VIEWER\"}]}");
+        assertThat(made.status()).isEqualTo(201);
+        Api viewerOfA = node.api.as(made.text("key"));
+        List<String> seenByA = new CopyOnWriteArrayList<>();
+        List<String> seenByAdmin = new CopyOnWriteArrayList<>();
+        Thread a = listen(viewerOfA, "/api/v1/stream", seenByA);
+        Thread admin = listen(node.api, "/api/v1/stream?namespace=" + B, seenByAdmin);
+        try {
+            Await.until(
+                    Duration.ofSeconds(10),
+                    () -> seenByA.contains(":open") && seenByAdmin.contains(":open"),
+                    () -> seenByA + " " + seenByAdmin);
+            String ofB = node.api.submit("{\"jobType\":\"noop\",\"namespace\":\"" + B + "\"}");
+            String ofA = node.api.submit("{\"jobType\":\"noop\",\"namespace\":\"" + A + "\"}");
+            node.api.awaitStatus(ofB, "SUCCEEDED");
+            node.api.awaitStatus(ofA, "SUCCEEDED");
+            // changes reach subscribers in order: once A's last change is heard, B's earlier ones have been decided
+            Await.until(
+                    Duration.ofSeconds(10),
+                    () -> seenByA.stream().anyMatch(l -> l.contains(ofA) && l.contains("JobSucceeded"))
+                            && seenByAdmin.stream().anyMatch(l -> l.contains(ofB) && l.contains("JobSucceeded")),
+                    () -> seenByA + " " + seenByAdmin);
+            assertThat(seenByA).noneMatch(l -> l.contains(ofB));
+            assertThat(seenByA)
+                    .filteredOn(l -> l.contains(ofA))
+                    .allMatch(l -> l.contains("\"namespace\":\"" + A + "\""));
+            assertThat(seenByAdmin).noneMatch(l -> l.contains(ofA));
+        } finally {
+            a.interrupt();
+            admin.interrupt();
+        }
+    }
+
+    /** Reads the stream's data lines into {@code lines} on a thread of its own; ":open" once the stream answered. */
+    static Thread listen(Api api, String path, List<String> lines) {
+        Thread t = new Thread(() -> {
+            try {
+                HttpResponse<InputStream> response = http.send(
+                        api.authorized(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + api.port + path)))
+                                .header("Accept", "text/event-stream")
+                                .build(),
+                        HttpResponse.BodyHandlers.ofInputStream());
+                lines.add(response.statusCode() == 200 ? ":open" : "status " + response.statusCode());
+                try (BufferedReader reader =
+                        new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
+                    String line;
+                    while (!Thread.currentThread().isInterrupted() && (line = reader.readLine()) != null) {
+                        if (line.startsWith("data:")) lines.add(line);
+                    }
+                }
+            } catch (Exception e) {
+                lines.add("error: " + e);
+            }
+        });
+        t.setDaemon(true);
+        t.start();
+        return t;
     }
 
     static HttpResponse<String> callback(String body, long timestamp, String signature) throws Exception {

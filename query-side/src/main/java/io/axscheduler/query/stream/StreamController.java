@@ -2,11 +2,15 @@ package io.axscheduler.query.stream;
 
 import io.axscheduler.api.problem.FieldError;
 import io.axscheduler.api.problem.InvalidRequestException;
+import io.axscheduler.api.security.Access;
+import io.axscheduler.api.security.Caller;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RequestAttribute;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.server.ResponseStatusException;
@@ -15,7 +19,8 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 /**
  * {@code GET /api/v1/stream}: server-sent events of job and schedule changes (events {@code job} and
  * {@code schedule}, data a {@link Change}), filtered by {@code namespace}, {@code jobId} and {@code scheduleId};
- * {@code events=changed} sends only a {@code changed} event at most every flush interval instead.
+ * {@code events=changed} sends only a {@code changed} event at most every flush interval instead. A subscriber
+ * hears only of the namespaces it may see.
  */
 @RestController
 public class StreamController {
@@ -33,7 +38,8 @@ public class StreamController {
             @RequestParam(name = "namespace", required = false) String namespace,
             @RequestParam(name = "jobId", required = false) String jobId,
             @RequestParam(name = "scheduleId", required = false) String scheduleId,
-            @RequestParam(name = "events", required = false) String events) {
+            @RequestParam(name = "events", required = false) String events,
+            @RequestAttribute(name = Caller.ATTRIBUTE, required = false) Caller caller) {
         List<FieldError> errors = new ArrayList<>();
         String ns = bounded("namespace", namespace, errors);
         String job = bounded("jobId", jobId, errors);
@@ -42,7 +48,8 @@ public class StreamController {
         if (kind != null && !kind.equals("all") && !kind.equals("changed"))
             errors.add(new FieldError("events", "must be all or changed"));
         if (!errors.isEmpty()) throw new InvalidRequestException(errors);
-        SseEmitter emitter = hub.subscribe(new StreamHub.Filter(ns, job, schedule, "changed".equals(kind)));
+        Set<String> visible = Access.listable(caller, ns);
+        SseEmitter emitter = hub.subscribe(new StreamHub.Filter(ns, job, schedule, "changed".equals(kind), visible));
         if (emitter == null)
             throw new ResponseStatusException(HttpStatus.SERVICE_UNAVAILABLE, "too many stream subscribers");
         return emitter;

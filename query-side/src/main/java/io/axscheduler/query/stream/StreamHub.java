@@ -59,10 +59,15 @@ public class StreamHub implements DisposableBean {
         ticks.scheduleWithFixedDelay(this::flushAll, flushMs, flushMs, TimeUnit.MILLISECONDS);
     }
 
-    /** Which changes a subscriber wants; a blank field matches everything. */
-    public record Filter(String namespace, String jobId, String scheduleId, boolean changesOnly) {
+    /**
+     * Which changes a subscriber wants; a blank field matches everything. {@code visible}: the namespaces the
+     * subscriber may see, null for every one (an admin); a change whose namespace is not known matches only then.
+     */
+    public record Filter(
+            String namespace, String jobId, String scheduleId, boolean changesOnly, java.util.Set<String> visible) {
 
         boolean matches(Change c) {
+            if (visible != null && (c.namespace() == null || !visible.contains(c.namespace()))) return false;
             if (!Namespaces.matches(namespace, c.namespace())) return false;
             if (jobId != null && !(c.kind().equals("job") && jobId.equals(c.id()))) return false;
             return scheduleId == null || scheduleId.equals(c.scheduleId());
