@@ -203,6 +203,34 @@ class AlertsIT {
     }
 
     @Test
+    void a_rule_narrowed_to_a_namespace_counts_only_that_namespaces_jobs() {
+        rule("depth-ns", "QUEUE_DEPTH", "{\"namespace\":\"alerts-a\",\"jobType\":\"noop\"}", 2L, "[\"hook\"]");
+        rule("failed-ns", "JOB_FAILED", "{\"namespace\":\"alerts-a\"}", 1L, "[\"hook\"]");
+        String failedInB = node.api.submit(
+                "{\"jobType\":\"flaky\",\"params\":{\"failTimes\":9},\"maxRetries\":0,\"namespace\":\"alerts-b\"}");
+        node.api.awaitStatus(failedInB, "FAILED");
+        String failedInA = node.api.submit(
+                "{\"jobType\":\"flaky\",\"params\":{\"failTimes\":9},\"maxRetries\":0,\"namespace\":\"alerts-a\"}");
+        node.api.awaitStatus(failedInA, "FAILED");
+        JsonNode failed = awaitHook("failed-ns", "FIRING");
+        assertThat(failed.at("/details/count").asInt()).isEqualTo(1);
+        assertThat(failed.at("/details/jobs/0/jobId").asText()).isEqualTo(failedInA);
+        pausedJobScan(() -> {
+            for (int i = 0; i < 5; i++) node.api.submit("{\"jobType\":\"noop\",\"namespace\":\"alerts-b\"}");
+            for (int i = 0; i < 2; i++) node.api.submit("{\"jobType\":\"noop\",\"namespace\":\"alerts-a\"}");
+            assertThat(awaitHook("depth-ns", "FIRING").at("/details/waiting").asLong())
+                    .as("the 5 of alerts-b do not count")
+                    .isEqualTo(2);
+        });
+        Api.Response bad = node.api.post(
+                "/api/v1/alerts/rules",
+                "{\"name\":\"bad-ns\",\"type\":\"QUEUE_DEPTH\",\"filter\":{\"namespace\":\"Team A\"},"
+                        + "\"channels\":[\"hook\"]}");
+        assertThat(bad.status()).isEqualTo(400);
+        assertThat(bad.body().toString()).contains("filter.namespace");
+    }
+
+    @Test
     void a_worker_that_stops_heartbeating_is_lost_until_it_heartbeats_again() {
         rule("lost", "WORKER_LOST", "{\"app\":\"quiet\"}", null, "[\"hook\"]");
         String worker = register("quiet", "quiet-type");

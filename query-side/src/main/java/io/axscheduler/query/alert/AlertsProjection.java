@@ -93,16 +93,18 @@ public class AlertsProjection {
     }
 
     private void failure(String jobId, int attempt, String outcome, String error, Instant at) {
-        // the job's type, schedule and retry limit are in its job_queue row (written before this run ended)
+        // the job's type, schedule, namespace and retry limit are in its job_queue row (written before this run ended)
         List<Map<String, Object>> rows = jdbc.queryForList(
-                "SELECT job_type, schedule_id, max_retries FROM job_queue WHERE job_id = :id", Map.of("id", jobId));
+                "SELECT job_type, schedule_id, max_retries, namespace FROM job_queue WHERE job_id = :id",
+                Map.of("id", jobId));
         if (rows.isEmpty()) return;
         Map<String, Object> row = rows.get(0);
         boolean forGood = attempt > ((Number) row.get("max_retries")).intValue();
         jdbc.update(
                 """
-                INSERT INTO job_failures (job_id, attempt, job_type, schedule_id, outcome, for_good, error, failed_at)
-                VALUES (:id, :attempt, :type, :schedule, :outcome, :forGood, :error, :at)
+                INSERT INTO job_failures (job_id, attempt, job_type, schedule_id, outcome, for_good, error, failed_at,
+                                          namespace)
+                VALUES (:id, :attempt, :type, :schedule, :outcome, :forGood, :error, :at, :namespace)
                 ON DUPLICATE KEY UPDATE outcome = VALUES(outcome)""",
                 new MapSqlParameterSource()
                         .addValue("id", jobId)
@@ -112,7 +114,8 @@ public class AlertsProjection {
                         .addValue("outcome", outcome)
                         .addValue("forGood", forGood ? 1 : 0)
                         .addValue("error", TextLimit.truncate(error))
-                        .addValue("at", at.toEpochMilli()));
+                        .addValue("at", at.toEpochMilli())
+                        .addValue("namespace", row.get("namespace")));
     }
 
     private String write(Map<String, Object> details) {

@@ -1,7 +1,6 @@
 package io.axscheduler.scheduler.alert;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.axscheduler.api.Namespaces;
 import io.axscheduler.api.schedule.FireTimes;
 import io.axscheduler.api.schedule.Trigger;
 import io.axscheduler.scheduler.remote.WorkerProperties;
@@ -18,7 +17,8 @@ import org.springframework.stereotype.Component;
  * What holds now for each rule type, as keys (what the alert is about: a job type, a schedule, a node, a worker, an
  * app) with a message and details. Every query is an index range over a small or bounded set: the failures table by
  * time, schedules by (state, next fire time), the nodes' and workers' rows, the claim index; at most
- * {@value #MAX_KEYS} keys a rule.
+ * {@value #MAX_KEYS} keys a rule. A rule's namespace narrows every type but the stalled scanner (a node scans for
+ * every namespace).
  */
 @Component
 class AlertConditions {
@@ -55,8 +55,6 @@ class AlertConditions {
     Map<String, Violation> evaluate(AlertRule rule, long nowMs, Map<String, Long> open) {
         long threshold = rule.thresholdOrDefault();
         AlertRule.Filter f = rule.filter();
-        // every job and schedule is in the default namespace until they carry one
-        if (f.namespace() != null && !f.namespace().equals(Namespaces.DEFAULT)) return Map.of();
         return switch (rule.type()) {
             case JOB_FAILED -> failures(nowMs, f, threshold, " AND for_good = 1", "failed for good");
             case JOB_TIMED_OUT -> failures(nowMs, f, threshold, " AND outcome = 'TIMED_OUT'", "timed out");
@@ -217,7 +215,7 @@ class AlertConditions {
 
     private Map<String, Violation> workersLost(long nowMs, AlertRule.Filter f, Map<String, Long> open) {
         Map<String, Object> p = new HashMap<>(Map.of("before", nowMs - workerMissedMs));
-        String app = f.app() == null ? "" : " AND app = :app";
+        String app = (f.app() == null ? "" : " AND app = :app") + namespace(f, p, "namespace");
         if (f.app() != null) p.put("app", f.app());
         Map<String, Violation> out = new LinkedHashMap<>();
         jdbc.query(
@@ -317,9 +315,18 @@ class AlertConditions {
         return out;
     }
 
-    /** The filter's job type and schedule as SQL conditions on the given columns, adding their parameters. */
+    /** The filter's namespace as an SQL condition on {@code column}, adding its parameter; none without one. */
+    private static String namespace(AlertRule.Filter f, Map<String, Object> p, String column) {
+        if (f.namespace() == null) return "";
+        p.put("namespace", f.namespace());
+        return " AND " + column + " = :namespace";
+    }
+
+    /**
+     * The filter's namespace, job type and schedule as SQL conditions on the given columns, adding their parameters.
+     */
     private static String filter(AlertRule.Filter f, Map<String, Object> p, String typeColumn, String scheduleColumn) {
-        StringBuilder sql = new StringBuilder();
+        StringBuilder sql = new StringBuilder(namespace(f, p, "namespace"));
         if (f.jobType() != null) {
             sql.append(" AND ").append(typeColumn).append(" = :jobType");
             p.put("jobType", f.jobType());

@@ -3,6 +3,7 @@ package io.axscheduler.scheduler.alert;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.axscheduler.api.Namespaces;
 import io.axscheduler.api.alert.AlertType;
 import io.axscheduler.api.problem.FieldError;
 import io.axscheduler.api.problem.IllegalTransitionException;
@@ -146,6 +147,8 @@ public class AlertRules {
                                 + properties.channels().keySet() + ")"));
         }
         AlertRule.Filter f = rule.filter();
+        if (f.namespace() != null && !Namespaces.isValid(f.namespace()))
+            errors.add(new FieldError(p + "filter.namespace", "must be 1-63 lowercase letters, digits or '-'"));
         for (String[] field : new String[][] {
             {"namespace", f.namespace()}, {"jobType", f.jobType()}, {"scheduleId", f.scheduleId()}, {"app", f.app()}
         }) {
