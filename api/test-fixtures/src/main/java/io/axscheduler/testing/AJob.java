@@ -1,5 +1,6 @@
 package io.axscheduler.testing;
 
+import io.axscheduler.api.Namespaces;
 import io.axscheduler.api.job.Backoff;
 import io.axscheduler.api.job.JobCanceled;
 import io.axscheduler.api.job.JobClaimed;
@@ -39,6 +40,7 @@ public final class AJob {
     private String scheduleId = "schedule-9";
     private String executorApp = "billing";
     private String routeStrategy = "ROUND_ROBIN";
+    private String namespace = Namespaces.DEFAULT;
 
     private AJob() {}
 
@@ -98,6 +100,11 @@ public final class AJob {
         return this;
     }
 
+    public AJob withNamespace(String namespace) {
+        this.namespace = namespace;
+        return this;
+    }
+
     public String id() {
         return jobId;
     }
@@ -114,22 +121,12 @@ public final class AJob {
                 timeoutMs,
                 scheduleId,
                 executorApp,
-                routeStrategy);
+                routeStrategy,
+                namespace);
     }
 
     public JobCreated created() {
-        return new JobCreated(
-                jobId,
-                jobKey,
-                jobType,
-                params,
-                priority,
-                runAt,
-                retryPolicy,
-                timeoutMs,
-                scheduleId,
-                executorApp,
-                routeStrategy);
+        return JobCreated.of(submit());
     }
 
     public JobClaimed claimed(int attempt) {

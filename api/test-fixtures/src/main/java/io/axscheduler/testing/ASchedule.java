@@ -1,5 +1,6 @@
 package io.axscheduler.testing;
 
+import io.axscheduler.api.Namespaces;
 import io.axscheduler.api.job.RetryPolicy;
 import io.axscheduler.api.schedule.CreateSchedule;
 import io.axscheduler.api.schedule.FireKind;
@@ -28,6 +29,7 @@ public final class ASchedule {
     private MisfirePolicy misfirePolicy = MisfirePolicy.FIRE_ONCE;
     private OverlapPolicy overlapPolicy = OverlapPolicy.ALLOW;
     private Instant anchor = AJob.CREATED_AT;
+    private String namespace = Namespaces.DEFAULT;
 
     private ASchedule() {}
 
@@ -70,6 +72,11 @@ public final class ASchedule {
         return this;
     }
 
+    public ASchedule withNamespace(String namespace) {
+        this.namespace = namespace;
+        return this;
+    }
+
     public String id() {
         return scheduleId;
     }
@@ -80,12 +87,11 @@ public final class ASchedule {
     }
 
     public CreateSchedule create() {
-        return new CreateSchedule(scheduleId, name, trigger, job, misfirePolicy, overlapPolicy, anchor);
+        return new CreateSchedule(scheduleId, name, trigger, job, misfirePolicy, overlapPolicy, anchor, namespace);
     }
 
     public ScheduleCreated created() {
-        return new ScheduleCreated(
-                scheduleId, name, trigger, job, misfirePolicy, overlapPolicy, anchor, firstFireTime());
+        return ScheduleCreated.of(create(), firstFireTime());
     }
 
     /** Its scheduled fire at {@code fireTime}, which made job {@code jobId}, the next one at {@code next}. */
