@@ -8,7 +8,10 @@ import io.axscheduler.command.schedule.ScheduleRequestProperties;
 import io.axscheduler.query.stats.StatusCountProperties;
 import io.axscheduler.query.stream.StreamProperties;
 import io.axscheduler.scheduler.NodeProperties;
+import io.axscheduler.scheduler.remote.RemoteProperties;
+import io.axscheduler.scheduler.remote.WorkerAddressProperties;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -103,6 +106,35 @@ class SettingsBindingTest {
                         .bindOrCreate("ax.node", NodeProperties.class)
                         .id())
                 .isEqualTo("${AX_NODE_ID:${HOSTNAME:localhost}-${server.port:8080}}");
+    }
+
+    @Test
+    void the_remote_worker_settings_bind_their_documented_names_and_defaults() throws IOException {
+        assertThat(bind("ax.scheduler.remote", RemoteProperties.class, Map.of()))
+                .isEqualTo(new RemoteProperties(Duration.ofMinutes(10), 5_000));
+        assertThat(bind(
+                        "ax.scheduler.remote",
+                        RemoteProperties.class,
+                        Map.of(
+                                "ax.scheduler.remote.no-worker-timeout", "1s",
+                                "ax.scheduler.remote.no-worker-check-ms", "300")))
+                .isEqualTo(new RemoteProperties(Duration.ofSeconds(1), 300));
+        assertThat(applicationYml().bindOrCreate("ax.scheduler.remote", RemoteProperties.class))
+                .isEqualTo(bind("ax.scheduler.remote", RemoteProperties.class, Map.of()));
+        assertThat(bind("ax.workers", WorkerAddressProperties.class, Map.of()).allowedAddresses())
+                .isEmpty();
+        assertThat(bind(
+                                "ax.workers",
+                                WorkerAddressProperties.class,
+                                Map.of("ax.workers.allowed-addresses", "10.0.0.0/8, *.internal"))
+                        .allowedAddresses())
+                .containsExactly("10.0.0.0/8", "*.internal");
+        assertThatThrownBy(() -> bind(
+                        "ax.scheduler.remote",
+                        RemoteProperties.class,
+                        Map.of("ax.scheduler.remote.no-worker-timeout", "400d")))
+                .rootCause()
+                .hasMessageContaining("ax.scheduler.remote.no-worker-timeout");
     }
 
     @Test
