@@ -308,7 +308,10 @@ public class EvaluateAlerts implements SmartLifecycle {
         log.info("alert {} resolved: {}", alertId, message);
     }
 
-    /** The channels told of the alert's raise (the rule's, for an alert recorded before they were kept). */
+    /**
+     * The channels told of the alert's raise (the rule's, for an alert recorded before they were kept) that are still
+     * configured: a channel removed from the properties meanwhile cannot be told.
+     */
     private List<String> toldOf(String alertId, AlertRule rule) {
         List<List<String>> told =
                 jdbc.query("SELECT notified, told FROM alerts WHERE alert_id = :id", Map.of("id", alertId), (rs, i) -> {
@@ -316,7 +319,11 @@ public class EvaluateAlerts implements SmartLifecycle {
                     String channels = rs.getString(2);
                     return channels == null ? rule.channels() : readList(channels);
                 });
-        return told.isEmpty() ? List.of() : told.get(0);
+        return told.isEmpty()
+                ? List.of()
+                : told.get(0).stream()
+                        .filter(properties.channels()::containsKey)
+                        .toList();
     }
 
     private List<String> readList(String text) {
