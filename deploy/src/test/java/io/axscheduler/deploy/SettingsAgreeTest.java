@@ -4,11 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.axscheduler.query.observe.LivenessProperties;
 import io.axscheduler.scheduler.SchedulerProperties;
+import io.axscheduler.scheduler.alert.AlertProperties;
 import io.axscheduler.scheduler.remote.WorkerProperties;
+import java.io.IOException;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
+import org.springframework.boot.env.YamlPropertySourceLoader;
+import org.springframework.core.env.PropertySource;
+import org.springframework.core.io.ClassPathResource;
 
 /**
  * The sides never import each other, so a key both read is bound by a record on each side: both must give the same
@@ -28,7 +35,7 @@ class SettingsAgreeTest {
 
     @Test
     void the_read_side_and_the_scheduler_side_read_the_same_values_by_default_and_when_set() {
-        for (Map<String, String> values : java.util.List.of(Map.<String, String>of(), SET)) {
+        for (Map<String, String> values : List.of(Map.<String, String>of(), SET)) {
             LivenessProperties read = bind(values, "ax.scheduler", LivenessProperties.class);
             SchedulerProperties scheduler = bind(values, "ax.scheduler", SchedulerProperties.class);
             WorkerProperties workers = bind(values, "ax.scheduler.workers", WorkerProperties.class);
@@ -45,5 +52,19 @@ class SettingsAgreeTest {
         }
         assertThat(bind(SET, "ax.scheduler", LivenessProperties.class).workers().silenceMs())
                 .isEqualTo(2500 * 7);
+    }
+
+    @Test
+    void application_yml_sets_the_alert_and_observe_settings_to_the_records_defaults() throws IOException {
+        List<PropertySource<?>> yml =
+                new YamlPropertySourceLoader().load("application.yml", new ClassPathResource("application.yml"));
+        Binder shipped = new Binder(ConfigurationPropertySources.from(yml));
+        AlertProperties alerts = shipped.bindOrCreate("ax.alerts", AlertProperties.class);
+        AlertProperties defaults = bind(Map.of(), "ax.alerts", AlertProperties.class);
+        assertThat(alerts.rateLimit()).isEqualTo(defaults.rateLimit());
+        assertThat(alerts.evaluateMs()).isEqualTo(defaults.evaluateMs());
+        assertThat(alerts.eventWindowMs()).isEqualTo(defaults.eventWindowMs());
+        assertThat(shipped.bindOrCreate("ax.observe", io.axscheduler.query.observe.ObserveProperties.class))
+                .isEqualTo(bind(Map.of(), "ax.observe", io.axscheduler.query.observe.ObserveProperties.class));
     }
 }
