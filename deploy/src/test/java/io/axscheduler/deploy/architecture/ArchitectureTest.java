@@ -206,13 +206,9 @@ class ArchitectureTest {
             "io.axscheduler.deploy.security.Bootstrap",
             "io.axscheduler.deploy.security.SecuritySetup",
             "io.axscheduler.deploy.security.Oidc",
-            "io.axscheduler.query.metrics.ClusterGauges",
-            "io.axscheduler.query.explain.LiveState",
             "io.axscheduler.console.NodeBeat",
             "io.axscheduler.console.ConsolePages",
             "io.axscheduler.console.ConsoleModel",
-            "io.axscheduler.scheduler.observe.ReportNodeStatus",
-            "io.axscheduler.scheduler.alert.AlertConditions",
             "io.axscheduler.scheduler.remote.AbandonWorkerlessJobs",
             "io.axscheduler.scheduler.remote.WorkerCommands",
             "io.axscheduler.scheduler.remote.WorkerAddresses");

@@ -2,11 +2,12 @@ package io.axscheduler.query.explain;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.axscheduler.query.observe.LivenessProperties;
+import io.axscheduler.query.observe.ObserveProperties;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.stereotype.Component;
 
@@ -56,16 +57,14 @@ public class LiveState {
     public LiveState(
             NamedParameterJdbcTemplate jdbc,
             ObjectMapper json,
-            @Value("${ax.observe.node-report-ms:2000}") long nodeReportMs,
-            @Value("${ax.scheduler.health.scan-stall-ms:30000}") long scanStallMs,
-            @Value("${ax.scheduler.workers.heartbeat-interval-ms:10000}") long heartbeatMs,
-            @Value("${ax.scheduler.workers.missed-heartbeats:3}") int missedHeartbeats) {
+            ObserveProperties observe,
+            LivenessProperties liveness) {
         this.jdbc = jdbc;
         this.json = json;
         // three reports missed: the node is gone (or its database pool is stuck, which is as bad)
-        this.nodeSilentMs = Math.max(3 * nodeReportMs, 5_000);
-        this.scanStallMs = scanStallMs;
-        this.workerSilenceMs = heartbeatMs * missedHeartbeats;
+        this.nodeSilentMs = observe.nodeSilentMs();
+        this.scanStallMs = liveness.health().scanStallMs();
+        this.workerSilenceMs = liveness.workers().silenceMs();
     }
 
     public Snapshot snapshot() {

@@ -2,6 +2,8 @@ package io.axscheduler.query.metrics;
 
 import io.axscheduler.api.Namespaces;
 import io.axscheduler.api.observe.BoundedLabels;
+import io.axscheduler.query.observe.LivenessProperties;
+import io.axscheduler.query.observe.ObserveProperties;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
@@ -18,7 +20,6 @@ import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.stereotype.Component;
@@ -50,17 +51,14 @@ public class ClusterGauges implements SmartLifecycle {
     public ClusterGauges(
             ObjectProvider<MeterRegistry> registry,
             NamedParameterJdbcTemplate jdbc,
-            @Value("${ax.observe.gauge-refresh-ms:5000}") long refreshMs,
-            @Value("${ax.observe.schedule-behind-ms:10000}") long behindMs,
-            @Value("${ax.scheduler.workers.heartbeat-interval-ms:10000}") long heartbeatMs) {
-        if (refreshMs < 100 || refreshMs > 300_000)
-            throw new IllegalArgumentException("ax.observe.gauge-refresh-ms must be 100..300000");
-        if (behindMs < 1000) throw new IllegalArgumentException("ax.observe.schedule-behind-ms must be >= 1000");
+            ObserveProperties observe,
+            LivenessProperties liveness) {
         MeterRegistry meters = registry.getIfAvailable(SimpleMeterRegistry::new);
         this.jdbc = jdbc;
-        this.refreshMs = refreshMs;
-        this.behindMs = behindMs;
-        this.workerSilentMs = 2 * heartbeatMs;
+        this.refreshMs = observe.gaugeRefreshMs();
+        this.behindMs = observe.scheduleBehindMs();
+        // two heartbeats missed: silent, before the registry removes the worker at its limit
+        this.workerSilentMs = 2 * liveness.workers().heartbeatIntervalMs();
         this.jobs = MultiGauge.builder("ax.jobs")
                 .description("jobs in each live status, cluster-wide")
                 .register(meters);
