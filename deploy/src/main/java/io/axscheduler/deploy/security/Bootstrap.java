@@ -1,5 +1,6 @@
 package io.axscheduler.deploy.security;
 
+import io.axscheduler.api.security.Caller;
 import io.axscheduler.api.security.Grant;
 import io.axscheduler.api.security.Role;
 import java.io.IOException;
@@ -31,7 +32,7 @@ import org.springframework.stereotype.Component;
 @Order(Ordered.HIGHEST_PRECEDENCE)
 class Bootstrap implements ApplicationRunner {
 
-    static final String BY = "bootstrap";
+    static final Caller BY = new Caller("bootstrap", null, Set.of(Grant.of(Grant.ALL, Role.ADMIN)));
     static final String FILE = "initial-admin.txt";
     static final int MIN_KEY_LENGTH = 32;
     static final int MIN_PASSWORD_LENGTH = 12;
