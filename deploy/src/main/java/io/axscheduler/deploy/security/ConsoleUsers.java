@@ -19,26 +19,30 @@ import org.springframework.stereotype.Component;
 
 /**
  * The {@code console_users} table: BCrypt hashes only. Failed logins are counted in the row, so a lock-out holds on
- * every node: {@link #MAX_FAILURES} failures in a row lock the user for {@link #LOCK_MS}. Each creation and deletion
+ * every node: {@code ax.security.login.max-failures-per-user} failures in a row lock the user for
+ * {@code user-lock-ms}. Each creation and deletion
  * appends its event (ConsoleUserCreated, ConsoleUserDeleted, with the actor) in the same transaction as its row.
  */
 @Component
 public class ConsoleUsers {
 
-    static final int MAX_FAILURES = 5;
-    static final long LOCK_MS = 60_000;
-
     private final NamedParameterJdbcTemplate jdbc;
     private final PasswordEncoder encoder;
     private final Clock clock;
     private final OperatorCommands commands;
+    private final SecuritySettings.Login limits;
 
     public ConsoleUsers(
-            NamedParameterJdbcTemplate jdbc, PasswordEncoder encoder, Clock clock, OperatorCommands commands) {
+            NamedParameterJdbcTemplate jdbc,
+            PasswordEncoder encoder,
+            Clock clock,
+            OperatorCommands commands,
+            SecuritySettings settings) {
         this.jdbc = jdbc;
         this.encoder = encoder;
         this.clock = clock;
         this.commands = commands;
+        this.limits = settings.login();
     }
 
     public record UserView(String username, List<Map<String, String>> grants, String createdBy, Instant createdAt) {}
@@ -121,7 +125,13 @@ public class ConsoleUsers {
                 "UPDATE console_users SET locked_until = CASE WHEN failed_logins + 1 >= :max THEN :until"
                         + " ELSE locked_until END, failed_logins = CASE WHEN failed_logins + 1 >= :max THEN 0"
                         + " ELSE failed_logins + 1 END WHERE username = :name",
-                Map.of("name", username, "max", MAX_FAILURES, "until", clock.millis() + LOCK_MS));
+                Map.of(
+                        "name",
+                        username,
+                        "max",
+                        limits.maxFailuresPerUser(),
+                        "until",
+                        clock.millis() + limits.userLockMs()));
     }
 
     void loginSucceeded(String username) {

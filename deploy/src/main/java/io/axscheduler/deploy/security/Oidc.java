@@ -5,11 +5,11 @@ import io.axscheduler.api.security.Grant;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.oauth2.core.DelegatingOAuth2TokenValidator;
@@ -33,21 +33,14 @@ public class Oidc {
 
     private static final Logger log = LoggerFactory.getLogger(Oidc.class);
 
-    private final String issuer;
-    private final String jwkSetUri;
-    private final String grantsClaim;
+    private final OidcSettings settings;
 
-    public Oidc(
-            @Value("${ax.oidc.issuer-uri:}") String issuer,
-            @Value("${ax.oidc.jwk-set-uri:}") String jwkSetUri,
-            @Value("${ax.oidc.grants-claim:ax_grants}") String grantsClaim) {
-        this.issuer = issuer.trim();
-        this.jwkSetUri = jwkSetUri.trim();
-        this.grantsClaim = grantsClaim;
+    public Oidc(OidcSettings settings) {
+        this.settings = settings;
     }
 
     boolean enabled() {
-        return !issuer.isEmpty();
+        return settings.enabled();
     }
 
     void configure(HttpSecurity http, Problems problems) throws Exception {
@@ -64,10 +57,11 @@ public class Oidc {
     }
 
     private JwtDecoder decoder() {
-        NimbusJwtDecoder decoder = jwkSetUri.isEmpty()
-                ? NimbusJwtDecoder.withIssuerLocation(issuer).build()
-                : NimbusJwtDecoder.withJwkSetUri(jwkSetUri).build();
-        decoder.setJwtValidator(new DelegatingOAuth2TokenValidator<>(JwtValidators.createDefaultWithIssuer(issuer)));
+        NimbusJwtDecoder decoder = settings.jwkSetUri().isEmpty()
+                ? NimbusJwtDecoder.withIssuerLocation(settings.issuerUri()).build()
+                : NimbusJwtDecoder.withJwkSetUri(settings.jwkSetUri()).build();
+        decoder.setJwtValidator(
+                new DelegatingOAuth2TokenValidator<>(JwtValidators.createDefaultWithIssuer(settings.issuerUri())));
         return decoder;
     }
 
@@ -76,13 +70,14 @@ public class Oidc {
         if (authentication == null || !authentication.isAuthenticated()) return Optional.empty();
         if (authentication.getPrincipal() instanceof Caller caller) return Optional.of(caller);
         if (authentication instanceof JwtAuthenticationToken token) {
-            return Optional.of(new Caller("oidc:" + token.getToken().getSubject(), null, grants(token.getToken())));
+            Jwt jwt = token.getToken();
+            return Optional.of(new Caller("oidc:" + jwt.getSubject(), null, grants(jwt.getClaims(), jwt.getSubject())));
         }
         return Optional.empty();
     }
 
-    private Set<Grant> grants(Jwt jwt) {
-        Object claim = jwt.getClaim(grantsClaim);
+    private Set<Grant> grants(Map<String, Object> claims, String subject) {
+        Object claim = claims.get(settings.grantsClaim());
         List<String> texts;
         if (claim instanceof Collection<?> list) {
             texts = list.stream().map(String::valueOf).toList();
@@ -97,7 +92,7 @@ public class Oidc {
             try {
                 grants.add(Grant.parse(text));
             } catch (IllegalArgumentException e) {
-                log.debug("ignoring grant '{}' of token subject {}", text, jwt.getSubject());
+                log.debug("ignoring grant '{}' of token subject {}", text, subject);
             }
         }
         return grants;
