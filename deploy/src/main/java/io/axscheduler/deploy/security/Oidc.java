@@ -12,7 +12,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.core.Authentication;
+import org.springframework.security.oauth2.client.authentication.OAuth2AuthenticationToken;
+import org.springframework.security.oauth2.client.registration.ClientRegistration;
+import org.springframework.security.oauth2.client.registration.ClientRegistrations;
+import org.springframework.security.oauth2.client.registration.InMemoryClientRegistrationRepository;
 import org.springframework.security.oauth2.core.DelegatingOAuth2TokenValidator;
+import org.springframework.security.oauth2.core.oidc.user.OidcUser;
 import org.springframework.security.oauth2.jwt.Jwt;
 import org.springframework.security.oauth2.jwt.JwtDecoder;
 import org.springframework.security.oauth2.jwt.JwtValidators;
@@ -24,12 +29,17 @@ import org.springframework.stereotype.Component;
 
 /**
  * SSO through an OIDC provider, off unless {@code ax.oidc.issuer-uri} (AX_OIDC_ISSUER_URI) is set: the API then also
- * takes the provider's JWTs as bearer tokens. The token's grants are the claim {@code ax.oidc.grants-claim} (a list,
- * or one space- or comma-separated string, of {@code namespace:ROLE}); the actor is {@code oidc:<subject>}. Also turns
- * any authentication this node made into the {@link Caller} the controllers see.
+ * takes the provider's JWTs as bearer tokens, and with {@code ax.oidc.client-id} the console signs users in through
+ * the provider (authorization code flow; the provider's discovery document is read at start-up). The grants are the
+ * claim {@code ax.oidc.grants-claim} of the access token or ID token (a list, or one space- or comma-separated string,
+ * of {@code namespace:ROLE}); the actor is {@code oidc:<subject>}. Also turns any authentication this node made into
+ * the {@link Caller} the controllers see.
  */
 @Component
 public class Oidc {
+
+    /** The console's client registration, in the paths {@code /oauth2/authorization/oidc} and its callback. */
+    static final String REGISTRATION = "oidc";
 
     private static final Logger log = LoggerFactory.getLogger(Oidc.class);
 
@@ -41,6 +51,20 @@ public class Oidc {
 
     boolean enabled() {
         return settings.enabled();
+    }
+
+    /** The console's sign-in through the provider, on the default login page beside the password form. */
+    void configureLogin(HttpSecurity http) throws Exception {
+        if (!settings.loginEnabled()) return;
+        ClientRegistration registration = ClientRegistrations.fromIssuerLocation(settings.issuerUri())
+                .registrationId(REGISTRATION)
+                .clientId(settings.clientId())
+                .clientSecret(settings.clientSecret())
+                .scope(settings.scopes())
+                .clientName(settings.loginLabel())
+                .build();
+        http.oauth2Login(o -> o.clientRegistrationRepository(new InMemoryClientRegistrationRepository(registration))
+                .failureUrl("/login?error"));
     }
 
     void configure(HttpSecurity http, Problems problems) throws Exception {
@@ -72,6 +96,11 @@ public class Oidc {
         if (authentication instanceof JwtAuthenticationToken token) {
             Jwt jwt = token.getToken();
             return Optional.of(new Caller("oidc:" + jwt.getSubject(), null, grants(jwt.getClaims(), jwt.getSubject())));
+        }
+        if (authentication instanceof OAuth2AuthenticationToken token
+                && token.getPrincipal() instanceof OidcUser user) {
+            return Optional.of(
+                    new Caller("oidc:" + user.getSubject(), null, grants(user.getClaims(), user.getSubject())));
         }
         return Optional.empty();
     }

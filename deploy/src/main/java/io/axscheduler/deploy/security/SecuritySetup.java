@@ -30,7 +30,8 @@ import org.springframework.web.cors.UrlBasedCorsConfigurationSource;
 /**
  * Two filter chains. {@code /api/**} and {@code /actuator/**}: bearer API keys (or OIDC JWTs), stateless, no CSRF (a
  * browser never sends the Authorization header on its own, so a cross-site request arrives unauthenticated).
- * Everything else, the console: form login at {@code /login}, a session cookie, CSRF tokens. Each endpoint needs a
+ * Everything else, the console: form login at {@code /login} (and sign-in through the OIDC provider when one is
+ * configured with a client), a session cookie, CSRF tokens. Each endpoint needs a
  * role somewhere here; the namespace of the job or schedule is checked where it is known (the controllers).
  */
 @Configuration(proxyBeanMethods = false)
@@ -123,6 +124,7 @@ class SecuritySetup {
                         .permitAll()
                         .anyRequest()
                         .authenticated());
+        oidc.configureLogin(http);
         return http.build();
     }
 
