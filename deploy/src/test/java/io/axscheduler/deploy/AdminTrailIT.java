@@ -153,4 +153,33 @@ class AdminTrailIT {
         assertThat(node.api.get("/api/v1/admin/audit?limit=500").body().toString())
                 .doesNotContain("key:someone");
     }
+
+    @Test
+    void a_change_whose_event_cannot_be_stored_leaves_its_row_alone() {
+        String user = "mallory-" + UUID.randomUUID().toString().substring(0, 8);
+        assertThat(node.api
+                        .post(
+                                "/api/v1/admin/users",
+                                "{\"username\":\"" + user + "\",\"password\":\"a-long-password-1\","
+                                        + "\"grants\":[{\"namespace\":\"default\",\"role\":\"VIEWER\"}]}")
+                        .status())
+                .isEqualTo(201);
+        // an unreadable event in the user's stream: loading it to append the deletion fails after the row's DELETE
+        node.jdbc()
+                .update(
+                        "INSERT INTO DomainEventEntry (aggregateIdentifier, sequenceNumber, type, eventIdentifier,"
+                                + " metaData, payload, payloadType, timeStamp) VALUES (?, 1, 'AdminTrail', ?, '{}',"
+                                + " 'not json', 'io.axscheduler.api.admin.ConsoleUserCreated', '2026-01-01T00:00:00Z')",
+                        "admin:user:" + user,
+                        UUID.randomUUID().toString());
+
+        int status =
+                ScheduleHttp.delete(node.api, "/api/v1/admin/users/" + user).status();
+
+        assertThat(status).isGreaterThanOrEqualTo(500);
+        assertThat(node.jdbc()
+                        .queryForObject("SELECT COUNT(*) FROM console_users WHERE username = ?", Integer.class, user))
+                .as("the deletion rolled back with its event")
+                .isEqualTo(1);
+    }
 }
