@@ -20,8 +20,8 @@ import org.springframework.stereotype.Component;
 /**
  * The {@code console_users} table: BCrypt hashes only. Failed logins are counted in the row, so a lock-out holds on
  * every node: {@code ax.security.login.max-failures-per-user} failures in a row lock the user for
- * {@code user-lock-ms}. Each creation and deletion
- * appends its event (ConsoleUserCreated, ConsoleUserDeleted, with the actor) in the same transaction as its row.
+ * {@code user-lock-ms}. Each creation and deletion appends its event (ConsoleUserCreated, ConsoleUserDeleted, with
+ * the actor) in the same transaction as its row.
  */
 @Component
 public class ConsoleUsers {

@@ -31,8 +31,8 @@ import org.springframework.web.cors.UrlBasedCorsConfigurationSource;
  * Two filter chains. {@code /api/**} and {@code /actuator/**}: bearer API keys (or OIDC JWTs), stateless, no CSRF (a
  * browser never sends the Authorization header on its own, so a cross-site request arrives unauthenticated).
  * Everything else, the console: form login at {@code /login} (and sign-in through the OIDC provider when one is
- * configured with a client), a session cookie, CSRF tokens. Each endpoint needs a
- * role somewhere here; the namespace of the job or schedule is checked where it is known (the controllers).
+ * configured with a client), a session cookie, CSRF tokens. Each endpoint needs a role somewhere here; the namespace
+ * of the job or schedule is checked where it is known (the controllers).
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties({SecuritySettings.class, BootstrapSettings.class, DataDirectory.class, OidcSettings.class
