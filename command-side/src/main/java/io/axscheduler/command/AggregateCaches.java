@@ -1,6 +1,5 @@
 package io.axscheduler.command;
 
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -17,22 +16,22 @@ public class AggregateCaches {
     public static final String SCHEDULE_LOCKS = "scheduleLocks";
 
     @Bean(JOBS)
-    CommittedOnlyCache jobCache(@Value("${ax.command.job-cache-entries:20000}") int entries) {
-        return CommittedOnlyCache.bounded("ax.command.job-cache-entries", entries);
+    CommittedOnlyCache jobCache(AggregateCacheProperties settings) {
+        return CommittedOnlyCache.bounded("ax.command.job-cache-entries", settings.jobCacheEntries());
     }
 
     @Bean(SCHEDULES)
-    CommittedOnlyCache scheduleCache(@Value("${ax.command.schedule-cache-entries:100000}") int entries) {
-        return CommittedOnlyCache.bounded("ax.command.schedule-cache-entries", entries);
+    CommittedOnlyCache scheduleCache(AggregateCacheProperties settings) {
+        return CommittedOnlyCache.bounded("ax.command.schedule-cache-entries", settings.scheduleCacheEntries());
     }
 
     @Bean(JOB_LOCKS)
-    AggregateLocks jobLocks(@Value("${ax.command.aggregate-lock-wait-ms:10000}") long waitMs) {
-        return new AggregateLocks("job", waitMs);
+    AggregateLocks jobLocks(AggregateCacheProperties settings) {
+        return new AggregateLocks("job", settings.aggregateLockWaitMs());
     }
 
     @Bean(SCHEDULE_LOCKS)
-    AggregateLocks scheduleLocks(@Value("${ax.command.aggregate-lock-wait-ms:10000}") long waitMs) {
-        return new AggregateLocks("schedule", waitMs);
+    AggregateLocks scheduleLocks(AggregateCacheProperties settings) {
+        return new AggregateLocks("schedule", settings.aggregateLockWaitMs());
     }
 }

@@ -44,19 +44,7 @@ class Job {
     Job() {}
 
     Job(SubmitJob c) {
-        apply(new JobCreated(
-                c.jobId(),
-                c.jobKey(),
-                c.jobType(),
-                c.params(),
-                c.priority(),
-                c.runAt(),
-                c.retryPolicy(),
-                c.timeoutMs(),
-                c.scheduleId(),
-                c.executorApp(),
-                c.routeStrategy(),
-                c.namespace()));
+        apply(JobCreated.of(c));
     }
 
     @CommandHandler

@@ -67,19 +67,7 @@ class JobTest {
     }
 
     private static JobCreated created() {
-        SubmitJob c = submit();
-        return new JobCreated(
-                c.jobId(),
-                c.jobKey(),
-                c.jobType(),
-                c.params(),
-                c.priority(),
-                c.runAt(),
-                c.retryPolicy(),
-                c.timeoutMs(),
-                c.scheduleId(),
-                c.executorApp(),
-                c.routeStrategy());
+        return JobCreated.of(submit());
     }
 
     private static JobClaimed claimed(int attempt) {

@@ -1,5 +1,10 @@
 package io.axscheduler.deploy;
 
+import io.axscheduler.command.AggregateCacheProperties;
+import io.axscheduler.command.schedule.ScheduleRequestProperties;
+import io.axscheduler.query.stats.StatusCountProperties;
+import io.axscheduler.query.stream.StreamProperties;
+import io.axscheduler.scheduler.NodeProperties;
 import io.axscheduler.scheduler.SchedulerProperties;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,7 +19,14 @@ import org.springframework.scheduling.annotation.EnableScheduling;
  */
 @SpringBootApplication(scanBasePackages = "io.axscheduler")
 @EnableScheduling
-@EnableConfigurationProperties(SchedulerProperties.class)
+@EnableConfigurationProperties({
+    NodeProperties.class,
+    SchedulerProperties.class,
+    AggregateCacheProperties.class,
+    ScheduleRequestProperties.class,
+    StreamProperties.class,
+    StatusCountProperties.class
+})
 public class AxSchedulerApplication {
 
     public static void main(String[] args) {

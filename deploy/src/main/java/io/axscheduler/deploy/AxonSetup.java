@@ -4,6 +4,7 @@ import io.axscheduler.api.Metadata;
 import io.axscheduler.axonmysql.AxonMysqlProperties;
 import io.axscheduler.axonmysql.saga.BatchLookupSagaStore;
 import io.axscheduler.axonmysql.saga.SegmentRoutedSagaManager;
+import io.axscheduler.scheduler.NodeProperties;
 import io.axscheduler.scheduler.lifecycle.JobLifecycleSaga;
 import java.util.Map;
 import javax.sql.DataSource;
@@ -29,7 +30,6 @@ import org.axonframework.modelling.saga.repository.jdbc.SagaSchema;
 import org.axonframework.serialization.Serializer;
 import org.axonframework.spring.jdbc.SpringDataSourceConnectionProvider;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -140,11 +140,11 @@ class AxonSetup {
 
     /** Every command names the node that handled it; one without an actor is {@code anonymous}. */
     @Bean
-    Registration stampNodeAndActor(CommandBus commandBus, @Value("${ax.node.id}") String node) {
+    Registration stampNodeAndActor(CommandBus commandBus, NodeProperties node) {
         MessageDispatchInterceptor<CommandMessage<?>> stamp =
                 messages -> (index, command) -> command.andMetaData(Map.of(
                         Metadata.NODE,
-                        node,
+                        node.id(),
                         Metadata.ACTOR,
                         command.getMetaData().getOrDefault(Metadata.ACTOR, Metadata.ANONYMOUS)));
         return commandBus.registerDispatchInterceptor(stamp);

@@ -97,7 +97,7 @@ final class EmbeddedDatabase {
             config.addArg("--bind-address=127.0.0.1");
             config.addArg("--skip-name-resolve");
             config.addArg("--init-file=" + initFile);
-            long started = System.currentTimeMillis();
+            long started = System.nanoTime();
             DB db = KeptDatabase.create(config.build());
             try {
                 db.start();
@@ -114,7 +114,7 @@ final class EmbeddedDatabase {
                     "embedded MariaDB on port {} with data in {} (started in {} ms)",
                     actualPort,
                     dataDir,
-                    System.currentTimeMillis() - started);
+                    (System.nanoTime() - started) / 1_000_000);
             return new Started(serverUrl + DATABASE, USER, password, db);
         } catch (Exception e) {
             throw new IllegalStateException(

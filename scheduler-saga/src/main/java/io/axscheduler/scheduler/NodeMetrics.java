@@ -31,11 +31,9 @@ public class NodeMetrics {
     private final BoundedLabels reasons = new BoundedLabels(20);
     private volatile double lastScanSeconds;
 
-    public NodeMetrics(
-            ObjectProvider<MeterRegistry> registry,
-            @org.springframework.beans.factory.annotation.Value("${ax.node.id:local}") String node) {
+    public NodeMetrics(ObjectProvider<MeterRegistry> registry, NodeProperties node) {
         this.registry = registry.getIfAvailable(SimpleMeterRegistry::new);
-        this.node = node;
+        this.node = node.id();
         this.scanDuration = Timer.builder("ax.scan.duration")
                 .description("time of one claim pass of this node's job scan")
                 .serviceLevelObjectives(LatencyBuckets.edges())
@@ -45,7 +43,7 @@ public class NodeMetrics {
                 .register(this.registry);
         Gauge.builder("ax.scan.last.success.timestamp.seconds", this, m -> m.lastScanSeconds)
                 .description("when this node's job scan last completed (epoch seconds)")
-                .tag("node", node)
+                .tag("node", this.node)
                 .register(this.registry);
     }
 

@@ -20,6 +20,23 @@ public record JobCreated(
         if (namespace == null) namespace = io.axscheduler.api.security.Grant.DEFAULT_NAMESPACE;
     }
 
+    /** The job a submit creates: every value as the submit gave it. */
+    public static JobCreated of(SubmitJob submit) {
+        return new JobCreated(
+                submit.jobId(),
+                submit.jobKey(),
+                submit.jobType(),
+                submit.params(),
+                submit.priority(),
+                submit.runAt(),
+                submit.retryPolicy(),
+                submit.timeoutMs(),
+                submit.scheduleId(),
+                submit.executorApp(),
+                submit.routeStrategy(),
+                submit.namespace());
+    }
+
     /** Without a namespace: the {@code default} one (events written before namespaces existed read so too). */
     public JobCreated(
             String jobId,

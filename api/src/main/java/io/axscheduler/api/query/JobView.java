@@ -24,40 +24,4 @@ public record JobView(
     public JobView {
         if (namespace == null) namespace = io.axscheduler.api.security.Grant.DEFAULT_NAMESPACE;
     }
-
-    /** Without a namespace: the {@code default} one (events written before namespaces existed read so too). */
-    public JobView(
-            String jobId,
-            String jobKey,
-            String jobType,
-            JobStatus status,
-            int priority,
-            Instant runAt,
-            int attempt,
-            int maxRetries,
-            String node,
-            String worker,
-            Instant createdAt,
-            Instant updatedAt,
-            String lastError,
-            String result,
-            String scheduleId) {
-        this(
-                jobId,
-                jobKey,
-                jobType,
-                status,
-                priority,
-                runAt,
-                attempt,
-                maxRetries,
-                node,
-                worker,
-                createdAt,
-                updatedAt,
-                lastError,
-                result,
-                scheduleId,
-                io.axscheduler.api.security.Grant.DEFAULT_NAMESPACE);
-    }
 }

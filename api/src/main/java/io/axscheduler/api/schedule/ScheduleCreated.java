@@ -16,6 +16,20 @@ public record ScheduleCreated(
         if (namespace == null) namespace = io.axscheduler.api.security.Grant.DEFAULT_NAMESPACE;
     }
 
+    /** The schedule a create makes, first firing at {@code nextFireTime} (null: never). */
+    public static ScheduleCreated of(CreateSchedule create, Instant nextFireTime) {
+        return new ScheduleCreated(
+                create.scheduleId(),
+                create.name(),
+                create.trigger(),
+                create.job(),
+                create.misfirePolicy(),
+                create.overlapPolicy(),
+                create.anchor(),
+                nextFireTime,
+                create.namespace());
+    }
+
     /** Without a namespace: the {@code default} one (events written before namespaces existed read so too). */
     public ScheduleCreated(
             String scheduleId,

@@ -13,6 +13,7 @@ import io.axscheduler.api.job.JobTimedOut;
 import io.axscheduler.api.job.RetryPolicy;
 import io.axscheduler.api.job.SubmitJob;
 import io.axscheduler.api.job.TimeoutPhase;
+import io.axscheduler.api.security.Grant;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,6 +40,7 @@ public final class AJob {
     private String scheduleId = "schedule-9";
     private String executorApp = "billing";
     private String routeStrategy = "ROUND_ROBIN";
+    private String namespace = Grant.DEFAULT_NAMESPACE;
 
     private AJob() {}
 
@@ -98,6 +100,11 @@ public final class AJob {
         return this;
     }
 
+    public AJob withNamespace(String namespace) {
+        this.namespace = namespace;
+        return this;
+    }
+
     public String id() {
         return jobId;
     }
@@ -114,22 +121,12 @@ public final class AJob {
                 timeoutMs,
                 scheduleId,
                 executorApp,
-                routeStrategy);
+                routeStrategy,
+                namespace);
     }
 
     public JobCreated created() {
-        return new JobCreated(
-                jobId,
-                jobKey,
-                jobType,
-                params,
-                priority,
-                runAt,
-                retryPolicy,
-                timeoutMs,
-                scheduleId,
-                executorApp,
-                routeStrategy);
+        return JobCreated.of(submit());
     }
 
     public JobClaimed claimed(int attempt) {

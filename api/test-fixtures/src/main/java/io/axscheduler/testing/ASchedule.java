@@ -11,6 +11,7 @@ import io.axscheduler.api.schedule.ScheduleCreated;
 import io.axscheduler.api.schedule.ScheduleFired;
 import io.axscheduler.api.schedule.SchedulePaused;
 import io.axscheduler.api.schedule.Trigger;
+import io.axscheduler.api.security.Grant;
 import java.time.Instant;
 import java.util.Map;
 
@@ -28,6 +29,7 @@ public final class ASchedule {
     private MisfirePolicy misfirePolicy = MisfirePolicy.FIRE_ONCE;
     private OverlapPolicy overlapPolicy = OverlapPolicy.ALLOW;
     private Instant anchor = AJob.CREATED_AT;
+    private String namespace = Grant.DEFAULT_NAMESPACE;
 
     private ASchedule() {}
 
@@ -70,6 +72,11 @@ public final class ASchedule {
         return this;
     }
 
+    public ASchedule withNamespace(String namespace) {
+        this.namespace = namespace;
+        return this;
+    }
+
     public String id() {
         return scheduleId;
     }
@@ -80,12 +87,11 @@ public final class ASchedule {
     }
 
     public CreateSchedule create() {
-        return new CreateSchedule(scheduleId, name, trigger, job, misfirePolicy, overlapPolicy, anchor);
+        return new CreateSchedule(scheduleId, name, trigger, job, misfirePolicy, overlapPolicy, anchor, namespace);
     }
 
     public ScheduleCreated created() {
-        return new ScheduleCreated(
-                scheduleId, name, trigger, job, misfirePolicy, overlapPolicy, anchor, firstFireTime());
+        return ScheduleCreated.of(create(), firstFireTime());
     }
 
     /** Its scheduled fire at {@code fireTime}, which made job {@code jobId}, the next one at {@code next}. */

@@ -46,16 +46,8 @@ class Schedule {
 
     @CommandHandler
     Schedule(CreateSchedule c) {
-        apply(new ScheduleCreated(
-                c.scheduleId(),
-                c.name(),
-                c.trigger(),
-                c.job(),
-                c.misfirePolicy(),
-                c.overlapPolicy(),
-                c.anchor(),
-                FireTimes.next(c.trigger(), c.anchor(), c.anchor()).orElse(null),
-                c.namespace()));
+        apply(ScheduleCreated.of(
+                c, FireTimes.next(c.trigger(), c.anchor(), c.anchor()).orElse(null)));
     }
 
     @CommandHandler

@@ -24,7 +24,6 @@ import java.util.List;
 import java.util.Map;
 import org.axonframework.messaging.responsetypes.ResponseTypes;
 import org.axonframework.queryhandling.QueryGateway;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.*;
@@ -46,8 +45,8 @@ class ScheduleCommandController {
             Clock clock,
             OperatorCommands sender,
             QueryGateway queries,
-            @Value("${ax.scheduler.schedules.min-interval-ms:1000}") long minIntervalMs) {
-        this.parser = new ScheduleRequestParser(jobTypes, json, minIntervalMs);
+            ScheduleRequestProperties settings) {
+        this.parser = new ScheduleRequestParser(jobTypes, json, settings.minIntervalMs());
         this.sender = sender;
         this.queries = queries;
         this.clock = clock;

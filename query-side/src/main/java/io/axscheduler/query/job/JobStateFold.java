@@ -40,14 +40,9 @@ public final class JobStateFold {
         return state.toView();
     }
 
+    /** What the events after {@link JobCreated} change; the rest of the view is the job's creation. */
     private static final class State {
-        private final String jobId;
-        private final String jobKey;
-        private final String jobType;
-        private final int priority;
-        private final int maxRetries;
-        private final String scheduleId;
-        private final String namespace;
+        private final JobCreated created;
         private final Instant createdAt;
         private JobStatus status = JobStatus.WAITING;
         private Instant runAt;
@@ -59,13 +54,7 @@ public final class JobStateFold {
         private String result;
 
         State(JobCreated created, Instant at) {
-            jobId = created.jobId();
-            jobKey = created.jobKey();
-            jobType = created.jobType();
-            priority = created.priority();
-            maxRetries = created.retryPolicy().maxRetries();
-            scheduleId = created.scheduleId();
-            namespace = created.namespace();
+            this.created = created;
             runAt = created.runAt();
             createdAt = at;
             updatedAt = at;
@@ -99,22 +88,22 @@ public final class JobStateFold {
 
         JobView toView() {
             return new JobView(
-                    jobId,
-                    jobKey,
-                    jobType,
+                    created.jobId(),
+                    created.jobKey(),
+                    created.jobType(),
                     status,
-                    priority,
+                    created.priority(),
                     runAt,
                     attempt,
-                    maxRetries,
+                    created.retryPolicy().maxRetries(),
                     node,
                     worker,
                     createdAt,
                     updatedAt,
                     lastError,
                     result,
-                    scheduleId,
-                    namespace);
+                    created.scheduleId(),
+                    created.namespace());
         }
     }
 }

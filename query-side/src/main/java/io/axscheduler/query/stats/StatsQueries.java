@@ -1,6 +1,7 @@
 package io.axscheduler.query.stats;
 
 import io.axscheduler.api.job.JobStatus;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -28,16 +29,18 @@ public class StatsQueries {
 
     private final NamedParameterJdbcTemplate jdbc;
     private final StatusCounts statusCounts;
+    private final Clock clock;
 
-    public StatsQueries(NamedParameterJdbcTemplate jdbc, StatusCounts statusCounts) {
+    public StatsQueries(NamedParameterJdbcTemplate jdbc, StatusCounts statusCounts, Clock clock) {
         this.jdbc = jdbc;
         this.statusCounts = statusCounts;
+        this.clock = clock;
     }
 
     /** The database's clock: what the nodes share. */
     public long databaseNow() {
         Long now = jdbc.getJdbcTemplate().queryForObject("SELECT ROUND(UNIX_TIMESTAMP(NOW(3)) * 1000)", Long.class);
-        return now == null ? System.currentTimeMillis() : now;
+        return now == null ? clock.millis() : now;
     }
 
     public Overview overview(String namespace) {

@@ -1,6 +1,7 @@
 package io.axscheduler.query.stats;
 
 import io.axscheduler.api.job.JobStatus;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -10,7 +11,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.stereotype.Component;
 
@@ -27,6 +27,7 @@ public class StatusCounts implements DisposableBean {
     private static final Logger log = LoggerFactory.getLogger(StatusCounts.class);
 
     private final NamedParameterJdbcTemplate jdbc;
+    private final Clock clock;
     private final long exactUpTo;
     private final long fullCountMs;
     private final ExecutorService background = Executors.newSingleThreadExecutor(r -> {
@@ -39,13 +40,11 @@ public class StatusCounts implements DisposableBean {
     private volatile Instant fullAt;
     private volatile long fullStartedAtMs;
 
-    public StatusCounts(
-            NamedParameterJdbcTemplate jdbc,
-            @Value("${ax.console.counts.exact-up-to:10000}") long exactUpTo,
-            @Value("${ax.console.counts.full-count-ms:30000}") long fullCountMs) {
+    public StatusCounts(NamedParameterJdbcTemplate jdbc, Clock clock, StatusCountProperties settings) {
         this.jdbc = jdbc;
-        this.exactUpTo = exactUpTo;
-        this.fullCountMs = fullCountMs;
+        this.clock = clock;
+        this.exactUpTo = settings.exactUpTo();
+        this.fullCountMs = settings.fullCountMs();
     }
 
     /**
@@ -79,13 +78,13 @@ public class StatusCounts implements DisposableBean {
     }
 
     private void refreshIfStale() {
-        long now = System.currentTimeMillis();
+        long now = clock.millis();
         if (now - fullStartedAtMs < fullCountMs || !counting.compareAndSet(false, true)) return;
         fullStartedAtMs = now;
         background.execute(() -> {
             try {
                 Map<String, Long> f = new LinkedHashMap<>();
-                Instant at = Instant.now();
+                Instant at = clock.instant();
                 jdbc.query("SELECT status, COUNT(*) FROM job_queue GROUP BY status", Map.of(), rs -> {
                     f.put(rs.getString(1), rs.getLong(2));
                 });

@@ -2,6 +2,7 @@ package io.axscheduler.query.stream;
 
 import io.axscheduler.query.stats.Namespaces;
 import java.io.IOException;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -13,7 +14,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.springframework.beans.factory.DisposableBean;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
@@ -30,6 +30,7 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 public class StreamHub implements DisposableBean {
 
     private final List<Subscriber> subscribers = new CopyOnWriteArrayList<>();
+    private final Clock clock;
     private final int maxSubscribers;
     private final int queueCapacity;
     private final long timeoutMs;
@@ -37,16 +38,13 @@ public class StreamHub implements DisposableBean {
     private final ScheduledExecutorService ticks;
     private final ThreadPoolExecutor senders;
 
-    public StreamHub(
-            @Value("${ax.console.stream.max-subscribers:200}") int maxSubscribers,
-            @Value("${ax.console.stream.queue:1000}") int queueCapacity,
-            @Value("${ax.console.stream.flush-ms:250}") long flushMs,
-            @Value("${ax.console.stream.timeout-ms:1800000}") long timeoutMs,
-            @Value("${ax.console.stream.heartbeat-ms:15000}") long heartbeatMs) {
-        this.maxSubscribers = maxSubscribers;
-        this.queueCapacity = queueCapacity;
-        this.timeoutMs = timeoutMs;
-        this.heartbeatMs = heartbeatMs;
+    public StreamHub(StreamProperties settings, Clock clock) {
+        this.clock = clock;
+        this.maxSubscribers = settings.maxSubscribers();
+        this.queueCapacity = settings.queue();
+        this.timeoutMs = settings.timeoutMs();
+        this.heartbeatMs = settings.heartbeatMs();
+        long flushMs = settings.flushMs();
         this.ticks = Executors.newSingleThreadScheduledExecutor(daemon("ax-stream-tick"));
         this.senders = new ThreadPoolExecutor(
                 2,
@@ -73,7 +71,7 @@ public class StreamHub implements DisposableBean {
     public SseEmitter subscribe(Filter filter) {
         if (subscribers.size() >= maxSubscribers) return null;
         SseEmitter emitter = new SseEmitter(timeoutMs);
-        Subscriber s = new Subscriber(emitter, filter, new ArrayBlockingQueue<>(queueCapacity));
+        Subscriber s = new Subscriber(emitter, filter, new ArrayBlockingQueue<>(queueCapacity), clock.millis());
         emitter.onCompletion(() -> subscribers.remove(s));
         emitter.onTimeout(() -> subscribers.remove(s));
         emitter.onError(e -> subscribers.remove(s));
@@ -96,7 +94,7 @@ public class StreamHub implements DisposableBean {
     }
 
     private void flushAll() {
-        long now = System.currentTimeMillis();
+        long now = clock.millis();
         for (Subscriber s : subscribers) {
             if (s.busy.compareAndSet(false, true)) {
                 senders.execute(() -> {
@@ -127,7 +125,7 @@ public class StreamHub implements DisposableBean {
     private boolean send(Subscriber s, SseEmitter.SseEventBuilder event) {
         try {
             s.emitter.send(event);
-            s.lastSent = System.currentTimeMillis();
+            s.lastSent = clock.millis();
             return true;
         } catch (IOException | IllegalStateException e) {
             // the client went away, or the emitter already completed
@@ -161,12 +159,13 @@ public class StreamHub implements DisposableBean {
         final AtomicLong dropped = new AtomicLong();
         final AtomicBoolean changed = new AtomicBoolean();
         final AtomicBoolean busy = new AtomicBoolean();
-        volatile long lastSent = System.currentTimeMillis();
+        volatile long lastSent;
 
-        Subscriber(SseEmitter emitter, Filter filter, ArrayBlockingQueue<Change> queue) {
+        Subscriber(SseEmitter emitter, Filter filter, ArrayBlockingQueue<Change> queue, long openedAt) {
             this.emitter = emitter;
             this.filter = filter;
             this.queue = queue;
+            this.lastSent = openedAt;
         }
     }
 }

@@ -19,6 +19,7 @@ import io.axscheduler.api.job.JobTimedOut;
 import io.axscheduler.api.job.RetryPolicy;
 import io.axscheduler.api.job.TimeoutPhase;
 import io.axscheduler.api.query.JobView;
+import io.axscheduler.testing.AJob;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -65,7 +66,21 @@ class JobStateFoldTest {
                         CREATED_AT,
                         null,
                         null,
-                        "schedule-9"));
+                        "schedule-9",
+                        "default"));
+    }
+
+    @Test
+    void a_job_keeps_the_namespace_it_was_created_in_through_its_events() {
+        AJob job = AJob.aJob().withNamespace("team-a");
+
+        JobView view = JobStateFold.fold(List.of(
+                new TimedEvent(job.created(), CREATED_AT),
+                new TimedEvent(job.claimed(1), at(1)),
+                new TimedEvent(job.started(1), at(2))));
+
+        assertThat(view.namespace()).isEqualTo("team-a");
+        assertThat(view.status()).isEqualTo(JobStatus.RUNNING);
     }
 
     @Test

@@ -6,6 +6,7 @@ import io.axscheduler.api.job.JobCommandBatch;
 import io.axscheduler.api.job.StartJob;
 import io.axscheduler.scheduler.ClaimedJob;
 import io.axscheduler.scheduler.DatabaseTime;
+import io.axscheduler.scheduler.NodeProperties;
 import io.axscheduler.scheduler.SchedulerCommands;
 import io.axscheduler.scheduler.SchedulerProperties;
 import io.axscheduler.scheduler.remote.RemoteLanes;
@@ -23,7 +24,6 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.jdbc.core.RowMapper;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.stereotype.Component;
@@ -70,14 +70,14 @@ public class ClaimDueJobs {
             DatabaseTime databaseTime,
             SchedulerProperties properties,
             Clock clock,
-            @Value("${ax.node.id}") String node) {
+            NodeProperties node) {
         this.clock = clock;
         this.jdbc = jdbc;
         this.transaction = transaction;
         this.commands = commands;
         this.databaseTime = databaseTime;
         this.settings = properties.scan();
-        this.node = node;
+        this.node = node.id();
         this.claimedJobOfRow = (rs, i) -> new ClaimedJob(
                 rs.getString("job_id"),
                 rs.getString("job_type"),

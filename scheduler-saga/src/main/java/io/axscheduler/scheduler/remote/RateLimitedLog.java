@@ -1,5 +1,6 @@
 package io.axscheduler.scheduler.remote;
 
+import java.time.Clock;
 import org.slf4j.Logger;
 
 /**
@@ -11,21 +12,23 @@ final class RateLimitedLog {
     private final Logger log;
     private final int perWindow;
     private final long windowMs;
-    private long windowStart;
+    private final Clock clock;
+    private long windowStart = Long.MIN_VALUE;
     private int written;
     private long suppressed;
 
-    RateLimitedLog(Logger log, int perWindow, long windowMs) {
+    RateLimitedLog(Logger log, int perWindow, long windowMs, Clock clock) {
         this.log = log;
         this.perWindow = perWindow;
         this.windowMs = windowMs;
+        this.clock = clock;
     }
 
     void warn(String format, Object... args) {
         long left;
         synchronized (this) {
-            long now = System.currentTimeMillis();
-            if (now - windowStart >= windowMs) {
+            long now = clock.millis();
+            if (windowStart == Long.MIN_VALUE || now - windowStart >= windowMs) {
                 windowStart = now;
                 written = 0;
             }

@@ -38,7 +38,7 @@ public class ReceiveCallback {
     private final CallbackVerifier verifier;
     private final NodeMetrics metrics;
     /** Anyone can post callbacks: their refusals are logged a few a minute, with how many were left out. */
-    private final RateLimitedLog refusedCallbacks = new RateLimitedLog(log, 10, 60_000);
+    private final RateLimitedLog refusedCallbacks;
 
     public ReceiveCallback(
             WorkerRegistry registry,
@@ -55,6 +55,7 @@ public class ReceiveCallback {
         // read by the node's one policy for received JSON, as every request body is
         this.json = StrictJson.of(json);
         this.verifier = new CallbackVerifier(properties.callbackMaxAgeMs(), clock);
+        this.refusedCallbacks = new RateLimitedLog(log, 10, 60_000, clock);
     }
 
     public Result receive(String body, String timestamp, String signature) {

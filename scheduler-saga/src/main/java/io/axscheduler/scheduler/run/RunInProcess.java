@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.axscheduler.api.job.FailJob;
 import io.axscheduler.api.job.SucceedJob;
 import io.axscheduler.scheduler.ClaimedJob;
+import io.axscheduler.scheduler.NodeProperties;
 import java.time.Clock;
 import java.util.Collection;
 import java.util.Map;
@@ -13,7 +14,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Component;
 
 /**
@@ -41,16 +41,12 @@ public class RunInProcess {
     private final Clock clock;
 
     public RunInProcess(
-            JobExecutors executors,
-            ReportOutcomes outcomes,
-            ObjectMapper json,
-            Clock clock,
-            @Value("${ax.node.id}") String node) {
+            JobExecutors executors, ReportOutcomes outcomes, ObjectMapper json, Clock clock, NodeProperties node) {
         this.clock = clock;
         this.executors = executors;
         this.outcomes = outcomes;
         this.json = json;
-        this.node = node;
+        this.node = node.id();
     }
 
     /**

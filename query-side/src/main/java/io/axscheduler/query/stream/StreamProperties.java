@@ -1,0 +1,33 @@
+package io.axscheduler.query.stream;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * The live stream of changes ({@code GET /api/v1/stream}), under {@code ax.console.stream}.
+ *
+ * @param maxSubscribers open streams per node; more are refused with 503
+ * @param queue          changes buffered per subscriber; one that falls behind loses the overflow and is told so
+ * @param flushMs        how often buffered changes are sent
+ * @param timeoutMs      a stream is closed after this long (the browser reconnects)
+ * @param heartbeatMs    an idle stream gets a comment line this often, so proxies keep it open
+ */
+@ConfigurationProperties("ax.console.stream")
+public record StreamProperties(
+        @DefaultValue("200") int maxSubscribers,
+        @DefaultValue("1000") int queue,
+        @DefaultValue("250") long flushMs,
+        @DefaultValue("1800000") long timeoutMs,
+        @DefaultValue("15000") long heartbeatMs) {
+
+    public StreamProperties {
+        if (maxSubscribers < 0 || maxSubscribers > 10_000)
+            throw new IllegalArgumentException("ax.console.stream.max-subscribers must be 0..10000");
+        if (queue < 1 || queue > 100_000)
+            throw new IllegalArgumentException("ax.console.stream.queue must be 1..100000");
+        if (flushMs < 10) throw new IllegalArgumentException("ax.console.stream.flush-ms must be at least 10");
+        if (timeoutMs < 1000) throw new IllegalArgumentException("ax.console.stream.timeout-ms must be at least 1000");
+        if (heartbeatMs < 100)
+            throw new IllegalArgumentException("ax.console.stream.heartbeat-ms must be at least 100");
+    }
+}
