@@ -203,9 +203,6 @@ class ArchitectureTest {
      * converted to properties records and then struck from this list.
      */
     private static final Set<String> VALUE_TO_BE_CONVERTED = Set.of(
-            "io.axscheduler.deploy.security.Bootstrap",
-            "io.axscheduler.deploy.security.SecuritySetup",
-            "io.axscheduler.deploy.security.Oidc",
             "io.axscheduler.query.metrics.ClusterGauges",
             "io.axscheduler.query.explain.LiveState",
             "io.axscheduler.console.NodeBeat",
