@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.axscheduler.command.AggregateCacheProperties;
 import io.axscheduler.command.schedule.ScheduleRequestProperties;
+import io.axscheduler.deploy.security.BootstrapSettings;
+import io.axscheduler.deploy.security.OidcSettings;
+import io.axscheduler.deploy.security.SecuritySettings;
 import io.axscheduler.query.stats.StatusCountProperties;
 import io.axscheduler.query.stream.StreamProperties;
 import io.axscheduler.scheduler.NodeProperties;
@@ -157,5 +160,49 @@ class SettingsBindingTest {
         assertThatThrownBy(() -> bind("ax.node", NodeProperties.class, Map.of("ax.node.id", " ")))
                 .rootCause()
                 .hasMessageContaining("ax.node.id");
+    }
+
+    @Test
+    void the_security_settings_bind_their_documented_names_and_defaults() throws IOException {
+        SecuritySettings defaults = bind("ax.security", SecuritySettings.class, Map.of());
+        assertThat(defaults.login()).isEqualTo(new SecuritySettings.Login(5, 60_000, 20, 60_000, 300_000));
+        assertThat(defaults.cors().allowedOrigins()).isEmpty();
+        assertThat(applicationYml().bindOrCreate("ax.security", SecuritySettings.class))
+                .isEqualTo(defaults);
+        SecuritySettings set = bind(
+                "ax.security",
+                SecuritySettings.class,
+                Map.of(
+                        "ax.security.login.max-failures-per-address", "0",
+                        "ax.security.login.address-lock-ms", "1000",
+                        "ax.security.cors.allowed-origins", "https://a.example, https://b.example"));
+        assertThat(set.login().maxFailuresPerAddress()).isZero();
+        assertThat(set.login().addressLockMs()).isEqualTo(1_000);
+        assertThat(set.cors().allowedOrigins()).containsExactly("https://a.example", "https://b.example");
+
+        assertThat(bind("ax.oidc", OidcSettings.class, Map.of()))
+                .isEqualTo(new OidcSettings("", "", "ax_grants", "", "", List.of("openid"), "Single sign-on"));
+        OidcSettings login = bind(
+                "ax.oidc",
+                OidcSettings.class,
+                Map.of(
+                        "ax.oidc.issuer-uri", "https://idp.example",
+                        "ax.oidc.client-id", "ax",
+                        "ax.oidc.scopes", "profile"));
+        assertThat(login.loginEnabled()).isTrue();
+        assertThat(login.scopes()).containsExactly("openid", "profile");
+        assertThat(bind("ax.bootstrap", BootstrapSettings.class, Map.of())).isEqualTo(new BootstrapSettings("", ""));
+
+        assertThatThrownBy(() -> bind(
+                        "ax.security", SecuritySettings.class, Map.of("ax.security.login.max-failures-per-user", "0")))
+                .rootCause()
+                .hasMessageContaining("ax.security.login.max-failures-per-user");
+        assertThatThrownBy(() -> bind("ax.oidc", OidcSettings.class, Map.of("ax.oidc.client-id", "ax")))
+                .rootCause()
+                .hasMessageContaining("ax.oidc.issuer-uri");
+        assertThatThrownBy(
+                        () -> bind("ax.bootstrap", BootstrapSettings.class, Map.of("ax.bootstrap.admin-key", "short")))
+                .rootCause()
+                .hasMessageContaining("AX_BOOTSTRAP_ADMIN_KEY");
     }
 }
