@@ -52,7 +52,6 @@ class JobCommandController {
         if (!errors.isEmpty()) throw new InvalidRequestException(errors);
         Access.act(who, command.namespace(), Role.OPERATOR);
         SubmitResult result = sender.send("job", command.jobId(), command, who);
-        if (!result.created()) hideForeignJob(result, who);
         return ResponseEntity.status(result.created() ? HttpStatus.CREATED : HttpStatus.OK)
                 .body(result);
     }
@@ -77,9 +76,6 @@ class JobCommandController {
             }
             return made;
         });
-        for (SubmitResult result : results) {
-            if (!result.created()) hideForeignJob(result, who);
-        }
         return Map.of("results", results);
     }
 
@@ -106,19 +102,6 @@ class JobCommandController {
         Access.check(who, view(jobId).namespace(), Role.OPERATOR, "job", jobId);
         sender.send("job", jobId, new RetryJob(jobId), who);
         return view(jobId);
-    }
-
-    /**
-     * A job key names one job across namespaces: a key already taken in a namespace the caller cannot see is refused
-     * instead of answering with that job's id.
-     */
-    private void hideForeignJob(SubmitResult result, Caller caller) {
-        JobView existing = queries.query(new FindJob(result.jobId()), ResponseTypes.optionalInstanceOf(JobView.class))
-                .join()
-                .orElse(null);
-        if (existing != null && !caller.can(existing.namespace(), Role.VIEWER)) {
-            throw InvalidRequestException.of("jobKey", "is taken by another job");
-        }
     }
 
     private JobView view(String jobId) {

@@ -3,13 +3,13 @@ package io.axscheduler.command;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.axscheduler.api.Namespaces;
 import io.axscheduler.api.TimeOrderedIds;
 import io.axscheduler.api.job.Backoff;
 import io.axscheduler.api.job.RetryPolicy;
 import io.axscheduler.api.job.RouteStrategy;
 import io.axscheduler.api.job.SubmitJob;
 import io.axscheduler.api.problem.FieldError;
-import io.axscheduler.api.security.Grant;
 import io.axscheduler.api.spi.JobTypeCatalog;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -115,8 +115,8 @@ public final class JobRequestParser {
     /** {@code namespace}: {@code [a-z0-9-]{1,63}}, {@code default} when absent. Shared with schedules. */
     public static String namespace(JsonFields f) {
         String namespace = f.string("namespace", 63);
-        if (namespace == null) return Grant.DEFAULT_NAMESPACE;
-        if (!Grant.NAMESPACE.matcher(namespace).matches()) {
+        if (namespace == null) return Namespaces.DEFAULT;
+        if (!Namespaces.isValid(namespace)) {
             f.error("namespace", "must be 1-63 lowercase letters, digits or '-'");
         }
         return namespace;

@@ -26,9 +26,10 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
 /**
- * Creates jobs, keeping job keys unique. The key row is inserted in the transaction that appends JobCreated: a
- * second submit of the same key waits on the first one's row lock, then finds the key taken and answers with the
- * first job, so two concurrent submits make exactly one job.
+ * Creates jobs, keeping job keys unique within their namespace (the same key in two namespaces makes two jobs). The
+ * key row is inserted in the transaction that appends JobCreated: a second submit of the same key in the same
+ * namespace waits on the first one's row lock, then finds the key taken and answers with the first job, so two
+ * concurrent submits make exactly one job.
  *
  * <p>A submit sent with {@link Metadata#TAKEN_KEY_FAILS} has its key inserted as its outermost unit of work commits,
  * together with the other keys of that unit in multi-row INSERTs: a batch of 100 schedule fires writes its keys in one
@@ -58,10 +59,10 @@ class SubmitJobHandler {
             throws Exception {
         if (command.jobKey() != null) {
             if (Boolean.TRUE.equals(takenKeyFails)) {
-                keysAtCommit().add(command.jobKey(), command.jobId());
-            } else if (!claimKey(command.jobKey(), command.jobId())) {
+                keysAtCommit().add(command.jobKey(), command.namespace(), command.jobId());
+            } else if (!claimKey(command.jobKey(), command.namespace(), command.jobId())) {
                 keyConflicts.increment();
-                return existingJobOf(command.jobKey());
+                return existingJobOf(command.jobKey(), command.namespace());
             }
         }
         jobs.newInstance(() -> new Job(command));
@@ -78,39 +79,46 @@ class SubmitJobHandler {
         });
     }
 
-    private boolean claimKey(String jobKey, String jobId) {
+    private boolean claimKey(String jobKey, String namespace, String jobId) {
         try {
-            jdbc.update("INSERT INTO job_keys (job_key, job_id) VALUES (?, ?)", jobKey, jobId);
+            jdbc.update("INSERT INTO job_keys (job_key, namespace, job_id) VALUES (?, ?, ?)", jobKey, namespace, jobId);
             return true;
         } catch (DuplicateKeyException taken) {
             return false;
         }
     }
 
-    /** Job keys and their jobs, inserted together; the first taken one fails the insert, naming the keys it held. */
+    /**
+     * Job keys, their namespaces and their jobs, inserted together; the first taken one fails the insert, naming the
+     * keys it held.
+     */
     static final class KeysAtCommit {
 
         /** Rows per INSERT at most. */
         static final int MAX_ROWS = 500;
 
-        private final List<Object> keysAndJobs = new ArrayList<>();
+        /** Values per row: the key, its namespace, the job. */
+        private static final int COLUMNS = 3;
 
-        void add(String jobKey, String jobId) {
-            keysAndJobs.add(jobKey);
-            keysAndJobs.add(jobId);
+        private final List<Object> rows = new ArrayList<>();
+
+        void add(String jobKey, String namespace, String jobId) {
+            rows.add(jobKey);
+            rows.add(namespace);
+            rows.add(jobId);
         }
 
         void insert(JdbcTemplate jdbc) {
-            for (int from = 0; from < keysAndJobs.size(); from += 2 * MAX_ROWS) {
-                List<Object> chunk = keysAndJobs.subList(from, Math.min(keysAndJobs.size(), from + 2 * MAX_ROWS));
+            for (int from = 0; from < rows.size(); from += COLUMNS * MAX_ROWS) {
+                List<Object> chunk = rows.subList(from, Math.min(rows.size(), from + COLUMNS * MAX_ROWS));
                 try {
                     jdbc.update(
-                            "INSERT INTO job_keys (job_key, job_id) VALUES "
-                                    + String.join(", ", Collections.nCopies(chunk.size() / 2, "(?, ?)")),
+                            "INSERT INTO job_keys (job_key, namespace, job_id) VALUES "
+                                    + String.join(", ", Collections.nCopies(chunk.size() / COLUMNS, "(?, ?, ?)")),
                             chunk.toArray());
                 } catch (DuplicateKeyException taken) {
                     List<Object> keys = new ArrayList<>();
-                    for (int i = 0; i < chunk.size(); i += 2) keys.add(chunk.get(i));
+                    for (int i = 0; i < chunk.size(); i += COLUMNS) keys.add(chunk.get(i));
                     throw new DuplicateKeyException(
                             "a job key already made a job, so none of these is made: " + keys, taken);
                 }
@@ -118,8 +126,9 @@ class SubmitJobHandler {
         }
     }
 
-    private SubmitResult existingJobOf(String jobKey) {
-        String jobId = jdbc.queryForObject("SELECT job_id FROM job_keys WHERE job_key = ?", String.class, jobKey);
+    private SubmitResult existingJobOf(String jobKey, String namespace) {
+        String jobId = jdbc.queryForObject(
+                "SELECT job_id FROM job_keys WHERE job_key = ? AND namespace = ?", String.class, jobKey, namespace);
         Optional<JobView> job = queries.query(new FindJob(jobId), ResponseTypes.optionalInstanceOf(JobView.class))
                 .join();
         return new SubmitResult(jobId, false, job.map(JobView::status).orElse(JobStatus.WAITING));

@@ -183,6 +183,7 @@ class AccessMatrixIT {
                 Role.ADMIN,
                 Kind.ADMIN));
         all.add(new Endpoint("GET", () -> "/api/v1/admin/users", null, Role.ADMIN, Kind.ADMIN));
+        all.add(new Endpoint("GET", () -> "/api/v1/admin/audit", null, Role.ADMIN, Kind.ADMIN));
         all.add(new Endpoint(
                 "POST", () -> "/api/v1/admin/projections/job-queue/rebuild", null, Role.ADMIN, Kind.ADMIN));
         all.add(new Endpoint("GET", () -> "/actuator/prometheus", null, Role.VIEWER, Kind.SOMEWHERE));

@@ -40,13 +40,16 @@ class AlertsIT {
         Map<String, String> settings = new LinkedHashMap<>();
         settings.put("ax.alerts.evaluate-ms", "300");
         settings.put("ax.alerts.event-window-ms", "3000");
-        settings.put("ax.alerts.max-per-rule", "2");
+        settings.put("ax.alerts.rate-limit.per-channel", "1000");
         settings.put("ax.observe.node-report-ms", "300");
         settings.put("ax.scheduler.workers.heartbeat-interval-ms", "500");
         settings.put("ax.scheduler.workers.missed-heartbeats", "40");
         settings.put("ax.alerts.channels.hook.type", "webhook");
         settings.put("ax.alerts.channels.hook.url", receiver.url(HOOK));
         settings.put("ax.alerts.channels.hook.secret", SECRET);
+        settings.put("ax.alerts.channels.capped.type", "webhook");
+        settings.put("ax.alerts.channels.capped.url", receiver.url("/capped"));
+        settings.put("ax.alerts.channels.capped.max-per-window", "1");
         settings.put("ax.alerts.channels.flaky-hook.type", "webhook");
         settings.put("ax.alerts.channels.flaky-hook.url", receiver.url("/flaky"));
         settings.put("ax.alerts.channels.slack.type", "slack");
@@ -79,8 +82,13 @@ class AlertsIT {
     }
 
     private void rule(String name, String type, String filter, Long threshold, String channels) {
+        rule(name, type, filter, threshold, channels, "");
+    }
+
+    /** {@code more}: further fields of the body, each with a leading comma. */
+    private void rule(String name, String type, String filter, Long threshold, String channels, String more) {
         String body = "{\"name\":\"" + name + "\",\"type\":\"" + type + "\",\"filter\":" + filter + ",\"threshold\":"
-                + threshold + ",\"forMs\":0,\"channels\":" + channels + "}";
+                + threshold + ",\"forMs\":0,\"channels\":" + channels + more + "}";
         Api.Response r = node.api.post("/api/v1/alerts/rules", body);
         assertThat(r.status()).as(r.body().toString()).isEqualTo(201);
         rules.add(name);
@@ -203,6 +211,34 @@ class AlertsIT {
     }
 
     @Test
+    void a_rule_narrowed_to_a_namespace_counts_only_that_namespaces_jobs() {
+        rule("depth-ns", "QUEUE_DEPTH", "{\"namespace\":\"alerts-a\",\"jobType\":\"noop\"}", 2L, "[\"hook\"]");
+        rule("failed-ns", "JOB_FAILED", "{\"namespace\":\"alerts-a\"}", 1L, "[\"hook\"]");
+        String failedInB = node.api.submit(
+                "{\"jobType\":\"flaky\",\"params\":{\"failTimes\":9},\"maxRetries\":0,\"namespace\":\"alerts-b\"}");
+        node.api.awaitStatus(failedInB, "FAILED");
+        String failedInA = node.api.submit(
+                "{\"jobType\":\"flaky\",\"params\":{\"failTimes\":9},\"maxRetries\":0,\"namespace\":\"alerts-a\"}");
+        node.api.awaitStatus(failedInA, "FAILED");
+        JsonNode failed = awaitHook("failed-ns", "FIRING");
+        assertThat(failed.at("/details/count").asInt()).isEqualTo(1);
+        assertThat(failed.at("/details/jobs/0/jobId").asText()).isEqualTo(failedInA);
+        pausedJobScan(() -> {
+            for (int i = 0; i < 5; i++) node.api.submit("{\"jobType\":\"noop\",\"namespace\":\"alerts-b\"}");
+            for (int i = 0; i < 2; i++) node.api.submit("{\"jobType\":\"noop\",\"namespace\":\"alerts-a\"}");
+            assertThat(awaitHook("depth-ns", "FIRING").at("/details/waiting").asLong())
+                    .as("the 5 of alerts-b do not count")
+                    .isEqualTo(2);
+        });
+        Api.Response bad = node.api.post(
+                "/api/v1/alerts/rules",
+                "{\"name\":\"bad-ns\",\"type\":\"QUEUE_DEPTH\",\"filter\":{\"namespace\":\"Team A\"},"
+                        + "\"channels\":[\"hook\"]}");
+        assertThat(bad.status()).isEqualTo(400);
+        assertThat(bad.body().toString()).contains("filter.namespace");
+    }
+
+    @Test
     void a_worker_that_stops_heartbeating_is_lost_until_it_heartbeats_again() {
         rule("lost", "WORKER_LOST", "{\"app\":\"quiet\"}", null, "[\"hook\"]");
         String worker = register("quiet", "quiet-type");
@@ -267,7 +303,29 @@ class AlertsIT {
     }
 
     @Test
-    void a_condition_that_keeps_holding_is_one_alert_and_past_the_rate_limit_alerts_are_recorded_not_sent() {
+    void a_schedule_changed_to_fire_too_often_is_a_runaway_though_created_before_the_window() {
+        String id = ScheduleHttp.create(node.api, """
+                {"name":"hourly","trigger":{"type":"cron","expression":"0 0 * * * ?"},"job":{"jobType":"noop"}}""");
+        rule("runaway-update", "CRON_RUNAWAY", "{\"scheduleId\":\"" + id + "\"}", 100L, "[\"hook\"]");
+        // 24 fires a day is no runaway; and once the event window (3 s) has passed, its creation is out of sight
+        sleep(4000);
+        assertThat(receiver.of(HOOK, "runaway-update", "FIRING")).isEmpty();
+        Api.Response changed = ScheduleHttp.put(node.api, "/api/v1/schedules/" + id, """
+                {"name":"hourly","trigger":{"type":"cron","expression":"0 * * * * ?"},"job":{"jobType":"noop"}}""");
+        assertThat(changed.status()).as(changed.body().toString()).isEqualTo(200);
+        JsonNode fired = awaitHook("runaway-update", "FIRING");
+        assertThat(fired.at("/details/scheduleId").asText()).isEqualTo(id);
+        assertThat(fired.at("/details/firesPerDay").asLong()).isEqualTo(1440);
+        assertThat(fired.at("/details/definedAt").asText()).isNotEmpty();
+        // slowed down again, it is no runaway any more
+        ScheduleHttp.put(node.api, "/api/v1/schedules/" + id, """
+                {"name":"hourly","trigger":{"type":"cron","expression":"0 0 * * * ?"},"job":{"jobType":"noop"}}""");
+        awaitHook("runaway-update", "RESOLVED");
+        ScheduleHttp.delete(node.api, "/api/v1/schedules/" + id);
+    }
+
+    @Test
+    void a_condition_that_keeps_holding_is_one_alert_and_each_rule_and_channel_has_its_own_rate_limit() {
         ScanSchedules schedules = node.bean(ScanSchedules.class);
         schedules.pauseScanning();
         List<String> ids = new ArrayList<>();
@@ -277,33 +335,64 @@ class AlertsIT {
                         {"name":"limited","trigger":{"type":"fixedRate","intervalMs":1000},
                          "job":{"jobType":"noop"}}"""));
             }
-            rule("limited", "SCHEDULE_BEHIND", "null", 1000L, "[\"hook\"]");
-            Await.until(
-                    Duration.ofSeconds(30),
-                    () -> node.api
-                                    .get("/api/v1/alerts?rule=limited")
-                                    .body()
-                                    .path("items")
-                                    .size()
-                            == 3,
-                    () -> node.api.get("/api/v1/alerts?rule=limited").body().toString());
-            // many passes later, still one alert per schedule, and only two of them sent (max-per-rule 2)
+            // its own limit: 2 raises notified a window; the channel "capped" takes 1 raise a window, of any rule
+            rule("limited", "SCHEDULE_BEHIND", "null", 1000L, "[\"hook\",\"capped\"]", ",\"maxPerWindow\":2");
+            // the default limit per rule (20): this rule is not held back by the other's
+            rule("unlimited", "SCHEDULE_BEHIND", "null", 1000L, "[\"hook\"]");
+            for (String r : List.of("limited", "unlimited")) {
+                Await.until(
+                        Duration.ofSeconds(30),
+                        () -> alerts(r).size() == 3,
+                        () -> alerts(r).toString());
+            }
+            // many passes later, still one alert per rule and schedule
             sleep(2000);
-            JsonNode items = node.api.get("/api/v1/alerts?rule=limited").body().path("items");
-            assertThat(items.size()).isEqualTo(3);
+            assertThat(alerts("limited")).hasSize(3);
+            assertThat(alerts("unlimited")).hasSize(3);
+            List<String> told = new ArrayList<>();
             int notified = 0;
-            for (JsonNode item : items) if (item.path("notified").asBoolean()) notified++;
+            for (JsonNode item : alerts("limited")) {
+                if (item.path("notified").asBoolean()) notified++;
+                told.add(item.path("channels").toString());
+            }
             assertThat(notified).isEqualTo(2);
+            assertThat(told).containsExactlyInAnyOrder("[\"hook\",\"capped\"]", "[\"hook\"]", "[]");
+            for (JsonNode item : alerts("unlimited"))
+                assertThat(item.path("notified").asBoolean()).isTrue();
             Await.until(
                     Duration.ofSeconds(20),
-                    () -> receiver.of(HOOK, "limited", "FIRING").size() >= 2,
-                    () -> receiver.at(HOOK).toString());
+                    () -> receiver.of(HOOK, "limited", "FIRING").size() >= 2
+                            && receiver.of(HOOK, "unlimited", "FIRING").size() >= 3
+                            && !receiver.of("/capped", "limited", "FIRING").isEmpty(),
+                    () -> receiver.received.toString());
             sleep(1000);
             assertThat(receiver.of(HOOK, "limited", "FIRING")).hasSize(2);
-        } finally {
+            assertThat(receiver.of(HOOK, "unlimited", "FIRING")).hasSize(3);
+            assertThat(receiver.of("/capped", "limited", "FIRING")).hasSize(1);
             ids.forEach(id -> ScheduleHttp.delete(node.api, "/api/v1/schedules/" + id));
+        } finally {
             schedules.resumeScanning();
         }
+        // a resolve goes to the channels told of its raise, whatever the limits
+        Await.until(
+                Duration.ofSeconds(30),
+                () -> receiver.of(HOOK, "limited", "RESOLVED").size() == 2
+                        && receiver.of(HOOK, "unlimited", "RESOLVED").size() == 3
+                        && receiver.of("/capped", "limited", "RESOLVED").size() == 1,
+                () -> receiver.received.toString());
+        assertThat(node.api
+                        .post(
+                                "/api/v1/alerts/rules",
+                                "{\"name\":\"bad-limit\",\"type\":\"QUEUE_DEPTH\",\"maxPerWindow\":0}")
+                        .body()
+                        .toString())
+                .contains("maxPerWindow");
+    }
+
+    private static List<JsonNode> alerts(String rule) {
+        List<JsonNode> items = new ArrayList<>();
+        node.api.get("/api/v1/alerts?rule=" + rule).body().path("items").forEach(items::add);
+        return items;
     }
 
     @Test

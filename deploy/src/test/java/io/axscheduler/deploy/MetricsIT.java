@@ -19,7 +19,8 @@ import org.junit.jupiter.api.TestMethodOrder;
 /**
  * The metrics of /actuator/prometheus after known work: counts of submitted, finished and retried jobs, the start-lag
  * histogram after jobs held past their due time, key conflicts, and schedules behind while scanning is stopped. Each
- * test reads the change its own work made; the schedule's, whose jobs would mix with the others', runs last.
+ * test reads the change its own work made; the schedule's, whose jobs would mix with the others', runs last, then
+ * work in two other namespaces, each counted under its own.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class MetricsIT {
@@ -169,6 +170,69 @@ class MetricsIT {
             scan.resumeScanning();
         }
         jobs.forEach(id -> node.api.awaitStatus(id, "SUCCEEDED"));
+    }
+
+    @Test
+    @Order(3)
+    void jobs_and_schedules_are_counted_in_their_own_namespace() {
+        ClusterGauges gauges = node.bean(ClusterGauges.class);
+        ScanDueJobs scan = node.bean(ScanDueJobs.class);
+        ScanSchedules schedules = node.bean(ScanSchedules.class);
+        List<String> jobs = new ArrayList<>();
+        scan.pauseScanning();
+        schedules.pauseScanning();
+        String scheduleId;
+        try {
+            for (String namespace : List.of("metrics-a", "metrics-a", "metrics-b")) {
+                jobs.add(node.api.submit("{\"jobType\":\"noop\",\"namespace\":\"" + namespace + "\"}"));
+            }
+            scheduleId = ScheduleHttp.create(node.api, """
+                    {"name":"behind-b","namespace":"metrics-b","trigger":{"type":"fixedRate","intervalMs":1000},
+                     "job":{"jobType":"noop"}}""");
+            sleep(2500);
+            gauges.refresh();
+            Scrape s = Scrape.of(node);
+            assertThat(s.value("ax_jobs", "namespace", "metrics-a", "status", "WAITING"))
+                    .isEqualTo(2);
+            assertThat(s.value("ax_jobs", "namespace", "metrics-b", "status", "WAITING"))
+                    .isEqualTo(1);
+            assertThat(s.value("ax_jobs", "namespace", "metrics-b", "status", "RUNNING"))
+                    .as("a namespace shows its zeros too")
+                    .isZero();
+            assertThat(s.value("ax_jobs_oldest_waiting_seconds", "namespace", "metrics-a"))
+                    .isGreaterThanOrEqualTo(1.0);
+            assertThat(s.value("ax_jobs_submitted_total", "namespace", "metrics-a", "job_type", "noop"))
+                    .isEqualTo(2);
+            assertThat(s.value("ax_jobs_submitted_total", "namespace", "metrics-b", "job_type", "noop"))
+                    .isEqualTo(1);
+            assertThat(s.value("ax_schedules_behind", "namespace", "metrics-b")).isEqualTo(1);
+            assertThat(s.value("ax_schedules_behind", "namespace", "default")).isZero();
+        } finally {
+            scan.resumeScanning();
+            schedules.resumeScanning();
+        }
+        jobs.forEach(id -> node.api.awaitStatus(id, "SUCCEEDED"));
+        Scrape done = awaitScrape(
+                () -> Scrape.of(node),
+                m -> m.value("ax_schedule_fires_total", "namespace", "metrics-b", "outcome", "fired") >= 1
+                        && m.value(
+                                        "ax_jobs_finished_total",
+                                        "namespace",
+                                        "metrics-a",
+                                        "job_type",
+                                        "noop",
+                                        "outcome",
+                                        "succeeded")
+                                == 2);
+        assertThat(done.value(
+                        "ax_jobs_finished_total", "namespace", "metrics-b", "job_type", "noop", "outcome", "succeeded"))
+                .isGreaterThanOrEqualTo(1);
+        assertThat(ScheduleHttp.delete(node.api, "/api/v1/schedules/" + scheduleId)
+                        .status())
+                .isLessThan(300);
+        assertThat(done.value("ax_schedule_fires_total", "namespace", "metrics-a"))
+                .as("no schedule of metrics-a fired")
+                .isNaN();
     }
 
     private static double zeroIfAbsent(double v) {

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.servlet.context.ServletWebServerApplicationContext;
+import org.springframework.context.ApplicationContextInitializer;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.JdbcTemplate;
 
@@ -27,6 +28,15 @@ final class Node implements AutoCloseable {
     }
 
     static Node start(String databaseUrl, String id, Map<String, String> settings) {
+        return start(databaseUrl, id, settings, context -> {});
+    }
+
+    /** A node with {@code beans} registering beans of the test's own (a resolver, say) before the context starts. */
+    static Node start(
+            String databaseUrl,
+            String id,
+            Map<String, String> settings,
+            ApplicationContextInitializer<ConfigurableApplicationContext> beans) {
         AxSchedulerApplication.quietAxon();
         Map<String, String> all = new LinkedHashMap<>();
         all.put("spring.datasource.url", databaseUrl);
@@ -45,8 +55,9 @@ final class Node implements AutoCloseable {
         all.putAll(settings);
         List<String> args = new ArrayList<>();
         all.forEach((k, v) -> args.add("--" + k + "=" + v));
-        ConfigurableApplicationContext context =
-                new SpringApplicationBuilder(AxSchedulerApplication.class).run(args.toArray(String[]::new));
+        ConfigurableApplicationContext context = new SpringApplicationBuilder(AxSchedulerApplication.class)
+                .initializers(beans)
+                .run(args.toArray(String[]::new));
         return new Node(context, id);
     }
 

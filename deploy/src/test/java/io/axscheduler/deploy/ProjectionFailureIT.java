@@ -19,12 +19,14 @@ class ProjectionFailureIT {
                 Map.of("ax.scheduler.scan.enabled", "false"))) {
             // the projection's INSERT of a job with priority 999 now fails inside the command's transaction
             node.jdbc().execute("ALTER TABLE job_queue ADD CONSTRAINT no_999 CHECK (priority <> 999)");
+            // the start-up's own events (the bootstrap admin's key and user) are there already
+            Integer events = node.jdbc().queryForObject("SELECT COUNT(*) FROM DomainEventEntry", Integer.class);
 
             var answer = node.api.post("/api/v1/jobs", "{\"jobType\":\"noop\",\"priority\":999,\"jobKey\":\"doomed\"}");
 
             assertThat(answer.status()).isEqualTo(500);
             assertThat(node.jdbc().queryForObject("SELECT COUNT(*) FROM DomainEventEntry", Integer.class))
-                    .isZero();
+                    .isEqualTo(events);
             assertThat(node.jdbc().queryForObject("SELECT COUNT(*) FROM job_keys", Integer.class))
                     .isZero();
             assertThat(node.api

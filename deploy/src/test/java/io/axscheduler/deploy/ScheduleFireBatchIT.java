@@ -104,7 +104,7 @@ class ScheduleFireBatchIT {
         // the last schedule's fire time has a job already, by its key: its fire must fail, and with it the batch
         String last = ids.get(2);
         jdbc.update(
-                "INSERT INTO job_keys (job_key, job_id) VALUES (?, ?)",
+                "INSERT INTO job_keys (job_key, namespace, job_id) VALUES (?, 'default', ?)",
                 ScheduleJobKeys.of(last, startAt, FireKind.SCHEDULED, null),
                 "someone-else");
 
@@ -182,7 +182,9 @@ class ScheduleFireBatchIT {
 
     @Test
     void a_taken_key_among_them_fails_the_whole_unit_and_names_the_keys() {
-        node.jdbc().update("INSERT INTO job_keys (job_key, job_id) VALUES ('taken-2', 'someone-else')");
+        node.jdbc()
+                .update(
+                        "INSERT INTO job_keys (job_key, namespace, job_id) VALUES ('taken-2', 'default', 'someone-else')");
         SchedulerCommands commands = node.bean(SchedulerCommands.class);
 
         assertThatThrownBy(() -> node.bean(TransactionTemplate.class)

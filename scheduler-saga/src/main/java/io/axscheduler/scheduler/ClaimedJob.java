@@ -9,6 +9,7 @@ import java.util.Map;
  * (both may be null) send it to remote workers. {@code started}: the claim batch also started it here, in-process
  * (JobStarted is already written); a job for remote workers is started when a worker takes it. {@code dueLocalMs}:
  * the moment of this JVM's clock by which the job is due (a job claimed ahead of its time runs no earlier).
+ * {@code namespace}: the job's; only workers registered in it are pushed the job.
  */
 public record ClaimedJob(
         String jobId,
@@ -20,10 +21,15 @@ public record ClaimedJob(
         String routeStrategy,
         long timeoutMs,
         boolean started,
-        long dueLocalMs) {
+        long dueLocalMs,
+        String namespace) {
+
+    public ClaimedJob {
+        namespace = io.axscheduler.api.Namespaces.orDefault(namespace);
+    }
 
     public ClaimedJob(String jobId, String jobType, int attempt, String jobKey, String paramsJson) {
-        this(jobId, jobType, attempt, jobKey, paramsJson, null, null, 30_000, false, 0);
+        this(jobId, jobType, attempt, jobKey, paramsJson, null, null, 30_000, false, 0, null);
     }
 
     /** The job's params as its handler sees them, read back from their JSON column. */
@@ -38,6 +44,16 @@ public record ClaimedJob(
 
     public ClaimedJob startedHere() {
         return new ClaimedJob(
-                jobId, jobType, attempt, jobKey, paramsJson, executorApp, routeStrategy, timeoutMs, true, dueLocalMs);
+                jobId,
+                jobType,
+                attempt,
+                jobKey,
+                paramsJson,
+                executorApp,
+                routeStrategy,
+                timeoutMs,
+                true,
+                dueLocalMs,
+                namespace);
     }
 }

@@ -3,7 +3,11 @@ package io.axscheduler.api.alert;
 import java.util.List;
 import java.util.Map;
 
-/** An alert went off; {@code channels} were told unless {@code notified} is false (rate-limited). */
+/**
+ * An alert went off. {@code channels}: the channels told, those of the rule within their rate limits;
+ * {@code notified}: whether any was (false when the rate limits held them all back, and on alerts recorded before
+ * channels were limited one by one, {@code channels} then names the rule's channels, none of them told).
+ */
 public record AlertRaised(
         String alertId,
         String rule,

@@ -18,7 +18,10 @@ public enum AlertType {
     WORKER_LOST,
     /** An app with due jobs waiting and no live worker. */
     NO_LIVE_WORKER,
-    /** A schedule created to fire more than threshold times a day (default 1440). */
+    /**
+     * A schedule created or changed within the event window whose trigger fires more than threshold times in the next
+     * 24 hours (default 1440).
+     */
     CRON_RUNAWAY;
 
     public long defaultThreshold() {

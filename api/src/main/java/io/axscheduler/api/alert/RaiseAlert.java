@@ -5,8 +5,9 @@ import java.util.Map;
 import org.axonframework.modelling.command.TargetAggregateIdentifier;
 
 /**
- * Records that a rule's condition holds for {@code key}. {@code notified}: whether the channels are told (false when
- * the rule's rate limit was reached: the alert is on record, no one is paged for it).
+ * Records that a rule's condition holds for {@code key}. {@code channels}: the channels told (the rule's channels
+ * within their rate limits); {@code notified}: whether any is (false when the rate limits hold them all back: the alert
+ * is on record, no one is paged for it).
  */
 public record RaiseAlert(
         @TargetAggregateIdentifier String alertId,

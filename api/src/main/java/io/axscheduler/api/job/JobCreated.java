@@ -17,7 +17,7 @@ public record JobCreated(
         String routeStrategy,
         String namespace) {
     public JobCreated {
-        if (namespace == null) namespace = io.axscheduler.api.security.Grant.DEFAULT_NAMESPACE;
+        namespace = io.axscheduler.api.Namespaces.orDefault(namespace);
     }
 
     /** The job a submit creates: every value as the submit gave it. */
@@ -62,6 +62,6 @@ public record JobCreated(
                 scheduleId,
                 executorApp,
                 routeStrategy,
-                io.axscheduler.api.security.Grant.DEFAULT_NAMESPACE);
+                io.axscheduler.api.Namespaces.DEFAULT);
     }
 }

@@ -19,7 +19,7 @@ public record SubmitJob(
         String routeStrategy,
         String namespace) {
     public SubmitJob {
-        if (namespace == null) namespace = io.axscheduler.api.security.Grant.DEFAULT_NAMESPACE;
+        namespace = io.axscheduler.api.Namespaces.orDefault(namespace);
     }
 
     /** Without a namespace: the {@code default} one (events written before namespaces existed read so too). */
@@ -47,6 +47,6 @@ public record SubmitJob(
                 scheduleId,
                 executorApp,
                 routeStrategy,
-                io.axscheduler.api.security.Grant.DEFAULT_NAMESPACE);
+                io.axscheduler.api.Namespaces.DEFAULT);
     }
 }

@@ -22,6 +22,6 @@ public record JobView(
         String scheduleId,
         String namespace) {
     public JobView {
-        if (namespace == null) namespace = io.axscheduler.api.security.Grant.DEFAULT_NAMESPACE;
+        namespace = io.axscheduler.api.Namespaces.orDefault(namespace);
     }
 }

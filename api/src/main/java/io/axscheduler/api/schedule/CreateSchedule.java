@@ -14,7 +14,7 @@ public record CreateSchedule(
         Instant anchor,
         String namespace) {
     public CreateSchedule {
-        if (namespace == null) namespace = io.axscheduler.api.security.Grant.DEFAULT_NAMESPACE;
+        namespace = io.axscheduler.api.Namespaces.orDefault(namespace);
     }
 
     /** Without a namespace: the {@code default} one (events written before namespaces existed read so too). */
@@ -34,6 +34,6 @@ public record CreateSchedule(
                 misfirePolicy,
                 overlapPolicy,
                 anchor,
-                io.axscheduler.api.security.Grant.DEFAULT_NAMESPACE);
+                io.axscheduler.api.Namespaces.DEFAULT);
     }
 }

@@ -35,7 +35,7 @@ public record JobTemplate(
     }
 
     public JobTemplate {
-        if (namespace == null) namespace = io.axscheduler.api.security.Grant.DEFAULT_NAMESPACE;
+        namespace = io.axscheduler.api.Namespaces.orDefault(namespace);
         if (jobType == null || jobType.isBlank()) throw new IllegalArgumentException("jobType is required");
         if (timeoutMs < 1) throw new IllegalArgumentException("timeoutMs must be positive");
         params = params == null ? Map.of() : params;

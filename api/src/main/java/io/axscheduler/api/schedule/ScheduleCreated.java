@@ -13,7 +13,7 @@ public record ScheduleCreated(
         Instant nextFireTime,
         String namespace) {
     public ScheduleCreated {
-        if (namespace == null) namespace = io.axscheduler.api.security.Grant.DEFAULT_NAMESPACE;
+        namespace = io.axscheduler.api.Namespaces.orDefault(namespace);
     }
 
     /** The schedule a create makes, first firing at {@code nextFireTime} (null: never). */
@@ -49,6 +49,6 @@ public record ScheduleCreated(
                 overlapPolicy,
                 anchor,
                 nextFireTime,
-                io.axscheduler.api.security.Grant.DEFAULT_NAMESPACE);
+                io.axscheduler.api.Namespaces.DEFAULT);
     }
 }

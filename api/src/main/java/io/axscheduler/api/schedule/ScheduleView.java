@@ -27,6 +27,6 @@ public record ScheduleView(
         Instant updatedAt,
         String namespace) {
     public ScheduleView {
-        if (namespace == null) namespace = io.axscheduler.api.security.Grant.DEFAULT_NAMESPACE;
+        namespace = io.axscheduler.api.Namespaces.orDefault(namespace);
     }
 }

@@ -1,5 +1,6 @@
 package io.axscheduler.api.security;
 
+import io.axscheduler.api.Namespaces;
 import io.axscheduler.api.problem.ForbiddenException;
 import io.axscheduler.api.problem.InvalidRequestException;
 import io.axscheduler.api.problem.NotFoundException;
@@ -36,9 +37,7 @@ public final class Access {
      * means every namespace (an admin asking for all).
      */
     public static Set<String> listable(Caller caller, String requested) {
-        if (requested != null
-                && !requested.isBlank()
-                && !Grant.NAMESPACE.matcher(requested).matches()) {
+        if (requested != null && !requested.isBlank() && !Namespaces.isValid(requested)) {
             throw InvalidRequestException.of("namespace", "must be 1-63 lowercase letters, digits or '-'");
         }
         if (caller == null) return Set.of();

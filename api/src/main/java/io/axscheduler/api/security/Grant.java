@@ -1,13 +1,16 @@
 package io.axscheduler.api.security;
 
+import io.axscheduler.api.Namespaces;
 import java.util.regex.Pattern;
 
 /** A role in a namespace; a global role's namespace is {@link #ALL}. */
 public record Grant(String namespace, Role role) implements java.io.Serializable {
 
     public static final String ALL = "*";
-    public static final String DEFAULT_NAMESPACE = "default";
-    public static final Pattern NAMESPACE = Pattern.compile("[a-z0-9-]{1,63}");
+    /** {@link Namespaces#DEFAULT}, for the callers that still read it here. */
+    public static final String DEFAULT_NAMESPACE = Namespaces.DEFAULT;
+    /** {@link Namespaces#PATTERN}, for the callers that still read it here. */
+    public static final Pattern NAMESPACE = Namespaces.PATTERN;
 
     /** The form kept in the database and in a token claim: {@code namespace:ROLE}. */
     public String text() {
@@ -24,7 +27,7 @@ public record Grant(String namespace, Role role) implements java.io.Serializable
 
     public static Grant of(String namespace, Role role) {
         if (role.global()) return new Grant(ALL, role);
-        if (namespace == null || !NAMESPACE.matcher(namespace).matches()) {
+        if (!Namespaces.isValid(namespace)) {
             throw new IllegalArgumentException("namespace must match [a-z0-9-]{1,63}");
         }
         return new Grant(namespace, role);

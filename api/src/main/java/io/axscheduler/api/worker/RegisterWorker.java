@@ -9,7 +9,7 @@ import java.util.List;
 public record RegisterWorker(String app, String address, List<String> jobTypes, int capacity, String namespace) {
 
     public RegisterWorker {
-        if (namespace == null) namespace = io.axscheduler.api.security.Grant.DEFAULT_NAMESPACE;
+        namespace = io.axscheduler.api.Namespaces.orDefault(namespace);
     }
 
     /** In the {@code default} namespace. */

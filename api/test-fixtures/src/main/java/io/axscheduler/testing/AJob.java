@@ -1,5 +1,6 @@
 package io.axscheduler.testing;
 
+import io.axscheduler.api.Namespaces;
 import io.axscheduler.api.job.Backoff;
 import io.axscheduler.api.job.JobCanceled;
 import io.axscheduler.api.job.JobClaimed;
@@ -13,7 +14,6 @@ import io.axscheduler.api.job.JobTimedOut;
 import io.axscheduler.api.job.RetryPolicy;
 import io.axscheduler.api.job.SubmitJob;
 import io.axscheduler.api.job.TimeoutPhase;
-import io.axscheduler.api.security.Grant;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,7 +40,7 @@ public final class AJob {
     private String scheduleId = "schedule-9";
     private String executorApp = "billing";
     private String routeStrategy = "ROUND_ROBIN";
-    private String namespace = Grant.DEFAULT_NAMESPACE;
+    private String namespace = Namespaces.DEFAULT;
 
     private AJob() {}
 

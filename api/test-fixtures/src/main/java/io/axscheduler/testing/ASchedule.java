@@ -1,5 +1,6 @@
 package io.axscheduler.testing;
 
+import io.axscheduler.api.Namespaces;
 import io.axscheduler.api.job.RetryPolicy;
 import io.axscheduler.api.schedule.CreateSchedule;
 import io.axscheduler.api.schedule.FireKind;
@@ -11,7 +12,6 @@ import io.axscheduler.api.schedule.ScheduleCreated;
 import io.axscheduler.api.schedule.ScheduleFired;
 import io.axscheduler.api.schedule.SchedulePaused;
 import io.axscheduler.api.schedule.Trigger;
-import io.axscheduler.api.security.Grant;
 import java.time.Instant;
 import java.util.Map;
 
@@ -29,7 +29,7 @@ public final class ASchedule {
     private MisfirePolicy misfirePolicy = MisfirePolicy.FIRE_ONCE;
     private OverlapPolicy overlapPolicy = OverlapPolicy.ALLOW;
     private Instant anchor = AJob.CREATED_AT;
-    private String namespace = Grant.DEFAULT_NAMESPACE;
+    private String namespace = Namespaces.DEFAULT;
 
     private ASchedule() {}
 

@@ -66,7 +66,7 @@ class AdminController {
         }
         if (!errors.isEmpty()) throw new InvalidRequestException(errors);
         String key = ApiKeys.newKey();
-        String id = keys.create(name, grants, expiresAt, caller.actor(), key);
+        String id = keys.create(name, grants, expiresAt, caller, key);
         Map<String, Object> answer = new LinkedHashMap<>();
         answer.put("id", id);
         answer.put("key", key);
@@ -89,7 +89,7 @@ class AdminController {
 
     @DeleteMapping("/api/v1/admin/api-keys/{id}")
     ResponseEntity<Void> revokeKey(@PathVariable String id, @RequestAttribute(Caller.ATTRIBUTE) Caller caller) {
-        keys.revoke(id, caller.actor());
+        keys.revoke(id, caller);
         return ResponseEntity.noContent().build();
     }
 
@@ -111,7 +111,7 @@ class AdminController {
         }
         Set<Grant> grants = Grants.fromJson(body.get("grants"), errors);
         if (!errors.isEmpty()) throw new InvalidRequestException(errors);
-        users.create(username, password, grants, caller.actor());
+        users.create(username, password, grants, caller);
         Map<String, Object> answer = new LinkedHashMap<>();
         answer.put("username", username);
         answer.put(
@@ -130,8 +130,8 @@ class AdminController {
     }
 
     @DeleteMapping("/api/v1/admin/users/{username}")
-    ResponseEntity<Void> deleteUser(@PathVariable String username) {
-        users.delete(username);
+    ResponseEntity<Void> deleteUser(@PathVariable String username, @RequestAttribute(Caller.ATTRIBUTE) Caller caller) {
+        users.delete(username, caller);
         return ResponseEntity.noContent().build();
     }
 

@@ -1,7 +1,11 @@
 package io.axscheduler.deploy.security;
 
+import io.axscheduler.api.admin.CreateApiKey;
+import io.axscheduler.api.admin.RevokeApiKey;
 import io.axscheduler.api.problem.NotFoundException;
+import io.axscheduler.api.security.Caller;
 import io.axscheduler.api.security.Grant;
+import io.axscheduler.command.OperatorCommands;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -23,7 +27,8 @@ import org.springframework.stereotype.Component;
 /**
  * The {@code api_keys} table. A key is {@code ax_} and 256 random bits, shown once; only its SHA-256 is stored. A
  * presented key is looked up in the database at most every {@link #CACHE_MS} per key and node, so a revocation or
- * expiry is seen by every node within that time without a message between them.
+ * expiry is seen by every node within that time without a message between them. Each creation and revocation
+ * appends its event (ApiKeyCreated, ApiKeyRevoked, with the actor) in the same transaction as its row.
  */
 @Component
 public class ApiKeys {
@@ -37,11 +42,13 @@ public class ApiKeys {
 
     private final NamedParameterJdbcTemplate jdbc;
     private final Clock clock;
+    private final OperatorCommands commands;
     private final Map<String, Cached> cache = new ConcurrentHashMap<>();
 
-    public ApiKeys(NamedParameterJdbcTemplate jdbc, Clock clock) {
+    public ApiKeys(NamedParameterJdbcTemplate jdbc, Clock clock, OperatorCommands commands) {
         this.jdbc = jdbc;
         this.clock = clock;
+        this.commands = commands;
     }
 
     /** A key as the admin API shows it: never the key itself. */
@@ -68,9 +75,18 @@ public class ApiKeys {
         return "ax_" + Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
     }
 
-    /** Stores a key and returns its id. */
-    public String create(String name, Set<Grant> grants, Instant expiresAt, String createdBy, String key) {
+    /** Stores a key, records who made it, and returns its id. */
+    public String create(String name, Set<Grant> grants, Instant expiresAt, Caller by, String key) {
         String id = UUID.randomUUID().toString();
+        return commands.inOneTransaction("api key " + name, () -> {
+            // the event first: a row that then cannot be written (a name taken meanwhile) takes it back with it
+            commands.sendOnce("api key", id, new CreateApiKey(id, name, List.copyOf(grants), expiresAt), by);
+            insert(id, name, grants, expiresAt, by.actor(), key);
+            return id;
+        });
+    }
+
+    private void insert(String id, String name, Set<Grant> grants, Instant expiresAt, String createdBy, String key) {
         jdbc.update(
                 "INSERT INTO api_keys (id, name, key_hash, grants, created_by, created_at, expires_at)"
                         + " VALUES (:id, :name, :hash, :grants, :by, :at, :expires)",
@@ -82,7 +98,6 @@ public class ApiKeys {
                         .addValue("by", createdBy)
                         .addValue("at", clock.millis())
                         .addValue("expires", expiresAt == null ? null : expiresAt.toEpochMilli()));
-        return id;
     }
 
     public boolean nameTaken(String name) {
@@ -125,11 +140,17 @@ public class ApiKeys {
                         instant(rs.getObject("revoked_at"))));
     }
 
-    public void revoke(String id, String by) {
-        int updated = jdbc.update(
-                "UPDATE api_keys SET revoked_at = :at, revoked_by = :by WHERE id = :id AND revoked_at IS NULL",
-                Map.of("id", id, "at", clock.millis(), "by", by));
-        if (updated == 0) throw new NotFoundException("api key", id);
+    /** Revokes a key that is not revoked yet (404 otherwise) and records who did. */
+    public void revoke(String id, Caller by) {
+        commands.inOneTransaction("api key " + id, () -> {
+            int updated = jdbc.update(
+                    "UPDATE api_keys SET revoked_at = :at, revoked_by = :by WHERE id = :id AND revoked_at IS NULL",
+                    Map.of("id", id, "at", clock.millis(), "by", by.actor()));
+            if (updated == 0) throw new NotFoundException("api key", id);
+            String name =
+                    jdbc.queryForObject("SELECT name FROM api_keys WHERE id = :id", Map.of("id", id), String.class);
+            return commands.sendOnce("api key", id, new RevokeApiKey(id, name), by);
+        });
         cache.clear();
     }
 

@@ -1,5 +1,6 @@
 package io.axscheduler.deploy.security;
 
+import io.axscheduler.api.security.Caller;
 import io.axscheduler.api.security.Grant;
 import io.axscheduler.api.security.Role;
 import java.io.IOException;
@@ -13,7 +14,6 @@ import java.util.Map;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.ApplicationArguments;
 import org.springframework.boot.ApplicationRunner;
 import org.springframework.core.Ordered;
@@ -31,10 +31,9 @@ import org.springframework.stereotype.Component;
 @Order(Ordered.HIGHEST_PRECEDENCE)
 class Bootstrap implements ApplicationRunner {
 
-    static final String BY = "bootstrap";
+    static final Caller BY = new Caller("bootstrap", null, Set.of(Grant.of(Grant.ALL, Role.ADMIN)));
     static final String FILE = "initial-admin.txt";
-    static final int MIN_KEY_LENGTH = 32;
-    static final int MIN_PASSWORD_LENGTH = 12;
+    static final int MIN_PASSWORD_LENGTH = BootstrapSettings.MIN_PASSWORD_LENGTH;
 
     private static final Logger log = LoggerFactory.getLogger(Bootstrap.class);
     private static final Set<Grant> ADMIN = Set.of(Grant.of(Grant.ALL, Role.ADMIN));
@@ -52,24 +51,15 @@ class Bootstrap implements ApplicationRunner {
             ConsoleUsers users,
             NamedParameterJdbcTemplate jdbc,
             Clock clock,
-            @Value("${ax.bootstrap.admin-key:}") String givenKey,
-            @Value("${ax.bootstrap.admin-password:}") String givenPassword,
-            @Value("${ax.data-dir:${AX_DATA_DIR:data}}") String dataDir) {
+            BootstrapSettings settings,
+            DataDirectory dataDirectory) {
         this.keys = keys;
         this.users = users;
         this.jdbc = jdbc;
         this.clock = clock;
-        this.givenKey = givenKey.trim();
-        this.givenPassword = givenPassword;
-        this.dataDir = Path.of(dataDir);
-        if (!this.givenKey.isEmpty() && this.givenKey.length() < MIN_KEY_LENGTH) {
-            throw new IllegalStateException("AX_BOOTSTRAP_ADMIN_KEY must be at least " + MIN_KEY_LENGTH
-                    + " characters of random (128 bits or more)");
-        }
-        if (!givenPassword.isEmpty() && givenPassword.length() < MIN_PASSWORD_LENGTH) {
-            throw new IllegalStateException(
-                    "AX_BOOTSTRAP_ADMIN_PASSWORD must be at least " + MIN_PASSWORD_LENGTH + " characters");
-        }
+        this.givenKey = settings.adminKey();
+        this.givenPassword = settings.adminPassword();
+        this.dataDir = Path.of(dataDirectory.dataDir());
     }
 
     @Override

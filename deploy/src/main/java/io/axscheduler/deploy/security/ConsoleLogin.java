@@ -8,19 +8,24 @@ import org.springframework.security.authentication.UsernamePasswordAuthenticatio
 import org.springframework.security.core.Authentication;
 import org.springframework.security.core.AuthenticationException;
 import org.springframework.security.crypto.password.PasswordEncoder;
+import org.springframework.security.web.authentication.WebAuthenticationDetails;
 
 /**
  * The console's form login against {@link ConsoleUsers}. Every failure answers the same "bad credentials" (unknown
- * user, wrong password, locked), and an unknown user costs the same BCrypt work as a known one.
+ * user, wrong password, locked user, locked client address), and an unknown user costs the same BCrypt work as a
+ * known one. Every failure counts against the user name (if it exists) and the client address ({@link
+ * LoginAddresses}).
  */
 final class ConsoleLogin implements AuthenticationProvider {
 
     private final ConsoleUsers users;
+    private final LoginAddresses addresses;
     private final PasswordEncoder encoder;
     private final String dummyHash;
 
-    ConsoleLogin(ConsoleUsers users, PasswordEncoder encoder) {
+    ConsoleLogin(ConsoleUsers users, LoginAddresses addresses, PasswordEncoder encoder) {
         this.users = users;
+        this.addresses = addresses;
         this.encoder = encoder;
         this.dummyHash = encoder.encode("not a password anyone has");
     }
@@ -29,17 +34,28 @@ final class ConsoleLogin implements AuthenticationProvider {
     public Authentication authenticate(Authentication authentication) throws AuthenticationException {
         String username = String.valueOf(authentication.getPrincipal());
         String password = String.valueOf(authentication.getCredentials());
+        String address = authentication.getDetails() instanceof WebAuthenticationDetails details
+                ? details.getRemoteAddress()
+                : null;
+        if (addresses.locked(address)) {
+            // not counted: a lock that every refused attempt extended would never end for the people behind a NAT
+            encoder.matches(password, dummyHash);
+            throw new BadCredentialsException("bad credentials");
+        }
         var user = users.find(username);
         if (user.isEmpty()) {
             encoder.matches(password, dummyHash);
+            addresses.failed(address);
             throw new BadCredentialsException("bad credentials");
         }
         if (users.locked(user.get())) {
             encoder.matches(password, dummyHash);
+            addresses.failed(address);
             throw new BadCredentialsException("bad credentials");
         }
         if (!encoder.matches(password, user.get().passwordHash())) {
             users.loginFailed(username);
+            addresses.failed(address);
             throw new BadCredentialsException("bad credentials");
         }
         users.loginSucceeded(username);

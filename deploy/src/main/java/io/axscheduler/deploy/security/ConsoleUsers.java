@@ -1,7 +1,11 @@
 package io.axscheduler.deploy.security;
 
+import io.axscheduler.api.admin.CreateConsoleUser;
+import io.axscheduler.api.admin.DeleteConsoleUser;
 import io.axscheduler.api.problem.NotFoundException;
+import io.axscheduler.api.security.Caller;
 import io.axscheduler.api.security.Grant;
+import io.axscheduler.command.OperatorCommands;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
@@ -15,35 +19,53 @@ import org.springframework.stereotype.Component;
 
 /**
  * The {@code console_users} table: BCrypt hashes only. Failed logins are counted in the row, so a lock-out holds on
- * every node: {@link #MAX_FAILURES} failures in a row lock the user for {@link #LOCK_MS}.
+ * every node: {@code ax.security.login.max-failures-per-user} failures in a row lock the user for
+ * {@code user-lock-ms}. Each creation and deletion appends its event (ConsoleUserCreated, ConsoleUserDeleted, with
+ * the actor) in the same transaction as its row.
  */
 @Component
 public class ConsoleUsers {
 
-    static final int MAX_FAILURES = 5;
-    static final long LOCK_MS = 60_000;
-
     private final NamedParameterJdbcTemplate jdbc;
     private final PasswordEncoder encoder;
     private final Clock clock;
+    private final OperatorCommands commands;
+    private final SecuritySettings.Login limits;
 
-    public ConsoleUsers(NamedParameterJdbcTemplate jdbc, PasswordEncoder encoder, Clock clock) {
+    public ConsoleUsers(
+            NamedParameterJdbcTemplate jdbc,
+            PasswordEncoder encoder,
+            Clock clock,
+            OperatorCommands commands,
+            SecuritySettings settings) {
         this.jdbc = jdbc;
         this.encoder = encoder;
         this.clock = clock;
+        this.commands = commands;
+        this.limits = settings.login();
     }
 
     public record UserView(String username, List<Map<String, String>> grants, String createdBy, Instant createdAt) {}
 
     record Stored(String username, String passwordHash, Set<Grant> grants, long lockedUntil) {}
 
-    public void create(String username, String password, Set<Grant> grants, String createdBy) {
+    public void create(String username, String password, Set<Grant> grants, Caller by) {
+        String hash = encoder.encode(password);
+        commands.inOneTransaction("user " + username, () -> {
+            // the event first: a row that then cannot be written (a name taken meanwhile) takes it back with it
+            commands.sendOnce("user", username, new CreateConsoleUser(username, List.copyOf(grants)), by);
+            insert(username, hash, grants, by.actor());
+            return null;
+        });
+    }
+
+    private void insert(String username, String hash, Set<Grant> grants, String createdBy) {
         jdbc.update(
                 "INSERT INTO console_users (username, password_hash, grants, created_by, created_at)"
                         + " VALUES (:name, :hash, :grants, :by, :at)",
                 new MapSqlParameterSource()
                         .addValue("name", username)
-                        .addValue("hash", encoder.encode(password))
+                        .addValue("hash", hash)
                         .addValue("grants", Grants.format(grants))
                         .addValue("by", createdBy)
                         .addValue("at", clock.millis()));
@@ -70,10 +92,13 @@ public class ConsoleUsers {
                         Instant.ofEpochMilli(rs.getLong("created_at"))));
     }
 
-    public void delete(String username) {
-        if (jdbc.update("DELETE FROM console_users WHERE username = :name", Map.of("name", username)) == 0) {
-            throw new NotFoundException("user", username);
-        }
+    public void delete(String username, Caller by) {
+        commands.inOneTransaction("user " + username, () -> {
+            if (jdbc.update("DELETE FROM console_users WHERE username = :name", Map.of("name", username)) == 0) {
+                throw new NotFoundException("user", username);
+            }
+            return commands.sendOnce("user", username, new DeleteConsoleUser(username), by);
+        });
     }
 
     Optional<Stored> find(String username) {
@@ -100,7 +125,13 @@ public class ConsoleUsers {
                 "UPDATE console_users SET locked_until = CASE WHEN failed_logins + 1 >= :max THEN :until"
                         + " ELSE locked_until END, failed_logins = CASE WHEN failed_logins + 1 >= :max THEN 0"
                         + " ELSE failed_logins + 1 END WHERE username = :name",
-                Map.of("name", username, "max", MAX_FAILURES, "until", clock.millis() + LOCK_MS));
+                Map.of(
+                        "name",
+                        username,
+                        "max",
+                        limits.maxFailuresPerUser(),
+                        "until",
+                        clock.millis() + limits.userLockMs()));
     }
 
     void loginSucceeded(String username) {

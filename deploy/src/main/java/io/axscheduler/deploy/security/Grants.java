@@ -1,6 +1,7 @@
 package io.axscheduler.deploy.security;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.axscheduler.api.Namespaces;
 import io.axscheduler.api.problem.FieldError;
 import io.axscheduler.api.security.Grant;
 import io.axscheduler.api.security.Role;
@@ -49,8 +50,7 @@ final class Grants {
             }
             String namespace =
                     item.path("namespace").isTextual() ? item.path("namespace").asText() : null;
-            if (!role.global()
-                    && (namespace == null || !Grant.NAMESPACE.matcher(namespace).matches())) {
+            if (!role.global() && !Namespaces.isValid(namespace)) {
                 errors.add(new FieldError("grants[" + i + "].namespace", "must match [a-z0-9-]{1,63}"));
                 continue;
             }

@@ -6,7 +6,7 @@ import io.axscheduler.api.security.Role;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
-import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
@@ -30,10 +30,13 @@ import org.springframework.web.cors.UrlBasedCorsConfigurationSource;
 /**
  * Two filter chains. {@code /api/**} and {@code /actuator/**}: bearer API keys (or OIDC JWTs), stateless, no CSRF (a
  * browser never sends the Authorization header on its own, so a cross-site request arrives unauthenticated).
- * Everything else, the console: form login at {@code /login}, a session cookie, CSRF tokens. Each endpoint needs a
- * role somewhere here; the namespace of the job or schedule is checked where it is known (the controllers).
+ * Everything else, the console: form login at {@code /login} (and sign-in through the OIDC provider when one is
+ * configured with a client), a session cookie, CSRF tokens. Each endpoint needs a role somewhere here; the namespace
+ * of the job or schedule is checked where it is known (the controllers).
  */
 @Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties({SecuritySettings.class, BootstrapSettings.class, DataDirectory.class, OidcSettings.class
+})
 class SecuritySetup {
 
     @Bean
@@ -43,12 +46,7 @@ class SecuritySetup {
 
     @Bean
     @Order(1)
-    SecurityFilterChain api(
-            HttpSecurity http,
-            ApiKeys keys,
-            ObjectMapper json,
-            Oidc oidc,
-            @Value("${ax.security.cors.allowed-origins:}") List<String> corsOrigins)
+    SecurityFilterChain api(HttpSecurity http, ApiKeys keys, ObjectMapper json, Oidc oidc, SecuritySettings settings)
             throws Exception {
         Problems problems = new Problems(json);
         http.securityMatcher("/api/**", "/actuator/**")
@@ -98,7 +96,7 @@ class SecuritySetup {
                         .access(somewhere(oidc, Role.VIEWER))
                         .anyRequest()
                         .access(somewhere(oidc, Role.ADMIN)));
-        cors(http, corsOrigins);
+        cors(http, settings.cors().allowedOrigins());
         oidc.configure(http, problems);
         return http.build();
     }
@@ -106,10 +104,15 @@ class SecuritySetup {
     @Bean
     @Order(2)
     SecurityFilterChain console(
-            HttpSecurity http, ConsoleUsers users, PasswordEncoder encoder, ObjectMapper json, Oidc oidc)
+            HttpSecurity http,
+            ConsoleUsers users,
+            LoginAddresses addresses,
+            PasswordEncoder encoder,
+            ObjectMapper json,
+            Oidc oidc)
             throws Exception {
         Problems problems = new Problems(json);
-        http.authenticationProvider(new ConsoleLogin(users, encoder))
+        http.authenticationProvider(new ConsoleLogin(users, addresses, encoder))
                 // Spring's own login page at /login (with its CSRF token); POST /login signs in
                 .formLogin(f -> f.permitAll())
                 .logout(l ->
@@ -121,6 +124,7 @@ class SecuritySetup {
                         .permitAll()
                         .anyRequest()
                         .authenticated());
+        oidc.configureLogin(http);
         return http.build();
     }
 
@@ -141,9 +145,7 @@ class SecuritySetup {
     }
 
     /** No CORS headers at all unless origins are configured: a browser on another origin then reads nothing. */
-    private static void cors(HttpSecurity http, List<String> origins) throws Exception {
-        List<String> allowed =
-                origins.stream().map(String::trim).filter(o -> !o.isEmpty()).toList();
+    private static void cors(HttpSecurity http, List<String> allowed) throws Exception {
         if (allowed.isEmpty()) {
             http.cors(c -> c.disable());
             return;

@@ -203,19 +203,9 @@ class ArchitectureTest {
      * converted to properties records and then struck from this list.
      */
     private static final Set<String> VALUE_TO_BE_CONVERTED = Set.of(
-            "io.axscheduler.deploy.security.Bootstrap",
-            "io.axscheduler.deploy.security.SecuritySetup",
-            "io.axscheduler.deploy.security.Oidc",
-            "io.axscheduler.query.metrics.ClusterGauges",
-            "io.axscheduler.query.explain.LiveState",
             "io.axscheduler.console.NodeBeat",
             "io.axscheduler.console.ConsolePages",
-            "io.axscheduler.console.ConsoleModel",
-            "io.axscheduler.scheduler.observe.ReportNodeStatus",
-            "io.axscheduler.scheduler.alert.AlertConditions",
-            "io.axscheduler.scheduler.remote.AbandonWorkerlessJobs",
-            "io.axscheduler.scheduler.remote.WorkerCommands",
-            "io.axscheduler.scheduler.remote.WorkerAddresses");
+            "io.axscheduler.console.ConsoleModel");
 
     /**
      * Allowed to read the system clock: the worker library runs in the user's service, which has no Clock bean of

@@ -5,10 +5,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.axscheduler.command.AggregateCacheProperties;
 import io.axscheduler.command.schedule.ScheduleRequestProperties;
+import io.axscheduler.deploy.security.BootstrapSettings;
+import io.axscheduler.deploy.security.OidcSettings;
+import io.axscheduler.deploy.security.SecuritySettings;
 import io.axscheduler.query.stats.StatusCountProperties;
 import io.axscheduler.query.stream.StreamProperties;
 import io.axscheduler.scheduler.NodeProperties;
+import io.axscheduler.scheduler.remote.RemoteProperties;
+import io.axscheduler.scheduler.remote.WorkerAddressProperties;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -106,6 +112,35 @@ class SettingsBindingTest {
     }
 
     @Test
+    void the_remote_worker_settings_bind_their_documented_names_and_defaults() throws IOException {
+        assertThat(bind("ax.scheduler.remote", RemoteProperties.class, Map.of()))
+                .isEqualTo(new RemoteProperties(Duration.ofMinutes(10), 5_000));
+        assertThat(bind(
+                        "ax.scheduler.remote",
+                        RemoteProperties.class,
+                        Map.of(
+                                "ax.scheduler.remote.no-worker-timeout", "1s",
+                                "ax.scheduler.remote.no-worker-check-ms", "300")))
+                .isEqualTo(new RemoteProperties(Duration.ofSeconds(1), 300));
+        assertThat(applicationYml().bindOrCreate("ax.scheduler.remote", RemoteProperties.class))
+                .isEqualTo(bind("ax.scheduler.remote", RemoteProperties.class, Map.of()));
+        assertThat(bind("ax.workers", WorkerAddressProperties.class, Map.of()).allowedAddresses())
+                .isEmpty();
+        assertThat(bind(
+                                "ax.workers",
+                                WorkerAddressProperties.class,
+                                Map.of("ax.workers.allowed-addresses", "10.0.0.0/8, *.internal"))
+                        .allowedAddresses())
+                .containsExactly("10.0.0.0/8", "*.internal");
+        assertThatThrownBy(() -> bind(
+                        "ax.scheduler.remote",
+                        RemoteProperties.class,
+                        Map.of("ax.scheduler.remote.no-worker-timeout", "400d")))
+                .rootCause()
+                .hasMessageContaining("ax.scheduler.remote.no-worker-timeout");
+    }
+
+    @Test
     void a_value_out_of_range_stops_the_binding_naming_the_setting() {
         assertThatThrownBy(() -> bind(
                         "ax.command", AggregateCacheProperties.class, Map.of("ax.command.aggregate-lock-wait-ms", "0")))
@@ -125,5 +160,49 @@ class SettingsBindingTest {
         assertThatThrownBy(() -> bind("ax.node", NodeProperties.class, Map.of("ax.node.id", " ")))
                 .rootCause()
                 .hasMessageContaining("ax.node.id");
+    }
+
+    @Test
+    void the_security_settings_bind_their_documented_names_and_defaults() throws IOException {
+        SecuritySettings defaults = bind("ax.security", SecuritySettings.class, Map.of());
+        assertThat(defaults.login()).isEqualTo(new SecuritySettings.Login(5, 60_000, 20, 60_000, 300_000));
+        assertThat(defaults.cors().allowedOrigins()).isEmpty();
+        assertThat(applicationYml().bindOrCreate("ax.security", SecuritySettings.class))
+                .isEqualTo(defaults);
+        SecuritySettings set = bind(
+                "ax.security",
+                SecuritySettings.class,
+                Map.of(
+                        "ax.security.login.max-failures-per-address", "0",
+                        "ax.security.login.address-lock-ms", "1000",
+                        "ax.security.cors.allowed-origins", "https://a.example, https://b.example"));
+        assertThat(set.login().maxFailuresPerAddress()).isZero();
+        assertThat(set.login().addressLockMs()).isEqualTo(1_000);
+        assertThat(set.cors().allowedOrigins()).containsExactly("https://a.example", "https://b.example");
+
+        assertThat(bind("ax.oidc", OidcSettings.class, Map.of()))
+                .isEqualTo(new OidcSettings("", "", "ax_grants", "", "", List.of("openid"), "Single sign-on"));
+        OidcSettings login = bind(
+                "ax.oidc",
+                OidcSettings.class,
+                Map.of(
+                        "ax.oidc.issuer-uri", "https://idp.example",
+                        "ax.oidc.client-id", "ax",
+                        "ax.oidc.scopes", "profile"));
+        assertThat(login.loginEnabled()).isTrue();
+        assertThat(login.scopes()).containsExactly("openid", "profile");
+        assertThat(bind("ax.bootstrap", BootstrapSettings.class, Map.of())).isEqualTo(new BootstrapSettings("", ""));
+
+        assertThatThrownBy(() -> bind(
+                        "ax.security", SecuritySettings.class, Map.of("ax.security.login.max-failures-per-user", "0")))
+                .rootCause()
+                .hasMessageContaining("ax.security.login.max-failures-per-user");
+        assertThatThrownBy(() -> bind("ax.oidc", OidcSettings.class, Map.of("ax.oidc.client-id", "ax")))
+                .rootCause()
+                .hasMessageContaining("ax.oidc.issuer-uri");
+        assertThatThrownBy(
+                        () -> bind("ax.bootstrap", BootstrapSettings.class, Map.of("ax.bootstrap.admin-key", "short")))
+                .rootCause()
+                .hasMessageContaining("AX_BOOTSTRAP_ADMIN_KEY");
     }
 }

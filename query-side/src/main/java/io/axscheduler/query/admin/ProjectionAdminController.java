@@ -1,11 +1,19 @@
 package io.axscheduler.query.admin;
 
+import io.axscheduler.api.Metadata;
+import io.axscheduler.api.admin.RequestProjectionRebuild;
 import io.axscheduler.api.problem.NotFoundException;
+import io.axscheduler.api.security.Caller;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.UUID;
+import org.axonframework.commandhandling.GenericCommandMessage;
+import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestAttribute;
 import org.springframework.web.bind.annotation.RestController;
 
 /** Operator endpoints for the read models, which are disposable and rebuilt from the event store. */
@@ -13,21 +21,30 @@ import org.springframework.web.bind.annotation.RestController;
 public class ProjectionAdminController {
 
     private final Map<String, ProjectionRebuild> rebuilds = new TreeMap<>();
+    private final CommandGateway commands;
 
-    public ProjectionAdminController(List<ProjectionRebuild> rebuilds) {
+    public ProjectionAdminController(List<ProjectionRebuild> rebuilds, CommandGateway commands) {
         rebuilds.forEach(r -> this.rebuilds.put(r.name(), r));
+        this.commands = commands;
     }
 
     /**
      * {@code POST /api/v1/admin/projections/{name}/rebuild}: {@code job-queue} rebuilds job_queue in one transaction
      * and answers {@code {"events": N, "jobs": M}} (run it while nodes are quiet; see {@link RebuildJobQueue});
      * {@code console-stats} replays the event store into the console's statistics (see {@link RebuildStats}).
-     * An unknown name is a 404.
+     * An unknown name is a 404. The request is recorded (ProjectionRebuildRequested, with the actor) before the
+     * rebuild runs, so a rebuild that fails half-way still leaves who started it.
      */
     @PostMapping("/api/v1/admin/projections/{name}/rebuild")
-    public Object rebuild(@PathVariable("name") String name) {
+    public Object rebuild(@PathVariable("name") String name, @RequestAttribute(Caller.ATTRIBUTE) Caller caller) {
         ProjectionRebuild rebuild = rebuilds.get(name);
         if (rebuild == null) throw new NotFoundException("projection", name);
+        Map<String, Object> metadata = new HashMap<>();
+        metadata.put(Metadata.ACTOR, caller.actor());
+        if (caller.onBehalfOf() != null) metadata.put(Metadata.ON_BEHALF_OF, caller.onBehalfOf());
+        commands.sendAndWait(GenericCommandMessage.asCommandMessage(
+                        new RequestProjectionRebuild(UUID.randomUUID().toString(), name))
+                .andMetaData(metadata));
         return rebuild.rebuild();
     }
 }

@@ -1,5 +1,8 @@
 package io.axscheduler.query.alert;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.axscheduler.api.problem.InvalidRequestException;
 import java.time.Instant;
 import java.util.HashMap;
@@ -18,11 +21,24 @@ import org.springframework.web.bind.annotation.RestController;
 public class AlertQueryController {
 
     static final int MAX_SIZE = 500;
+    private static final TypeReference<List<String>> STRINGS = new TypeReference<>() {};
 
     private final NamedParameterJdbcTemplate jdbc;
+    private final ObjectMapper json;
 
-    public AlertQueryController(NamedParameterJdbcTemplate jdbc) {
+    public AlertQueryController(NamedParameterJdbcTemplate jdbc, ObjectMapper json) {
         this.jdbc = jdbc;
+        this.json = json;
+    }
+
+    /** The channels told of the raise; null for an alert recorded before they were kept. */
+    private List<String> channels(String told) {
+        if (told == null) return null;
+        try {
+            return json.readValue(told, STRINGS);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("alerts holds unreadable JSON", e);
+        }
     }
 
     @GetMapping
@@ -45,7 +61,7 @@ public class AlertQueryController {
         }
         params.put("size", size);
         List<Map<String, Object>> items = jdbc.query(
-                "SELECT alert_id, rule, type, state, alert_key, message, notified, raised_at, resolved_at FROM alerts"
+                "SELECT alert_id, rule, type, state, alert_key, message, notified, told, raised_at, resolved_at FROM alerts"
                         + where + " ORDER BY raised_at DESC, alert_id DESC LIMIT :size",
                 params,
                 (rs, i) -> {
@@ -57,6 +73,7 @@ public class AlertQueryController {
                     item.put("key", rs.getString("alert_key"));
                     item.put("message", rs.getString("message"));
                     item.put("notified", rs.getInt("notified") == 1);
+                    item.put("channels", channels(rs.getString("told")));
                     item.put("raisedAt", Instant.ofEpochMilli(rs.getLong("raised_at")));
                     long resolved = rs.getLong("resolved_at");
                     item.put("resolvedAt", rs.wasNull() ? null : Instant.ofEpochMilli(resolved));

@@ -21,6 +21,7 @@ import org.axonframework.eventhandling.Timestamp;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.jdbc.core.namedparam.SqlParameterSource;
 import org.springframework.stereotype.Component;
 
 /**
@@ -50,13 +51,18 @@ public class AlertsProjection {
         return rule + "|" + key;
     }
 
+    /**
+     * Also one {@code alert_notifications} row per channel told, which the per-channel rate limit counts, and the
+     * channels told in {@code told}, which the resolve tells again.
+     */
     @EventHandler
     void on(AlertRaised e, @Timestamp Instant at) {
+        List<String> told = e.channels() == null ? List.of() : e.channels();
         jdbc.update(
                 """
-                INSERT INTO alerts (alert_id, rule, type, alert_key, state, message, details, notified, open_key,
+                INSERT INTO alerts (alert_id, rule, type, alert_key, state, message, details, notified, told, open_key,
                                     raised_at)
-                VALUES (:id, :rule, :type, :key, 'FIRING', :message, :details, :notified, :openKey, :at)""",
+                VALUES (:id, :rule, :type, :key, 'FIRING', :message, :details, :notified, :told, :openKey, :at)""",
                 new MapSqlParameterSource()
                         .addValue("id", e.alertId())
                         .addValue("rule", e.rule())
@@ -65,8 +71,19 @@ public class AlertsProjection {
                         .addValue("message", TextLimit.truncate(e.message()))
                         .addValue("details", write(e.details()))
                         .addValue("notified", e.notified() ? 1 : 0)
+                        .addValue("told", e.notified() ? write(told) : "[]")
                         .addValue("openKey", openKey(e.rule(), e.key()))
                         .addValue("at", at.toEpochMilli()));
+        if (e.notified() && !told.isEmpty()) {
+            jdbc.batchUpdate(
+                    "INSERT INTO alert_notifications (alert_id, channel, notified_at) VALUES (:id, :channel, :at)",
+                    told.stream()
+                            .map(channel -> new MapSqlParameterSource()
+                                    .addValue("id", e.alertId())
+                                    .addValue("channel", channel)
+                                    .addValue("at", at.toEpochMilli()))
+                            .toArray(SqlParameterSource[]::new));
+        }
         String rule = rules.of(e.rule());
         AfterCommit.run(() ->
                 meters.counter("ax.alerts", "rule", rule, "state", "firing").increment());
@@ -93,16 +110,18 @@ public class AlertsProjection {
     }
 
     private void failure(String jobId, int attempt, String outcome, String error, Instant at) {
-        // the job's type, schedule and retry limit are in its job_queue row (written before this run ended)
+        // the job's type, schedule, namespace and retry limit are in its job_queue row (written before this run ended)
         List<Map<String, Object>> rows = jdbc.queryForList(
-                "SELECT job_type, schedule_id, max_retries FROM job_queue WHERE job_id = :id", Map.of("id", jobId));
+                "SELECT job_type, schedule_id, max_retries, namespace FROM job_queue WHERE job_id = :id",
+                Map.of("id", jobId));
         if (rows.isEmpty()) return;
         Map<String, Object> row = rows.get(0);
         boolean forGood = attempt > ((Number) row.get("max_retries")).intValue();
         jdbc.update(
                 """
-                INSERT INTO job_failures (job_id, attempt, job_type, schedule_id, outcome, for_good, error, failed_at)
-                VALUES (:id, :attempt, :type, :schedule, :outcome, :forGood, :error, :at)
+                INSERT INTO job_failures (job_id, attempt, job_type, schedule_id, outcome, for_good, error, failed_at,
+                                          namespace)
+                VALUES (:id, :attempt, :type, :schedule, :outcome, :forGood, :error, :at, :namespace)
                 ON DUPLICATE KEY UPDATE outcome = VALUES(outcome)""",
                 new MapSqlParameterSource()
                         .addValue("id", jobId)
@@ -112,12 +131,13 @@ public class AlertsProjection {
                         .addValue("outcome", outcome)
                         .addValue("forGood", forGood ? 1 : 0)
                         .addValue("error", TextLimit.truncate(error))
-                        .addValue("at", at.toEpochMilli()));
+                        .addValue("at", at.toEpochMilli())
+                        .addValue("namespace", row.get("namespace")));
     }
 
-    private String write(Map<String, Object> details) {
+    private String write(Object value) {
         try {
-            return details == null ? null : json.writeValueAsString(details);
+            return value == null ? null : json.writeValueAsString(value);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("alert details cannot be written as JSON", e);
         }

@@ -53,41 +53,34 @@ public class ExplainJob {
         String actor;
         String cancelReason;
 
+        /** The status comes from {@link JobStatus#after}, the one answer to which event means which status. */
         void apply(Object event, Instant at, Map<String, ?> metadata) {
+            JobStatus next = JobStatus.after(event);
+            if (next == null) return;
+            status = next;
             since = at;
             if (event instanceof JobCreated e) {
                 created = e;
                 runAt = e.runAt();
                 timeoutMs = e.timeoutMs();
             } else if (event instanceof JobClaimed e) {
-                status = JobStatus.CLAIMED;
                 node = e.node();
                 leaseUntil = e.leaseUntil();
             } else if (event instanceof JobStarted e) {
-                status = JobStatus.RUNNING;
                 attempt = e.attempt();
                 node = e.node();
                 worker = e.worker();
                 startedAt = at;
                 timeoutMs = e.timeoutMs();
             } else if (event instanceof JobSucceeded e) {
-                status = JobStatus.SUCCEEDED;
                 result = e.result();
             } else if (event instanceof JobFailed e) {
-                status = JobStatus.FAILED;
                 lastError = e.error();
-            } else if (event instanceof JobTimedOut e) {
-                if (e.phase() == TimeoutPhase.RUN) {
-                    status = JobStatus.TIMED_OUT;
-                    lastError = "attempt " + e.attempt() + " timed out";
-                } else {
-                    status = JobStatus.WAITING;
-                }
+            } else if (event instanceof JobTimedOut e && e.phase() == TimeoutPhase.RUN) {
+                lastError = "attempt " + e.attempt() + " timed out";
             } else if (event instanceof JobRetryScheduled e) {
-                status = JobStatus.RETRY_WAITING;
                 runAt = e.runAt();
             } else if (event instanceof JobCanceled e) {
-                status = JobStatus.CANCELED;
                 cancelReason = e.reason();
                 Object by = metadata.get(Metadata.ACTOR);
                 actor = by == null ? null : by.toString();
@@ -216,19 +209,23 @@ public class ExplainJob {
                     nodeSummary(now)));
         }
         if (c.executorApp() != null) {
-            Map<String, List<String>> workers = live.liveWorkers(c.executorApp());
+            // a worker runs only jobs of the namespace it registered in: another namespace's workers do not count
+            Map<String, List<String>> workers = live.liveWorkers(c.executorApp(), c.namespace());
             if (workers.isEmpty()) {
-                Long heard = live.lastHeardOf(c.executorApp());
+                Long heard = live.lastHeardOf(c.executorApp(), c.namespace());
                 reasons.add(reason(
                         "NO_LIVE_WORKER",
-                        "no live worker of app " + c.executorApp() + " runs it",
+                        "no live worker of app " + c.executorApp() + " in namespace " + c.namespace() + " runs it",
                         heard == null ? null : Instant.ofEpochMilli(heard),
                         "app",
-                        c.executorApp()));
+                        c.executorApp(),
+                        "namespace",
+                        c.namespace()));
             } else if (workers.values().stream().noneMatch(types -> types.contains(c.jobType()))) {
                 reasons.add(reason(
                         "NO_HANDLER",
-                        "no live worker of app " + c.executorApp() + " registered job type " + c.jobType(),
+                        "no live worker of app " + c.executorApp() + " in namespace " + c.namespace()
+                                + " registered job type " + c.jobType(),
                         null,
                         "app",
                         c.executorApp(),
@@ -241,7 +238,8 @@ public class ExplainJob {
             List<LiveState.NodeRow> withPool = now.nodes().stream()
                     .filter(n -> n.pools().containsKey(c.jobType()))
                     .toList();
-            boolean remote = live.liveWorkers(null).values().stream().anyMatch(t -> t.contains(c.jobType()));
+            boolean remote =
+                    live.liveWorkers(null, c.namespace()).values().stream().anyMatch(t -> t.contains(c.jobType()));
             if (withPool.isEmpty() && !remote) {
                 reasons.add(reason(
                         "NO_HANDLER",
@@ -252,7 +250,10 @@ public class ExplainJob {
             } else if (!withPool.isEmpty() && !remote) {
                 List<LiveState.NodeRow> scanningWithPool =
                         withPool.stream().filter(scanning::contains).toList();
-                boolean full = !scanningWithPool.isEmpty()
+                // full pools hold back only a due job: by its time they may have room
+                boolean due = job.runAt.toEpochMilli() <= now.nowMs();
+                boolean full = due
+                        && !scanningWithPool.isEmpty()
                         && scanningWithPool.stream().allMatch(n -> {
                             List<Integer> pool = n.pools().get(c.jobType());
                             return pool.get(1) >= pool.get(0);

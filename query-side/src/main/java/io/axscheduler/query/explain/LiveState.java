@@ -2,11 +2,12 @@ package io.axscheduler.query.explain;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.axscheduler.query.observe.LivenessProperties;
+import io.axscheduler.query.observe.ObserveProperties;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.stereotype.Component;
 
@@ -56,16 +57,14 @@ public class LiveState {
     public LiveState(
             NamedParameterJdbcTemplate jdbc,
             ObjectMapper json,
-            @Value("${ax.observe.node-report-ms:2000}") long nodeReportMs,
-            @Value("${ax.scheduler.health.scan-stall-ms:30000}") long scanStallMs,
-            @Value("${ax.scheduler.workers.heartbeat-interval-ms:10000}") long heartbeatMs,
-            @Value("${ax.scheduler.workers.missed-heartbeats:3}") int missedHeartbeats) {
+            ObserveProperties observe,
+            LivenessProperties liveness) {
         this.jdbc = jdbc;
         this.json = json;
         // three reports missed: the node is gone (or its database pool is stuck, which is as bad)
-        this.nodeSilentMs = Math.max(3 * nodeReportMs, 5_000);
-        this.scanStallMs = scanStallMs;
-        this.workerSilenceMs = heartbeatMs * missedHeartbeats;
+        this.nodeSilentMs = observe.nodeSilentMs();
+        this.scanStallMs = liveness.health().scanStallMs();
+        this.workerSilenceMs = liveness.workers().silenceMs();
     }
 
     public Snapshot snapshot() {
@@ -87,23 +86,31 @@ public class LiveState {
         return new Snapshot(now, nodes, scanStallMs);
     }
 
-    /** Live workers (heartbeat within the silence limit) of {@code app}, any app when null, with their job types. */
-    public Map<String, List<String>> liveWorkers(String app) {
+    /**
+     * Live workers (heartbeat within the silence limit) of {@code app} (any app when null) registered in
+     * {@code namespace}, with their job types.
+     */
+    public Map<String, List<String>> liveWorkers(String app, String namespace) {
         Map<String, List<String>> workers = new LinkedHashMap<>();
+        Map<String, Object> params = new java.util.HashMap<>(Map.of("silence", workerSilenceMs, "ns", namespace));
+        if (app != null) params.put("app", app);
         jdbc.query(
                 "SELECT worker_id, job_types FROM workers WHERE last_heartbeat >= " + NOW_MS + " - :silence"
-                        + (app == null ? "" : " AND app = :app") + " ORDER BY worker_id LIMIT 1000",
-                app == null ? Map.of("silence", workerSilenceMs) : Map.of("silence", workerSilenceMs, "app", app),
+                        + " AND namespace = :ns" + (app == null ? "" : " AND app = :app")
+                        + " ORDER BY worker_id LIMIT 1000",
+                params,
                 rs -> {
                     workers.put(rs.getString(1), List.of(rs.getString(2).split(",")));
                 });
         return workers;
     }
 
-    /** When the app's last live worker was last heard from, or null when none ever registered. */
-    public Long lastHeardOf(String app) {
+    /** When the app's last worker in {@code namespace} was last heard from, or null when none is registered there. */
+    public Long lastHeardOf(String app, String namespace) {
         return jdbc.queryForObject(
-                "SELECT MAX(last_heartbeat) FROM workers WHERE app = :app", Map.of("app", app), Long.class);
+                "SELECT MAX(last_heartbeat) FROM workers WHERE app = :app AND namespace = :ns",
+                Map.of("app", app, "ns", namespace),
+                Long.class);
     }
 
     private Map<String, List<Integer>> pools(String text) {

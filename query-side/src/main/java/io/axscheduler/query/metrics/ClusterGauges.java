@@ -1,7 +1,9 @@
 package io.axscheduler.query.metrics;
 
+import io.axscheduler.api.Namespaces;
 import io.axscheduler.api.observe.BoundedLabels;
-import io.axscheduler.api.observe.Namespaces;
+import io.axscheduler.query.observe.LivenessProperties;
+import io.axscheduler.query.observe.ObserveProperties;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
@@ -10,13 +12,14 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.stereotype.Component;
@@ -48,17 +51,14 @@ public class ClusterGauges implements SmartLifecycle {
     public ClusterGauges(
             ObjectProvider<MeterRegistry> registry,
             NamedParameterJdbcTemplate jdbc,
-            @Value("${ax.observe.gauge-refresh-ms:5000}") long refreshMs,
-            @Value("${ax.observe.schedule-behind-ms:10000}") long behindMs,
-            @Value("${ax.scheduler.workers.heartbeat-interval-ms:10000}") long heartbeatMs) {
-        if (refreshMs < 100 || refreshMs > 300_000)
-            throw new IllegalArgumentException("ax.observe.gauge-refresh-ms must be 100..300000");
-        if (behindMs < 1000) throw new IllegalArgumentException("ax.observe.schedule-behind-ms must be >= 1000");
+            ObserveProperties observe,
+            LivenessProperties liveness) {
         MeterRegistry meters = registry.getIfAvailable(SimpleMeterRegistry::new);
         this.jdbc = jdbc;
-        this.refreshMs = refreshMs;
-        this.behindMs = behindMs;
-        this.workerSilentMs = 2 * heartbeatMs;
+        this.refreshMs = observe.gaugeRefreshMs();
+        this.behindMs = observe.scheduleBehindMs();
+        // two heartbeats missed: silent, before the registry removes the worker at its limit
+        this.workerSilentMs = 2 * liveness.workers().heartbeatIntervalMs();
         this.jobs = MultiGauge.builder("ax.jobs")
                 .description("jobs in each live status, cluster-wide")
                 .register(meters);
@@ -75,27 +75,80 @@ public class ClusterGauges implements SmartLifecycle {
 
     /** Reads every gauge again now; the timer calls it, and tests to see a change at once. */
     public void refresh() {
-        List<MultiGauge.Row<?>> jobRows = new ArrayList<>();
+        // a namespace with no live job still shows its zero, so a series does not vanish when its queue empties
+        Set<String> namespaces = new TreeSet<>(jdbc.queryForList(
+                "SELECT DISTINCT namespace FROM schedules UNION SELECT DISTINCT namespace FROM workers"
+                        + " UNION SELECT :default",
+                Map.of("default", Namespaces.DEFAULT),
+                String.class));
+        // two dives into the namespace index: with one namespace in job_queue (or none) the counts stay index-only
+        // ranges; only with several are rows read to group them
+        Map<String, Object> span =
+                jdbc.queryForMap("SELECT MIN(namespace) lo, MAX(namespace) hi FROM job_queue", Map.of());
+        String only = span.get("lo") == null || span.get("lo").equals(span.get("hi")) ? (String) span.get("lo") : null;
+        boolean one = span.get("lo") == null || only != null;
+        Map<List<String>, Long> byStatus = new HashMap<>();
         for (String status : LIVE_STATUSES) {
-            Long count = jdbc.queryForObject(
-                    "SELECT COUNT(*) FROM job_queue WHERE status = :status", Map.of("status", status), Long.class);
-            jobRows.add(MultiGauge.Row.of(Tags.of("namespace", Namespaces.DEFAULT, "status", status), count));
+            if (one) {
+                Long count = jdbc.queryForObject(
+                        "SELECT COUNT(*) FROM job_queue WHERE status = :status", Map.of("status", status), Long.class);
+                byStatus.put(List.of(only == null ? Namespaces.DEFAULT : only, status), count);
+                continue;
+            }
+            jdbc.query(
+                    "SELECT namespace, COUNT(*) FROM job_queue WHERE status = :status GROUP BY namespace",
+                    Map.of("status", status),
+                    rs -> {
+                        byStatus.put(List.of(rs.getString(1), status), rs.getLong(2));
+                    });
+        }
+        byStatus.keySet().forEach(key -> namespaces.add(key.get(0)));
+        List<MultiGauge.Row<?>> jobRows = new ArrayList<>();
+        for (String namespace : namespaces) {
+            for (String status : LIVE_STATUSES) {
+                long count = byStatus.getOrDefault(List.of(namespace, status), 0L);
+                jobRows.add(MultiGauge.Row.of(Tags.of("namespace", namespace, "status", status), count));
+            }
         }
         jobs.register(jobRows, true);
 
-        Long oldestDue = jdbc.queryForObject(
-                "SELECT MIN(m) FROM (SELECT MIN(run_at) m FROM job_queue WHERE claimable = 1 GROUP BY job_type) t",
-                Map.of(),
-                Long.class);
+        Map<String, Long> oldestDue = new HashMap<>();
+        if (one) {
+            Long due = jdbc.queryForObject(
+                    "SELECT MIN(m) FROM (SELECT MIN(run_at) m FROM job_queue WHERE claimable = 1 GROUP BY job_type) t",
+                    Map.of(),
+                    Long.class);
+            if (due != null) oldestDue.put(only == null ? Namespaces.DEFAULT : only, due);
+        } else {
+            jdbc.query(
+                    "SELECT namespace, MIN(run_at) FROM job_queue WHERE claimable = 1 GROUP BY namespace",
+                    Map.of(),
+                    rs -> {
+                        oldestDue.put(rs.getString(1), rs.getLong(2));
+                    });
+        }
         Long now = jdbc.queryForObject("SELECT " + NOW_MS, Map.of(), Long.class);
-        double waited = oldestDue == null ? 0 : Math.max(0, now - oldestDue) / 1000.0;
-        oldestWaiting.register(List.of(MultiGauge.Row.of(Tags.of("namespace", Namespaces.DEFAULT), waited)), true);
+        List<MultiGauge.Row<?>> waitedRows = new ArrayList<>();
+        for (String namespace : namespaces) {
+            Long due = oldestDue.get(namespace);
+            double waited = due == null ? 0 : Math.max(0, now - due) / 1000.0;
+            waitedRows.add(MultiGauge.Row.of(Tags.of("namespace", namespace), waited));
+        }
+        oldestWaiting.register(waitedRows, true);
 
-        Long late = jdbc.queryForObject(
-                "SELECT COUNT(*) FROM schedules WHERE state = 'ACTIVE' AND next_fire_at < " + NOW_MS + " - :behind",
+        Map<String, Long> late = new HashMap<>();
+        jdbc.query(
+                "SELECT namespace, COUNT(*) FROM schedules WHERE state = 'ACTIVE' AND next_fire_at < " + NOW_MS
+                        + " - :behind GROUP BY namespace",
                 Map.of("behind", behindMs),
-                Long.class);
-        behind.register(List.of(MultiGauge.Row.of(Tags.of("namespace", Namespaces.DEFAULT), late)), true);
+                rs -> {
+                    late.put(rs.getString(1), rs.getLong(2));
+                });
+        List<MultiGauge.Row<?>> behindRows = new ArrayList<>();
+        for (String namespace : namespaces) {
+            behindRows.add(MultiGauge.Row.of(Tags.of("namespace", namespace), late.getOrDefault(namespace, 0L)));
+        }
+        behind.register(behindRows, true);
 
         Map<List<String>, Integer> byState = new HashMap<>();
         jdbc.query(

@@ -42,9 +42,9 @@ public class SchedulesProjection {
                 """
                 INSERT INTO schedules (schedule_id, name, state, trigger_type, trigger_json, timezone, job_type, job_json,
                                        misfire_policy, overlap_policy, anchor_at, next_fire_at, created_at, updated_at,
-                                       namespace)
+                                       defined_at, namespace)
                 VALUES (:id, :name, 'ACTIVE', :triggerType, :triggerJson, :timezone, :jobType, :jobJson,
-                        :misfire, :overlap, :anchor, :next, :at, :at, :namespace)""",
+                        :misfire, :overlap, :anchor, :next, :at, :at, :at, :namespace)""",
                 definition(
                                 e.scheduleId(),
                                 e.name(),
@@ -67,7 +67,7 @@ public class SchedulesProjection {
                 UPDATE schedules SET name = :name, trigger_type = :triggerType, trigger_json = :triggerJson,
                                      timezone = :timezone, job_type = :jobType, job_json = :jobJson,
                                      misfire_policy = :misfire, overlap_policy = :overlap, anchor_at = :anchor,
-                                     next_fire_at = :next, updated_at = :at
+                                     next_fire_at = :next, updated_at = :at, defined_at = :at
                 WHERE schedule_id = :id""",
                 definition(
                         e.scheduleId(),

@@ -1,5 +1,6 @@
 package io.axscheduler.query.stats;
 
+import io.axscheduler.api.Namespaces;
 import io.axscheduler.api.job.JobCanceled;
 import io.axscheduler.api.job.JobCreated;
 import io.axscheduler.api.job.JobFailed;
@@ -173,7 +174,8 @@ public class StatsProjection {
                     "SELECT job_id, job_type, run_at, namespace FROM job_queue WHERE job_id IN (:ids)",
                     Map.of("ids", ids),
                     rs -> {
-                        JobFacts f = new JobFacts(rs.getString(4), rs.getString(2), rs.getLong(3));
+                        JobFacts f =
+                                new JobFacts(Namespaces.orDefault(rs.getString(4)), rs.getString(2), rs.getLong(3));
                         found.put(rs.getString(1), f);
                         jobs.put(rs.getString(1), f);
                     });

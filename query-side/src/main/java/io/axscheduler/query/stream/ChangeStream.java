@@ -32,6 +32,10 @@ import org.springframework.stereotype.Component;
  * (tokens in memory, from the head of the store: see {@link StreamProcessorSetup}), so each node sees the changes
  * of all nodes once committed, and a subscriber never hears of a change that rolled back. Never throws: a stream
  * must not hold anything up.
+ *
+ * <p>Each change names its job's or schedule's namespace, so that a subscriber hears only of those it may see: taken
+ * from the creating event when this node's processor saw it (at most {@value #NAMESPACE_ENTRIES} of each are kept),
+ * else read from the read model; unknown (null) when neither has it.
  */
 @Component
 @ProcessingGroup(ChangeStream.PROCESSING_GROUP)
@@ -39,18 +43,12 @@ public class ChangeStream {
 
     public static final String PROCESSING_GROUP = "console-stream";
     private static final int SCHEDULE_OF_JOB_ENTRIES = 10_000;
-    private static final int NAMESPACE_ENTRIES = 20_000;
+    static final int NAMESPACE_ENTRIES = 10_000;
 
     private final StreamHub hub;
     private final NamedParameterJdbcTemplate jdbc;
-    // the namespace of recent jobs and schedules, so a subscriber sees only the namespaces it may (ids are unique
-    // across both); one older than the node's start or than the map is read once from its row
-    private final Map<String, String> namespaceOf = Collections.synchronizedMap(new LinkedHashMap<>(256, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
-            return size() > NAMESPACE_ENTRIES;
-        }
-    });
+    private final Map<String, String> namespaceOfJob = bounded(NAMESPACE_ENTRIES);
+    private final Map<String, String> namespaceOfSchedule = bounded(NAMESPACE_ENTRIES);
     // the schedule a recent job was made by, so that ?scheduleId= also follows that job's later events
     private final Map<String, String> scheduleOfJob =
             Collections.synchronizedMap(new LinkedHashMap<>(256, 0.75f, true) {
@@ -65,10 +63,19 @@ public class ChangeStream {
         this.jdbc = jdbc;
     }
 
+    private static Map<String, String> bounded(int entries) {
+        return Collections.synchronizedMap(new LinkedHashMap<>(256, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
+                return size() > entries;
+            }
+        });
+    }
+
     @EventHandler
     void on(JobCreated e, @Timestamp Instant at) {
         if (e.scheduleId() != null) scheduleOfJob.put(e.jobId(), e.scheduleId());
-        namespaceOf.put(e.jobId(), e.namespace());
+        namespaceOfJob.put(e.jobId(), e.namespace());
         job(e.jobId(), e, at);
     }
 
@@ -109,7 +116,7 @@ public class ChangeStream {
 
     @EventHandler
     void on(ScheduleCreated e, @Timestamp Instant at) {
-        namespaceOf.put(e.scheduleId(), e.namespace());
+        namespaceOfSchedule.put(e.scheduleId(), e.namespace());
         schedule(e.scheduleId(), "ScheduleCreated", "ACTIVE", at);
     }
 
@@ -151,31 +158,24 @@ public class ChangeStream {
                 event.getClass().getSimpleName(),
                 JobStatus.after(event).name(),
                 scheduleOfJob.get(jobId),
-                namespace("job_queue", "job_id", jobId),
+                namespace(namespaceOfJob, "SELECT namespace FROM job_queue WHERE job_id = :id", jobId),
                 at));
     }
 
     private void schedule(String scheduleId, String event, String state, Instant at) {
-        hub.publish(new Change(
-                "schedule",
-                scheduleId,
-                event,
-                state,
-                scheduleId,
-                namespace("schedules", "schedule_id", scheduleId),
-                at));
+        String namespace =
+                namespace(namespaceOfSchedule, "SELECT namespace FROM schedules WHERE schedule_id = :id", scheduleId);
+        hub.publish(new Change("schedule", scheduleId, event, state, scheduleId, namespace, at));
     }
 
-    /** The namespace of a job or schedule; null when unknown, which only a subscriber seeing every namespace gets. */
-    private String namespace(String table, String key, String id) {
-        String known = namespaceOf.get(id);
-        if (known != null) return known;
+    private String namespace(Map<String, String> known, String sql, String id) {
+        String namespace = known.get(id);
+        if (namespace != null) return namespace;
         try {
-            List<String> found = jdbc.queryForList(
-                    "SELECT namespace FROM " + table + " WHERE " + key + " = :id", Map.of("id", id), String.class);
-            if (found.isEmpty()) return null;
-            namespaceOf.put(id, found.get(0));
-            return found.get(0);
+            List<String> rows = jdbc.queryForList(sql, Map.of("id", id), String.class);
+            if (rows.isEmpty()) return null;
+            known.put(id, rows.get(0));
+            return rows.get(0);
         } catch (RuntimeException e) {
             return null;
         }

@@ -19,8 +19,8 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 /**
  * {@code GET /api/v1/stream}: server-sent events of job and schedule changes (events {@code job} and
  * {@code schedule}, data a {@link Change}), filtered by {@code namespace}, {@code jobId} and {@code scheduleId};
- * {@code events=changed} sends only a {@code changed} event at most every flush interval instead. A caller hears
- * only of the namespaces it may see.
+ * {@code events=changed} sends only a {@code changed} event at most every flush interval instead. A subscriber
+ * hears only of the namespaces it may see.
  */
 @RestController
 public class StreamController {
@@ -49,7 +49,7 @@ public class StreamController {
             errors.add(new FieldError("events", "must be all or changed"));
         if (!errors.isEmpty()) throw new InvalidRequestException(errors);
         Set<String> visible = Access.listable(caller, ns);
-        SseEmitter emitter = hub.subscribe(new StreamHub.Filter(ns, visible, job, schedule, "changed".equals(kind)));
+        SseEmitter emitter = hub.subscribe(new StreamHub.Filter(ns, job, schedule, "changed".equals(kind), visible));
         if (emitter == null)
             throw new ResponseStatusException(HttpStatus.SERVICE_UNAVAILABLE, "too many stream subscribers");
         return emitter;

@@ -1,11 +1,10 @@
 package io.axscheduler.query.stream;
 
-import io.axscheduler.query.stats.Namespaces;
+import io.axscheduler.api.Namespaces;
 import java.io.IOException;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
@@ -60,9 +59,10 @@ public class StreamHub implements DisposableBean {
 
     /**
      * Which changes a subscriber wants; a blank field matches everything. {@code visible}: the namespaces the
-     * subscriber may see ({@code null}: every one, and changes of unknown namespace too).
+     * subscriber may see, null for every one (an admin); a change whose namespace is not known matches only then.
      */
-    public record Filter(String namespace, Set<String> visible, String jobId, String scheduleId, boolean changesOnly) {
+    public record Filter(
+            String namespace, String jobId, String scheduleId, boolean changesOnly, java.util.Set<String> visible) {
 
         boolean matches(Change c) {
             if (visible != null && (c.namespace() == null || !visible.contains(c.namespace()))) return false;

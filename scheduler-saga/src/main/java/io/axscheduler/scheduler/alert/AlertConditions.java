@@ -1,16 +1,18 @@
 package io.axscheduler.scheduler.alert;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.axscheduler.api.observe.Namespaces;
 import io.axscheduler.api.schedule.FireTimes;
 import io.axscheduler.api.schedule.Trigger;
+import io.axscheduler.scheduler.observe.ObserveProperties;
 import io.axscheduler.scheduler.remote.WorkerProperties;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.stereotype.Component;
 
@@ -18,7 +20,8 @@ import org.springframework.stereotype.Component;
  * What holds now for each rule type, as keys (what the alert is about: a job type, a schedule, a node, a worker, an
  * app) with a message and details. Every query is an index range over a small or bounded set: the failures table by
  * time, schedules by (state, next fire time), the nodes' and workers' rows, the claim index; at most
- * {@value #MAX_KEYS} keys a rule.
+ * {@value #MAX_KEYS} keys a rule. A rule's namespace narrows every type but the stalled scanner (a node scans for
+ * every namespace).
  */
 @Component
 class AlertConditions {
@@ -39,24 +42,23 @@ class AlertConditions {
             AlertProperties properties,
             ObjectMapper json,
             WorkerProperties workers,
-            @org.springframework.beans.factory.annotation.Value("${ax.observe.node-report-ms:2000}") long reportMs) {
+            ObserveProperties observe) {
         this.jdbc = jdbc;
         this.properties = properties;
         this.json = json;
-        this.nodeSilentMs = Math.max(3 * reportMs, 5_000);
+        this.nodeSilentMs = observe.nodeSilentMs();
         // two heartbeats missed: lost before the registry removes it at its limit
         this.workerMissedMs = 2 * workers.heartbeatIntervalMs();
     }
 
     /**
      * The keys whose condition holds for {@code rule} now. {@code open}: keys of the rule's alerts that fire, with
-     * when each was raised, for conditions that last beyond what the tables show (a removed worker).
+     * when each was raised, for conditions that last beyond what the tables show (a removed worker); {@code pending}:
+     * keys seen holding that wait for the rule's forMs, which a windowed condition must go on checking.
      */
-    Map<String, Violation> evaluate(AlertRule rule, long nowMs, Map<String, Long> open) {
+    Map<String, Violation> evaluate(AlertRule rule, long nowMs, Map<String, Long> open, Set<String> pending) {
         long threshold = rule.thresholdOrDefault();
         AlertRule.Filter f = rule.filter();
-        // every job and schedule is in the default namespace until they carry one
-        if (f.namespace() != null && !f.namespace().equals(Namespaces.DEFAULT)) return Map.of();
         return switch (rule.type()) {
             case JOB_FAILED -> failures(nowMs, f, threshold, " AND for_good = 1", "failed for good");
             case JOB_TIMED_OUT -> failures(nowMs, f, threshold, " AND outcome = 'TIMED_OUT'", "timed out");
@@ -66,7 +68,7 @@ class AlertConditions {
             case OLDEST_WAITING -> oldestWaiting(nowMs, f, threshold);
             case WORKER_LOST -> workersLost(nowMs, f, open);
             case NO_LIVE_WORKER -> appsWithoutWorkers(nowMs, f);
-            case CRON_RUNAWAY -> runawaySchedules(nowMs, f, threshold, open);
+            case CRON_RUNAWAY -> runawaySchedules(nowMs, f, threshold, union(open.keySet(), pending));
         };
     }
 
@@ -217,7 +219,7 @@ class AlertConditions {
 
     private Map<String, Violation> workersLost(long nowMs, AlertRule.Filter f, Map<String, Long> open) {
         Map<String, Object> p = new HashMap<>(Map.of("before", nowMs - workerMissedMs));
-        String app = f.app() == null ? "" : " AND app = :app";
+        String app = (f.app() == null ? "" : " AND app = :app") + namespace(f, p, "namespace");
         if (f.app() != null) p.put("app", f.app());
         Map<String, Violation> out = new LinkedHashMap<>();
         jdbc.query(
@@ -262,7 +264,8 @@ class AlertConditions {
         jdbc.query(
                 "SELECT executor_app, COUNT(*) waiting, MIN(run_at) oldest FROM job_queue WHERE claimable = 1"
                         + " AND run_at <= :now" + app + where + " AND NOT EXISTS (SELECT 1 FROM workers w WHERE"
-                        + " w.app = job_queue.executor_app AND w.last_heartbeat >= :now - :silent)"
+                        + " w.app = job_queue.executor_app AND w.namespace = job_queue.namespace"
+                        + " AND w.last_heartbeat >= :now - :silent)"
                         + " GROUP BY executor_app LIMIT " + MAX_KEYS,
                 p,
                 rs -> {
@@ -281,44 +284,65 @@ class AlertConditions {
     }
 
     /**
-     * Schedules created within the event window (the created_at index) and those already alerted on, whose trigger
-     * fires more than {@code perDay} times a day.
+     * Schedules defined (created, or changed by an update) within the event window, read by the {@code defined_at}
+     * index, and those the rule already tracks (firing or pending), whose trigger as defined now fires more than
+     * {@code perDay} times in the day from now. A schedule whose trigger was slowed below the threshold or that was
+     * deleted no longer holds; a paused one still does (resuming it brings the fires back).
      */
-    private Map<String, Violation> runawaySchedules(
-            long nowMs, AlertRule.Filter f, long perDay, Map<String, Long> open) {
+    private Map<String, Violation> runawaySchedules(long nowMs, AlertRule.Filter f, long perDay, Set<String> tracked) {
         Map<String, Object> p = new HashMap<>(Map.of("since", nowMs - properties.eventWindowMs()));
         String where = filter(f, p, "job_type", "schedule_id");
-        String alerted = open.isEmpty() ? "" : " OR schedule_id IN (:open)";
-        if (!open.isEmpty()) p.put("open", open.keySet());
+        String columns = "SELECT schedule_id, name, trigger_json, anchor_at, defined_at FROM schedules"
+                + " WHERE state <> 'DELETED'" + where;
+        // two selects, so each reads its own index (defined_at, the primary key) rather than the whole table
+        String sql = columns + " AND defined_at >= :since";
+        if (!tracked.isEmpty()) {
+            sql = "(" + sql + " LIMIT 1000) UNION (" + columns + " AND schedule_id IN (:tracked))";
+            p.put("tracked", tracked);
+        }
         Map<String, Violation> out = new LinkedHashMap<>();
-        jdbc.query(
-                "SELECT schedule_id, name, trigger_json, anchor_at FROM schedules WHERE state <> 'DELETED' AND"
-                        + " (created_at >= :since" + alerted + ")" + where + " LIMIT 1000",
-                p,
-                rs -> {
-                    if (out.size() >= MAX_KEYS) return;
-                    try {
-                        Trigger trigger = json.readValue(rs.getString("trigger_json"), Trigger.class);
-                        long fires = FireTimes.firesPerDay(
-                                trigger, Instant.ofEpochMilli(rs.getLong("anchor_at")), Instant.ofEpochMilli(nowMs));
-                        if (fires > perDay) {
-                            out.put(
-                                    rs.getString("schedule_id"),
-                                    new Violation(
-                                            "schedule " + rs.getString("name") + " (" + rs.getString("schedule_id")
-                                                    + ") fires " + fires + " times a day (threshold " + perDay + ")",
-                                            Map.of("scheduleId", rs.getString("schedule_id"), "firesPerDay", fires)));
-                        }
-                    } catch (Exception unreadable) {
-                        // a trigger this node cannot read is no runaway it can judge
-                    }
-                });
+        jdbc.query(sql + " LIMIT 1000", p, rs -> {
+            if (out.size() >= MAX_KEYS) return;
+            try {
+                Trigger trigger = json.readValue(rs.getString("trigger_json"), Trigger.class);
+                long fires = FireTimes.firesPerDay(
+                        trigger, Instant.ofEpochMilli(rs.getLong("anchor_at")), Instant.ofEpochMilli(nowMs));
+                if (fires > perDay) {
+                    out.put(
+                            rs.getString("schedule_id"),
+                            new Violation(
+                                    "schedule " + rs.getString("name") + " (" + rs.getString("schedule_id") + ") fires "
+                                            + fires + " times a day (threshold " + perDay + ")",
+                                    Map.of(
+                                            "scheduleId", rs.getString("schedule_id"),
+                                            "firesPerDay", fires,
+                                            "definedAt", Instant.ofEpochMilli(rs.getLong("defined_at")))));
+                }
+            } catch (Exception unreadable) {
+                // a trigger this node cannot read is no runaway it can judge
+            }
+        });
         return out;
     }
 
-    /** The filter's job type and schedule as SQL conditions on the given columns, adding their parameters. */
+    private static Set<String> union(Set<String> a, Set<String> b) {
+        Set<String> all = new HashSet<>(a);
+        all.addAll(b);
+        return all;
+    }
+
+    /** The filter's namespace as an SQL condition on {@code column}, adding its parameter; none without one. */
+    private static String namespace(AlertRule.Filter f, Map<String, Object> p, String column) {
+        if (f.namespace() == null) return "";
+        p.put("namespace", f.namespace());
+        return " AND " + column + " = :namespace";
+    }
+
+    /**
+     * The filter's namespace, job type and schedule as SQL conditions on the given columns, adding their parameters.
+     */
     private static String filter(AlertRule.Filter f, Map<String, Object> p, String typeColumn, String scheduleColumn) {
-        StringBuilder sql = new StringBuilder();
+        StringBuilder sql = new StringBuilder(namespace(f, p, "namespace"));
         if (f.jobType() != null) {
             sql.append(" AND ").append(typeColumn).append(" = :jobType");
             p.put("jobType", f.jobType());

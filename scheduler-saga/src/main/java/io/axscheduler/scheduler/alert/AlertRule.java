@@ -5,9 +5,17 @@ import java.util.List;
 
 /**
  * A rule: its condition ({@code type}, {@code filter}, {@code threshold}), how long the condition must hold before it
- * raises ({@code forMs}), and the channels it tells. A null threshold takes the type's default.
+ * raises ({@code forMs}), the channels it tells, and how many raises it may notify per rate window
+ * ({@code maxPerWindow}; null takes {@code ax.alerts.rate-limit.per-rule}). A null threshold takes the type's default.
  */
-public record AlertRule(String name, AlertType type, Filter filter, Long threshold, Long forMs, List<String> channels) {
+public record AlertRule(
+        String name,
+        AlertType type,
+        Filter filter,
+        Long threshold,
+        Long forMs,
+        List<String> channels,
+        Integer maxPerWindow) {
 
     public AlertRule {
         filter = filter == null ? new Filter(null, null, null, null) : filter;

@@ -3,6 +3,7 @@ package io.axscheduler.scheduler.alert;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.axscheduler.api.Namespaces;
 import io.axscheduler.api.alert.AlertType;
 import io.axscheduler.api.problem.FieldError;
 import io.axscheduler.api.problem.IllegalTransitionException;
@@ -55,8 +56,8 @@ public class AlertRules {
 
     public List<AlertRule> all() {
         return jdbc.query(
-                "SELECT name, type, filter_json, threshold, for_ms, channels FROM alert_rules ORDER BY name LIMIT "
-                        + MAX_RULES,
+                "SELECT name, type, filter_json, threshold, for_ms, channels, max_per_window FROM alert_rules"
+                        + " ORDER BY name LIMIT " + MAX_RULES,
                 Map.of(),
                 (rs, i) -> new AlertRule(
                         rs.getString(1),
@@ -64,7 +65,8 @@ public class AlertRules {
                         read(rs.getString(3), AlertRule.Filter.class),
                         rs.getLong(4),
                         rs.getLong(5),
-                        readList(rs.getString(6))));
+                        readList(rs.getString(6)),
+                        rs.getObject(7, Integer.class)));
     }
 
     public AlertRule find(String name) {
@@ -81,9 +83,10 @@ public class AlertRules {
             throw InvalidRequestException.of("name", "at most " + MAX_RULES + " rules exist at once");
         try {
             jdbc.update(
-                    "INSERT INTO alert_rules (name, type, filter_json, threshold, for_ms, channels, source, created_at,"
-                            + " updated_at) VALUES (:name, :type, :filter, :threshold, :forMs, :channels, 'api', "
-                            + DatabaseTime.NOW_MS + ", " + DatabaseTime.NOW_MS + ")",
+                    "INSERT INTO alert_rules (name, type, filter_json, threshold, for_ms, channels, max_per_window,"
+                            + " source, created_at, updated_at) VALUES (:name, :type, :filter, :threshold, :forMs,"
+                            + " :channels, :maxPerWindow, 'api', " + DatabaseTime.NOW_MS + ", " + DatabaseTime.NOW_MS
+                            + ")",
                     params(rule));
         } catch (DuplicateKeyException taken) {
             throw new IllegalTransitionException("alert rule " + rule.name() + " already exists");
@@ -92,30 +95,39 @@ public class AlertRules {
     }
 
     public AlertRule update(String name, AlertRule rule) {
-        AlertRule named =
-                new AlertRule(name, rule.type(), rule.filter(), rule.threshold(), rule.forMs(), rule.channels());
+        AlertRule named = new AlertRule(
+                name, rule.type(), rule.filter(), rule.threshold(), rule.forMs(), rule.channels(), rule.maxPerWindow());
         requireValid(named);
         int n = jdbc.update(
                 "UPDATE alert_rules SET type = :type, filter_json = :filter, threshold = :threshold, for_ms = :forMs,"
-                        + " channels = :channels, updated_at = " + DatabaseTime.NOW_MS + " WHERE name = :name",
+                        + " channels = :channels, max_per_window = :maxPerWindow, updated_at = " + DatabaseTime.NOW_MS
+                        + " WHERE name = :name",
                 params(named));
         if (n == 0) throw new NotFoundException("alert rule", name);
+        forgetPending(name);
         return find(name);
     }
 
     public void delete(String name) {
         if (jdbc.update("DELETE FROM alert_rules WHERE name = :name", Map.of("name", name)) == 0)
             throw new NotFoundException("alert rule", name);
+        forgetPending(name);
+    }
+
+    /** A changed condition starts its forMs again: what held under the old one says nothing of the new. */
+    private void forgetPending(String name) {
+        jdbc.update("DELETE FROM alert_pending WHERE rule = :name", Map.of("name", name));
     }
 
     private void upsert(AlertRule rule, String source) {
         MapSqlParameterSource p = params(rule).addValue("source", source);
         jdbc.update(
-                "INSERT INTO alert_rules (name, type, filter_json, threshold, for_ms, channels, source, created_at,"
-                        + " updated_at) VALUES (:name, :type, :filter, :threshold, :forMs, :channels, :source, "
-                        + DatabaseTime.NOW_MS + ", " + DatabaseTime.NOW_MS + ") ON DUPLICATE KEY UPDATE"
-                        + " type = VALUES(type), filter_json = VALUES(filter_json), threshold = VALUES(threshold),"
-                        + " for_ms = VALUES(for_ms), channels = VALUES(channels), source = VALUES(source),"
+                "INSERT INTO alert_rules (name, type, filter_json, threshold, for_ms, channels, max_per_window,"
+                        + " source, created_at, updated_at) VALUES (:name, :type, :filter, :threshold, :forMs,"
+                        + " :channels, :maxPerWindow, :source, " + DatabaseTime.NOW_MS + ", " + DatabaseTime.NOW_MS
+                        + ") ON DUPLICATE KEY UPDATE type = VALUES(type), filter_json = VALUES(filter_json),"
+                        + " threshold = VALUES(threshold), for_ms = VALUES(for_ms), channels = VALUES(channels),"
+                        + " max_per_window = VALUES(max_per_window), source = VALUES(source),"
                         + " updated_at = VALUES(updated_at)",
                 p);
     }
@@ -135,8 +147,11 @@ public class AlertRules {
             errors.add(new FieldError(p + "type", "required: one of " + List.of(AlertType.values())));
         if (rule.threshold() != null && rule.threshold() < 0)
             errors.add(new FieldError(p + "threshold", "must not be negative"));
-        if (rule.forMs() != null && (rule.forMs() < 0 || rule.forMs() > 86_400_000L))
-            errors.add(new FieldError(p + "forMs", "must be 0..86400000"));
+        if (rule.forMs() != null && (rule.forMs() < 0 || rule.forMs() > AlertProperties.MAX_WINDOW_MS))
+            errors.add(new FieldError(p + "forMs", "must be 0.." + AlertProperties.MAX_WINDOW_MS));
+        if (rule.maxPerWindow() != null
+                && (rule.maxPerWindow() < 1 || rule.maxPerWindow() > AlertProperties.MAX_PER_WINDOW))
+            errors.add(new FieldError(p + "maxPerWindow", "must be 1.." + AlertProperties.MAX_PER_WINDOW));
         if (rule.channels().size() > 10) errors.add(new FieldError(p + "channels", "at most 10"));
         for (int i = 0; i < rule.channels().size(); i++) {
             if (!properties.channels().containsKey(rule.channels().get(i)))
@@ -146,6 +161,8 @@ public class AlertRules {
                                 + properties.channels().keySet() + ")"));
         }
         AlertRule.Filter f = rule.filter();
+        if (f.namespace() != null && !Namespaces.isValid(f.namespace()))
+            errors.add(new FieldError(p + "filter.namespace", "must be 1-63 lowercase letters, digits or '-'"));
         for (String[] field : new String[][] {
             {"namespace", f.namespace()}, {"jobType", f.jobType()}, {"scheduleId", f.scheduleId()}, {"app", f.app()}
         }) {
@@ -162,7 +179,8 @@ public class AlertRules {
                 .addValue("filter", write(rule.filter()))
                 .addValue("threshold", rule.thresholdOrDefault())
                 .addValue("forMs", rule.forMsOrZero())
-                .addValue("channels", write(rule.channels()));
+                .addValue("channels", write(rule.channels()))
+                .addValue("maxPerWindow", rule.maxPerWindow());
     }
 
     private String write(Object value) {

@@ -1,5 +1,8 @@
 package io.axscheduler.scheduler.alert;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.axscheduler.api.TimeOrderedIds;
 import io.axscheduler.api.alert.RaiseAlert;
 import io.axscheduler.api.alert.ResolveAlert;
@@ -11,18 +14,20 @@ import io.axscheduler.scheduler.NodeMetrics;
 import io.axscheduler.scheduler.SchedulerCommands;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
+import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.jdbc.core.namedparam.SqlParameterSource;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -31,17 +36,24 @@ import org.springframework.transaction.support.TransactionTemplate;
  * of {@code alert_evaluator} (renewed each pass, taken over by another node once it lapses; a stopping node hands it
  * back). For each rule it compares the keys whose condition holds with the rule's firing alerts (the alerts read
  * model): a key that has held for {@code forMs} and does not fire is raised, a firing key that no longer holds is
- * resolved. A raise or a resolve is a command (AlertRaised / AlertResolved in the event store) and, per channel, a job
- * of type {@value DeliverAlert#JOB_TYPE} keyed by alert, state and channel, in one transaction: delivery is retried
- * with backoff and visible like any job, and made once. When no node scans, no such job would run, so this node
- * tells the channels itself and makes a job only for a channel it could not reach. Past a rule's rate limit an alert
- * is still raised and recorded, but its channels are not told (nor of its resolve).
+ * resolved. When a key was first seen holding is kept in {@code alert_pending} in database time, so a node taking the
+ * evaluation over raises at the instant the previous one would have. A raise or a resolve is a command (AlertRaised /
+ * AlertResolved in the event store) and, per channel, a job of type {@value DeliverAlert#JOB_TYPE} keyed by alert,
+ * state and channel, in one transaction: delivery is retried with backoff and visible like any job, and made once.
+ * When no node scans, no such job would run, so this node tells the channels itself and makes a job only for a channel
+ * it could not reach. Past the rate limits ({@link AlertProperties.RateLimit}) an alert is still raised and recorded,
+ * but the channels over their limit are not told (nor of its resolve).
  */
 @Component
 public class EvaluateAlerts implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(EvaluateAlerts.class);
+    private static final TypeReference<List<String>> STRINGS = new TypeReference<>() {};
     static final long MIN_LEASE_MS = 15_000;
+    /** How often rows past every window (notifications, failures) are removed. */
+    static final long PRUNE_EVERY_MS = 60_000;
+
+    static final int PRUNE_BATCH = 1000;
 
     private final NamedParameterJdbcTemplate jdbc;
     private final TransactionTemplate transaction;
@@ -50,13 +62,13 @@ public class EvaluateAlerts implements SmartLifecycle {
     private final AlertConditions conditions;
     private final AlertProperties properties;
     private final DeliverAlert deliver;
+    private final ObjectMapper json;
     private final Clock clock;
     private final String node;
-    /** rule → key → when (database ms) its condition was first seen holding; reset when another node leads. */
-    private final Map<String, Map<String, Long>> pending = new ConcurrentHashMap<>();
 
     private ScheduledExecutorService timer;
     private volatile long passes;
+    private long prunedAt;
 
     public EvaluateAlerts(
             NamedParameterJdbcTemplate jdbc,
@@ -67,7 +79,8 @@ public class EvaluateAlerts implements SmartLifecycle {
             AlertProperties properties,
             Clock clock,
             NodeMetrics metrics,
-            DeliverAlert deliver) {
+            DeliverAlert deliver,
+            ObjectMapper json) {
         this.jdbc = jdbc;
         this.deliver = deliver;
         this.transaction = transaction;
@@ -75,6 +88,7 @@ public class EvaluateAlerts implements SmartLifecycle {
         this.rules = rules;
         this.conditions = conditions;
         this.properties = properties;
+        this.json = json;
         this.clock = clock;
         this.node = metrics.node();
     }
@@ -86,13 +100,9 @@ public class EvaluateAlerts implements SmartLifecycle {
 
     /** One pass on the caller's thread: evaluates every rule when this node holds (or takes) the lease. */
     public boolean evaluateOnce() {
-        if (!takeLease()) {
-            pending.clear();
-            return false;
-        }
+        if (!takeLease()) return false;
         long nowMs = jdbc.queryForObject("SELECT " + DatabaseTime.NOW_MS, Map.of(), Long.class);
         List<AlertRule> all = rules.all();
-        pending.keySet().retainAll(all.stream().map(AlertRule::name).toList());
         for (AlertRule rule : all) {
             try {
                 evaluate(rule, nowMs);
@@ -101,8 +111,34 @@ public class EvaluateAlerts implements SmartLifecycle {
             }
         }
         resolveOrphans(all, nowMs);
+        if (nowMs - prunedAt >= PRUNE_EVERY_MS) prune(all, nowMs);
         passes++;
         return true;
+    }
+
+    /**
+     * Removes what no window reaches any more: notifications older than the longest rate window, failures older than
+     * a day (the longest event window), pending conditions that are stale or of removed rules.
+     */
+    private void prune(List<AlertRule> all, long nowMs) {
+        try {
+            jdbc.update(
+                    "DELETE FROM alert_notifications WHERE notified_at < :cut LIMIT " + PRUNE_BATCH,
+                    Map.of("cut", nowMs - AlertProperties.MAX_WINDOW_MS));
+            jdbc.update(
+                    "DELETE FROM job_failures WHERE failed_at < :cut LIMIT " + PRUNE_BATCH,
+                    Map.of("cut", nowMs - AlertProperties.MAX_WINDOW_MS));
+            List<String> names = all.stream().map(AlertRule::name).toList();
+            Map<String, Object> p = new HashMap<>(Map.of("stale", nowMs - staleMs()));
+            if (!names.isEmpty()) p.put("names", names);
+            jdbc.update(
+                    "DELETE FROM alert_pending WHERE seen_at < :stale"
+                            + (names.isEmpty() ? "" : " OR rule NOT IN (:names)"),
+                    p);
+            prunedAt = nowMs;
+        } catch (RuntimeException e) {
+            log.debug("could not prune the alert tables; tried again later: {}", e.toString());
+        }
     }
 
     /** Alerts of rules that were removed while they fired are resolved, untold (the rule named the channels). */
@@ -139,6 +175,14 @@ public class EvaluateAlerts implements SmartLifecycle {
                 == 1;
     }
 
+    /**
+     * A pending condition not seen for this long is stale (no node evaluated for longer than a failover takes): it
+     * may have cleared in between, so its forMs starts again.
+     */
+    private long staleMs() {
+        return leaseMs() + 2 * properties.evaluateMs();
+    }
+
     private void evaluate(AlertRule rule, long nowMs) {
         Map<String, String> openIds = new HashMap<>();
         Map<String, Long> openSince = new HashMap<>();
@@ -149,52 +193,145 @@ public class EvaluateAlerts implements SmartLifecycle {
                     openIds.put(rs.getString(2), rs.getString(1));
                     openSince.put(rs.getString(2), rs.getLong(3));
                 });
-        Map<String, AlertConditions.Violation> holding = conditions.evaluate(rule, nowMs, openSince);
-        Map<String, Long> seen = pending.computeIfAbsent(rule.name(), r -> new ConcurrentHashMap<>());
-        seen.keySet().retainAll(holding.keySet());
-        for (Map.Entry<String, AlertConditions.Violation> e : holding.entrySet()) {
-            if (openIds.containsKey(e.getKey())) continue;
-            long since = seen.computeIfAbsent(e.getKey(), k -> nowMs);
-            if (nowMs - since >= rule.forMsOrZero()) {
-                raise(rule, e.getKey(), e.getValue(), nowMs);
-                seen.remove(e.getKey());
-            }
+        Map<String, Long> pending = pendingSince(rule.name(), nowMs);
+        Map<String, AlertConditions.Violation> holding = conditions.evaluate(rule, nowMs, openSince, pending.keySet());
+        List<String> cleared = pending.keySet().stream()
+                .filter(k -> !holding.containsKey(k) || openIds.containsKey(k))
+                .toList();
+        if (!cleared.isEmpty()) {
+            jdbc.update(
+                    "DELETE FROM alert_pending WHERE rule = :rule AND alert_key IN (:keys)",
+                    Map.of("rule", rule.name(), "keys", cleared));
+        }
+        List<String> waiting =
+                holding.keySet().stream().filter(k -> !openIds.containsKey(k)).toList();
+        if (rule.forMsOrZero() > 0 && !waiting.isEmpty()) holdOn(rule.name(), waiting, nowMs);
+        for (String key : waiting) {
+            long since = pending.getOrDefault(key, nowMs);
+            if (nowMs - since >= rule.forMsOrZero()) raise(rule, key, holding.get(key), since, nowMs);
         }
         for (Map.Entry<String, String> open : openIds.entrySet()) {
             if (!holding.containsKey(open.getKey())) resolve(rule, open.getKey(), open.getValue(), nowMs);
         }
     }
 
-    private void raise(AlertRule rule, String key, AlertConditions.Violation violation, long nowMs) {
+    /** When each pending key of {@code rule} was first seen holding; stale rows are left out (they start again). */
+    private Map<String, Long> pendingSince(String rule, long nowMs) {
+        Map<String, Long> since = new HashMap<>();
+        jdbc.query(
+                "SELECT alert_key, since_at FROM alert_pending WHERE rule = :rule AND seen_at >= :fresh LIMIT 1000",
+                Map.of("rule", rule, "fresh", nowMs - staleMs()),
+                rs -> {
+                    since.put(rs.getString(1), rs.getLong(2));
+                });
+        return since;
+    }
+
+    /**
+     * Records that {@code keys} hold now: a new key (or a stale one) from now, a known one keeps its first instant.
+     * One batch per rule and pass.
+     */
+    private void holdOn(String rule, List<String> keys, long nowMs) {
+        jdbc.batchUpdate(
+                "INSERT INTO alert_pending (rule, alert_key, since_at, seen_at) VALUES (:rule, :key, :now, :now)"
+                        + " ON DUPLICATE KEY UPDATE since_at = IF(seen_at < :fresh, VALUES(since_at), since_at),"
+                        + " seen_at = VALUES(seen_at)",
+                keys.stream()
+                        .map(k -> new MapSqlParameterSource()
+                                .addValue("rule", rule)
+                                .addValue("key", k)
+                                .addValue("now", nowMs)
+                                .addValue("fresh", nowMs - staleMs()))
+                        .toArray(SqlParameterSource[]::new));
+    }
+
+    /**
+     * The rule's channels this raise may tell: none once the rule has notified its limit within the window, else
+     * those told of fewer raises than their own limit.
+     */
+    private List<String> tellable(AlertRule rule, long nowMs, List<String> withheld) {
+        long since = nowMs - properties.rateLimit().windowMs();
         Long sent = jdbc.queryForObject(
                 "SELECT COUNT(*) FROM alerts WHERE rule = :rule AND raised_at >= :since AND notified = 1",
-                Map.of("rule", rule.name(), "since", nowMs - properties.rateWindowMs()),
+                Map.of("rule", rule.name(), "since", since),
                 Long.class);
-        boolean notify = sent == null || sent < properties.maxPerRule();
+        if (sent != null && sent >= properties.ruleLimit(rule)) {
+            withheld.addAll(rule.channels());
+            return List.of();
+        }
+        List<String> told = new ArrayList<>();
+        for (String channel : rule.channels()) {
+            Long toChannel = jdbc.queryForObject(
+                    "SELECT COUNT(*) FROM alert_notifications WHERE channel = :channel AND notified_at >= :since",
+                    Map.of("channel", channel, "since", since),
+                    Long.class);
+            if (toChannel == null || toChannel < properties.channelLimit(channel)) told.add(channel);
+            else withheld.add(channel);
+        }
+        return told;
+    }
+
+    private void raise(AlertRule rule, String key, AlertConditions.Violation violation, long since, long nowMs) {
+        List<String> withheld = new ArrayList<>();
+        List<String> told = tellable(rule, nowMs, withheld);
+        Map<String, Object> details = new LinkedHashMap<>(violation.details());
+        if (rule.forMsOrZero() > 0) details.put("holdingSince", Instant.ofEpochMilli(since));
+        if (!withheld.isEmpty()) details.put("rateLimited", withheld);
         String alertId = TimeOrderedIds.next(clock.millis());
         String message = "[" + rule.name() + "] " + violation.message();
-        boolean direct = notify && !anyNodeScanning();
+        boolean direct = !told.isEmpty() && !anyNodeScanning();
         transaction.executeWithoutResult(tx -> {
-            commands.sendAndWait(new RaiseAlert(
-                    alertId, rule.name(), rule.type(), key, message, violation.details(), rule.channels(), notify));
-            if (notify && !direct) submitDeliveries(alertId, rule, "FIRING", message, violation.details(), nowMs);
+            jdbc.update(
+                    "DELETE FROM alert_pending WHERE rule = :rule AND alert_key = :key",
+                    Map.of("rule", rule.name(), "key", key));
+            commands.sendAndWait(
+                    new RaiseAlert(alertId, rule.name(), rule.type(), key, message, details, told, !told.isEmpty()));
+            if (!direct) submitDeliveries(alertId, rule, told, "FIRING", message, details, nowMs);
         });
-        if (direct) deliverNow(alertId, rule, "FIRING", message, violation.details(), nowMs);
-        log.info("alert {} raised{}: {}", alertId, notify ? "" : " (rate-limited, not sent)", message);
+        if (direct) deliverNow(alertId, rule, told, "FIRING", message, details, nowMs);
+        log.info(
+                "alert {} raised{}: {}",
+                alertId,
+                withheld.isEmpty() ? "" : " (rate-limited, not sent to " + withheld + ")",
+                message);
     }
 
     private void resolve(AlertRule rule, String key, String alertId, long nowMs) {
-        Integer notified = jdbc.queryForObject(
-                "SELECT notified FROM alerts WHERE alert_id = :id", Map.of("id", alertId), Integer.class);
-        boolean notify = rule != null && notified != null && notified == 1;
+        List<String> told = rule == null ? List.of() : toldOf(alertId, rule);
         String message = "[" + (rule == null ? "removed rule" : rule.name()) + "] resolved: " + key;
-        boolean direct = notify && !anyNodeScanning();
+        boolean direct = !told.isEmpty() && !anyNodeScanning();
         transaction.executeWithoutResult(tx -> {
             commands.sendAndWait(new ResolveAlert(alertId, message));
-            if (notify && !direct) submitDeliveries(alertId, rule, "RESOLVED", message, Map.of("key", key), nowMs);
+            if (!direct) submitDeliveries(alertId, rule, told, "RESOLVED", message, Map.of("key", key), nowMs);
         });
-        if (direct) deliverNow(alertId, rule, "RESOLVED", message, Map.of("key", key), nowMs);
+        if (direct) deliverNow(alertId, rule, told, "RESOLVED", message, Map.of("key", key), nowMs);
         log.info("alert {} resolved: {}", alertId, message);
+    }
+
+    /**
+     * The channels told of the alert's raise (the rule's, for an alert recorded before they were kept) that are still
+     * configured: a channel removed from the properties meanwhile cannot be told.
+     */
+    private List<String> toldOf(String alertId, AlertRule rule) {
+        List<List<String>> told =
+                jdbc.query("SELECT notified, told FROM alerts WHERE alert_id = :id", Map.of("id", alertId), (rs, i) -> {
+                    if (rs.getInt(1) != 1) return List.of();
+                    String channels = rs.getString(2);
+                    return channels == null ? rule.channels() : readList(channels);
+                });
+        return told.isEmpty()
+                ? List.of()
+                : told.get(0).stream()
+                        .filter(properties.channels()::containsKey)
+                        .toList();
+    }
+
+    private List<String> readList(String text) {
+        try {
+            return json.readValue(text, STRINGS);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("alerts holds unreadable JSON", e);
+        }
     }
 
     /**
@@ -212,8 +349,14 @@ public class EvaluateAlerts implements SmartLifecycle {
     }
 
     private void deliverNow(
-            String alertId, AlertRule rule, String state, String message, Map<String, Object> details, long nowMs) {
-        for (String channel : rule.channels()) {
+            String alertId,
+            AlertRule rule,
+            List<String> channels,
+            String state,
+            String message,
+            Map<String, Object> details,
+            long nowMs) {
+        for (String channel : channels) {
             try {
                 deliver.deliver(channel, body(alertId, rule, state, message, details, nowMs));
             } catch (Exception e) {
@@ -229,8 +372,14 @@ public class EvaluateAlerts implements SmartLifecycle {
     }
 
     private void submitDeliveries(
-            String alertId, AlertRule rule, String state, String message, Map<String, Object> details, long nowMs) {
-        for (String channel : rule.channels()) submitDelivery(alertId, rule, state, message, details, nowMs, channel);
+            String alertId,
+            AlertRule rule,
+            List<String> channels,
+            String state,
+            String message,
+            Map<String, Object> details,
+            long nowMs) {
+        for (String channel : channels) submitDelivery(alertId, rule, state, message, details, nowMs, channel);
     }
 
     private static Map<String, Object> body(

@@ -41,7 +41,7 @@ public class ClaimDueJobs {
 
     private static final Logger log = LoggerFactory.getLogger(ClaimDueJobs.class);
     private static final String COLUMNS =
-            "job_id, job_type, attempt, job_key, params, executor_app, route_strategy, timeout_ms, run_at";
+            "job_id, job_type, attempt, job_key, params, executor_app, route_strategy, timeout_ms, run_at, namespace";
     /**
      * Priorities one lane's pass claims from at most: further ones (when as many higher ones had no due job) wait for
      * the next pass, or for the aging pass once they have waited past its bound.
@@ -88,7 +88,8 @@ public class ClaimDueJobs {
                 rs.getString("route_strategy"),
                 rs.getLong("timeout_ms"),
                 false,
-                databaseTime.localMs(rs.getLong("run_at")));
+                databaseTime.localMs(rs.getLong("run_at")),
+                rs.getString("namespace"));
     }
 
     /**
@@ -173,10 +174,15 @@ public class ClaimDueJobs {
         return new DrainedLanes.Lane(jobType, UNBOUND, Map.of());
     }
 
+    /** A remote lane takes only its namespace's jobs: its workers are registered there, and run nothing else. */
     private static DrainedLanes.Lane remoteLane(RemoteLanes.Lane lane) {
         return lane.executorApp() == null
-                ? inProcessLane(lane.jobType())
-                : new DrainedLanes.Lane(lane.jobType(), "executor_app = :app", Map.of("app", lane.executorApp()));
+                ? new DrainedLanes.Lane(
+                        lane.jobType(), UNBOUND + " AND namespace = :ns", Map.of("ns", lane.namespace()))
+                : new DrainedLanes.Lane(
+                        lane.jobType(),
+                        "executor_app = :app AND namespace = :ns",
+                        Map.of("app", lane.executorApp(), "ns", lane.namespace()));
     }
 
     /**

@@ -17,15 +17,11 @@ import java.util.regex.Pattern;
  * reaching the scheduler's own network needs an explicit range. An IPv4 address written other than as four decimal
  * numbers ({@code 2130706433}, {@code 0177.0.0.1}, {@code 0x7f.1}) is refused: clients disagree on what it means.
  *
- * <p>The addresses are checked when the call is made, not when it is configured; a name that resolves differently
- * between the check and the connection (DNS rebinding) within the resolver's cache time is not caught here.
+ * <p>The addresses are checked when the call is made, not when it is configured. {@link #resolveChecked} is the
+ * resolution a connection uses ({@link PinnedHttp}): the host is looked up once, every address checked, and the
+ * connection made to those addresses, so a name that answers differently a second time (DNS rebinding) gains nothing.
  */
 public final class AddressPolicy {
-
-    /** Resolves a host name; tests give their own. */
-    public interface Resolver {
-        InetAddress[] resolve(String host) throws UnknownHostException;
-    }
 
     /** Thrown for a URL the policy refuses; the message says why and which setting would allow it. */
     public static final class Refused extends SecurityException {
@@ -73,9 +69,9 @@ public final class AddressPolicy {
     private final String setting;
     private final List<String> hosts;
     private final List<Cidr> ranges;
-    private final Resolver resolver;
+    private final HostResolver resolver;
 
-    private AddressPolicy(String setting, List<String> hosts, List<Cidr> ranges, Resolver resolver) {
+    private AddressPolicy(String setting, List<String> hosts, List<Cidr> ranges, HostResolver resolver) {
         this.setting = setting;
         this.hosts = hosts;
         this.ranges = ranges;
@@ -84,10 +80,10 @@ public final class AddressPolicy {
 
     /** A policy from the entries of {@code setting}; an entry that is neither a host pattern nor a range fails. */
     public static AddressPolicy of(String setting, List<String> entries) {
-        return of(setting, entries, InetAddress::getAllByName);
+        return of(setting, entries, HostResolver.SYSTEM);
     }
 
-    public static AddressPolicy of(String setting, List<String> entries, Resolver resolver) {
+    public static AddressPolicy of(String setting, List<String> entries, HostResolver resolver) {
         List<String> hosts = new ArrayList<>();
         List<Cidr> ranges = new ArrayList<>();
         for (String raw : entries == null ? List.<String>of() : entries) {
@@ -144,9 +140,35 @@ public final class AddressPolicy {
      * does not resolve throws {@link UnknownHostException}.
      */
     public List<InetAddress> check(URI url) throws UnknownHostException {
-        String host = checkName(url);
+        return List.of(checkedAddresses(checkName(url)));
+    }
+
+    /**
+     * The addresses of {@code host} (a name or an IP literal, as a connection names it), looked up once and each
+     * checked as {@link #check} does, the name included; throws {@link Refused}. What a connection must use, so that
+     * it goes to the addresses that were checked and to no other.
+     */
+    public InetAddress[] resolveChecked(String host) throws UnknownHostException {
+        if (host == null || host.isEmpty()) throw new Refused("the URL has no host");
+        String name = host.toLowerCase(Locale.ROOT);
+        if (name.startsWith("[") && name.endsWith("]")) name = name.substring(1, name.length() - 1);
+        if (name.endsWith(".")) name = name.substring(0, name.length() - 1);
+        Optional<InetAddress> literal = literal(name);
+        if (literal.isEmpty() && NUMERIC_HOST.matcher(name).matches()) {
+            throw new Refused("host " + name + " is an IPv4 address in an ambiguous spelling; write it as a.b.c.d");
+        }
+        if (literal.isPresent() ? !inRanges(literal.get()) : !namedHost(name)) {
+            throw new Refused("host " + name + " is not allowed by " + setting);
+        }
+        return checkedAddresses(name);
+    }
+
+    private InetAddress[] checkedAddresses(String host) throws UnknownHostException {
         Optional<InetAddress> literal = literal(host);
-        List<InetAddress> addresses = literal.isPresent() ? List.of(literal.get()) : List.of(resolver.resolve(host));
+        InetAddress[] addresses = literal.isPresent()
+                ? new InetAddress[] {literal.get()}
+                : resolver.resolve(host).clone();
+        if (addresses.length == 0) throw new UnknownHostException(host);
         for (InetAddress address : addresses) {
             if (!isPublic(address) && !inRanges(address)) {
                 throw new Refused("host " + host + " resolves to " + address.getHostAddress()

@@ -17,7 +17,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.stereotype.Component;
@@ -55,9 +54,7 @@ public class ReportNodeStatus implements SmartLifecycle {
             ObjectMapper json,
             Clock clock,
             NodeMetrics metrics,
-            @Value("${ax.observe.node-report-ms:2000}") long intervalMs) {
-        if (intervalMs < 100 || intervalMs > 60_000)
-            throw new IllegalArgumentException("ax.observe.node-report-ms must be 100..60000");
+            ObserveProperties observe) {
         this.jdbc = jdbc;
         this.scan = scan;
         this.schedules = schedules;
@@ -66,7 +63,7 @@ public class ReportNodeStatus implements SmartLifecycle {
         this.json = json;
         this.clock = clock;
         this.node = metrics.node();
-        this.intervalMs = intervalMs;
+        this.intervalMs = observe.nodeReportMs();
         this.startedAt = clock.millis();
     }
 

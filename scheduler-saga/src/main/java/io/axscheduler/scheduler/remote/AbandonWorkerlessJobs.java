@@ -8,14 +8,14 @@ import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 
 /**
- * A job bound to an executor app waits for a worker of that app. One that has been due for longer than
- * {@code ax.scheduler.remote.no-worker-timeout} while no worker of its app is registered is given up: it is canceled
+ * A job bound to an executor app waits for a worker of that app in its namespace. One that has been due for longer
+ * than {@code ax.scheduler.remote.no-worker-timeout} while no worker of its app is registered in its namespace (a
+ * worker of another namespace never runs it) is given up: it is canceled
  * by the scheduler with a reason naming the app and the bound, recorded as its {@code JobCanceled} event (an operator
  * can re-run it once a worker is there). Without the bound it waited forever with no visible reason.
  */
@@ -30,14 +30,10 @@ public class AbandonWorkerlessJobs {
     private final Duration timeout;
 
     public AbandonWorkerlessJobs(
-            NamedParameterJdbcTemplate jdbc,
-            SchedulerCommands commands,
-            @Value("${ax.scheduler.remote.no-worker-timeout:PT10M}") Duration timeout) {
-        if (timeout.isNegative() || timeout.isZero() || timeout.compareTo(Duration.ofDays(366)) > 0)
-            throw new IllegalArgumentException("ax.scheduler.remote.no-worker-timeout must be 1 ms to 366 days");
+            NamedParameterJdbcTemplate jdbc, SchedulerCommands commands, RemoteProperties properties) {
         this.jdbc = jdbc;
         this.commands = commands;
-        this.timeout = timeout;
+        this.timeout = properties.noWorkerTimeout();
     }
 
     @Scheduled(
@@ -46,13 +42,15 @@ public class AbandonWorkerlessJobs {
     public void abandonWorkerless() {
         try {
             List<Map<String, Object>> waiting = jdbc.queryForList(
-                    "SELECT j.job_id, j.executor_app FROM job_queue j WHERE j.claimable = 1"
+                    "SELECT j.job_id, j.executor_app, j.namespace FROM job_queue j WHERE j.claimable = 1"
                             + " AND j.executor_app IS NOT NULL AND j.run_at < " + DatabaseTime.NOW_MS + " - :timeout"
-                            + " AND NOT EXISTS (SELECT 1 FROM workers w WHERE w.app = j.executor_app) LIMIT :batch",
+                            + " AND NOT EXISTS (SELECT 1 FROM workers w WHERE w.app = j.executor_app"
+                            + " AND w.namespace = j.namespace) LIMIT :batch",
                     Map.of("timeout", timeout.toMillis(), "batch", BATCH));
             for (Map<String, Object> job : waiting) {
                 String jobId = (String) job.get("job_id");
-                String reason = "no worker of executorApp '" + job.get("executor_app") + "' registered within "
+                String reason = "no worker of executorApp '" + job.get("executor_app") + "' registered in namespace '"
+                        + job.get("namespace") + "' within "
                         + timeout.toMillis() + " ms of the job's due time (ax.scheduler.remote.no-worker-timeout)";
                 try {
                     commands.sendAndWait(new CancelJob(jobId, reason));

@@ -83,7 +83,7 @@ public class DispatchRemote {
     }
 
     public void dispatch(ClaimedJob job) {
-        lanes.pushStarted(job.jobType(), job.executorApp());
+        lanes.pushStarted(job.jobType(), job.executorApp(), job.namespace());
         try {
             pool.execute(() -> {
                 try {
@@ -95,11 +95,11 @@ public class DispatchRemote {
                             job.attempt(),
                             e);
                 } finally {
-                    lanes.pushEnded(job.jobType(), job.executorApp());
+                    lanes.pushEnded(job.jobType(), job.executorApp(), job.namespace());
                 }
             });
         } catch (RejectedExecutionException e) {
-            lanes.pushEnded(job.jobType(), job.executorApp());
+            lanes.pushEnded(job.jobType(), job.executorApp(), job.namespace());
             release(job);
         }
     }
@@ -109,7 +109,9 @@ public class DispatchRemote {
     }
 
     private void push(ClaimedJob job) {
+        // a worker registered in another namespace never gets the job, even when the lane read was stale
         List<Candidate> workers = registry.available().stream()
+                .filter(w -> w.namespace().equals(job.namespace()))
                 .filter(w -> job.executorApp() == null || w.app().equals(job.executorApp()))
                 .map(WorkerRegistry.Registered::candidate)
                 .filter(c -> c.jobTypes().contains(job.jobType()))
@@ -121,7 +123,8 @@ public class DispatchRemote {
         RouteStrategy strategy =
                 job.routeStrategy() == null ? RouteStrategy.ROUND_ROBIN : RouteStrategy.valueOf(job.routeStrategy());
         RouteRequest request = new RouteRequest(
-                RemoteLanes.key(job.jobType(), job.executorApp()), job.jobKey() != null ? job.jobKey() : job.jobId());
+                RemoteLanes.key(job.jobType(), job.executorApp(), job.namespace()),
+                job.jobKey() != null ? job.jobKey() : job.jobId());
         List<Candidate> order = routes.of(strategy).order(workers, request);
         if (strategy == RouteStrategy.SHARDING_BROADCAST) {
             broadcast(job, order);

@@ -5,14 +5,11 @@ import io.axscheduler.api.worker.CallbackSignature;
 import io.axscheduler.api.worker.PushAnswer;
 import io.axscheduler.api.worker.PushState;
 import io.axscheduler.api.worker.PushedJob;
+import io.axscheduler.scheduler.net.PinnedHttp;
 import io.axscheduler.scheduler.remote.route.Candidate;
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -22,7 +19,8 @@ import org.springframework.stereotype.Component;
 
 /**
  * One push: a bounded HTTP call whose whole wait stays under half the job's timeout. The worker answers at once
- * (the run goes to its pool), so a slow answer means a sick worker, not a long job.
+ * (the run goes to its pool), so a slow answer means a sick worker, not a long job. The connection goes to an address
+ * the worker allow-list checked as it connects ({@link PinnedHttp}), not to whatever a later lookup answers.
  */
 @Component
 public class PushToWorker {
@@ -34,8 +32,12 @@ public class PushToWorker {
     }
 
     private static final Logger log = LoggerFactory.getLogger(PushToWorker.class);
+    /** An answer is a small JSON object; anything longer is not one. */
+    static final int MAX_ANSWER_BYTES = 64 * 1024;
 
-    private final HttpClient http;
+    static final int MAX_CONNECTIONS = 200;
+
+    private final PinnedHttp http;
     private final ObjectMapper json;
     private final WorkerProperties properties;
     private final WorkerAddresses addresses;
@@ -55,10 +57,7 @@ public class PushToWorker {
         this.registry = registry;
         this.clock = clock;
         this.properties = properties;
-        this.http = HttpClient.newBuilder()
-                .connectTimeout(Duration.ofMillis(properties.connectTimeoutMs()))
-                .version(HttpClient.Version.HTTP_1_1)
-                .build();
+        this.http = new PinnedHttp(addresses.policy(), properties.connectTimeoutMs(), MAX_CONNECTIONS);
     }
 
     private String secret(String workerId) {
@@ -85,36 +84,38 @@ public class PushToWorker {
             String body = json.writeValueAsString(job);
             long timestamp = clock.millis();
             // signed as callbacks are, so a worker takes jobs only from the scheduler it registered with
-            HttpRequest request = HttpRequest.newBuilder(URI.create(worker.address() + PushedJob.PATH))
-                    .timeout(Duration.ofMillis(properties.pushTimeoutMs(job.timeoutMs())))
-                    .header("Content-Type", "application/json")
-                    .header(CallbackSignature.TIMESTAMP_HEADER, String.valueOf(timestamp))
-                    .header(CallbackSignature.SIGNATURE_HEADER, CallbackSignature.sign(secret, timestamp, body))
-                    .POST(HttpRequest.BodyPublishers.ofString(body))
-                    .build();
-            HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
-            if (response.statusCode() == 429) return Result.BUSY;
-            if (response.statusCode() / 100 != 2) {
+            PinnedHttp.Answer response = http.send(
+                    "POST",
+                    URI.create(worker.address() + PushedJob.PATH),
+                    Map.of(
+                            "Content-Type",
+                            "application/json",
+                            CallbackSignature.TIMESTAMP_HEADER,
+                            String.valueOf(timestamp),
+                            CallbackSignature.SIGNATURE_HEADER,
+                            CallbackSignature.sign(secret, timestamp, body)),
+                    body,
+                    MAX_ANSWER_BYTES,
+                    properties.pushTimeoutMs(job.timeoutMs()));
+            if (response.status() == 429) return Result.BUSY;
+            if (response.status() / 100 != 2) {
                 log.warn(
                         "worker {} answered the push of job {} attempt {} with {}",
                         worker.workerId(),
                         job.jobId(),
                         job.attempt(),
-                        response.statusCode());
+                        response.status());
                 return Result.FAILED;
             }
             PushAnswer answer = json.readValue(response.body(), PushAnswer.class);
             return answer.state() == PushState.BUSY ? Result.BUSY : Result.ACCEPTED;
-        } catch (IOException | IllegalArgumentException e) {
+        } catch (IOException | IllegalArgumentException | SecurityException e) {
             log.warn(
                     "push of job {} attempt {} to worker {} failed: {}",
                     job.jobId(),
                     job.attempt(),
                     worker.workerId(),
                     e.toString());
-            return Result.FAILED;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
             return Result.FAILED;
         }
     }

@@ -16,7 +16,9 @@ import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
 /**
- * A worker's callback: verified first (a bad one changes nothing), then counted against the attempt's dispatch row,
+ * A worker's callback: verified first (a bad one changes nothing), refused when the job is in another namespace than
+ * the worker (a worker runs only its namespace's jobs, whatever a dispatch row says), then counted against the
+ * attempt's dispatch row,
  * then — when the attempt's shards add up to an outcome — sent to the job as SucceedJob or FailJob naming the
  * worker. The aggregate takes an outcome only for the attempt that is running, so a late one changes nothing.
  */
@@ -26,7 +28,8 @@ public class ReceiveCallback {
     public enum Result {
         APPLIED,
         IGNORED,
-        UNAUTHORIZED
+        UNAUTHORIZED,
+        FORBIDDEN
     }
 
     private static final Logger log = LoggerFactory.getLogger(ReceiveCallback.class);
@@ -81,6 +84,14 @@ public class ReceiveCallback {
                     printable(callback.workerId()),
                     verdict);
             return Result.UNAUTHORIZED;
+        }
+        if (!registry.mayReport(callback.workerId(), callback.jobId())) {
+            metrics.callbackRejected("namespace");
+            refusedCallbacks.warn(
+                    "callback for job {} from worker {} refused: the job is in another namespace than the worker",
+                    printable(callback.jobId()),
+                    printable(callback.workerId()));
+            return Result.FORBIDDEN;
         }
         WorkerDispatches.Applied applied = dispatches.record(callback);
         if (!applied.counted()) return Result.IGNORED;

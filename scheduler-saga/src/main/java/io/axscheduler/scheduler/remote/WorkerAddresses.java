@@ -1,14 +1,14 @@
 package io.axscheduler.scheduler.remote;
 
 import io.axscheduler.scheduler.net.AddressPolicy;
+import io.axscheduler.scheduler.net.HostResolver;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Component;
 
 /**
@@ -25,12 +25,22 @@ public class WorkerAddresses {
     private final AddressPolicy policy;
 
     @Autowired
-    public WorkerAddresses(@Value("${ax.workers.allowed-addresses:}") String allowed) {
-        this(AddressPolicy.of(SETTING, Arrays.asList(allowed.split(","))));
+    public WorkerAddresses(WorkerAddressProperties properties, ObjectProvider<HostResolver> resolvers) {
+        this(AddressPolicy.of(
+                SETTING, properties.allowedAddresses(), resolvers.getIfAvailable(() -> HostResolver.SYSTEM)));
+    }
+
+    WorkerAddresses(WorkerAddressProperties properties) {
+        this(AddressPolicy.of(SETTING, properties.allowedAddresses()));
     }
 
     WorkerAddresses(AddressPolicy policy) {
         this.policy = policy;
+    }
+
+    /** The policy pushes connect under: each connection's addresses are checked as it is made. */
+    public AddressPolicy policy() {
+        return policy;
     }
 
     /** Why {@code address} may not be a worker's, or empty if it may. */

@@ -3,12 +3,12 @@ package io.axscheduler.scheduler.remote;
 import io.axscheduler.api.Metadata;
 import io.axscheduler.api.job.StartJob;
 import io.axscheduler.api.problem.IllegalTransitionException;
+import io.axscheduler.scheduler.NodeProperties;
 import java.util.Map;
 import org.axonframework.commandhandling.GenericCommandMessage;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Component;
 
 /**
@@ -27,9 +27,9 @@ public class WorkerCommands {
     private final CommandGateway commands;
     private final String node;
 
-    public WorkerCommands(CommandGateway commands, @Value("${ax.node.id}") String node) {
+    public WorkerCommands(CommandGateway commands, NodeProperties node) {
         this.commands = commands;
-        this.node = node;
+        this.node = node.id();
     }
 
     /** True when this call started the attempt, false when it had already started or moved on. */

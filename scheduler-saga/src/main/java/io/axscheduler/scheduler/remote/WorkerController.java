@@ -1,10 +1,10 @@
 package io.axscheduler.scheduler.remote;
 
+import io.axscheduler.api.Namespaces;
 import io.axscheduler.api.problem.ForbiddenException;
 import io.axscheduler.api.problem.NotFoundException;
 import io.axscheduler.api.security.Access;
 import io.axscheduler.api.security.Caller;
-import io.axscheduler.api.security.Grant;
 import io.axscheduler.api.security.Role;
 import io.axscheduler.api.worker.CallbackSignature;
 import io.axscheduler.api.worker.Heartbeat;
@@ -44,8 +44,7 @@ public class WorkerController {
     ResponseEntity<WorkerRegistered> register(
             @RequestBody RegisterWorker request,
             @RequestAttribute(name = Caller.ATTRIBUTE, required = false) Caller caller) {
-        if (request.namespace() != null
-                && Grant.NAMESPACE.matcher(request.namespace()).matches()) {
+        if (Namespaces.isValid(request.namespace())) {
             Access.act(caller, request.namespace(), Role.WORKER);
         }
         return ResponseEntity.status(HttpStatus.CREATED)
@@ -107,6 +106,12 @@ public class WorkerController {
                     "the callback is unsigned, badly signed, stale or replayed; nothing changed");
             problem.setTitle("Unauthorized");
             return ResponseEntity.status(HttpStatus.UNAUTHORIZED).body(problem);
+        }
+        if (result == ReceiveCallback.Result.FORBIDDEN) {
+            ProblemDetail problem = ProblemDetail.forStatusAndDetail(
+                    HttpStatus.FORBIDDEN, "the job is not in the worker's namespace; nothing changed");
+            problem.setTitle("Forbidden");
+            return ResponseEntity.status(HttpStatus.FORBIDDEN).body(problem);
         }
         return ResponseEntity.ok(Map.of("applied", result == ReceiveCallback.Result.APPLIED));
     }

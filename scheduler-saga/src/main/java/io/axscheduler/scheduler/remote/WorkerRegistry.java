@@ -1,5 +1,6 @@
 package io.axscheduler.scheduler.remote;
 
+import io.axscheduler.api.Namespaces;
 import io.axscheduler.api.problem.FieldError;
 import io.axscheduler.api.problem.InvalidRequestException;
 import io.axscheduler.api.problem.NotFoundException;
@@ -117,6 +118,19 @@ public class WorkerRegistry {
                         (rs, i) -> new Owner(rs.getString(1), rs.getString(2)))
                 .stream()
                 .findFirst();
+    }
+
+    /**
+     * False when the job exists in another namespace than the worker's: such a callback is refused. An unknown job
+     * or worker is left to the dispatch rows, which count nothing for it.
+     */
+    public boolean mayReport(String workerId, String jobId) {
+        List<Boolean> same = jdbc.query(
+                "SELECT w.namespace = j.namespace FROM workers w JOIN job_queue j ON j.job_id = :job"
+                        + " WHERE w.worker_id = :worker",
+                Map.of("worker", workerId, "job", jobId),
+                (rs, i) -> rs.getBoolean(1));
+        return same.isEmpty() || same.get(0);
     }
 
     public Optional<String> secretOf(String workerId) {
@@ -271,9 +285,7 @@ public class WorkerRegistry {
                 }
             }
         }
-        if (!io.axscheduler.api.security.Grant.NAMESPACE
-                .matcher(request.namespace())
-                .matches()) {
+        if (!Namespaces.isValid(request.namespace())) {
             errors.add(new FieldError("namespace", "must be 1-63 lowercase letters, digits or '-'"));
         }
         if (request.capacity() < 1 || request.capacity() > properties.maxCapacity()) {

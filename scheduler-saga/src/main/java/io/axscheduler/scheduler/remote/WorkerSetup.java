@@ -8,7 +8,7 @@ import org.springframework.context.annotation.Configuration;
 
 /** Kept free of CommandGateway injections: Axon beans and a gateway in one configuration class make a bean cycle. */
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties(WorkerProperties.class)
+@EnableConfigurationProperties({WorkerProperties.class, RemoteProperties.class, WorkerAddressProperties.class})
 class WorkerSetup {
 
     /** The worker a command names travels to the events it causes: JobSucceeded and JobFailed name their worker. */

@@ -8,7 +8,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 class WorkerAddressesTest {
 
-    private final WorkerAddresses loopbackAllowed = new WorkerAddresses("127.0.0.1/32, localhost");
+    private final WorkerAddresses loopbackAllowed =
+            new WorkerAddresses(new WorkerAddressProperties(java.util.List.of("127.0.0.1/32", " localhost")));
 
     @ParameterizedTest(name = "{0}")
     @ValueSource(
@@ -38,6 +39,7 @@ class WorkerAddressesTest {
 
     @Test
     void admits_nothing_by_default() {
-        assertThat(new WorkerAddresses("").refusal("http://127.0.0.1:9001")).isPresent();
+        assertThat(new WorkerAddresses(new WorkerAddressProperties(null)).refusal("http://127.0.0.1:9001"))
+                .isPresent();
     }
 }

@@ -2,6 +2,8 @@ package io.axscheduler.scheduler.run.handlers;
 
 import io.axscheduler.scheduler.SchedulerProperties;
 import io.axscheduler.scheduler.net.AddressPolicy;
+import io.axscheduler.scheduler.net.HostResolver;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -10,11 +12,13 @@ import org.springframework.context.annotation.Configuration;
 @Configuration(proxyBeanMethods = false)
 public class BuiltinJobHandlers {
 
+    /** Host names resolve through the system's resolver unless the deployment has a {@link HostResolver} bean. */
     @Bean
-    HttpJobHandler httpJobHandler(SchedulerProperties properties) {
+    HttpJobHandler httpJobHandler(SchedulerProperties properties, ObjectProvider<HostResolver> resolvers) {
         SchedulerProperties.Jobs jobs = properties.jobs();
+        HostResolver resolver = resolvers.getIfAvailable(() -> HostResolver.SYSTEM);
         return new HttpJobHandler(
-                AddressPolicy.of(HttpJobHandler.SETTING, jobs.httpAllowedHosts()),
+                AddressPolicy.of(HttpJobHandler.SETTING, jobs.httpAllowedHosts(), resolver),
                 jobs.httpConnectTimeoutMs(),
                 jobs.httpReadTimeoutMs(),
                 jobs.httpMaxResponseBytes(),

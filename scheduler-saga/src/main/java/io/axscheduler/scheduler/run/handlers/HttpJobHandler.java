@@ -3,29 +3,22 @@ package io.axscheduler.scheduler.run.handlers;
 import io.axscheduler.api.spi.JobContext;
 import io.axscheduler.api.spi.JobHandler;
 import io.axscheduler.scheduler.net.AddressPolicy;
-import io.axscheduler.scheduler.net.CappedBody;
+import io.axscheduler.scheduler.net.PinnedHttp;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * {@code http}: calls {@code params.url} with {@code params.method} (GET by default) and {@code params.body}. Only URLs
  * the allow-list admits are called, checked on the resolved address and again at every redirect — a scheduler that
- * calls any URL a client names is an open proxy into the network it sits in. Any final status outside 2xx fails the
+ * calls any URL a client names is an open proxy into the network it sits in. The connection goes to the address that
+ * was checked ({@link PinnedHttp}), never to a second lookup's answer. Any final status outside 2xx fails the
  * attempt. The idempotency key goes along as a header. The whole call, redirects and body included, ends within the
  * read timeout, and at most {@code maxResponseBytes} of the body are read.
  */
@@ -34,12 +27,14 @@ public class HttpJobHandler implements JobHandler {
     static final Set<String> METHODS = Set.of("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD");
     static final int MAX_RESULT = 500;
     static final String SETTING = "ax.scheduler.jobs.http-allowed-hosts";
+    /** Open connections kept for http jobs; each job type's pool bounds how many calls run at once. */
+    static final int MAX_CONNECTIONS = 50;
 
     private final AddressPolicy policy;
     private final long readTimeoutMs;
     private final int maxResponseBytes;
     private final int maxRedirects;
-    private final HttpClient client;
+    private final PinnedHttp client;
 
     public HttpJobHandler(List<String> allowedHosts, long connectTimeoutMs, long readTimeoutMs) {
         this(AddressPolicy.of(SETTING, allowedHosts), connectTimeoutMs, readTimeoutMs, 1 << 20, 5);
@@ -51,10 +46,7 @@ public class HttpJobHandler implements JobHandler {
         this.readTimeoutMs = readTimeoutMs;
         this.maxResponseBytes = maxResponseBytes;
         this.maxRedirects = maxRedirects;
-        this.client = HttpClient.newBuilder()
-                .connectTimeout(Duration.ofMillis(connectTimeoutMs))
-                .followRedirects(HttpClient.Redirect.NEVER)
-                .build();
+        this.client = new PinnedHttp(policy, connectTimeoutMs, MAX_CONNECTIONS);
     }
 
     @Override
@@ -111,10 +103,18 @@ public class HttpJobHandler implements JobHandler {
         String body = context.stringParam("body", null);
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(readTimeoutMs);
         for (int hop = 0; ; hop++) {
-            policy.check(url);
-            HttpResponse<byte[]> response = send(context, url, method, body, deadline);
-            int status = response.statusCode();
-            String location = response.headers().firstValue("Location").orElse(null);
+            policy.checkName(url);
+            long remainingMs = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+            if (remainingMs <= 0) throw new HttpTimeoutException("request timed out");
+            PinnedHttp.Answer response = client.send(
+                    method,
+                    url,
+                    Map.of("Idempotency-Key", context.idempotencyKey(), "X-Ax-Job-Id", context.jobId()),
+                    body,
+                    maxResponseBytes,
+                    remainingMs);
+            int status = response.status();
+            String location = response.location();
             if (status / 100 == 3 && status != 304 && location != null) {
                 if (hop >= maxRedirects)
                     throw new IllegalStateException("HTTP " + status + " after " + hop + " redirects");
@@ -125,36 +125,9 @@ public class HttpJobHandler implements JobHandler {
                 }
                 continue;
             }
-            String summary = "HTTP " + status + " " + abbreviate(new String(response.body(), StandardCharsets.UTF_8));
+            String summary = "HTTP " + status + " " + abbreviate(response.text());
             if (status / 100 != 2) throw new IllegalStateException(summary);
             return summary;
-        }
-    }
-
-    private HttpResponse<byte[]> send(JobContext context, URI url, String method, String body, long deadline)
-            throws Exception {
-        long remainingMs = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
-        if (remainingMs <= 0) throw new HttpTimeoutException("request timed out");
-        HttpRequest request = HttpRequest.newBuilder(url)
-                .timeout(Duration.ofMillis(remainingMs))
-                .header("Idempotency-Key", context.idempotencyKey())
-                .header("X-Ax-Job-Id", context.jobId())
-                .method(
-                        method,
-                        body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
-                .build();
-        CompletableFuture<HttpResponse<byte[]>> call = client.sendAsync(request, CappedBody.handler(maxResponseBytes));
-        try {
-            return call.get(remainingMs, TimeUnit.MILLISECONDS);
-        } catch (TimeoutException e) {
-            call.cancel(true);
-            throw new HttpTimeoutException("request timed out");
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof Exception cause) throw cause;
-            throw e;
-        } catch (InterruptedException e) {
-            call.cancel(true);
-            throw e;
         }
     }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.axscheduler.scheduler.net.RebindingHosts;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -272,5 +273,19 @@ class HttpJobHandlerTest {
         HttpJobHandler impatient = new HttpJobHandler(List.of("127.0.0.1"), 2_000, 200);
 
         assertThatThrownBy(() -> impatient.execute(call(base + "/slow"))).isInstanceOf(HttpTimeoutException.class);
+    }
+
+    @Test
+    void the_call_goes_to_the_address_that_was_checked_not_to_a_second_lookups_answer() throws Exception {
+        try (RebindingHosts hosts = new RebindingHosts(null)) {
+            HttpJobHandler pinned = new HttpJobHandler(hosts.policy("test"), 2_000, 2_000, 1_000, 5);
+
+            String result = pinned.execute(call("http://localhost:" + hosts.port + "/ok"));
+
+            assertThat(result).isEqualTo("HTTP 200 " + RebindingHosts.CHECKED);
+            assertThat(hosts.reboundHosts).isEmpty();
+            assertThat(hosts.checkedHosts).containsExactly("localhost:" + hosts.port);
+            assertThat(hosts.lookups).hasValue(1);
+        }
     }
 }

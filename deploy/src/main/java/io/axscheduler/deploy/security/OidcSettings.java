@@ -1,0 +1,51 @@
+package io.axscheduler.deploy.security;
+
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * {@code ax.oidc.*}: single sign-on, off unless {@code issuerUri} is set.
+ *
+ * @param issuerUri   the provider (AX_OIDC_ISSUER_URI); its JWTs are taken as bearer tokens on the API
+ * @param jwkSetUri   where its signing keys are, when not from its discovery document (AX_OIDC_JWK_SET_URI)
+ * @param grantsClaim the claim holding {@code namespace:ROLE} grants (AX_OIDC_GRANTS_CLAIM)
+ * @param clientId     the console's client at the provider (AX_OIDC_CLIENT_ID); set, the console's login page offers
+ *                     sign-in through the provider (authorization code flow)
+ * @param clientSecret that client's secret (AX_OIDC_CLIENT_SECRET)
+ * @param scopes       the scopes asked for at sign-in; {@code openid} is always among them
+ * @param loginLabel   the sign-in link's text on the login page
+ */
+@ConfigurationProperties("ax.oidc")
+public record OidcSettings(
+        @DefaultValue("") String issuerUri,
+        @DefaultValue("") String jwkSetUri,
+        @DefaultValue("ax_grants") String grantsClaim,
+        @DefaultValue("") String clientId,
+        @DefaultValue("") String clientSecret,
+        @DefaultValue("openid") List<String> scopes,
+        @DefaultValue("Single sign-on") String loginLabel) {
+
+    public OidcSettings {
+        issuerUri = issuerUri.trim();
+        jwkSetUri = jwkSetUri.trim();
+        clientId = clientId.trim();
+        if (grantsClaim.isBlank()) throw new IllegalArgumentException("ax.oidc.grants-claim must not be empty");
+        if (!clientId.isEmpty() && issuerUri.isEmpty())
+            throw new IllegalArgumentException("ax.oidc.client-id needs ax.oidc.issuer-uri (AX_OIDC_ISSUER_URI)");
+        Set<String> all = new LinkedHashSet<>(List.of("openid"));
+        scopes.stream().map(String::trim).filter(s -> !s.isEmpty()).forEach(all::add);
+        scopes = List.copyOf(all);
+    }
+
+    public boolean enabled() {
+        return !issuerUri.isEmpty();
+    }
+
+    /** Whether the console signs users in through the provider. */
+    public boolean loginEnabled() {
+        return enabled() && !clientId.isEmpty();
+    }
+}

@@ -1,0 +1,185 @@
+package io.axscheduler.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.axscheduler.api.security.Caller;
+import io.axscheduler.api.security.Grant;
+import io.axscheduler.api.security.Role;
+import io.axscheduler.deploy.security.ConsoleUsers;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.dao.DataIntegrityViolationException;
+
+/** Key, user and rebuild changes are events in the store, with the authenticated actor, read back by an admin. */
+class AdminTrailIT {
+
+    static Node node;
+
+    @BeforeAll
+    static void start() {
+        node = Node.start(TestDatabase.freshDatabase("admintrail"), "trail");
+    }
+
+    @AfterAll
+    static void stop() {
+        if (node != null) node.close();
+    }
+
+    @Test
+    void key_user_and_rebuild_changes_are_events_with_their_actor() {
+        String suffix = UUID.randomUUID().toString().substring(0, 8);
+        String adminName = "second-admin-" + suffix;
+        Api.Response admin = node.api.post(
+                "/api/v1/admin/api-keys", "{\"name\":\"" + adminName + "\",\"grants\":[{\"role\":\"ADMIN\"}]}");
+        assertThat(admin.status()).isEqualTo(201);
+        Api second = node.api.as(admin.text("key"));
+
+        String viewerName = "viewer-" + suffix;
+        Api.Response viewer = second.post(
+                "/api/v1/admin/api-keys",
+                "{\"name\":\"" + viewerName + "\",\"grants\":[{\"namespace\":\"team-a\",\"role\":\"VIEWER\"}],"
+                        + "\"expiresAt\":\"2999-01-01T00:00:00Z\"}");
+        assertThat(viewer.status()).isEqualTo(201);
+        String viewerId = viewer.text("id");
+        assertThat(ScheduleHttp.delete(node.api, "/api/v1/admin/api-keys/" + viewerId)
+                        .status())
+                .isEqualTo(204);
+        String user = "carol-" + suffix;
+        assertThat(second.post(
+                                "/api/v1/admin/users",
+                                "{\"username\":\"" + user + "\",\"password\":\"a-long-password-1\","
+                                        + "\"grants\":[{\"namespace\":\"default\",\"role\":\"OPERATOR\"}]}")
+                        .status())
+                .isEqualTo(201);
+        assertThat(ScheduleHttp.delete(second, "/api/v1/admin/users/" + user).status())
+                .isEqualTo(204);
+        assertThat(second.post("/api/v1/admin/projections/job-queue/rebuild", "")
+                        .status())
+                .isEqualTo(200);
+
+        List<JsonNode> trail = new ArrayList<>();
+        node.api.get("/api/v1/admin/audit?limit=500").body().path("events").forEach(trail::add);
+        assertThat(trail.get(0).path("type").asText()).isEqualTo("ProjectionRebuildRequested");
+        assertThat(trail.get(0).path("actor").asText()).isEqualTo("key:" + adminName);
+        assertThat(trail.get(0).path("payload").path("name").asText()).isEqualTo("job-queue");
+        assertThat(trail.get(1).path("type").asText()).isEqualTo("ConsoleUserDeleted");
+        assertThat(trail.get(1).path("actor").asText()).isEqualTo("key:" + adminName);
+        assertThat(trail.get(1).path("payload").path("username").asText()).isEqualTo(user);
+        assertThat(trail.get(2).path("type").asText()).isEqualTo("ConsoleUserCreated");
+        assertThat(trail.get(2).path("payload").path("grants").toString())
+                .isEqualTo("[{\"namespace\":\"default\",\"role\":\"OPERATOR\"}]");
+        assertThat(trail.get(3).path("type").asText()).isEqualTo("ApiKeyRevoked");
+        assertThat(trail.get(3).path("actor").asText()).isEqualTo("key:bootstrap-admin");
+        assertThat(trail.get(3).path("payload").path("keyId").asText()).isEqualTo(viewerId);
+        JsonNode created = trail.get(4);
+        assertThat(created.path("type").asText()).isEqualTo("ApiKeyCreated");
+        assertThat(created.path("actor").asText()).isEqualTo("key:" + adminName);
+        assertThat(created.path("node").asText()).isEqualTo("trail");
+        assertThat(created.path("payload").path("name").asText()).isEqualTo(viewerName);
+        assertThat(created.path("payload").path("expiresAt").asText()).startsWith("2999-01-01T00:00");
+        assertThat(created.toString()).doesNotContain(viewer.text("key"));
+        assertThat(trail.get(5).path("actor").asText()).isEqualTo("key:bootstrap-admin");
+        assertThat(trail).anySatisfy(e -> {
+            assertThat(e.path("type").asText()).isEqualTo("ConsoleUserCreated");
+            assertThat(e.path("payload").path("username").asText()).isEqualTo("admin");
+            assertThat(e.path("actor").asText()).isEqualTo("bootstrap");
+        });
+
+        // the same actors, read straight from the event store
+        List<String> stored = node.jdbc()
+                .queryForList(
+                        "SELECT CAST(metaData AS CHAR) FROM DomainEventEntry WHERE aggregateIdentifier = ?",
+                        String.class,
+                        "admin:key:" + viewerId);
+        assertThat(stored).hasSize(2);
+        assertThat(stored.get(0)).contains("\"actor\":\"key:" + adminName + "\"");
+        assertThat(stored.get(1)).contains("\"actor\":\"key:bootstrap-admin\"");
+        Integer withKey = node.jdbc()
+                .queryForObject(
+                        "SELECT COUNT(*) FROM DomainEventEntry WHERE CAST(payload AS CHAR) LIKE ?"
+                                + " OR CAST(payload AS CHAR) LIKE CONCAT('%', SHA2(?, 256), '%')",
+                        Integer.class, "%" + viewer.text("key") + "%", viewer.text("key"));
+        assertThat(withKey).as("neither the key nor its hash is in the store").isZero();
+    }
+
+    @Test
+    void the_audit_pages_newest_first_and_only_for_an_admin() {
+        for (int i = 0; i < 3; i++) {
+            assertThat(node.api
+                            .post("/api/v1/admin/projections/job-queue/rebuild", "")
+                            .status())
+                    .isEqualTo(200);
+        }
+        JsonNode first = node.api.get("/api/v1/admin/audit?limit=2").body();
+        assertThat(first.path("events")).hasSize(2);
+        long a = first.path("events").get(0).path("index").asLong();
+        long b = first.path("events").get(1).path("index").asLong();
+        assertThat(a).isGreaterThan(b);
+        long next = first.path("next").asLong();
+        assertThat(next).isEqualTo(b);
+        JsonNode second =
+                node.api.get("/api/v1/admin/audit?limit=2&before=" + next).body();
+        assertThat(second.path("events").get(0).path("index").asLong()).isLessThan(b);
+
+        assertThat(node.api.get("/api/v1/admin/audit?limit=0").status()).isEqualTo(400);
+        assertThat(node.api.get("/api/v1/admin/audit?before=x").body().toString())
+                .contains("\"before\"");
+        Api.Response viewer = node.api.post(
+                "/api/v1/admin/api-keys",
+                "{\"name\":\"audit-viewer-" + UUID.randomUUID().toString().substring(0, 8)
+                        + "\",\"grants\":[{\"namespace\":\"default\",\"role\":\"OPERATOR\"}]}");
+        assertThat(node.api.as(viewer.text("key")).get("/api/v1/admin/audit").status())
+                .isEqualTo(403);
+        assertThat(node.api.anonymous().get("/api/v1/admin/audit").status()).isEqualTo(401);
+    }
+
+    @Test
+    void a_change_whose_row_cannot_be_written_leaves_no_event() {
+        String countSql = "SELECT COUNT(*) FROM DomainEventEntry WHERE aggregateIdentifier = 'admin:user:admin'";
+        Integer before = node.jdbc().queryForObject(countSql, Integer.class);
+        Caller caller = new Caller("key:someone", null, Set.of(Grant.of(Grant.ALL, Role.ADMIN)));
+        // the row exists, so its INSERT fails after the event was appended in the same transaction
+        assertThatThrownBy(() -> node.bean(ConsoleUsers.class)
+                        .create("admin", "another-long-password", Set.of(Grant.of(Grant.ALL, Role.ADMIN)), caller))
+                .isInstanceOf(DataIntegrityViolationException.class);
+        assertThat(node.jdbc().queryForObject(countSql, Integer.class)).isEqualTo(before);
+        assertThat(node.api.get("/api/v1/admin/audit?limit=500").body().toString())
+                .doesNotContain("key:someone");
+    }
+
+    @Test
+    void a_change_whose_event_cannot_be_stored_leaves_its_row_alone() {
+        String user = "mallory-" + UUID.randomUUID().toString().substring(0, 8);
+        assertThat(node.api
+                        .post(
+                                "/api/v1/admin/users",
+                                "{\"username\":\"" + user + "\",\"password\":\"a-long-password-1\","
+                                        + "\"grants\":[{\"namespace\":\"default\",\"role\":\"VIEWER\"}]}")
+                        .status())
+                .isEqualTo(201);
+        // an unreadable event in the user's stream: loading it to append the deletion fails after the row's DELETE
+        node.jdbc()
+                .update(
+                        "INSERT INTO DomainEventEntry (aggregateIdentifier, sequenceNumber, type, eventIdentifier,"
+                                + " metaData, payload, payloadType, timeStamp) VALUES (?, 1, 'AdminTrail', ?, '{}',"
+                                + " 'not json', 'io.axscheduler.api.admin.ConsoleUserCreated', '2026-01-01T00:00:00Z')",
+                        "admin:user:" + user,
+                        UUID.randomUUID().toString());
+
+        int status =
+                ScheduleHttp.delete(node.api, "/api/v1/admin/users/" + user).status();
+
+        assertThat(status).isGreaterThanOrEqualTo(500);
+        assertThat(node.jdbc()
+                        .queryForObject("SELECT COUNT(*) FROM console_users WHERE username = ?", Integer.class, user))
+                .as("the deletion rolled back with its event")
+                .isEqualTo(1);
+    }
+}

@@ -1,0 +1,308 @@
+package io.axscheduler.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.sun.net.httpserver.HttpServer;
+import io.axscheduler.api.worker.CallbackSignature;
+import java.io.BufferedReader;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.flywaydb.core.Flyway;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Namespaces keep teams apart where they share one scheduler: a job runs only on workers registered in its namespace
+ * (and waits, explained, while there is none), a worker's callback for another namespace's job is refused, and a job
+ * key names one job per namespace — existing keys migrated into their job's namespace; the change stream tells a
+ * subscriber only of the namespaces it may see.
+ */
+class NamespaceIsolationIT {
+
+    static final String A = "team-a";
+    static final String B = "team-b";
+
+    static Node node;
+    static final Queue<WorkerNode.Run> runs = new ConcurrentLinkedQueue<>();
+    static final HttpClient http = HttpClient.newHttpClient();
+
+    @BeforeAll
+    static void start() {
+        node = Node.start(
+                TestDatabase.freshDatabase("namespaces"),
+                "node-ns",
+                Map.of(
+                        "ax.scheduler.workers.heartbeat-interval-ms", "1000",
+                        "ax.scheduler.workers.expiry-check-ms", "500"));
+    }
+
+    @AfterAll
+    static void stop() {
+        node.close();
+    }
+
+    static String workerKey(String name, String namespace) {
+        Api.Response r = node.api.post(
+                "/api/v1/admin/api-keys",
+                "{\"name\":\"" + name + "\",\"grants\":[{\"namespace\":\"" + namespace + "\",\"role\":\"WORKER\"}]}");
+        assertThat(r.status()).as(r.body().toString()).isEqualTo(201);
+        return r.text("key");
+    }
+
+    static WorkerNode worker(String name, String namespace) {
+        return WorkerNode.start(
+                name,
+                node.api.port,
+                "shared",
+                runs,
+                Map.of("ax.worker.namespace", namespace, "ax.worker.api-key", workerKey(name, namespace)));
+    }
+
+    static List<String> codes(JsonNode explanation) {
+        List<String> codes = new ArrayList<>();
+        explanation.path("reasons").forEach(r -> codes.add(r.path("code").asText()));
+        return codes;
+    }
+
+    @Test
+    void a_job_runs_only_on_a_worker_of_its_namespace_and_waits_explained_while_there_is_none() {
+        try (WorkerNode inA = worker("worker-a", A)) {
+            String jobOfB = node.api.submit("{\"jobType\":\"echo\",\"executorApp\":\"shared\",\"namespace\":\"" + B
+                    + "\",\"params\":{\"team\":\"b\"}}");
+            String jobOfA = node.api.submit("{\"jobType\":\"echo\",\"executorApp\":\"shared\",\"namespace\":\"" + A
+                    + "\",\"params\":{\"team\":\"a\"}}");
+            // the later job of A ran: a scan has passed over the earlier job of B too
+            assertThat(node.api.awaitStatus(jobOfA, "SUCCEEDED").path("worker").asText())
+                    .isEqualTo(inA.workerId());
+
+            JsonNode waiting = node.api.get("/api/v1/jobs/" + jobOfB).body();
+            assertThat(waiting.path("status").asText()).as(waiting.toString()).isEqualTo("WAITING");
+            assertThat(waiting.path("attempt").asInt()).isZero();
+            assertThat(runs).noneMatch(r -> r.jobId().equals(jobOfB));
+            JsonNode explained =
+                    node.api.get("/api/v1/jobs/" + jobOfB + "/explain").body();
+            assertThat(codes(explained)).as(explained.toString()).contains("NO_LIVE_WORKER");
+            JsonNode reason = null;
+            for (JsonNode r : explained.path("reasons"))
+                if (r.path("code").asText().equals("NO_LIVE_WORKER")) reason = r;
+            assertThat(reason.at("/details/app").asText()).isEqualTo("shared");
+            assertThat(reason.at("/details/namespace").asText()).isEqualTo(B);
+
+            try (WorkerNode inB = worker("worker-b", B)) {
+                assertThat(node.api
+                                .awaitStatus(jobOfB, "SUCCEEDED")
+                                .path("worker")
+                                .asText())
+                        .isEqualTo(inB.workerId());
+                assertThat(runs.stream().filter(r -> r.jobId().equals(jobOfB)))
+                        .extracting(WorkerNode.Run::worker)
+                        .containsExactly("worker-b");
+            }
+        }
+    }
+
+    @Test
+    void a_workers_callback_for_a_job_of_another_namespace_is_refused_and_changes_nothing() throws Exception {
+        HttpServer fake = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        fake.createContext("/ax-worker/jobs", exchange -> {
+            exchange.getRequestBody().readAllBytes();
+            byte[] answer = "{\"state\":\"ACCEPTED\",\"outcome\":null}".getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", "application/json");
+            exchange.sendResponseHeaders(202, answer.length);
+            exchange.getResponseBody().write(answer);
+            exchange.close();
+        });
+        fake.start();
+        try {
+            String register = "{\"app\":\"fake-ns\",\"address\":\"http://127.0.0.1:"
+                    + fake.getAddress().getPort()
+                    + "\",\"jobTypes\":[\"fake-ns-type\"],\"capacity\":2,\"namespace\":\"%s\"}";
+            Api.Response ofA = node.api.post("/api/v1/workers/register", register.formatted(A));
+            Api.Response ofB = node.api.post("/api/v1/workers/register", register.formatted(B));
+            assertThat(ofA.status()).isEqualTo(201);
+            assertThat(ofB.status()).isEqualTo(201);
+
+            String jobId = node.api.submit(
+                    "{\"jobType\":\"fake-ns-type\",\"executorApp\":\"fake-ns\",\"namespace\":\"" + B + "\"}");
+            assertThat(node.api.awaitStatus(jobId, "RUNNING").path("worker").asText())
+                    .isEqualTo(ofB.text("workerId"));
+            // a dispatch row naming the worker of A, as a push made before namespaces were kept apart left it
+            node.jdbc()
+                    .update("UPDATE worker_dispatches SET worker_id = ? WHERE job_id = ?", ofA.text("workerId"), jobId);
+
+            String body = "{\"workerId\":\"" + ofA.text("workerId") + "\",\"jobId\":\"" + jobId
+                    + "\",\"attempt\":1,\"shardIndex\":0,\"succeeded\":true,\"result\":\"done\",\"error\":null,"
+                    + "\"durationMs\":5}";
+            long now = System.currentTimeMillis();
+            HttpResponse<String> refused = callback(body, now, CallbackSignature.sign(ofA.text("secret"), now, body));
+            assertThat(refused.statusCode()).as(refused.body()).isEqualTo(403);
+            assertThat(refused.headers().firstValue("Content-Type").orElse("")).contains("application/problem+json");
+            assertThat(node.api.get("/api/v1/jobs/" + jobId).text("status")).isEqualTo("RUNNING");
+            assertThat(node.api
+                            .get("/api/v1/jobs/" + jobId + "/history")
+                            .body()
+                            .path("events")
+                            .size())
+                    .isEqualTo(3);
+        } finally {
+            fake.stop(0);
+        }
+    }
+
+    @Test
+    void a_job_key_names_one_job_per_namespace() {
+        String body = "{\"jobType\":\"noop\",\"jobKey\":\"nightly-report\",\"delayMs\":3600000,\"namespace\":\"%s\"}";
+        Api.Response firstA = node.api.post("/api/v1/jobs", body.formatted(A));
+        Api.Response firstB = node.api.post("/api/v1/jobs", body.formatted(B));
+        Api.Response againA = node.api.post("/api/v1/jobs", body.formatted(A));
+        Api.Response againB = node.api.post("/api/v1/jobs", body.formatted(B));
+
+        assertThat(firstA.status()).isEqualTo(201);
+        assertThat(firstB.status()).as(firstB.body().toString()).isEqualTo(201);
+        assertThat(firstB.text("jobId")).isNotEqualTo(firstA.text("jobId"));
+        assertThat(againA.status()).isEqualTo(200);
+        assertThat(againA.text("jobId")).isEqualTo(firstA.text("jobId"));
+        assertThat(againA.body().path("created").asBoolean()).isFalse();
+        assertThat(againB.status()).isEqualTo(200);
+        assertThat(againB.text("jobId")).isEqualTo(firstB.text("jobId"));
+        assertThat(node.api.get("/api/v1/jobs/" + firstB.text("jobId")).text("namespace"))
+                .isEqualTo(B);
+        assertThat(node.jdbc()
+                        .queryForList(
+                                "SELECT namespace FROM job_keys WHERE job_key = 'nightly-report' ORDER BY namespace",
+                                String.class))
+                .containsExactly(A, B);
+    }
+
+    @Test
+    void existing_job_keys_are_migrated_into_their_jobs_namespace() throws SQLException {
+        String db = TestDatabase.freshDatabase("keys_migration");
+        Flyway.configure()
+                .dataSource(db, TestDatabase.user(), TestDatabase.password())
+                .locations("classpath:db/migration")
+                .target("19")
+                .load()
+                .migrate();
+        try (Connection c = TestDatabase.connect(db)) {
+            var s = c.createStatement();
+            s.execute("INSERT INTO job_queue (job_id, job_key, job_type, status, claimable, priority, neg_priority,"
+                    + " run_at, attempt, max_retries, timeout_ms, created_at, updated_at, namespace) VALUES"
+                    + " ('job-a', 'k-a', 'noop', 'WAITING', 1, 0, 0, 1, 0, 0, 1000, 1, 1, 'team-a'),"
+                    + " ('job-d', 'k-d', 'noop', 'SUCCEEDED', 0, 0, 0, 1, 1, 0, 1000, 1, 1, 'default')");
+            s.execute("INSERT INTO job_keys (job_key, job_id) VALUES ('k-a', 'job-a'), ('k-d', 'job-d'),"
+                    + " ('k-gone', 'job-without-row')");
+        }
+        Flyway.configure()
+                .dataSource(db, TestDatabase.user(), TestDatabase.password())
+                .locations("classpath:db/migration")
+                .load()
+                .migrate();
+        try (Connection c = TestDatabase.connect(db)) {
+            var s = c.createStatement();
+            var rs = s.executeQuery("SELECT job_key, namespace, job_id FROM job_keys ORDER BY job_key");
+            List<String> rows = new ArrayList<>();
+            while (rs.next()) rows.add(rs.getString(1) + "|" + rs.getString(2) + "|" + rs.getString(3));
+            assertThat(rows).containsExactly("k-a|team-a|job-a", "k-d|default|job-d", "k-gone|default|job-without-row");
+            // the key is free in another namespace, still taken in its own
+            s.execute("INSERT INTO job_keys (job_key, namespace, job_id) VALUES ('k-a', 'team-b', 'job-b')");
+            assertThatThrownBy(() -> s.execute(
+                            "INSERT INTO job_keys (job_key, namespace, job_id) VALUES ('k-a', 'team-a', 'job-x')"))
+                    .isInstanceOf(SQLException.class)
+                    .hasMessageContaining("Duplicate");
+        }
+    }
+
+    @Test
+    void the_change_stream_tells_a_subscriber_only_of_the_namespaces_it_may_see() {
+        Api.Response made = node.api.post(
+                "/api/v1/admin/api-keys",
+                "{\"name\":\"viewer-a\",\"grants\":[{\"namespace\":\"" + A + "\",\"role\":\"VIEWER\"}]}");
+        assertThat(made.status()).isEqualTo(201);
+        Api viewerOfA = node.api.as(made.text("key"));
+        List<String> seenByA = new CopyOnWriteArrayList<>();
+        List<String> seenByAdmin = new CopyOnWriteArrayList<>();
+        Thread a = listen(viewerOfA, "/api/v1/stream", seenByA);
+        Thread admin = listen(node.api, "/api/v1/stream?namespace=" + B, seenByAdmin);
+        try {
+            Await.until(
+                    Duration.ofSeconds(10),
+                    () -> seenByA.contains(":open") && seenByAdmin.contains(":open"),
+                    () -> seenByA + " " + seenByAdmin);
+            String ofB = node.api.submit("{\"jobType\":\"noop\",\"namespace\":\"" + B + "\"}");
+            String ofA = node.api.submit("{\"jobType\":\"noop\",\"namespace\":\"" + A + "\"}");
+            node.api.awaitStatus(ofB, "SUCCEEDED");
+            node.api.awaitStatus(ofA, "SUCCEEDED");
+            // changes reach subscribers in order: once A's last change is heard, B's earlier ones have been decided
+            Await.until(
+                    Duration.ofSeconds(10),
+                    () -> seenByA.stream().anyMatch(l -> l.contains(ofA) && l.contains("JobSucceeded"))
+                            && seenByAdmin.stream().anyMatch(l -> l.contains(ofB) && l.contains("JobSucceeded")),
+                    () -> seenByA + " " + seenByAdmin);
+            assertThat(seenByA).noneMatch(l -> l.contains(ofB));
+            assertThat(seenByA)
+                    .filteredOn(l -> l.contains(ofA))
+                    .allMatch(l -> l.contains("\"namespace\":\"" + A + "\""));
+            assertThat(seenByAdmin).noneMatch(l -> l.contains(ofA));
+        } finally {
+            a.interrupt();
+            admin.interrupt();
+        }
+    }
+
+    /** Reads the stream's data lines into {@code lines} on a thread of its own; ":open" once the stream answered. */
+    static Thread listen(Api api, String path, List<String> lines) {
+        Thread t = new Thread(() -> {
+            try {
+                HttpResponse<InputStream> response = http.send(
+                        api.authorized(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + api.port + path)))
+                                .header("Accept", "text/event-stream")
+                                .build(),
+                        HttpResponse.BodyHandlers.ofInputStream());
+                lines.add(response.statusCode() == 200 ? ":open" : "status " + response.statusCode());
+                try (BufferedReader reader =
+                        new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
+                    String line;
+                    while (!Thread.currentThread().isInterrupted() && (line = reader.readLine()) != null) {
+                        if (line.startsWith("data:")) lines.add(line);
+                    }
+                }
+            } catch (Exception e) {
+                lines.add("error: " + e);
+            }
+        });
+        t.setDaemon(true);
+        t.start();
+        return t;
+    }
+
+    static HttpResponse<String> callback(String body, long timestamp, String signature) throws Exception {
+        return http.send(
+                node.api
+                        .authorized(HttpRequest.newBuilder(
+                                URI.create("http://127.0.0.1:" + node.api.port + "/api/v1/workers/callbacks")))
+                        .header("Content-Type", "application/json")
+                        .header(CallbackSignature.TIMESTAMP_HEADER, String.valueOf(timestamp))
+                        .header(CallbackSignature.SIGNATURE_HEADER, signature)
+                        .POST(HttpRequest.BodyPublishers.ofString(body))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+}

@@ -1,0 +1,34 @@
+package io.axscheduler.query.observe;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * The scheduler's settings the read side judges nodes and workers by, bound from the same {@code ax.scheduler.*} keys
+ * as the scheduler side's own records (a side never imports another; deploy's {@code SettingsAgreeTest} checks the
+ * defaults agree).
+ *
+ * @param health {@code ax.scheduler.health.*}
+ * @param workers {@code ax.scheduler.workers.*}
+ */
+@ConfigurationProperties("ax.scheduler")
+public record LivenessProperties(
+        @DefaultValue Health health, @DefaultValue Workers workers) {
+
+    /** @param scanStallMs a node whose scan has not completed for this long does not count as scanning */
+    public record Health(@DefaultValue("30000") long scanStallMs) {}
+
+    /**
+     * @param heartbeatIntervalMs how often a worker heartbeats
+     * @param missedHeartbeats heartbeats a worker may miss before it counts as gone
+     */
+    public record Workers(
+            @DefaultValue("10000") long heartbeatIntervalMs,
+            @DefaultValue("3") int missedHeartbeats) {
+
+        /** Silent this long, a worker is not live. */
+        public long silenceMs() {
+            return heartbeatIntervalMs * missedHeartbeats;
+        }
+    }
+}
