@@ -1,6 +1,5 @@
 package io.axscheduler.query.stats;
 
-import io.axscheduler.api.Namespaces;
 import io.axscheduler.api.job.JobStatus;
 import java.time.Clock;
 import java.time.Instant;
