@@ -171,8 +171,13 @@ class ConsoleIT {
         browser.await(Duration.ofSeconds(10), d -> !browser.all("flash-done").isEmpty());
         node.api.awaitStatus(failing, "SUCCEEDED");
         browser.open("/console/jobs/" + failing);
-        assertThat(browser.all("timeline-event").stream().map(e -> e.getAttribute("data-type")))
-                .contains("JobRetryScheduled");
+        // the stream may bring the retry's last events after the page loaded, swapping the timeline while it is read
+        browser.await(
+                Duration.ofSeconds(10),
+                d -> browser.all("timeline-event").stream()
+                        .map(e -> e.getAttribute("data-type"))
+                        .toList()
+                        .contains("JobRetryScheduled"));
         JsonNode retried = node.api.get("/api/v1/jobs/" + failing + "/history").body();
         assertThat(retried.toString()).contains("\"actor\":\"user:admin\"");
 
