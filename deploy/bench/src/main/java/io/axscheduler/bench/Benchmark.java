@@ -500,6 +500,8 @@ public final class Benchmark {
             c.createStatement().execute("CREATE DATABASE " + database);
         }
         BenchHandler handler = new BenchHandler();
+        // authentication is on: the node starts with an admin key made for this run alone, which the requests send
+        String adminKey = randomSecret();
         ConfigurableApplicationContext context = new SpringApplicationBuilder(AxSchedulerApplication.class)
                 .initializers(ctx -> ctx.getBeanFactory().registerSingleton("benchHandler", handler))
                 .run(
@@ -511,12 +513,23 @@ public final class Benchmark {
                         "--ax.scheduler.execution.threads-per-type=16",
                         "--server.port=0",
                         "--ax.node.id=bench",
+                        "--ax.bootstrap.admin-key=" + adminKey,
+                        "--ax.bootstrap.admin-password=" + randomSecret(),
+                        "--ax.data-dir=" + Files.createTempDirectory("ax-bench-data"),
                         "--logging.level.root=WARN",
                         "--spring.main.banner-mode=off");
-        return new Node(context, handler);
+        return new Node(context, handler, adminKey);
     }
 
-    private record Node(ConfigurableApplicationContext context, BenchHandler handler) implements AutoCloseable {
+    /** 256 random bits, URL-safe Base64. */
+    private static String randomSecret() {
+        byte[] bytes = new byte[32];
+        new java.security.SecureRandom().nextBytes(bytes);
+        return java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+    }
+
+    private record Node(ConfigurableApplicationContext context, BenchHandler handler, String adminKey)
+            implements AutoCloseable {
 
         int port() {
             return ((ServletWebServerApplicationContext) context).getWebServer().getPort();
@@ -570,6 +583,7 @@ public final class Benchmark {
                 HttpResponse<String> response = HTTP.send(
                         HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port() + path))
                                 .header("Content-Type", "application/json")
+                                .header("Authorization", "Bearer " + adminKey)
                                 .timeout(Duration.ofSeconds(120))
                                 .POST(HttpRequest.BodyPublishers.ofString(json))
                                 .build(),
