@@ -577,10 +577,15 @@ class ConsoleIT {
         browser.open("/console/jobs?type=sleep&status=CANCELED");
         assertThat(browser.all("job-row")).isEmpty();
         assertThat(browser.all("no-jobs")).hasSize(1);
+        // a job key is unique within its namespace: the same key in another namespace is another job, found too
+        String otherTeams = node.api.submit(
+                "{\"jobType\":\"sleep\",\"delayMs\":600000,\"jobKey\":\"paged-4\",\"namespace\":\"team-b\"}");
         browser.open("/console/jobs");
         browser.find("filter-q").sendKeys("paged-4", Keys.ENTER);
         browser.await(Duration.ofSeconds(5), d -> browser.driver.getCurrentUrl().contains("q=paged-4"));
-        assertThat(browser.all("job-row")).hasSize(1);
+        assertThat(browser.all("job-row").stream().map(r -> r.getAttribute("data-job-id")))
+                .hasSize(2)
+                .contains(otherTeams);
         assertThat(browser.all("job-row").get(0).getText()).contains("paged-4");
     }
 

@@ -102,9 +102,10 @@ class JobListing {
         Map<String, Object> p = Map.of("v", idOrKey);
         List<JobView> found = new ArrayList<>(
                 jdbc.query("SELECT " + JobRows.COLUMNS + " FROM job_queue WHERE job_id = :v", p, JobRows::toView));
-        // job keys are kept, unique, in job_keys: one primary-key dive, then the job's row
+        // job keys are kept in job_keys, unique within a namespace: a range of its primary key (key, namespace), then
+        // each job's row
         found.addAll(jdbc.query(
-                "SELECT " + JobRows.COLUMNS + " FROM job_queue WHERE job_id ="
+                "SELECT " + JobRows.COLUMNS + " FROM job_queue WHERE job_id IN"
                         + " (SELECT job_id FROM job_keys WHERE job_key = :v) AND job_id <> :v",
                 p,
                 JobRows::toView));

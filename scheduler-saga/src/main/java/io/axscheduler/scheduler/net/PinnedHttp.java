@@ -13,6 +13,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.hc.client5.http.DnsResolver;
 import org.apache.hc.client5.http.classic.methods.HttpUriRequestBase;
 import org.apache.hc.client5.http.config.ConnectionConfig;
@@ -95,7 +96,15 @@ public final class PinnedHttp implements AutoCloseable {
                 .setResponseTimeout(timeout)
                 .setConnectionRequestTimeout(timeout)
                 .build());
-        ScheduledFuture<?> abort = DEADLINES.schedule(request::cancel, timeoutMs, TimeUnit.MILLISECONDS);
+        // marked before the cancel closes the socket: the reading thread may see the close before the task returns
+        AtomicBoolean expired = new AtomicBoolean();
+        ScheduledFuture<?> abort = DEADLINES.schedule(
+                () -> {
+                    expired.set(true);
+                    request.cancel();
+                },
+                timeoutMs,
+                TimeUnit.MILLISECONDS);
         try (ClassicHttpResponse response = client.executeOpen(null, request, null)) {
             HttpEntity entity = response.getEntity();
             byte[] bytes;
@@ -111,7 +120,7 @@ public final class PinnedHttp implements AutoCloseable {
             Header location = response.getFirstHeader("Location");
             return new Answer(response.getCode(), location == null ? null : location.getValue(), bytes);
         } catch (IOException e) {
-            if (abort.isDone() || e instanceof SocketTimeoutException) {
+            if (expired.get() || e instanceof SocketTimeoutException) {
                 HttpTimeoutException timedOut = new HttpTimeoutException("request timed out");
                 timedOut.initCause(e);
                 throw timedOut;
