@@ -119,8 +119,18 @@ class AlertsIT {
         ScanDueJobs scan = node.bean(ScanDueJobs.class);
         scan.pauseScanning();
         try {
-            // the node says at once that it no longer scans, as it would within ax.observe.node-report-ms
+            // the node says at once that it no longer scans, as it would within ax.observe.node-report-ms; a report
+            // tick that began before the pause may still write "scanning" after it, so the test goes on once the
+            // row has said "not scanning" for longer than two report periods (an alert raised meanwhile would
+            // queue its delivery for scanning that the test has paused)
             node.bean(ReportNodeStatus.class).report();
+            org.awaitility.Awaitility.await()
+                    .during(Duration.ofMillis(700))
+                    .atMost(Duration.ofSeconds(10))
+                    .pollInterval(Duration.ofMillis(50))
+                    .until(() ->
+                            node.jdbc().queryForObject("SELECT COALESCE(MAX(scanning), 0) FROM ax_nodes", Integer.class)
+                                    == 0);
             body.run();
         } finally {
             scan.resumeScanning();
