@@ -579,7 +579,7 @@ class ConsoleIT {
         assertThat(browser.all("no-jobs")).hasSize(1);
         // a job key is unique within its namespace: the same key in another namespace is another job, found too
         String otherTeams = node.api.submit(
-                "{\"jobType\":\"sleep\",\"delayMs\":600000,\"jobKey\":\"paged-4\",\"namespace\":\"team-b\"}");
+                "{\"jobType\":\"sleep\",\"delayMs\":600000,\"jobKey\":\"paged-4\",\"namespace\":\"team-search\"}");
         browser.open("/console/jobs");
         browser.find("filter-q").sendKeys("paged-4", Keys.ENTER);
         browser.await(Duration.ofSeconds(5), d -> browser.driver.getCurrentUrl().contains("q=paged-4"));
