@@ -3,14 +3,7 @@ package io.axscheduler.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.io.BufferedReader;
-import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -135,7 +128,7 @@ class ConsoleApiIT {
         assertThat(made.status()).as(made.body().toString()).isEqualTo(201);
         Api viewer = node.api.as(made.text("key"));
         List<String> heard = new CopyOnWriteArrayList<>();
-        Thread stream = listen(viewer, "/api/v1/stream", heard);
+        Thread stream = EventStream.listen(viewer, "/api/v1/stream", heard);
         String other;
         String mine;
         try {
@@ -176,33 +169,6 @@ class ConsoleApiIT {
 
     /** Reads the stream's data lines into {@code lines} on a thread of its own; ":open" once the stream answered. */
     private static Thread listen(String path, List<String> lines) {
-        return listen(node.api, path, lines);
-    }
-
-    private static Thread listen(Api api, String path, List<String> lines) {
-        Thread t = new Thread(() -> {
-            try {
-                HttpResponse<InputStream> response = http.send(
-                        api.authorized(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + api.port + path)))
-                                .header("Accept", "text/event-stream")
-                                .build(),
-                        HttpResponse.BodyHandlers.ofInputStream());
-                assertThat(response.headers().firstValue("Content-Type").orElse(""))
-                        .startsWith("text/event-stream");
-                lines.add(":open");
-                try (BufferedReader reader =
-                        new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
-                    String line;
-                    while (!Thread.currentThread().isInterrupted() && (line = reader.readLine()) != null) {
-                        if (line.startsWith("data:")) lines.add(line);
-                    }
-                }
-            } catch (Exception e) {
-                lines.add("error: " + e);
-            }
-        });
-        t.setDaemon(true);
-        t.start();
-        return t;
+        return EventStream.listen(node.api, path, lines);
     }
 }

@@ -6,9 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpServer;
 import io.axscheduler.api.worker.CallbackSignature;
-import java.io.BufferedReader;
-import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -239,8 +236,8 @@ class NamespaceIsolationIT {
         Api viewerOfA = node.api.as(made.text("key"));
         List<String> seenByA = new CopyOnWriteArrayList<>();
         List<String> seenByAdmin = new CopyOnWriteArrayList<>();
-        Thread a = listen(viewerOfA, "/api/v1/stream", seenByA);
-        Thread admin = listen(node.api, "/api/v1/stream?namespace=" + B, seenByAdmin);
+        Thread a = EventStream.listen(viewerOfA, "/api/v1/stream", seenByA);
+        Thread admin = EventStream.listen(node.api, "/api/v1/stream?namespace=" + B, seenByAdmin);
         try {
             Await.until(
                     Duration.ofSeconds(10),
@@ -265,32 +262,6 @@ class NamespaceIsolationIT {
             a.interrupt();
             admin.interrupt();
         }
-    }
-
-    /** Reads the stream's data lines into {@code lines} on a thread of its own; ":open" once the stream answered. */
-    static Thread listen(Api api, String path, List<String> lines) {
-        Thread t = new Thread(() -> {
-            try {
-                HttpResponse<InputStream> response = http.send(
-                        api.authorized(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + api.port + path)))
-                                .header("Accept", "text/event-stream")
-                                .build(),
-                        HttpResponse.BodyHandlers.ofInputStream());
-                lines.add(response.statusCode() == 200 ? ":open" : "status " + response.statusCode());
-                try (BufferedReader reader =
-                        new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
-                    String line;
-                    while (!Thread.currentThread().isInterrupted() && (line = reader.readLine()) != null) {
-                        if (line.startsWith("data:")) lines.add(line);
-                    }
-                }
-            } catch (Exception e) {
-                lines.add("error: " + e);
-            }
-        });
-        t.setDaemon(true);
-        t.start();
-        return t;
     }
 
     static HttpResponse<String> callback(String body, long timestamp, String signature) throws Exception {

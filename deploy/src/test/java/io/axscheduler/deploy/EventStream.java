@@ -1,0 +1,53 @@
+package io.axscheduler.deploy;
+
+import java.io.BufferedReader;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/** A client of the server-sent event stream ({@code GET /api/v1/stream}) for the tests. */
+final class EventStream {
+
+    private static final HttpClient http = HttpClient.newHttpClient();
+
+    private EventStream() {}
+
+    /**
+     * Reads the stream's data lines into {@code lines} on a thread of its own: first ":open" once the stream answered
+     * 200 as {@code text/event-stream}, or "status N type T" when it answered otherwise.
+     */
+    static Thread listen(Api api, String path, List<String> lines) {
+        Thread t = new Thread(() -> {
+            try {
+                HttpResponse<InputStream> response = http.send(
+                        api.authorized(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + api.port + path)))
+                                .header("Accept", "text/event-stream")
+                                .build(),
+                        HttpResponse.BodyHandlers.ofInputStream());
+                String type = response.headers().firstValue("Content-Type").orElse("");
+                if (response.statusCode() != 200 || !type.startsWith("text/event-stream")) {
+                    lines.add("status " + response.statusCode() + " type " + type);
+                    return;
+                }
+                lines.add(":open");
+                try (BufferedReader reader =
+                        new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
+                    String line;
+                    while (!Thread.currentThread().isInterrupted() && (line = reader.readLine()) != null) {
+                        if (line.startsWith("data:")) lines.add(line);
+                    }
+                }
+            } catch (Exception e) {
+                lines.add("error: " + e);
+            }
+        });
+        t.setDaemon(true);
+        t.start();
+        return t;
+    }
+}
