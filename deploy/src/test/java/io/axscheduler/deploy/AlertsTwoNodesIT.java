@@ -22,11 +22,7 @@ class AlertsTwoNodesIT {
         String db = TestDatabase.freshDatabase("alerts_failover");
         long forMs = 15_000;
         try (WebhookReceiver receiver = new WebhookReceiver()) {
-            Map<String, String> settings = new LinkedHashMap<>();
-            settings.put("ax.alerts.evaluate-ms", "300");
-            settings.put("ax.alerts.event-window-ms", "60000");
-            settings.put("ax.alerts.channels.hook.type", "webhook");
-            settings.put("ax.alerts.channels.hook.url", receiver.url("/hook"));
+            Map<String, String> settings = settings(receiver);
             Node a = Node.start(db, "fo-a", settings);
             try (Node b = Node.start(db, "fo-b", settings)) {
                 Api.Response rule = a.api.post(
@@ -97,11 +93,7 @@ class AlertsTwoNodesIT {
     void one_node_evaluates_a_rule_at_a_time_and_the_other_takes_over_when_it_stops() throws Exception {
         String db = TestDatabase.freshDatabase("alerts_two");
         try (WebhookReceiver receiver = new WebhookReceiver()) {
-            Map<String, String> settings = new LinkedHashMap<>();
-            settings.put("ax.alerts.evaluate-ms", "300");
-            settings.put("ax.alerts.event-window-ms", "60000");
-            settings.put("ax.alerts.channels.hook.type", "webhook");
-            settings.put("ax.alerts.channels.hook.url", receiver.url("/hook"));
+            Map<String, String> settings = settings(receiver);
             Node a = Node.start(db, "node-a", settings);
             try (Node b = Node.start(db, "node-b", settings)) {
                 Api.Response rule = a.api.post(
@@ -144,5 +136,15 @@ class AlertsTwoNodesIT {
                 a.close();
             }
         }
+    }
+
+    /** Alerts evaluated every 300 ms, told to the receiver's {@code /hook} as the channel {@code hook}. */
+    private static Map<String, String> settings(WebhookReceiver receiver) {
+        Map<String, String> settings = new LinkedHashMap<>();
+        settings.put("ax.alerts.evaluate-ms", "300");
+        settings.put("ax.alerts.event-window-ms", "60000");
+        settings.put("ax.alerts.channels.hook.type", "webhook");
+        settings.put("ax.alerts.channels.hook.url", receiver.url("/hook"));
+        return settings;
     }
 }
