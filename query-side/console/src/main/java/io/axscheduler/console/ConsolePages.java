@@ -1,5 +1,6 @@
 package io.axscheduler.console;
 
+import io.axscheduler.api.Namespaces;
 import io.axscheduler.api.job.JobStatus;
 import io.axscheduler.api.problem.FieldError;
 import io.axscheduler.api.problem.InvalidRequestException;
@@ -16,7 +17,6 @@ import io.axscheduler.query.job.JobQueries;
 import io.axscheduler.query.job.JobStateAsOf;
 import io.axscheduler.query.schedule.ScheduleListRequest;
 import io.axscheduler.query.schedule.ScheduleQueries;
-import io.axscheduler.query.stats.Namespaces;
 import io.axscheduler.query.stats.Overview;
 import io.axscheduler.query.stats.StatsQueries;
 import java.time.Clock;
