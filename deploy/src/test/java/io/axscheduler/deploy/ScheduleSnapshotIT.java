@@ -139,7 +139,8 @@ class ScheduleSnapshotIT {
                                     fireTime,
                                     FireKind.SCHEDULED,
                                     UUID.randomUUID().toString(),
-                                    Instant.ofEpochMilli(next)),
+                                    Instant.ofEpochMilli(next),
+                                    "default"),
                             byte[].class);
                     int p = r * 9;
                     insert.setString(p + 1, id);

@@ -97,7 +97,8 @@ class SchedulesProjectionIT {
         for (String id : List.of("s-1", "s-2", "s-3")) {
             on(created(id), AT);
             on(
-                    new ScheduleFired(id, AT.plusSeconds(60), FireKind.SCHEDULED, "job-" + id, AT.plusSeconds(120)),
+                    new ScheduleFired(
+                            id, AT.plusSeconds(60), FireKind.SCHEDULED, "job-" + id, AT.plusSeconds(120), "default"),
                     AT.plusSeconds(59));
         }
         verify(jdbc, never()).execute(anyString(), any(SqlParameterSource.class), any(RowBatch.class));
@@ -162,9 +163,12 @@ class SchedulesProjectionIT {
         DefaultUnitOfWork<?> unit = DefaultUnitOfWork.startAndGet(null);
         // a schedule with no next fire binds NULL where the others bind a number: the bulk command goes in parts, and
         // the driver's count is the first part's
-        on(new ScheduleFired("n-1", AT.plusSeconds(60), FireKind.SCHEDULED, "job-n-1", null), AT);
+        on(new ScheduleFired("n-1", AT.plusSeconds(60), FireKind.SCHEDULED, "job-n-1", null, "default"), AT);
         for (String id : List.of("n-2", "n-3")) {
-            on(new ScheduleFired(id, AT.plusSeconds(60), FireKind.SCHEDULED, "job-" + id, AT.plusSeconds(120)), AT);
+            on(
+                    new ScheduleFired(
+                            id, AT.plusSeconds(60), FireKind.SCHEDULED, "job-" + id, AT.plusSeconds(120), "default"),
+                    AT);
         }
 
         unit.commit();

@@ -96,7 +96,7 @@ public final class ASchedule {
 
     /** Its scheduled fire at {@code fireTime}, which made job {@code jobId}, the next one at {@code next}. */
     public ScheduleFired fired(Instant fireTime, String jobId, Instant next) {
-        return new ScheduleFired(scheduleId, fireTime, FireKind.SCHEDULED, jobId, next);
+        return new ScheduleFired(scheduleId, fireTime, FireKind.SCHEDULED, jobId, next, namespace);
     }
 
     public SchedulePaused paused() {

@@ -95,7 +95,7 @@ class Schedule {
             case QUEUED -> requireDue(c.fireTime(), queuedFireTime, "release the queued fire");
             case MANUAL -> {}
         }
-        apply(new ScheduleFired(scheduleId, c.fireTime(), c.kind(), c.jobId(), next));
+        apply(new ScheduleFired(scheduleId, c.fireTime(), c.kind(), c.jobId(), next, job.namespace()));
         return job;
     }
 
@@ -103,7 +103,7 @@ class Schedule {
     void handle(SkipScheduleFire c) {
         requireDue(c.fireTime(), nextFireTime, "skip");
         requireLater(c.nextFireTime(), c.fireTime());
-        apply(new ScheduleFireSkipped(scheduleId, c.fireTime(), c.reason(), c.nextFireTime()));
+        apply(new ScheduleFireSkipped(scheduleId, c.fireTime(), c.reason(), c.nextFireTime(), job.namespace()));
     }
 
     @CommandHandler
@@ -111,7 +111,7 @@ class Schedule {
         requireDue(c.fireTime(), nextFireTime, "queue");
         requireLater(c.nextFireTime(), c.fireTime());
         require(queuedFireTime == null, "queue a second fire");
-        apply(new ScheduleFireQueued(scheduleId, c.fireTime(), c.waitingForJobId(), c.nextFireTime()));
+        apply(new ScheduleFireQueued(scheduleId, c.fireTime(), c.waitingForJobId(), c.nextFireTime(), job.namespace()));
     }
 
     @CommandHandler

@@ -66,13 +66,13 @@ class ScheduleTest {
     void a_due_fire_records_the_job_and_returns_the_template() {
         fixture.given(created())
                 .when(new FireSchedule(ID, FIRST, FireKind.SCHEDULED, "job-1", SECOND))
-                .expectEvents(new ScheduleFired(ID, FIRST, FireKind.SCHEDULED, "job-1", SECOND))
+                .expectEvents(new ScheduleFired(ID, FIRST, FireKind.SCHEDULED, "job-1", SECOND, "default"))
                 .expectResultMessagePayload(JOB);
     }
 
     @Test
     void a_fire_time_already_fired_is_refused_so_a_second_node_cannot_fire_it_again() {
-        fixture.given(created(), new ScheduleFired(ID, FIRST, FireKind.SCHEDULED, "job-1", SECOND))
+        fixture.given(created(), new ScheduleFired(ID, FIRST, FireKind.SCHEDULED, "job-1", SECOND, "default"))
                 .when(new FireSchedule(ID, FIRST, FireKind.SCHEDULED, "job-2", SECOND))
                 .expectException(IllegalTransitionException.class)
                 .expectNoEvents();
@@ -85,7 +85,7 @@ class ScheduleTest {
                 .expectException(IllegalTransitionException.class);
         fixture.given(created(), new SchedulePaused(ID))
                 .when(new FireSchedule(ID, NOW, FireKind.MANUAL, "job-9", null))
-                .expectEvents(new ScheduleFired(ID, NOW, FireKind.MANUAL, "job-9", FIRST));
+                .expectEvents(new ScheduleFired(ID, NOW, FireKind.MANUAL, "job-9", FIRST, "default"));
     }
 
     @Test
@@ -118,24 +118,24 @@ class ScheduleTest {
     void a_skip_moves_to_the_next_fire_time() {
         fixture.given(created())
                 .when(new SkipScheduleFire(ID, FIRST, "previous job running", SECOND))
-                .expectEvents(new ScheduleFireSkipped(ID, FIRST, "previous job running", SECOND));
+                .expectEvents(new ScheduleFireSkipped(ID, FIRST, "previous job running", SECOND, "default"));
     }
 
     @Test
     void queue_holds_one_fire_and_releases_it_once() {
-        fixture.given(created(), new ScheduleFired(ID, FIRST, FireKind.SCHEDULED, "job-1", SECOND))
+        fixture.given(created(), new ScheduleFired(ID, FIRST, FireKind.SCHEDULED, "job-1", SECOND, "default"))
                 .when(new QueueScheduleFire(ID, SECOND, "job-1", SECOND.plusSeconds(60)))
-                .expectEvents(new ScheduleFireQueued(ID, SECOND, "job-1", SECOND.plusSeconds(60)));
-        fixture.given(created(), new ScheduleFireQueued(ID, FIRST, "job-0", SECOND))
+                .expectEvents(new ScheduleFireQueued(ID, SECOND, "job-1", SECOND.plusSeconds(60), "default"));
+        fixture.given(created(), new ScheduleFireQueued(ID, FIRST, "job-0", SECOND, "default"))
                 .when(new QueueScheduleFire(ID, SECOND, "job-0", SECOND.plusSeconds(60)))
                 .expectException(IllegalTransitionException.class);
-        fixture.given(created(), new ScheduleFireQueued(ID, FIRST, "job-0", SECOND))
+        fixture.given(created(), new ScheduleFireQueued(ID, FIRST, "job-0", SECOND, "default"))
                 .when(new FireSchedule(ID, FIRST, FireKind.QUEUED, "job-1", null))
-                .expectEvents(new ScheduleFired(ID, FIRST, FireKind.QUEUED, "job-1", SECOND));
+                .expectEvents(new ScheduleFired(ID, FIRST, FireKind.QUEUED, "job-1", SECOND, "default"));
         fixture.given(
                         created(),
-                        new ScheduleFireQueued(ID, FIRST, "job-0", SECOND),
-                        new ScheduleFired(ID, FIRST, FireKind.QUEUED, "job-1", SECOND))
+                        new ScheduleFireQueued(ID, FIRST, "job-0", SECOND, "default"),
+                        new ScheduleFired(ID, FIRST, FireKind.QUEUED, "job-1", SECOND, "default"))
                 .when(new FireSchedule(ID, FIRST, FireKind.QUEUED, "job-2", null))
                 .expectException(IllegalTransitionException.class);
     }
@@ -144,15 +144,15 @@ class ScheduleTest {
     void fixed_delay_is_armed_by_the_end_of_its_last_job_only() {
         Instant first = NOW.plusSeconds(10);
         Instant ended = first.plusSeconds(3);
-        fixture.given(created(DELAY, first), new ScheduleFired(ID, first, FireKind.SCHEDULED, "job-1", null))
+        fixture.given(created(DELAY, first), new ScheduleFired(ID, first, FireKind.SCHEDULED, "job-1", null, "default"))
                 .when(new ArmSchedule(ID, "job-1", ended))
                 .expectEvents(new ScheduleArmed(ID, "job-1", ended, ended.plusSeconds(10)));
-        fixture.given(created(DELAY, first), new ScheduleFired(ID, first, FireKind.SCHEDULED, "job-1", null))
+        fixture.given(created(DELAY, first), new ScheduleFired(ID, first, FireKind.SCHEDULED, "job-1", null, "default"))
                 .when(new ArmSchedule(ID, "job-0", ended))
                 .expectException(IllegalTransitionException.class);
         fixture.given(
                         created(DELAY, first),
-                        new ScheduleFired(ID, first, FireKind.SCHEDULED, "job-1", null),
+                        new ScheduleFired(ID, first, FireKind.SCHEDULED, "job-1", null, "default"),
                         new ScheduleArmed(ID, "job-1", ended, ended.plusSeconds(10)))
                 .when(new ArmSchedule(ID, "job-1", ended))
                 .expectException(IllegalTransitionException.class);

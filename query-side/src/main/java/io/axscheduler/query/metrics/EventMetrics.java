@@ -11,7 +11,6 @@ import io.axscheduler.api.job.TimeoutPhase;
 import io.axscheduler.api.observe.BoundedLabels;
 import io.axscheduler.api.observe.LatencyBuckets;
 import io.axscheduler.api.schedule.FireKind;
-import io.axscheduler.api.schedule.ScheduleCreated;
 import io.axscheduler.api.schedule.ScheduleFireQueued;
 import io.axscheduler.api.schedule.ScheduleFireSkipped;
 import io.axscheduler.api.schedule.ScheduleFired;
@@ -40,9 +39,6 @@ import org.springframework.stereotype.Component;
  *
  * <p>Outcome events do not name the job type nor the namespace; the namespace, type and due time of the jobs this node
  * saw lately are kept (at most {@value #KNOWN_JOBS}), and one of another node's is read from job_queue by its key.
- * Likewise fire events do not name the schedule's namespace (which never changes): it is taken from the job a fire
- * makes (JobCreated follows ScheduleFired in the fire's unit of work, and fires are counted after it commits), else
- * from memory (at most {@value #KNOWN_SCHEDULES}), else read from schedules after the commit.
  */
 @Component
 @ProcessingGroup(EventMetrics.PROCESSING_GROUP)
@@ -50,7 +46,6 @@ public class EventMetrics {
 
     public static final String PROCESSING_GROUP = "ax-metrics";
     static final int KNOWN_JOBS = 20_000;
-    static final int KNOWN_SCHEDULES = 10_000;
     /** Job types are named by users: each type label keeps at most this many values. */
     static final int MAX_TYPES = 200;
 
@@ -67,13 +62,6 @@ public class EventMetrics {
         @Override
         protected boolean removeEldestEntry(Map.Entry<String, Job> eldest) {
             return size() > KNOWN_JOBS;
-        }
-    };
-
-    private final Map<String, String> scheduleNamespaces = new LinkedHashMap<>(256, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
-            return size() > KNOWN_SCHEDULES;
         }
     };
 
@@ -94,7 +82,6 @@ public class EventMetrics {
     void on(JobCreated e) {
         Job job = new Job(e.namespace(), types.of(e.jobType()), e.runAt().toEpochMilli());
         remember(e.jobId(), job);
-        if (e.scheduleId() != null) rememberSchedule(e.scheduleId(), e.namespace());
         afterCommit(() -> registry.counter("ax.jobs.submitted", "namespace", job.namespace(), "job_type", job.jobType())
                 .increment());
     }
@@ -142,53 +129,28 @@ public class EventMetrics {
     }
 
     @EventHandler
-    void on(ScheduleCreated e) {
-        rememberSchedule(e.scheduleId(), e.namespace());
-    }
-
-    @EventHandler
     void on(ScheduleFired e, @Timestamp Instant at) {
         long lagMs = Math.max(0, at.toEpochMilli() - e.fireTime().toEpochMilli());
         afterCommit(() -> {
-            fire(e.scheduleId(), "fired");
+            fire(e.namespace(), "fired");
             if (e.kind() == FireKind.SCHEDULED) fireLag.record(lagMs, TimeUnit.MILLISECONDS);
         });
     }
 
     @EventHandler
     void on(ScheduleFireQueued e) {
-        afterCommit(() -> fire(e.scheduleId(), "queued"));
+        afterCommit(() -> fire(e.namespace(), "queued"));
     }
 
     @EventHandler
     void on(ScheduleFireSkipped e) {
         String outcome = SkipCause.of(e.reason()) == SkipCause.OVERLAP ? "skipped_overlap" : "skipped_misfire";
-        afterCommit(() -> fire(e.scheduleId(), outcome));
+        afterCommit(() -> fire(e.namespace(), outcome));
     }
 
-    private void fire(String scheduleId, String outcome) {
-        String namespace = namespaceOfSchedule(scheduleId);
-        if (namespace == null) return;
+    private void fire(String namespace, String outcome) {
         registry.counter("ax.schedule.fires", "namespace", namespace, "outcome", outcome)
                 .increment();
-    }
-
-    /** The schedule's namespace: from memory, or from its schedules row; null (and logged) when neither has it. */
-    private String namespaceOfSchedule(String scheduleId) {
-        synchronized (scheduleNamespaces) {
-            String namespace = scheduleNamespaces.get(scheduleId);
-            if (namespace != null) return namespace;
-        }
-        try {
-            List<String> rows = jdbc.queryForList(
-                    "SELECT namespace FROM schedules WHERE schedule_id = :id", Map.of("id", scheduleId), String.class);
-            if (rows.isEmpty()) return null;
-            rememberSchedule(scheduleId, rows.get(0));
-            return rows.get(0);
-        } catch (RuntimeException e) {
-            log.debug("no metric for schedule {}: {}", scheduleId, e.toString());
-            return null;
-        }
     }
 
     private void finished(String jobId, String outcome, long durationMs) {
@@ -213,12 +175,6 @@ public class EventMetrics {
                         .record(durationMs, TimeUnit.MILLISECONDS);
             }
         });
-    }
-
-    private void rememberSchedule(String scheduleId, String namespace) {
-        synchronized (scheduleNamespaces) {
-            scheduleNamespaces.put(scheduleId, namespace);
-        }
     }
 
     private void remember(String jobId, Job job) {

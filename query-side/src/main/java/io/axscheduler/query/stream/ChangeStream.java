@@ -142,12 +142,12 @@ public class ChangeStream {
 
     @EventHandler
     void on(ScheduleFired e, @Timestamp Instant at) {
-        schedule(e.scheduleId(), "ScheduleFired", null, at);
+        publishSchedule(e.scheduleId(), "ScheduleFired", null, e.namespace(), at);
     }
 
     @EventHandler
     void on(ScheduleFireSkipped e, @Timestamp Instant at) {
-        schedule(e.scheduleId(), "ScheduleFireSkipped", null, at);
+        publishSchedule(e.scheduleId(), "ScheduleFireSkipped", null, e.namespace(), at);
     }
 
     /** A job's change, with the status the job has after it as the job_queue projection records it. */
@@ -165,6 +165,11 @@ public class ChangeStream {
     private void schedule(String scheduleId, String event, String state, Instant at) {
         String namespace =
                 namespace(namespaceOfSchedule, "SELECT namespace FROM schedules WHERE schedule_id = :id", scheduleId);
+        publishSchedule(scheduleId, event, state, namespace, at);
+    }
+
+    /** A schedule's change whose event names the schedule's namespace (its fires): no lookup. */
+    private void publishSchedule(String scheduleId, String event, String state, String namespace, Instant at) {
         hub.publish(new Change("schedule", scheduleId, event, state, scheduleId, namespace, at));
     }
 
