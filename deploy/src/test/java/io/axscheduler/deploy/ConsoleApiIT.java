@@ -3,11 +3,18 @@ package io.axscheduler.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.net.Socket;
 import java.net.http.HttpClient;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.axonframework.config.EventProcessingConfiguration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -20,7 +27,11 @@ class ConsoleApiIT {
 
     @BeforeAll
     static void start() {
-        node = Node.start(TestDatabase.freshDatabase("console_api"), "stats-node");
+        node = Node.start(
+                TestDatabase.freshDatabase("console_api"),
+                "stats-node",
+                // a closed client is noticed at the next heartbeat: soon here, so the idle reader stops soon
+                Map.of("ax.console.stream.idle-stop-ms", "500", "ax.console.stream.heartbeat-ms", "200"));
     }
 
     @AfterAll
@@ -165,6 +176,57 @@ class ConsoleApiIT {
                         .path("SUCCEEDED")
                         .asLong())
                 .isEqualTo(1);
+    }
+
+    @Test
+    void the_stream_reads_the_event_store_only_while_somebody_listens() throws Exception {
+        Await.until(Duration.ofSeconds(10), () -> !streamReaderRunning(), () -> "console-stream still running");
+        for (int round = 0; round < 2; round++) {
+            List<String> heard = new CopyOnWriteArrayList<>();
+            // a socket of its own, closed at the end: the server notices the closed client at its next heartbeat
+            try (Socket socket = new Socket("127.0.0.1", node.api.port)) {
+                socket.getOutputStream()
+                        .write(("GET /api/v1/stream HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
+                                        + "Authorization: Bearer " + node.api.key + "\r\n\r\n")
+                                .getBytes(StandardCharsets.US_ASCII));
+                BufferedReader reader =
+                        new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
+                Thread reading = new Thread(() -> {
+                    try {
+                        reader.lines().forEach(heard::add);
+                    } catch (UncheckedIOException closed) {
+                        // the socket closed at the end of the round
+                    }
+                });
+                reading.setDaemon(true);
+                reading.start();
+                Await.until(
+                        Duration.ofSeconds(10),
+                        () -> heard.stream().anyMatch(l -> l.contains("ax-scheduler stream")),
+                        heard::toString);
+                assertThat(streamReaderRunning()).isTrue();
+                // submitted right after the subscription was answered: the reader started before that, not after
+                String jobId = node.api.submit("{\"jobType\":\"noop\"}");
+                Await.until(
+                        Duration.ofSeconds(10),
+                        () -> heard.stream().anyMatch(l -> l.contains(jobId) && l.contains("JobSucceeded")),
+                        heard::toString);
+                assertThat(heard.stream()
+                                .filter(l -> l.contains(jobId))
+                                .findFirst()
+                                .orElseThrow())
+                        .contains("JobCreated");
+            }
+            Await.until(Duration.ofSeconds(10), () -> !streamReaderRunning(), () -> "console-stream still running");
+        }
+    }
+
+    private static boolean streamReaderRunning() {
+        return node.context
+                .getBean(EventProcessingConfiguration.class)
+                .eventProcessor("console-stream")
+                .orElseThrow()
+                .isRunning();
     }
 
     /** Reads the stream's data lines into {@code lines} on a thread of its own; ":open" once the stream answered. */

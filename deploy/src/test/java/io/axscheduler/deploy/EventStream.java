@@ -1,6 +1,7 @@
 package io.axscheduler.deploy;
 
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.net.URI;
@@ -9,6 +10,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 
 /** A client of the server-sent event stream ({@code GET /api/v1/stream}) for the tests. */
 final class EventStream {
@@ -22,30 +24,47 @@ final class EventStream {
      * 200 as {@code text/event-stream}, or "status N type T" when it answered otherwise.
      */
     static Thread listen(Api api, String path, List<String> lines) {
-        Thread t = new Thread(() -> {
-            try {
-                HttpResponse<InputStream> response = http.send(
-                        api.authorized(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + api.port + path)))
-                                .header("Accept", "text/event-stream")
-                                .build(),
-                        HttpResponse.BodyHandlers.ofInputStream());
-                String type = response.headers().firstValue("Content-Type").orElse("");
-                if (response.statusCode() != 200 || !type.startsWith("text/event-stream")) {
-                    lines.add("status " + response.statusCode() + " type " + type);
-                    return;
-                }
-                lines.add(":open");
-                try (BufferedReader reader =
-                        new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
-                    String line;
-                    while (!Thread.currentThread().isInterrupted() && (line = reader.readLine()) != null) {
-                        if (line.startsWith("data:")) lines.add(line);
+        AtomicReference<InputStream> body = new AtomicReference<>();
+        Thread t =
+                new Thread(() -> {
+                    try {
+                        HttpResponse<InputStream> response = http.send(
+                                api.authorized(HttpRequest.newBuilder(
+                                                URI.create("http://127.0.0.1:" + api.port + path)))
+                                        .header("Accept", "text/event-stream")
+                                        .build(),
+                                HttpResponse.BodyHandlers.ofInputStream());
+                        String type =
+                                response.headers().firstValue("Content-Type").orElse("");
+                        if (response.statusCode() != 200 || !type.startsWith("text/event-stream")) {
+                            lines.add("status " + response.statusCode() + " type " + type);
+                            return;
+                        }
+                        body.set(response.body());
+                        lines.add(":open");
+                        try (BufferedReader reader =
+                                new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
+                            String line;
+                            while (!Thread.currentThread().isInterrupted() && (line = reader.readLine()) != null) {
+                                if (line.startsWith("data:")) lines.add(line);
+                            }
+                        }
+                    } catch (Exception e) {
+                        if (!Thread.currentThread().isInterrupted()) lines.add("error: " + e);
                     }
-                }
-            } catch (Exception e) {
-                lines.add("error: " + e);
-            }
-        });
+                }) {
+                    /** Ends the subscription too: a read blocked in the client does not notice the interrupt. */
+                    @Override
+                    public void interrupt() {
+                        super.interrupt();
+                        InputStream in = body.get();
+                        try {
+                            if (in != null) in.close();
+                        } catch (IOException ignored) {
+                            // closing is all that is wanted
+                        }
+                    }
+                };
         t.setDaemon(true);
         t.start();
         return t;

@@ -72,9 +72,20 @@ public class StreamHub implements DisposableBean {
         }
     }
 
+    private volatile Runnable beforeSubscribe = () -> {};
+
+    /**
+     * Runs before each new subscriber is added, on the subscribing thread: what feeds the hub starts there, so that
+     * a change committed after {@link #subscribe} returns is never missed.
+     */
+    void beforeSubscribe(Runnable action) {
+        this.beforeSubscribe = action;
+    }
+
     /** A new subscriber, or null when the node already serves {@code max-subscribers}. */
     public SseEmitter subscribe(Filter filter) {
         if (subscribers.size() >= maxSubscribers) return null;
+        beforeSubscribe.run();
         SseEmitter emitter = new SseEmitter(timeoutMs);
         Subscriber s = new Subscriber(emitter, filter, new ArrayBlockingQueue<>(queueCapacity), clock.millis());
         emitter.onCompletion(() -> subscribers.remove(s));

@@ -11,6 +11,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param flushMs        how often buffered changes are sent
  * @param timeoutMs      a stream is closed after this long (the browser reconnects)
  * @param heartbeatMs    an idle stream gets a comment line this often, so proxies keep it open
+ * @param idleStopMs     the node stops reading the event store for streams once it has had no subscriber this long,
+ *                       and starts again, from the head of the store, with the next one
  */
 @ConfigurationProperties("ax.console.stream")
 public record StreamProperties(
@@ -18,7 +20,8 @@ public record StreamProperties(
         @DefaultValue("1000") int queue,
         @DefaultValue("250") long flushMs,
         @DefaultValue("1800000") long timeoutMs,
-        @DefaultValue("15000") long heartbeatMs) {
+        @DefaultValue("15000") long heartbeatMs,
+        @DefaultValue("30000") long idleStopMs) {
 
     public StreamProperties {
         if (maxSubscribers < 0 || maxSubscribers > 10_000)
@@ -29,5 +32,6 @@ public record StreamProperties(
         if (timeoutMs < 1000) throw new IllegalArgumentException("ax.console.stream.timeout-ms must be at least 1000");
         if (heartbeatMs < 100)
             throw new IllegalArgumentException("ax.console.stream.heartbeat-ms must be at least 100");
+        if (idleStopMs < 0) throw new IllegalArgumentException("ax.console.stream.idle-stop-ms must be at least 0");
     }
 }
