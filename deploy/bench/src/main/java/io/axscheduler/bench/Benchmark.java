@@ -274,8 +274,21 @@ public final class Benchmark {
             progress("W3 scanning; window " + Instant.ofEpochMilli(fromMs) + " .. " + Instant.ofEpochMilli(toMs)
                     + ", drain " + drainMs / 1000 + " s");
             long end = toMs + drainMs;
+            // steady state: the window after its first minute, when set-up's backlog and the JIT's first pass are over
+            long steadyFrom = fromMs + Math.min(PERIOD_MS, (toMs - fromMs) / 3);
+            CpuMeter.Reading steadyStart = null, steadyEnd = null;
+            int firesAtStart = 0, firesAtEnd = 0;
             while (System.currentTimeMillis() < end) {
-                Thread.sleep(Math.min(10_000, Math.max(1, end - System.currentTimeMillis())));
+                long now = System.currentTimeMillis();
+                long next = steadyStart == null ? steadyFrom : steadyEnd == null ? toMs : end;
+                Thread.sleep(Math.min(10_000, Math.max(1, Math.min(next, end) - now)));
+                if (steadyStart == null && System.currentTimeMillis() >= steadyFrom) {
+                    steadyStart = CpuMeter.read();
+                    firesAtStart = node.handler.fireRecords();
+                } else if (steadyStart != null && steadyEnd == null && System.currentTimeMillis() >= toMs) {
+                    steadyEnd = CpuMeter.read();
+                    firesAtEnd = node.handler.fireRecords();
+                }
                 progress("W3 " + node.handler.fireRecords() + " fires run, "
                         + Math.max(0, (end - System.currentTimeMillis()) / 1000) + " s left");
             }
@@ -294,6 +307,8 @@ public final class Benchmark {
             putFires(line, node.handler, first, fromMs, toMs - 5_000);
             line.put("heap_used_mb", round(heapMb));
             line.put("setup_s", round(setupS));
+            if (steadyStart != null && steadyEnd != null)
+                CpuMeter.put(line, "steady", steadyStart, steadyEnd, firesAtEnd - firesAtStart);
             putScheduleExactlyOnce(line, node);
             line.put(
                     "fire_ahead_ms",

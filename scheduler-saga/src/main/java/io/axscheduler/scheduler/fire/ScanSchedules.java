@@ -78,6 +78,7 @@ public class ScanSchedules implements SmartLifecycle {
     /** One pass on the caller's thread; returns the jobs made. */
     public int scanOnce() {
         if (paused) {
+            backlog = false; // a backlog found before the pause must not keep the loop from pausing
             lastCompletedPass = clock.instant();
             return 0;
         }

@@ -3,6 +3,7 @@ package io.axscheduler.bench.peers;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.axscheduler.bench.CpuMeter;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -208,6 +209,13 @@ public final class Peers {
         long fromMs = Math.max(a, System.currentTimeMillis() + leadMs), toMs = fromMs + minutes * PERIOD_MS;
         Fires fires = Fires.recordFires(first, PERIOD_MS, (int) (k * ((toMs + drainMs - a) / PERIOD_MS + 3)));
         peer.start();
+        long steadyFrom = fromMs + Math.min(PERIOD_MS, (toMs - fromMs) / 3);
+        Thread.sleep(Math.max(0, steadyFrom - System.currentTimeMillis()));
+        CpuMeter.Reading steadyStart = CpuMeter.read();
+        int firesAtStart = fires.recorded();
+        Thread.sleep(Math.max(0, toMs - System.currentTimeMillis()));
+        CpuMeter.Reading steadyEnd = CpuMeter.read();
+        int firesAtEnd = fires.recorded();
         Thread.sleep(Math.max(0, toMs + drainMs - System.currentTimeMillis()));
         System.gc();
         Runtime runtime = Runtime.getRuntime();
@@ -218,6 +226,7 @@ public final class Peers {
         fires.put(fromMs, toMs - 5000, line);
         line.put("heap_used_mb", round(heapMb, 1));
         line.put("setup_s", round(setUpS, 2));
+        CpuMeter.put(line, "steady", steadyStart, steadyEnd, firesAtEnd - firesAtStart);
     }
 
     private static double round(double value, int digits) {
