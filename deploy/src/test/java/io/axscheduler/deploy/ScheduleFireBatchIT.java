@@ -16,6 +16,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -83,7 +84,7 @@ class ScheduleFireBatchIT {
         List<String> ids = createBatch("whole", 5, startAt);
         assertThat(events("ScheduleCreated", ids)).isEqualTo(5);
 
-        FireDueSchedules.Fired fired = node.bean(FireDueSchedules.class).fireDue(100);
+        FireDueSchedules.Fired fired = node.bean(FireDueSchedules.class).fireDue(100, Set.of());
 
         assertThat(fired).isEqualTo(new FireDueSchedules.Fired(5, 5, 0));
         assertThat(events("ScheduleFired", ids)).isEqualTo(5);
@@ -112,7 +113,7 @@ class ScheduleFireBatchIT {
                 "someone-else");
 
         FireDueSchedules fire = node.bean(FireDueSchedules.class);
-        assertThatThrownBy(() -> fire.fireDue(100)).hasMessageContaining(last);
+        assertThatThrownBy(() -> fire.fireDue(100, Set.of())).hasMessageContaining(last);
 
         assertThat(events("ScheduleFired", ids)).isZero();
         assertThat(jdbc.queryForObject(

@@ -105,6 +105,9 @@ public record SchedulerProperties(
      * @param misfireThresholdMs a fire time older than this at the scan is missed; the misfire policy decides
      * @param fireAllMax         FIRE_ALL fires at most this many missed times; the rest are skipped
      * @param fireAheadMs        a fire's job is made this long before its time, due at the exact fire time
+     * @param holdBackAfterMs    while the oldest waiting job of a type is overdue by more than this, schedules of
+     *                           that type do not fire: the backlog of made jobs stays bounded, and the late fires
+     *                           are made when the type catches up, as their misfire policy says (0: never hold back)
      */
     public record Schedules(
             @DefaultValue("400") long scanMinIntervalMs,
@@ -113,7 +116,8 @@ public record SchedulerProperties(
             @DefaultValue("2") int fireThreads,
             @DefaultValue("5000") long misfireThresholdMs,
             @DefaultValue("100") int fireAllMax,
-            @DefaultValue("1500") long fireAheadMs) {
+            @DefaultValue("1500") long fireAheadMs,
+            @DefaultValue("3000") long holdBackAfterMs) {
         public Schedules {
             if (batchSize < 1 || batchSize > 1000)
                 throw new IllegalArgumentException("ax.scheduler.schedules.batch-size must be 1..1000");
@@ -126,6 +130,8 @@ public record SchedulerProperties(
                 throw new IllegalArgumentException("ax.scheduler.schedules.fire-ahead-ms must be 0..60000");
             if (misfireThresholdMs < 0)
                 throw new IllegalArgumentException("ax.scheduler.schedules.misfire-threshold-ms must be 0 or more");
+            if (holdBackAfterMs < 0)
+                throw new IllegalArgumentException("ax.scheduler.schedules.hold-back-after-ms must be 0 or more");
         }
     }
 }

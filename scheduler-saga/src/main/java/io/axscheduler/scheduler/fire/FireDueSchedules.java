@@ -11,8 +11,11 @@ import io.axscheduler.scheduler.SchedulerCommands;
 import io.axscheduler.scheduler.SchedulerProperties;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
@@ -40,6 +43,9 @@ import org.springframework.transaction.support.TransactionTemplate;
 public class FireDueSchedules {
 
     private static final Logger log = LoggerFactory.getLogger(FireDueSchedules.class);
+    /** Claimable job types {@link #typesBehind()} looks at, at most. */
+    static final int MAX_TYPES_CHECKED = 200;
+
     private static final String LOCK_COLUMNS =
             "SELECT schedule_id, trigger_json, anchor_at, next_fire_at, queued_fire_at,"
                     + " misfire_policy, overlap_policy, last_job_id FROM schedules";
@@ -52,6 +58,7 @@ public class FireDueSchedules {
     private final long misfireThresholdMs;
     private final int fireAllMax;
     private final long fireAheadMs;
+    private final long holdBackAfterMs;
     private final Clock clock;
 
     public FireDueSchedules(
@@ -71,15 +78,55 @@ public class FireDueSchedules {
         this.misfireThresholdMs = properties.schedules().misfireThresholdMs();
         this.fireAllMax = properties.schedules().fireAllMax();
         this.fireAheadMs = properties.schedules().fireAheadMs();
+        this.holdBackAfterMs = properties.schedules().holdBackAfterMs();
     }
 
-    /** Schedules due by database time within the look-ahead, oldest first; read without locks, each is locked when fired. */
-    public List<String> dueScheduleIds(int limit) {
+    /**
+     * Schedules due by database time within the look-ahead, oldest first, but none of the {@code held} job types;
+     * read without locks, each is locked when fired.
+     */
+    public List<String> dueScheduleIds(int limit, Set<String> held) {
         return jdbc.queryForList(
                 "SELECT schedule_id FROM schedules WHERE state = 'ACTIVE' AND next_fire_at <= " + DatabaseTime.NOW_MS
-                        + " + :ahead ORDER BY next_fire_at LIMIT :limit",
-                Map.of("limit", limit, "ahead", fireAheadMs),
+                        + " + :ahead" + notHeld(held) + " ORDER BY next_fire_at LIMIT :limit",
+                params(Map.of("limit", limit, "ahead", fireAheadMs), held),
                 String.class);
+    }
+
+    /**
+     * Job types whose oldest claimable job is overdue by more than {@code hold-back-after-ms}, at most {@value
+     * #MAX_TYPES_CHECKED} types looked at: the nodes do not run that type's jobs as fast as they fall due, so its
+     * schedules wait instead of adding to a backlog that would grow without bound. One index dive per claimable type.
+     */
+    public Set<String> typesBehind() {
+        if (holdBackAfterMs <= 0) return Set.of();
+        Set<String> behind = new TreeSet<>();
+        String type = "";
+        for (int i = 0; i < MAX_TYPES_CHECKED; i++) {
+            type = jdbc.queryForObject(
+                    "SELECT MIN(job_type) FROM job_queue WHERE claimable = 1 AND job_type > :after",
+                    Map.of("after", type),
+                    String.class);
+            if (type == null) break;
+            Boolean late = jdbc.queryForObject(
+                    "SELECT MIN(run_at) < " + DatabaseTime.NOW_MS
+                            + " - :after FROM job_queue WHERE claimable = 1 AND job_type = :type",
+                    Map.of("after", holdBackAfterMs, "type", type),
+                    Boolean.class);
+            if (Boolean.TRUE.equals(late)) behind.add(type);
+        }
+        return behind;
+    }
+
+    private static String notHeld(Set<String> held) {
+        return held.isEmpty() ? "" : " AND job_type NOT IN (:held)";
+    }
+
+    private static Map<String, Object> params(Map<String, Object> base, Set<String> held) {
+        if (held.isEmpty()) return base;
+        Map<String, Object> all = new HashMap<>(base);
+        all.put("held", held);
+        return all;
     }
 
     /**
@@ -101,12 +148,12 @@ public class FireDueSchedules {
      * Rows another node holds are skipped. Any failure rolls the whole batch back and is thrown: the caller then fires
      * the schedules one by one, so one bad schedule costs the others a retry, never their fires.
      */
-    public Fired fireDue(int limit) {
+    public Fired fireDue(int limit, Set<String> held) {
         Fired fired = transaction.execute(tx -> {
             List<Map<String, Object>> rows = jdbc.queryForList(
-                    LOCK_COLUMNS + " WHERE state = 'ACTIVE' AND next_fire_at <= " + DatabaseTime.NOW_MS
-                            + " + :ahead ORDER BY next_fire_at LIMIT :limit FOR UPDATE SKIP LOCKED",
-                    Map.of("limit", limit, "ahead", fireAheadMs));
+                    LOCK_COLUMNS + " WHERE state = 'ACTIVE' AND next_fire_at <= " + DatabaseTime.NOW_MS + " + :ahead"
+                            + notHeld(held) + " ORDER BY next_fire_at LIMIT :limit FOR UPDATE SKIP LOCKED",
+                    params(Map.of("limit", limit, "ahead", fireAheadMs), held));
             if (rows.isEmpty()) return new Fired(0, 0, 0);
             long nowMs = databaseTime.nowMs();
             return OneUnitOfWork.run(() -> {
