@@ -43,6 +43,11 @@ class Job {
 
     Job() {}
 
+    /** Ended for good: nothing but an operator's re-run (or a retry the saga asks for) touches it again. */
+    boolean finished() {
+        return status != null && status.isTerminal();
+    }
+
     Job(SubmitJob c) {
         apply(JobCreated.of(c));
     }

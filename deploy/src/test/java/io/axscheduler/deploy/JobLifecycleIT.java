@@ -3,6 +3,8 @@ package io.axscheduler.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.axscheduler.command.AggregateCaches;
+import io.axscheduler.command.CommittedOnlyCache;
 import io.axscheduler.scheduler.SchedulerProperties;
 import io.axscheduler.scheduler.run.JobExecutors;
 import java.time.Duration;
@@ -52,6 +54,20 @@ class JobLifecycleIT {
     @Test
     void deadlines_are_kept_by_db_scheduler_not_in_memory() {
         assertThat(node.bean(DeadlineManager.class)).isInstanceOf(DbSchedulerDeadlineManager.class);
+    }
+
+    @Test
+    void a_job_stays_in_the_nodes_job_cache_while_it_lives_and_leaves_it_when_it_ends() {
+        CommittedOnlyCache jobs = node.context.getBean(AggregateCaches.JOBS, CommittedOnlyCache.class);
+        String later = node.api.submit(
+                "{\"jobType\":\"noop\",\"runAt\":\"" + Instant.now().plusSeconds(3600) + "\"}");
+        String now = node.api.submit("{\"jobType\":\"noop\"}");
+        awaitStatus(now, "SUCCEEDED");
+        assertThat(jobs.containsKey(later)).isTrue();
+        Await.until(Duration.ofSeconds(5), () -> !jobs.containsKey(now), () -> "finished job still cached");
+        // read back from the store when an operator touches it again: it knows it has ended
+        assertThat(node.api.post("/api/v1/jobs/" + now + "/cancel", "").status())
+                .isEqualTo(409);
     }
 
     @Test

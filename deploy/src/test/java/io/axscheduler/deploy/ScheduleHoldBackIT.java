@@ -2,8 +2,10 @@ package io.axscheduler.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.axscheduler.scheduler.fire.ScanSchedules;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
@@ -71,6 +73,13 @@ class ScheduleHoldBackIT {
                 Duration.ofSeconds(10),
                 () -> Scrape.of(node).value("ax_schedules_behind", "namespace", "default") >= 1,
                 () -> "ax_schedules_behind " + Scrape.of(node).value("ax_schedules_behind", "namespace", "default"));
+
+        // why the schedule did not fire at its last due time: held back
+        JsonNode explained = node.api
+                .get("/api/v1/schedules/" + slow + "/explain?at="
+                        + Instant.now().minusMillis(300))
+                .body();
+        assertThat(explained.toString()).contains("HELD_BACK");
 
         // the backlog goes: the type is no longer behind, and the schedule fires again, the times it missed (six
         // or more) as one catch-up fire (FIRE_ONCE), not each

@@ -27,7 +27,8 @@ class SettingsAgreeTest {
             "ax.observe.node-report-ms", "700",
             "ax.scheduler.health.scan-stall-ms", "12345",
             "ax.scheduler.workers.heartbeat-interval-ms", "2500",
-            "ax.scheduler.workers.missed-heartbeats", "7");
+            "ax.scheduler.workers.missed-heartbeats", "7",
+            "ax.scheduler.schedules.hold-back-after-ms", "4321");
 
     private static <T> T bind(Map<String, String> values, String prefix, Class<T> type) {
         return new Binder(new MapConfigurationPropertySource(values)).bindOrCreate(prefix, type);
@@ -42,6 +43,8 @@ class SettingsAgreeTest {
             assertThat(read.health().scanStallMs()).isEqualTo(scheduler.health().scanStallMs());
             assertThat(read.workers().heartbeatIntervalMs()).isEqualTo(workers.heartbeatIntervalMs());
             assertThat(read.workers().missedHeartbeats()).isEqualTo(workers.missedHeartbeats());
+            assertThat(read.schedules().holdBackAfterMs())
+                    .isEqualTo(scheduler.schedules().holdBackAfterMs());
 
             io.axscheduler.query.observe.ObserveProperties readObserve =
                     bind(values, "ax.observe", io.axscheduler.query.observe.ObserveProperties.class);

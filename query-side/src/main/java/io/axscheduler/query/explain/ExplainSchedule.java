@@ -42,8 +42,14 @@ public class ExplainSchedule {
     private final EventStreams streams;
     private final LiveState live;
     private final NamedParameterJdbcTemplate jdbc;
+    private final long holdBackAfterMs;
 
-    public ExplainSchedule(EventStreams streams, LiveState live, NamedParameterJdbcTemplate jdbc) {
+    public ExplainSchedule(
+            EventStreams streams,
+            LiveState live,
+            NamedParameterJdbcTemplate jdbc,
+            io.axscheduler.query.observe.LivenessProperties liveness) {
+        this.holdBackAfterMs = liveness.schedules().holdBackAfterMs();
         this.streams = streams;
         this.live = live;
         this.jdbc = jdbc;
@@ -208,6 +214,25 @@ public class ExplainSchedule {
         return new ScheduleExplanation(scheduleId, at, fireTime, reasons);
     }
 
+    /**
+     * Whether the schedule scan holds this schedule back: the jobs at the head of its type's queue (in due order) have
+     * waited to be claimed, from their due time or from when they were made if later, beyond the bound. The same
+     * question the scheduler side asks before each fire pass.
+     */
+    private boolean heldBack(String scheduleId) {
+        if (holdBackAfterMs <= 0) return false;
+        List<String> types = jdbc.queryForList(
+                "SELECT job_type FROM schedules WHERE schedule_id = :id", Map.of("id", scheduleId), String.class);
+        if (types.isEmpty()) return false;
+        Boolean held = jdbc.queryForObject(
+                "SELECT COALESCE(MAX(waited > :after), FALSE) FROM (SELECT " + LiveState.NOW_MS
+                        + " - GREATEST(run_at, created_at) AS waited FROM job_queue FORCE INDEX (idx_job_queue_aging)"
+                        + " WHERE claimable = 1 AND job_type = :type ORDER BY run_at LIMIT 20) head",
+                Map.of("after", holdBackAfterMs, "type", types.get(0)),
+                Boolean.class);
+        return Boolean.TRUE.equals(held);
+    }
+
     /** A fire time the record does not reach: not due yet, or due and not fired (no node scanning, or about to). */
     private void notYetRecorded(String scheduleId, Instant fireTime, List<Reason> reasons) {
         LiveState.Snapshot now = live.snapshot();
@@ -226,6 +251,15 @@ public class ExplainSchedule {
                     fireTime,
                     "liveNodes",
                     now.nodes().stream().map(LiveState.NodeRow::nodeId).toList()));
+        } else if (pending && heldBack(scheduleId)) {
+            reasons.add(reason(
+                    "HELD_BACK",
+                    "due at " + fireTime + " and held back: jobs of its type have waited to be claimed for more than "
+                            + holdBackAfterMs + " ms (ax.scheduler.schedules.hold-back-after-ms); it fires when they"
+                            + " catch up, as its misfire policy says",
+                    fireTime,
+                    "holdBackAfterMs",
+                    holdBackAfterMs));
         } else if (pending) {
             reasons.add(reason(
                     "DUE", "due at " + fireTime + "; the next schedule scan fires it", fireTime, "fireTime", fireTime));

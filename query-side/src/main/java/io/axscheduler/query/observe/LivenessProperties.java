@@ -10,10 +10,19 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *
  * @param health {@code ax.scheduler.health.*}
  * @param workers {@code ax.scheduler.workers.*}
+ * @param schedules {@code ax.scheduler.schedules.*}
  */
 @ConfigurationProperties("ax.scheduler")
 public record LivenessProperties(
-        @DefaultValue Health health, @DefaultValue Workers workers) {
+        @DefaultValue Health health,
+        @DefaultValue Workers workers,
+        @DefaultValue Schedules schedules) {
+
+    /**
+     * @param holdBackAfterMs a job type whose head jobs have waited this long to be claimed has its schedules held
+     *     back (0: never)
+     */
+    public record Schedules(@DefaultValue("3000") long holdBackAfterMs) {}
 
     /** @param scanStallMs a node whose scan has not completed for this long does not count as scanning */
     public record Health(@DefaultValue("30000") long scanStallMs) {}
