@@ -1,9 +1,11 @@
 # Times GET requests against a running node: p50 / p99 / max of N sequential requests on one keep-alive connection.
-import http.client, sys, time, statistics
+# AX_KEY: an API key sent as a bearer token (the node refuses anonymous requests).
+import http.client, os, sys, time, statistics
 port = int(sys.argv[1]); n = int(sys.argv[2]); paths = sys.argv[3:]
 conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+headers = {"Authorization": "Bearer " + os.environ["AX_KEY"]} if os.environ.get("AX_KEY") else {}
 def get(path):
-    t = time.perf_counter(); conn.request("GET", path); r = conn.getresponse(); body = r.read()
+    t = time.perf_counter(); conn.request("GET", path, headers=headers); r = conn.getresponse(); body = r.read()
     return (time.perf_counter() - t) * 1000, r.status, body
 for path in paths:
     for _ in range(max(20, n // 5)): get(path)          # warm-up

@@ -16,6 +16,7 @@ import org.axonframework.modelling.saga.StartSaga;
 import org.axonframework.spring.stereotype.Saga;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 
 /**
  * Drives one attempt of a job from its start to its end: schedules the run deadline (a persistent, cluster-wide
@@ -46,13 +47,18 @@ public class JobLifecycleSaga {
 
     @StartSaga
     @SagaEventHandler(associationProperty = JOB_ID)
-    void on(JobStarted event, DeadlineManager deadlines) {
+    void on(JobStarted event, DeadlineManager deadlines, NamedParameterJdbcTemplate jdbc) {
         jobId = event.jobId();
         attempt = event.attempt();
         retryPolicy = event.retryPolicy();
         cancelDeadline(deadlines);
         // the attempt's end is already in hand (a short run): a deadline would be armed and disarmed in one commit
         if (BatchLookahead.attemptEndsLater(jobId, attempt)) return;
+        // it succeeded or was canceled before this batch was read: nothing is left to watch, and nothing is stored
+        if (BatchLookahead.attemptAlreadyEnded(jobId, attempt, jdbc)) {
+            SagaLifecycle.end();
+            return;
+        }
         deadlineId = deadlines.schedule(
                 Duration.ofMillis(event.timeoutMs()), RUN_DEADLINE, new RunDeadline(event.attempt()));
     }

@@ -53,6 +53,17 @@ class BatchLookaheadTest {
     }
 
     @Test
+    void only_a_success_of_that_attempt_or_a_cancel_ends_it_before_the_batch_a_failure_still_decides_a_retry() {
+        assertThat(BatchLookahead.over(2, "SUCCEEDED", 2)).isTrue();
+        assertThat(BatchLookahead.over(1, "SUCCEEDED", 2)).isFalse(); // attempt 1 failed: its end decides a retry
+        assertThat(BatchLookahead.over(2, "CANCELED", 2)).isTrue();
+        assertThat(BatchLookahead.over(1, "CANCELED", 2)).isTrue();
+        assertThat(BatchLookahead.over(2, "CANCELED", 1)).isFalse();
+        for (String status : List.of("FAILED", "TIMED_OUT", "RUNNING", "RETRY_WAITING", "WAITING", "CLAIMED"))
+            assertThat(BatchLookahead.over(1, status, 1)).as(status).isFalse();
+    }
+
+    @Test
     void outside_a_batch_nothing_is_known_to_follow() {
         assertThat(BatchLookahead.attemptEndsLater("a", 1)).isFalse();
     }

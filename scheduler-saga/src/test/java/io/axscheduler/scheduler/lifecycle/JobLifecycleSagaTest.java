@@ -17,6 +17,8 @@ import org.axonframework.commandhandling.gateway.DefaultCommandGateway;
 import org.axonframework.test.saga.SagaTestFixture;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
 class JobLifecycleSagaTest {
 
@@ -36,6 +38,8 @@ class JobLifecycleSagaTest {
         fixture.registerResource(new SchedulerCommands(DefaultCommandGateway.builder()
                 .commandBus(fixture.getCommandBus())
                 .build()));
+        // a fixture's events come one at a time, outside a processor's batch: the read model is never asked
+        fixture.registerResource(new NamedParameterJdbcTemplate(new DriverManagerDataSource()));
     }
 
     /** The saga's clock follows the fixture's time, so runAt can be checked against it. */
