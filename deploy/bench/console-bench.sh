@@ -45,7 +45,7 @@ FROM stats_outcomes GROUP BY minute_at DIV 3600000 * 3600000, namespace, job_typ
 SQL
 echo "[console-bench] 10,000 schedules and 300 jobs through the API" >&2
 for b in $(seq 0 9); do
-  body=$(python3 -c "import json; print(json.dumps({'schedules': [{'name': f'console-bench-$b-{i}', 'trigger': {'type': 'cron', 'expression': '0 0 1 1 *'}, 'job': {'jobType': 'noop'}} for i in range(1000)]}))")
+  body=$(python3 -c "import json; print(json.dumps({'schedules': [{'name': f'console-bench-$b-{i}', 'trigger': {'type': 'cron', 'expression': '0 0 1 1 1 ?'}, 'job': {'jobType': 'noop'}} for i in range(1000)]}))")
   api -XPOST "http://127.0.0.1:$port/api/v1/schedules/batch" -d "$body" >/dev/null
 done
 body=$(python3 -c "import json; print(json.dumps({'jobs': [{'jobType': 'noop'} for i in range(300)]}))")
@@ -54,7 +54,7 @@ sleep 5
 job=$(api "http://127.0.0.1:$port/api/v1/jobs?status=SUCCEEDED&jobType=noop&size=1" | python3 -c "import json,sys; print(json.load(sys.stdin)['items'][0]['jobId'])")
 from=$(python3 -c "import datetime; t=datetime.datetime.now(datetime.timezone.utc)-datetime.timedelta(hours=3); print(t.strftime('%Y-%m-%dT%H:%M:%SZ'))")
 to=$(python3 -c "import datetime; t=datetime.datetime.now(datetime.timezone.utc)-datetime.timedelta(hours=2); print(t.strftime('%Y-%m-%dT%H:%M:%SZ'))")
-AX_KEY="$key" python3 deploy/bench/console-timings.py "$port" "${CONSOLE_REQUESTS:-100}" \
+AX_KEY="$key" AX_CONSOLE_USER=admin AX_CONSOLE_PASSWORD="$key" python3 deploy/bench/console-timings.py "$port" "${CONSOLE_REQUESTS:-100}" \
   /api/v1/stats/overview \
   "/console/jobs?status=SUCCEEDED" "/console/jobs?status=FAILED" "/console/jobs?type=type-3" \
   "/console/jobs?type=type-3&status=TIMED_OUT" "/console/jobs?schedule=sched-00042" \
