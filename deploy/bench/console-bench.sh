@@ -4,7 +4,8 @@
 # Makes database CONSOLE_DB (ax_console_bench, dropped first) on BENCH_JDBC_URL's server, starts a node on it
 # (deploy/target/ax-scheduler.jar, port CONSOLE_PORT 18090), fills job_queue with 1,000,000 finished jobs and the
 # statistics tables for the last day by SQL, makes 10,000 schedules and 300 real jobs through the API, then times each
-# path with console-timings.py (100 requests after a warm-up). The node is stopped at the end; the database stays.
+# path with console-timings.py (100 requests after a warm-up); CONSOLE_PAGE_TO_END=1 then pages the SUCCEEDED list to
+# its end and prints the heap after GC as it goes. The node is stopped at the end; the database stays.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 db=${CONSOLE_DB:-ax_console_bench}
@@ -60,3 +61,8 @@ AX_KEY="$key" AX_CONSOLE_USER=admin AX_CONSOLE_PASSWORD="$key" python3 deploy/be
   "/console/jobs?type=type-3&status=TIMED_OUT" "/console/jobs?schedule=sched-00042" \
   "/console/jobs?from=$from&to=$to" "/console/jobs?q=bench-0500000" /console/jobs \
   "/console/jobs/$job" "/api/v1/jobs?status=SUCCEEDED&size=50" "/api/v1/jobs/$job/history"
+if [ -n "${CONSOLE_PAGE_TO_END:-}" ]; then
+  # memory while an operator pages the whole status to its end (950,000 rows, 200 a page)
+  AX_CONSOLE_USER=admin AX_CONSOLE_PASSWORD="$key" python3 deploy/bench/console-paging.py "$port" "$node" \
+    "/console/jobs?status=SUCCEEDED&size=200"
+fi
