@@ -119,6 +119,8 @@ class ConsoleIT {
         assertThat(Long.parseLong(browser.text("count-SUCCEEDED"))).isGreaterThanOrEqualTo(before + 3);
         assertThat(browser.driver.executeScript("return window.axNotReloaded === true"))
                 .isEqualTo(true);
+        // the update swaps in the figures only, not the page's heading again
+        assertThat(browser.driver.findElements(By.tagName("h1"))).hasSize(1);
     }
 
     @Test

@@ -101,7 +101,7 @@ class ConsolePages {
     @GetMapping("/console/fragments/overview")
     String overviewFragment(@RequestParam(name = "namespace", required = false) String namespace, Model model) {
         overviewModel(namespace, model);
-        return "console/overview :: body";
+        return "console/overview :: overview-body";
     }
 
     private void overviewModel(String namespace, Model model) {
