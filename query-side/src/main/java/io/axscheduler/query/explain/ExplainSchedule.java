@@ -5,6 +5,7 @@ import static io.axscheduler.query.explain.ExplainJob.reason;
 import io.axscheduler.api.Metadata;
 import io.axscheduler.api.schedule.FireKind;
 import io.axscheduler.api.schedule.FireTimes;
+import io.axscheduler.api.schedule.HoldBack;
 import io.axscheduler.api.schedule.ScheduleCreated;
 import io.axscheduler.api.schedule.ScheduleDeleted;
 import io.axscheduler.api.schedule.ScheduleFireQueued;
@@ -16,6 +17,7 @@ import io.axscheduler.api.schedule.ScheduleUpdated;
 import io.axscheduler.api.schedule.Trigger;
 import io.axscheduler.query.history.EventStreams;
 import io.axscheduler.query.metrics.SkipCause;
+import io.axscheduler.query.observe.LivenessProperties;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -45,10 +47,7 @@ public class ExplainSchedule {
     private final long holdBackAfterMs;
 
     public ExplainSchedule(
-            EventStreams streams,
-            LiveState live,
-            NamedParameterJdbcTemplate jdbc,
-            io.axscheduler.query.observe.LivenessProperties liveness) {
+            EventStreams streams, LiveState live, NamedParameterJdbcTemplate jdbc, LivenessProperties liveness) {
         this.holdBackAfterMs = liveness.schedules().holdBackAfterMs();
         this.streams = streams;
         this.live = live;
@@ -216,8 +215,7 @@ public class ExplainSchedule {
 
     /**
      * Whether the schedule scan holds this schedule back: the jobs at the head of its type's queue (in due order) have
-     * waited to be claimed, from their due time or from when they were made if later, beyond the bound. The same
-     * question the scheduler side asks before each fire pass.
+     * waited to be claimed beyond the bound ({@link HoldBack}, the question the scheduler side asks before firing).
      */
     private boolean heldBack(String scheduleId) {
         if (holdBackAfterMs <= 0) return false;
@@ -225,11 +223,7 @@ public class ExplainSchedule {
                 "SELECT job_type FROM schedules WHERE schedule_id = :id", Map.of("id", scheduleId), String.class);
         if (types.isEmpty()) return false;
         Boolean held = jdbc.queryForObject(
-                "SELECT COALESCE(MAX(waited > :after), FALSE) FROM (SELECT " + LiveState.NOW_MS
-                        + " - GREATEST(run_at, created_at) AS waited FROM job_queue FORCE INDEX (idx_job_queue_aging)"
-                        + " WHERE claimable = 1 AND job_type = :type ORDER BY run_at LIMIT 20) head",
-                Map.of("after", holdBackAfterMs, "type", types.get(0)),
-                Boolean.class);
+                HoldBack.HEAD_WAITED_TOO_LONG, Map.of("after", holdBackAfterMs, "type", types.get(0)), Boolean.class);
         return Boolean.TRUE.equals(held);
     }
 

@@ -45,8 +45,6 @@ public class FireDueSchedules {
     private static final Logger log = LoggerFactory.getLogger(FireDueSchedules.class);
     /** Claimable job types {@link #typesBehind()} looks at, at most. */
     static final int MAX_TYPES_CHECKED = 200;
-    /** Jobs at the head of a type's queue that {@link #typesBehind()} reads. */
-    private static final int HEAD_OF_QUEUE = 20;
 
     private static final String LOCK_COLUMNS =
             "SELECT schedule_id, trigger_json, anchor_at, next_fire_at, queued_fire_at,"
@@ -111,15 +109,8 @@ public class FireDueSchedules {
                     Map.of("after", type),
                     String.class);
             if (type == null) break;
-            // the head of the type's queue as the claims take it (due order); a job waits from its due time or, made
-            // late (a fire caught up), from when it was made: a late fire is not a slow queue
             Boolean late = jdbc.queryForObject(
-                    "SELECT COALESCE(MAX(waited > :after), FALSE) FROM (SELECT " + DatabaseTime.NOW_MS
-                            + " - GREATEST(run_at, created_at) AS waited FROM job_queue FORCE INDEX (idx_job_queue_aging)"
-                            + " WHERE claimable = 1 AND job_type = :type ORDER BY run_at LIMIT " + HEAD_OF_QUEUE
-                            + ") head",
-                    Map.of("after", holdBackAfterMs, "type", type),
-                    Boolean.class);
+                    HoldBack.HEAD_WAITED_TOO_LONG, Map.of("after", holdBackAfterMs, "type", type), Boolean.class);
             if (Boolean.TRUE.equals(late)) behind.add(type);
         }
         return behind;
