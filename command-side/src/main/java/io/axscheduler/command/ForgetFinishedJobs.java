@@ -2,9 +2,9 @@ package io.axscheduler.command;
 
 import io.axscheduler.api.job.JobCanceled;
 import io.axscheduler.api.job.JobFailed;
+import io.axscheduler.api.job.JobStatus;
 import io.axscheduler.api.job.JobSucceeded;
 import io.axscheduler.api.job.JobTimedOut;
-import io.axscheduler.api.job.TimeoutPhase;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
 import org.axonframework.messaging.unitofwork.CurrentUnitOfWork;
@@ -42,7 +42,7 @@ class ForgetFinishedJobs {
 
     @EventHandler
     void on(JobTimedOut e) {
-        if (e.phase() == TimeoutPhase.RUN) forget(e.jobId());
+        if (JobStatus.after(e).isTerminal()) forget(e.jobId()); // a lapsed claim sends the job back to waiting
     }
 
     @EventHandler

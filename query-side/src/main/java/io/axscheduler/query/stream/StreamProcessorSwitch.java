@@ -65,11 +65,6 @@ class StreamProcessorSwitch implements DisposableBean {
         checks.scheduleWithFixedDelay(this::stopIfIdle, every, every, TimeUnit.MILLISECONDS);
     }
 
-    /** Whether the processor reads the store now. */
-    boolean running() {
-        return processor().isRunning();
-    }
-
     synchronized void ensureRunning() {
         idleSinceMs = Long.MAX_VALUE;
         StreamingEventProcessor processor = processor();

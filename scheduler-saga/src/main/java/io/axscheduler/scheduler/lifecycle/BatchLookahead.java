@@ -3,6 +3,7 @@ package io.axscheduler.scheduler.lifecycle;
 import io.axscheduler.api.job.JobCanceled;
 import io.axscheduler.api.job.JobFailed;
 import io.axscheduler.api.job.JobStarted;
+import io.axscheduler.api.job.JobStatus;
 import io.axscheduler.api.job.JobSucceeded;
 import io.axscheduler.api.job.JobTimedOut;
 import io.axscheduler.api.job.TimeoutPhase;
@@ -51,12 +52,13 @@ final class BatchLookahead {
     static boolean attemptAlreadyEnded(String jobId, int attempt, NamedParameterJdbcTemplate jdbc) {
         ProcessorBatch batch = ProcessorBatch.current();
         if (batch == null) return false;
-        Set<Attempt> ended = batch.once(ENDED_BEFORE, messages -> endedBefore(messages, jdbc));
+        Ends ends = batch.once(RESOURCE, Ends::of);
+        Set<Attempt> ended = batch.once(ENDED_BEFORE, messages -> endedBefore(messages, ends, jdbc));
         return ended.contains(new Attempt(jobId, attempt));
     }
 
-    private static Set<Attempt> endedBefore(List<? extends Message<?>> messages, NamedParameterJdbcTemplate jdbc) {
-        Ends ends = Ends.of(messages);
+    private static Set<Attempt> endedBefore(
+            List<? extends Message<?>> messages, Ends ends, NamedParameterJdbcTemplate jdbc) {
         Map<String, Integer> started = new HashMap<>();
         for (Message<?> m : messages) {
             if (m instanceof EventMessage<?> event
@@ -84,9 +86,9 @@ final class BatchLookahead {
      * nothing left for its saga to do: succeeded on that very attempt, or canceled on it or later.
      */
     static boolean over(int attempt, String status, int rowAttempt) {
-        return switch (status) {
-            case "SUCCEEDED" -> rowAttempt == attempt;
-            case "CANCELED" -> rowAttempt >= attempt;
+        return switch (JobStatus.valueOf(status)) {
+            case SUCCEEDED -> rowAttempt == attempt;
+            case CANCELED -> rowAttempt >= attempt;
             default -> false;
         };
     }
