@@ -1,17 +1,11 @@
 # Pages a console job list to its end by its "next" links, as an operator's browser would, and prints the node's heap
 # after a full GC at the start and every 500 pages: memory must stay flat however deep the pages go.
 #   AX_CONSOLE_USER=… AX_CONSOLE_PASSWORD=… python3 console-paging.py <port> <node pid> <path>
-import html, http.client, os, re, subprocess, sys, time, urllib.parse
+import html, http.client, re, subprocess, sys, time
+from console_session import console_session
 port, pid, path = int(sys.argv[1]), sys.argv[2], sys.argv[3]
 conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-conn.request("GET", "/login"); r = conn.getresponse(); page = r.read().decode()
-cookie = r.getheader("Set-Cookie", "").split(";")[0]
-csrf = re.search(r'name="_csrf"[^>]*value="([^"]+)"', page).group(1)
-form = urllib.parse.urlencode({"username": os.environ["AX_CONSOLE_USER"], "password": os.environ["AX_CONSOLE_PASSWORD"],
-                               "_csrf": csrf})
-conn.request("POST", "/login", body=form, headers={"Cookie": cookie, "Content-Type": "application/x-www-form-urlencoded"})
-r = conn.getresponse(); r.read()
-session = {"Cookie": (r.getheader("Set-Cookie") or cookie).split(";")[0]}
+session = console_session(conn)
 def heap_mb():
     subprocess.run(["jcmd", pid, "GC.run"], capture_output=True)
     out = subprocess.run(["jcmd", pid, "GC.heap_info"], capture_output=True, text=True).stdout

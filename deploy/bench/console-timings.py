@@ -4,21 +4,11 @@ import http.client, os, sys, time, statistics
 port = int(sys.argv[1]); n = int(sys.argv[2]); paths = sys.argv[3:]
 conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
 # AX_CONSOLE_USER / AX_CONSOLE_PASSWORD: a console user; /console pages are then asked with its session.
-import re
 headers = {"Authorization": "Bearer " + os.environ["AX_KEY"]} if os.environ.get("AX_KEY") else {}
 session = {}
 if os.environ.get("AX_CONSOLE_USER"):
-    import urllib.parse
-    conn.request("GET", "/login"); r = conn.getresponse(); page = r.read().decode()
-    cookie = r.getheader("Set-Cookie", "").split(";")[0]
-    csrf = re.search(r'name="_csrf"[^>]*value="([^"]+)"', page).group(1)
-    form = urllib.parse.urlencode({"username": os.environ["AX_CONSOLE_USER"],
-                                   "password": os.environ["AX_CONSOLE_PASSWORD"], "_csrf": csrf})
-    conn.request("POST", "/login", body=form, headers={"Cookie": cookie,
-                 "Content-Type": "application/x-www-form-urlencoded"})
-    r = conn.getresponse(); r.read()
-    session = {"Cookie": (r.getheader("Set-Cookie") or cookie).split(";")[0]}
-    if r.status != 302 or "error" in (r.getheader("Location") or ""): raise SystemExit("console login failed")
+    from console_session import console_session
+    session = console_session(conn)
 def get(path):
     t = time.perf_counter()
     conn.request("GET", path, headers=session if path.startswith("/console") and session else headers)

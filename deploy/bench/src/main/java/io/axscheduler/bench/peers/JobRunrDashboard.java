@@ -2,10 +2,8 @@ package io.axscheduler.bench.peers;
 
 import static org.jobrunr.server.BackgroundJobServerConfiguration.usingStandardBackgroundJobServerConfiguration;
 
-import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
@@ -59,17 +57,7 @@ public final class JobRunrDashboard {
         String name = Settings.text("JOBRUNR_DASHBOARD_DB", "ax_console_bench_jobrunr");
         int jobs = Settings.number("JOBRUNR_DASHBOARD_JOBS", 1_000_000);
         int port = Settings.number("JOBRUNR_DASHBOARD_PORT", 18091);
-        try (Connection c = DriverManager.getConnection(base, user, password);
-                Statement s = c.createStatement()) {
-            s.execute("DROP DATABASE IF EXISTS " + name);
-            s.execute("CREATE DATABASE " + name);
-        }
-        HikariConfig config = new HikariConfig();
-        config.setJdbcUrl(base + name);
-        config.setUsername(user);
-        config.setPassword(password);
-        config.setMaximumPoolSize(10);
-        HikariDataSource dataSource = new HikariDataSource(config);
+        HikariDataSource dataSource = Peers.freshDatabase(base, user, password, name, 10);
         StorageProvider storage = new MariaDbStorageProvider(dataSource);
         JobRequestScheduler scheduler = JobRunr.configure()
                 .useJsonMapper(new JacksonJsonMapper())

@@ -91,6 +91,12 @@ public final class Peers {
 
     /** Drops and makes the database anew, then opens a fixed pool of {@link #POOL} connections on it. */
     private HikariDataSource freshDatabase(String name) throws Exception {
+        return freshDatabase(base, user, password, name, POOL);
+    }
+
+    /** Drops and makes database {@code name} on the server at {@code base} anew; a fixed pool of {@code pool} on it. */
+    static HikariDataSource freshDatabase(String base, String user, String password, String name, int pool)
+            throws Exception {
         try (Connection c = DriverManager.getConnection(base, user, password);
                 Statement s = c.createStatement()) {
             s.execute("DROP DATABASE IF EXISTS " + name);
@@ -100,8 +106,8 @@ public final class Peers {
         config.setJdbcUrl(base + name);
         config.setUsername(user);
         config.setPassword(password);
-        config.setMaximumPoolSize(POOL);
-        config.setMinimumIdle(POOL);
+        config.setMaximumPoolSize(pool);
+        config.setMinimumIdle(pool);
         config.setPoolName("peers-" + name);
         return new HikariDataSource(config);
     }
