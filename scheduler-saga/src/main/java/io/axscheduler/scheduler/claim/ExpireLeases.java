@@ -4,12 +4,16 @@ import io.axscheduler.api.job.TimeOutJob;
 import io.axscheduler.api.job.TimeoutPhase;
 import io.axscheduler.scheduler.DatabaseTime;
 import io.axscheduler.scheduler.SchedulerCommands;
+import io.axscheduler.scheduler.SchedulerProperties;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
-import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.scheduling.annotation.SchedulingConfigurer;
+import org.springframework.scheduling.config.FixedDelayTask;
+import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -19,7 +23,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * never ran, so no retry is used. One batch per tick, all or nothing, like a claim.
  */
 @Component
-public class ExpireLeases {
+public class ExpireLeases implements SchedulingConfigurer {
 
     static final int BATCH = 200;
     private static final Logger log = LoggerFactory.getLogger(ExpireLeases.class);
@@ -27,16 +31,24 @@ public class ExpireLeases {
     private final NamedParameterJdbcTemplate jdbc;
     private final TransactionTemplate transaction;
     private final SchedulerCommands commands;
+    private final Duration every;
 
-    public ExpireLeases(NamedParameterJdbcTemplate jdbc, TransactionTemplate transaction, SchedulerCommands commands) {
+    public ExpireLeases(
+            NamedParameterJdbcTemplate jdbc,
+            TransactionTemplate transaction,
+            SchedulerCommands commands,
+            SchedulerProperties properties) {
         this.jdbc = jdbc;
         this.transaction = transaction;
         this.commands = commands;
+        this.every = Duration.ofMillis(properties.scan().leaseCheckMs());
     }
 
-    @Scheduled(
-            fixedDelayString = "${ax.scheduler.scan.lease-check-ms:2000}",
-            initialDelayString = "${ax.scheduler.scan.lease-check-ms:2000}")
+    @Override
+    public void configureTasks(ScheduledTaskRegistrar tasks) {
+        tasks.addFixedDelayTask(new FixedDelayTask(this::releaseExpiredClaims, every, every));
+    }
+
     public void releaseExpiredClaims() {
         try {
             Integer released = transaction.execute(tx -> {

@@ -9,7 +9,9 @@ import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
-import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.scheduling.annotation.SchedulingConfigurer;
+import org.springframework.scheduling.config.FixedDelayTask;
+import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.stereotype.Component;
 
 /**
@@ -20,7 +22,7 @@ import org.springframework.stereotype.Component;
  * can re-run it once a worker is there). Without the bound it waited forever with no visible reason.
  */
 @Component
-public class AbandonWorkerlessJobs {
+public class AbandonWorkerlessJobs implements SchedulingConfigurer {
 
     static final int BATCH = 100;
     private static final Logger log = LoggerFactory.getLogger(AbandonWorkerlessJobs.class);
@@ -28,17 +30,21 @@ public class AbandonWorkerlessJobs {
     private final NamedParameterJdbcTemplate jdbc;
     private final SchedulerCommands commands;
     private final Duration timeout;
+    private final Duration every;
 
     public AbandonWorkerlessJobs(
             NamedParameterJdbcTemplate jdbc, SchedulerCommands commands, RemoteProperties properties) {
         this.jdbc = jdbc;
         this.commands = commands;
         this.timeout = properties.noWorkerTimeout();
+        this.every = Duration.ofMillis(properties.noWorkerCheckMs());
     }
 
-    @Scheduled(
-            fixedDelayString = "${ax.scheduler.remote.no-worker-check-ms:5000}",
-            initialDelayString = "${ax.scheduler.remote.no-worker-check-ms:5000}")
+    @Override
+    public void configureTasks(ScheduledTaskRegistrar tasks) {
+        tasks.addFixedDelayTask(new FixedDelayTask(this::abandonWorkerless, every, every));
+    }
+
     public void abandonWorkerless() {
         try {
             List<Map<String, Object>> waiting = jdbc.queryForList(

@@ -2,10 +2,13 @@ package io.axscheduler.scheduler.remote;
 
 import io.axscheduler.api.job.TimeOutJob;
 import io.axscheduler.api.job.TimeoutPhase;
+import java.time.Duration;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.scheduling.annotation.SchedulingConfigurer;
+import org.springframework.scheduling.config.FixedDelayTask;
+import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.stereotype.Component;
 
 /**
@@ -14,18 +17,29 @@ import org.springframework.stereotype.Component;
  * run deadline.
  */
 @Component
-public class RemoveWorkers {
+public class RemoveWorkers implements SchedulingConfigurer {
 
     private static final Logger log = LoggerFactory.getLogger(RemoveWorkers.class);
 
     private final WorkerRegistry registry;
     private final WorkerDispatches dispatches;
     private final WorkerCommands commands;
+    private final Duration every;
 
-    public RemoveWorkers(WorkerRegistry registry, WorkerDispatches dispatches, WorkerCommands commands) {
+    public RemoveWorkers(
+            WorkerRegistry registry,
+            WorkerDispatches dispatches,
+            WorkerCommands commands,
+            WorkerProperties properties) {
         this.registry = registry;
         this.dispatches = dispatches;
         this.commands = commands;
+        this.every = Duration.ofMillis(properties.expiryCheckMs());
+    }
+
+    @Override
+    public void configureTasks(ScheduledTaskRegistrar tasks) {
+        tasks.addFixedDelayTask(new FixedDelayTask(this::removeSilent, every, every));
     }
 
     public void deregister(String workerId) {
@@ -33,9 +47,6 @@ public class RemoveWorkers {
         timeOutAttemptsOf(List.of(workerId));
     }
 
-    @Scheduled(
-            fixedDelayString = "${ax.scheduler.workers.expiry-check-ms:2000}",
-            initialDelayString = "${ax.scheduler.workers.expiry-check-ms:2000}")
     public void removeSilent() {
         try {
             List<String> silent = registry.removeSilent();

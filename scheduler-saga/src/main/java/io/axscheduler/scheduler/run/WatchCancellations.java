@@ -1,12 +1,16 @@
 package io.axscheduler.scheduler.run;
 
+import io.axscheduler.scheduler.SchedulerProperties;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
-import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.scheduling.annotation.SchedulingConfigurer;
+import org.springframework.scheduling.config.FixedDelayTask;
+import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.stereotype.Component;
 
 /**
@@ -14,17 +18,24 @@ import org.springframework.stereotype.Component;
  * job_queue, and signals the handler to stop. One query per tick for all running attempts.
  */
 @Component
-public class WatchCancellations {
+public class WatchCancellations implements SchedulingConfigurer {
 
     private final DispatchClaimed dispatcher;
     private final NamedParameterJdbcTemplate jdbc;
+    private final Duration every;
 
-    public WatchCancellations(DispatchClaimed dispatcher, NamedParameterJdbcTemplate jdbc) {
+    public WatchCancellations(
+            DispatchClaimed dispatcher, NamedParameterJdbcTemplate jdbc, SchedulerProperties properties) {
         this.dispatcher = dispatcher;
         this.jdbc = jdbc;
+        this.every = Duration.ofMillis(properties.execution().cancelCheckMs());
     }
 
-    @Scheduled(fixedDelayString = "${ax.scheduler.execution.cancel-check-ms:1000}")
+    @Override
+    public void configureTasks(ScheduledTaskRegistrar tasks) {
+        tasks.addFixedDelayTask(new FixedDelayTask(this::signalEndedAttempts, every, Duration.ZERO));
+    }
+
     public void signalEndedAttempts() {
         List<RunningAttempt> running = List.copyOf(dispatcher.running());
         if (running.isEmpty()) return;
