@@ -4,14 +4,20 @@
 #   bash deploy/bench/tweaks.sh                 (TWEAK_PAIRS=3 pairs per tweak; TWEAKS="a b" picks some)
 #   TWEAK_WORKLOAD=W3 W3_SCHEDULES=100000 bash deploy/bench/tweaks.sh   (W3: about 5 minutes a run)
 # Prints one line per run and a summary per tweak, on and off: W1 mean jobs/s and statements per job; W3 mean CPU
-# per fire at steady state (node and database), statements per fire, p99 lag and missed fires.
+# per fire at steady state (node and database), statements per fire, p99 lag and missed fires. The first figure's
+# on/off ratio ends each summary line; every run's whole JSON line is kept in the file named last.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 pairs=${TWEAK_PAIRS:-3}
 workload=${TWEAK_WORKLOAD:-W1}
 tweaks=${TWEAKS:-"multi-row-appends reads-outside-transactions reader-wake-ms counted-work-queues metadata-reader saga-batch-lookups saga-segment-routing"}
+if [ "$workload" = W3 ]; then
+  figures="steady_cpu_ms statements_per_fire p99_ms missed duplicates"
+else
+  figures="jobs_per_s statements_per_job exactly_once"
+fi
 off_value() { [ "$1" = reader-wake-ms ] && echo 0 || echo false; }
-out=$(mktemp)
+out=$(mktemp --suffix=.tweaks.jsonl)
 for t in $tweaks; do
   for p in $(seq 1 "$pairs"); do
     for side in on off; do
@@ -22,24 +28,22 @@ for t in $tweaks; do
 import json, sys
 t, side, rest = sys.stdin.read().split(' ', 2)
 r = json.loads(rest)
-keys = ['jobs_per_s', 'statements_per_job', 'exactly_once'] if '$workload' != 'W3' else \
-       ['steady_cpu_ms', 'steady_jvm_cpu_ms', 'steady_db_cpu_ms', 'statements_per_fire', 'p99_ms', 'missed', 'duplicates']
-print(f'{t:28} {side:3} ' + ' '.join(f'{k} {r.get(k)}' for k in keys), file=sys.stderr)"
+print(f'{t:28} {side:3} ' + ' '.join(f'{k} {r.get(k)}' for k in sys.argv[1:]), file=sys.stderr)" $figures
     done
   done
 done
-python3 - "$out" "$workload" <<'PY'
+python3 - "$out" $figures <<'PY'
 import json, sys, collections
-w3 = sys.argv[2] == "W3"
-keys = ["steady_cpu_ms", "statements_per_fire", "p99_ms", "missed"] if w3 else ["jobs_per_s", "statements_per_job"]
+keys = [k for k in sys.argv[2:] if k not in ("exactly_once", "duplicates")]  # the yes/no ones show per run only
 runs = collections.defaultdict(lambda: collections.defaultdict(list))
 for line in open(sys.argv[1]):
     t, side, rest = line.split(" ", 2)
     r = json.loads(rest)
     if keys[0] in r: runs[t][side].append(r)
 mean = lambda xs: sum(xs) / len(xs) if xs else float("nan")
-print(f"{'tweak':28} " + " ".join(f"{k + ' ' + s:>24}" for k in keys for s in ("on", "off")))
+print(f"{'tweak':28} " + " ".join(f"{k + ' ' + s:>24}" for k in keys for s in ("on", "off")) + f" {'on/off':>7}")
 for t, sides in runs.items():
     cells = [mean([r[k] for r in sides[s] if r.get(k) is not None]) for k in keys for s in ("on", "off")]
-    print(f"{t:28} " + " ".join(f"{c:24.2f}" for c in cells))
+    print(f"{t:28} " + " ".join(f"{c:24.2f}" for c in cells) + f" {cells[0] / cells[1]:7.2f}")
 PY
+echo "every run: $out" >&2
