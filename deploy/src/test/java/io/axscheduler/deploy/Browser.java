@@ -69,6 +69,18 @@ final class Browser implements AutoCloseable {
         signIn(user, password);
     }
 
+    /**
+     * Forgets the last test's session, cookies (the language, say) and stored state, and signs in again as
+     * {@code user}: a fresh start for the next test without the seconds a new Chromium takes to start.
+     */
+    void startOver(String user, String password) {
+        driver.get(base + "/login");
+        driver.manage().deleteAllCookies();
+        driver.executeScript("window.localStorage.clear(); window.sessionStorage.clear();");
+        driver.manage().window().setSize(new Dimension(1440, 1000));
+        signIn(user, password);
+    }
+
     /** Signs in through the login form (as the console user every test node is started with, {@link Node}, unless told). */
     private void signIn(String user, String password) {
         driver.get(base + "/login");

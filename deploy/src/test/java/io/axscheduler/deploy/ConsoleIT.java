@@ -27,29 +27,34 @@ class ConsoleIT {
     };
 
     static Node node;
-    Browser browser;
+    // one Chromium for the class, started over (signed out, cookies and storage cleared) before each test
+    static Browser browser;
     String testName;
 
     @BeforeAll
     static void start() {
         node = Node.start(TestDatabase.freshDatabase("console"), "console-node");
+        browser = new Browser(node.api.port);
     }
 
     @AfterAll
     static void stop() {
-        node.close();
+        try {
+            browser.close();
+        } finally {
+            node.close();
+        }
     }
 
     @BeforeEach
-    void openBrowser(TestInfo test) {
-        browser = new Browser(node.api.port);
+    void signIn(TestInfo test) {
+        browser.startOver("admin", Node.ADMIN_PASSWORD);
         testName = test.getTestMethod().orElseThrow().getName();
     }
 
     @AfterEach
-    void closeBrowser() {
+    void screenshot() {
         browser.screenshot(testName);
-        browser.close();
     }
 
     /** Waits until no job is claimed or running, so the counts hold still while they are compared. */
@@ -433,8 +438,7 @@ class ConsoleIT {
         node.api.awaitStatus(failedB, "FAILED");
         String scheduleB = schedule("team-b");
         String scheduleC = schedule("team-c");
-        browser.close();
-        browser = new Browser(node.api.port, "tess", "tess-password-12");
+        browser.startOver("tess", "tess-password-12");
 
         // lists: only team-a and team-b
         browser.open("/console/jobs?size=200");
