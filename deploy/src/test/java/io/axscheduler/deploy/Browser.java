@@ -18,6 +18,7 @@ import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
@@ -86,11 +87,26 @@ final class Browser implements AutoCloseable {
         driver.get(base + "/login");
         driver.findElement(By.name("username")).sendKeys(user);
         driver.findElement(By.name("password")).sendKeys(password);
+        WebElement form = driver.findElement(By.tagName("html"));
         driver.findElement(By.cssSelector("button[type='submit']")).click();
+        // the next page read must come after the session cookie: wait for the answer to the sign-in
+        new WebDriverWait(driver, Duration.ofSeconds(10)).until(ExpectedConditions.stalenessOf(form));
     }
 
     void open(String path) {
         driver.get(base + path);
+    }
+
+    /**
+     * Clicks a link or a form's button that loads another page, and returns once that page has replaced this one:
+     * reading right after a bare click may find the old page's elements.
+     */
+    void follow(String testId) {
+        WebElement old = driver.findElement(By.tagName("html"));
+        find(testId).click();
+        WebDriverWait wait = new WebDriverWait(driver, Duration.ofSeconds(10), Duration.ofMillis(50));
+        wait.until(ExpectedConditions.stalenessOf(old));
+        wait.until(d -> "complete".equals(driver.executeScript("return document.readyState")));
     }
 
     WebElement find(String testId) {

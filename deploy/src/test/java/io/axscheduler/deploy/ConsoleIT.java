@@ -550,7 +550,7 @@ class ConsoleIT {
             pageSizes.add(page.size());
             seen.addAll(page);
             if (browser.all("next-page").isEmpty()) break;
-            browser.find("next-page").click();
+            browser.follow("next-page");
         }
         assertThat(pageSizes).containsExactly(3, 3, 1);
         assertThat(seen).doesNotHaveDuplicates().containsExactlyInAnyOrderElementsOf(submitted);
@@ -562,7 +562,7 @@ class ConsoleIT {
         browser.find("filter-type").sendKeys("sleep");
         new org.openqa.selenium.support.ui.Select(browser.find("filter-status")).selectByValue("WAITING");
         new org.openqa.selenium.support.ui.Select(browser.find("filter-sort")).selectByValue("oldest");
-        browser.find("filter-apply").click();
+        browser.follow("filter-apply");
         List<String> oldestFirst = browser.all("job-row").stream()
                 .map(r -> r.getAttribute("data-job-id"))
                 .toList();
