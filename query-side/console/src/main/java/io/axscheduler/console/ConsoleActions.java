@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
 import org.axonframework.commandhandling.GenericCommandMessage;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.modelling.command.AggregateNotFoundException;
@@ -146,9 +147,16 @@ class ConsoleActions {
         return error == null ? null : id + ": " + error;
     }
 
+    /**
+     * The outcome, shown once by the page the action redirects to. That page's address carries a token of this outcome:
+     * a flash message goes to the first request whose address matches, and the page the action was sent from may still
+     * ask for its live update of the same path (the action's own events trigger it) before the redirect is followed.
+     */
     private static void outcome(RedirectAttributes flash, List<String> ids, List<String> errors) {
         List<String> failed = errors.stream().filter(e -> e != null).toList();
         flash.addFlashAttribute("done", ids.size() - failed.size());
         flash.addFlashAttribute("failed", failed);
+        flash.addAttribute(
+                "outcome", Integer.toString(ThreadLocalRandom.current().nextInt(1 << 30), 36));
     }
 }
