@@ -614,6 +614,13 @@ class ConsoleIT {
                 .containsOnly("JobSucceeded");
         browser.open("/console/audit?actor=nobody-at-all");
         assertThat(browser.all("audit-row")).isEmpty();
+        // the bootstrap admin's creation is no job: its id is shown, not linked to a job page that is not there
+        browser.open("/console/audit?type=ConsoleUserCreated");
+        assertThat(browser.all("audit-row")).isNotEmpty();
+        assertThat(browser.all("audit-aggregate-plain").stream().map(WebElement::getText))
+                .contains("admin:user:admin");
+        assertThat(browser.driver.findElements(By.cssSelector("[data-testid='audit-list'] a")))
+                .isEmpty();
         browser.open("/console?lang=en");
         assertThat(browser.driver.findElement(By.cssSelector("nav")).getText()).contains("Jobs");
     }

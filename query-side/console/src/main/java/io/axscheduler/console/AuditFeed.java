@@ -111,9 +111,11 @@ class AuditFeed {
         }
     }
 
+    /** "job" or "schedule", which have pages of their own; "" for the rest (admin trails, alerts). */
     private static String kind(String aggregateType) {
-        if (aggregateType == null) return "";
-        return aggregateType.toLowerCase().contains("schedule") ? "schedule" : "job";
+        if ("Job".equals(aggregateType)) return "job";
+        if ("Schedule".equals(aggregateType)) return "schedule";
+        return "";
     }
 
     private static String escape(String s) {
