@@ -2,22 +2,29 @@ package io.axscheduler.deploy.security;
 
 import io.axscheduler.api.security.Caller;
 import io.axscheduler.api.security.Grant;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.oauth2.client.authentication.OAuth2AuthenticationToken;
-import org.springframework.security.oauth2.client.registration.ClientRegistration;
-import org.springframework.security.oauth2.client.registration.ClientRegistrations;
-import org.springframework.security.oauth2.client.registration.InMemoryClientRegistrationRepository;
+import org.springframework.security.oauth2.client.web.OAuth2AuthorizationRequestRedirectFilter;
 import org.springframework.security.oauth2.core.DelegatingOAuth2TokenValidator;
 import org.springframework.security.oauth2.core.oidc.user.OidcUser;
+import org.springframework.security.oauth2.jwt.BadJwtException;
 import org.springframework.security.oauth2.jwt.Jwt;
 import org.springframework.security.oauth2.jwt.JwtDecoder;
 import org.springframework.security.oauth2.jwt.JwtValidators;
@@ -26,11 +33,13 @@ import org.springframework.security.oauth2.server.resource.authentication.JwtAut
 import org.springframework.security.oauth2.server.resource.web.BearerTokenResolver;
 import org.springframework.security.oauth2.server.resource.web.DefaultBearerTokenResolver;
 import org.springframework.stereotype.Component;
+import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
  * SSO through an OIDC provider, off unless {@code ax.oidc.issuer-uri} (AX_OIDC_ISSUER_URI) is set: the API then also
  * takes the provider's JWTs as bearer tokens, and with {@code ax.oidc.client-id} the console signs users in through
- * the provider (authorization code flow; the provider's discovery document is read at start-up). The grants are the
+ * the provider (authorization code flow; the provider's discovery document is read when first needed, so
+ * the node starts while the provider is down). The grants are the
  * claim {@code ax.oidc.grants-claim} of the access token or ID token (a list, or one space- or comma-separated string,
  * of {@code namespace:ROLE}); the actor is {@code oidc:<subject>}. Also turns any authentication this node made into
  * the {@link Caller} the controllers see.
@@ -44,27 +53,46 @@ public class Oidc {
     private static final Logger log = LoggerFactory.getLogger(Oidc.class);
 
     private final OidcSettings settings;
+    private final Clock clock;
 
-    public Oidc(OidcSettings settings) {
+    public Oidc(OidcSettings settings, Clock clock) {
         this.settings = settings;
+        this.clock = clock;
     }
 
     boolean enabled() {
         return settings.enabled();
     }
 
-    /** The console's sign-in through the provider, on the default login page beside the password form. */
-    void configureLogin(HttpSecurity http) throws Exception {
+    /**
+     * The console's sign-in through the provider, on the default login page beside the password form. The provider's
+     * discovery document is read when a sign-in first needs it ({@link DiscoveredRegistration}); while it cannot be
+     * read, a sign-in through it answers 503 with Retry-After.
+     */
+    void configureLogin(HttpSecurity http, Problems problems) throws Exception {
         if (!settings.loginEnabled()) return;
-        ClientRegistration registration = ClientRegistrations.fromIssuerLocation(settings.issuerUri())
-                .registrationId(REGISTRATION)
-                .clientId(settings.clientId())
-                .clientSecret(settings.clientSecret())
-                .scope(settings.scopes())
-                .clientName(settings.loginLabel())
-                .build();
-        http.oauth2Login(o -> o.clientRegistrationRepository(new InMemoryClientRegistrationRepository(registration))
-                .failureUrl("/login?error"));
+        DiscoveredRegistration registration = new DiscoveredRegistration(settings, clock);
+        OncePerRequestFilter unreachable = new OncePerRequestFilter() {
+            @Override
+            protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+                    throws ServletException, IOException {
+                if (request.getRequestURI().equals(request.getContextPath() + "/oauth2/authorization/" + REGISTRATION)
+                        && registration.current().isEmpty()) {
+                    response.setHeader(
+                            "Retry-After",
+                            String.valueOf(Math.max(1, settings.discoveryRetry().toSeconds())));
+                    problems.write(
+                            response,
+                            503,
+                            "Service unavailable",
+                            "the sign-in provider cannot be reached; sign in with a password, or try again");
+                    return;
+                }
+                chain.doFilter(request, response);
+            }
+        };
+        http.addFilterBefore(unreachable, OAuth2AuthorizationRequestRedirectFilter.class)
+                .oauth2Login(o -> o.clientRegistrationRepository(registration).failureUrl("/login?error"));
     }
 
     void configure(HttpSecurity http, Problems problems) throws Exception {
@@ -80,10 +108,35 @@ public class Oidc {
                 .authenticationEntryPoint((req, res, ex) -> problems.unauthorized(res)));
     }
 
+    /**
+     * The API's JWT decoder. Its keys' address comes from {@code jwk-set-uri} or, read when the first JWT arrives, from
+     * the issuer's discovery document: the node starts while the provider is down, and a JWT it cannot check yet is
+     * refused (401) like any other it cannot verify; the next read waits {@code discovery-retry}.
+     */
     private JwtDecoder decoder() {
-        NimbusJwtDecoder decoder = settings.jwkSetUri().isEmpty()
-                ? NimbusJwtDecoder.withIssuerLocation(settings.issuerUri()).build()
-                : NimbusJwtDecoder.withJwkSetUri(settings.jwkSetUri()).build();
+        if (!settings.jwkSetUri().isEmpty()) return validated(NimbusJwtDecoder.withJwkSetUri(settings.jwkSetUri()));
+        AtomicReference<JwtDecoder> discovered = new AtomicReference<>();
+        AtomicReference<Instant> nextTry = new AtomicReference<>(Instant.MIN);
+        return token -> {
+            JwtDecoder decoder = discovered.get();
+            if (decoder == null) {
+                Instant now = clock.instant();
+                if (now.isBefore(nextTry.get())) throw new BadJwtException("the issuer's keys cannot be read now");
+                try {
+                    decoder = validated(NimbusJwtDecoder.withIssuerLocation(settings.issuerUri()));
+                    discovered.compareAndSet(null, decoder);
+                } catch (RuntimeException e) {
+                    nextTry.set(now.plus(settings.discoveryRetry()));
+                    log.warn("the OIDC issuer at {} cannot be read ({})", settings.issuerUri(), e.toString());
+                    throw new BadJwtException("the issuer's keys cannot be read now", e);
+                }
+            }
+            return decoder.decode(token);
+        };
+    }
+
+    private JwtDecoder validated(NimbusJwtDecoder.JwkSetUriJwtDecoderBuilder builder) {
+        NimbusJwtDecoder decoder = builder.build();
         decoder.setJwtValidator(
                 new DelegatingOAuth2TokenValidator<>(JwtValidators.createDefaultWithIssuer(settings.issuerUri())));
         return decoder;

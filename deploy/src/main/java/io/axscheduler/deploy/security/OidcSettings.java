@@ -1,5 +1,6 @@
 package io.axscheduler.deploy.security;
 
+import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -17,6 +18,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param clientSecret that client's secret (AX_OIDC_CLIENT_SECRET)
  * @param scopes       the scopes asked for at sign-in; {@code openid} is always among them
  * @param loginLabel   the sign-in link's text on the login page
+ * @param discoveryRetry how long after a failed read of the provider's discovery document the next sign-in tries
+ *                     again (the sign-ins between answer 503)
  */
 @ConfigurationProperties("ax.oidc")
 public record OidcSettings(
@@ -26,12 +29,15 @@ public record OidcSettings(
         @DefaultValue("") String clientId,
         @DefaultValue("") String clientSecret,
         @DefaultValue("openid") List<String> scopes,
-        @DefaultValue("Single sign-on") String loginLabel) {
+        @DefaultValue("Single sign-on") String loginLabel,
+        @DefaultValue("10s") Duration discoveryRetry) {
 
     public OidcSettings {
         issuerUri = issuerUri.trim();
         jwkSetUri = jwkSetUri.trim();
         clientId = clientId.trim();
+        if (discoveryRetry.isNegative() || discoveryRetry.compareTo(Duration.ofHours(1)) > 0)
+            throw new IllegalArgumentException("ax.oidc.discovery-retry must be between 0 and 1h");
         if (grantsClaim.isBlank()) throw new IllegalArgumentException("ax.oidc.grants-claim must not be empty");
         if (!clientId.isEmpty() && issuerUri.isEmpty())
             throw new IllegalArgumentException("ax.oidc.client-id needs ax.oidc.issuer-uri (AX_OIDC_ISSUER_URI)");

@@ -124,7 +124,7 @@ class SecuritySetup {
                         .permitAll()
                         .anyRequest()
                         .authenticated());
-        oidc.configureLogin(http);
+        oidc.configureLogin(http, problems);
         return http.build();
     }
 

@@ -182,7 +182,8 @@ class SettingsBindingTest {
         assertThat(set.cors().allowedOrigins()).containsExactly("https://a.example", "https://b.example");
 
         assertThat(bind("ax.oidc", OidcSettings.class, Map.of()))
-                .isEqualTo(new OidcSettings("", "", "ax_grants", "", "", List.of("openid"), "Single sign-on"));
+                .isEqualTo(new OidcSettings(
+                        "", "", "ax_grants", "", "", List.of("openid"), "Single sign-on", Duration.ofSeconds(10)));
         OidcSettings login = bind(
                 "ax.oidc",
                 OidcSettings.class,
@@ -192,6 +193,9 @@ class SettingsBindingTest {
                         "ax.oidc.scopes", "profile"));
         assertThat(login.loginEnabled()).isTrue();
         assertThat(login.scopes()).containsExactly("openid", "profile");
+        assertThatThrownBy(() -> bind("ax.oidc", OidcSettings.class, Map.of("ax.oidc.discovery-retry", "-1s")))
+                .rootCause()
+                .hasMessageContaining("ax.oidc.discovery-retry");
         assertThat(bind("ax.bootstrap", BootstrapSettings.class, Map.of())).isEqualTo(new BootstrapSettings("", ""));
 
         assertThatThrownBy(() -> bind(

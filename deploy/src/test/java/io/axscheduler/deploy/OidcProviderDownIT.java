@@ -1,0 +1,112 @@
+package io.axscheduler.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.sun.net.httpserver.HttpServer;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A node configured for sign-in through an OIDC provider starts while the provider is down: password and API-key
+ * sign-ins work, sign-in through the provider answers 503 with Retry-After, and works once the provider is back.
+ */
+class OidcProviderDownIT {
+
+    static Node node;
+    static HttpServer idp;
+    static int idpPort;
+
+    @BeforeAll
+    static void start() throws Exception {
+        try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            idpPort = free.getLocalPort();
+        }
+        node = Node.start(
+                TestDatabase.freshDatabase("oidc_down"),
+                "oidc-down",
+                Map.of(
+                        "ax.oidc.issuer-uri", "http://127.0.0.1:" + idpPort,
+                        "ax.oidc.client-id", "ax-console",
+                        "ax.oidc.client-secret", "console-secret-for-tests",
+                        "ax.oidc.discovery-retry", "200ms"));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (node != null) node.close();
+        if (idp != null) idp.stop(0);
+    }
+
+    static String at(String path) {
+        return "http://127.0.0.1:" + node.api.port + path;
+    }
+
+    @Test
+    void the_node_runs_without_the_provider_and_signs_in_through_it_once_it_is_back() throws Exception {
+        // the API with a key, and a JWT the node cannot check yet: refused, not an error
+        assertThat(node.api.submit("{\"jobType\":\"noop\"}")).isNotBlank();
+        OidcLoginIT.Browser browser = new OidcLoginIT.Browser();
+        HttpResponse<String> jwt = browser.http.send(
+                HttpRequest.newBuilder(URI.create(at("/api/v1/jobs")))
+                        .header("Authorization", "Bearer eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhIn0.c2ln")
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(jwt.statusCode()).isEqualTo(401);
+
+        // the login page still offers the provider; following the link says it cannot be reached now
+        assertThat(browser.get(at("/login")).body()).contains("/oauth2/authorization/oidc", "name=\"password\"");
+        HttpResponse<String> down = browser.get(at("/oauth2/authorization/oidc"));
+        assertThat(down.statusCode()).isEqualTo(503);
+        assertThat(down.headers().firstValue("Retry-After")).isPresent();
+        assertThat(down.headers().firstValue("Content-Type").orElse("")).startsWith("application/problem+json");
+
+        // the provider comes up: the next sign-in after the retry interval goes to its authorization endpoint
+        String issuer = "http://127.0.0.1:" + idpPort;
+        idp = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), idpPort), 0);
+        idp.createContext(
+                "/.well-known/openid-configuration",
+                exchange -> OidcLoginIT.json(
+                        exchange,
+                        Api.JSON.writeValueAsString(Map.of(
+                                "issuer",
+                                issuer,
+                                "authorization_endpoint",
+                                issuer + "/authorize",
+                                "token_endpoint",
+                                issuer + "/token",
+                                "jwks_uri",
+                                issuer + "/jwks",
+                                "response_types_supported",
+                                List.of("code"),
+                                "subject_types_supported",
+                                List.of("public"),
+                                "id_token_signing_alg_values_supported",
+                                List.of("RS256")))));
+        idp.start();
+        AtomicReference<HttpResponse<String>> redirect = new AtomicReference<>();
+        Await.until(
+                Duration.ofSeconds(10),
+                () -> {
+                    try {
+                        redirect.set(browser.get(at("/oauth2/authorization/oidc")));
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                    return redirect.get().statusCode() == 302;
+                },
+                () -> "sign-in through the provider still answers "
+                        + redirect.get().statusCode());
+        assertThat(redirect.get().headers().firstValue("Location").orElse("")).startsWith(issuer + "/authorize?");
+    }
+}
