@@ -415,6 +415,51 @@ class JobLifecycleIT {
     }
 
     @Test
+    void the_list_walks_by_cursor_from_a_numbered_page_or_from_the_start() {
+        List<String> submitted = new ArrayList<>();
+        for (int i = 0; i < 7; i++) {
+            submitted.add(node.api.submit("{\"namespace\":\"cursor-walk\",\"jobType\":\"noop\",\"delayMs\":3600000}"));
+        }
+        List<String> newestFirst = new ArrayList<>(submitted);
+        java.util.Collections.reverse(newestFirst); // ids are time-ordered, and so is their creation
+
+        // a numbered page's next goes on as a keyset walk
+        JsonNode first =
+                node.api.get("/api/v1/jobs?namespace=cursor-walk&size=3").body();
+        assertThat(first.path("total").asInt()).isEqualTo(7);
+        List<String> seen = new ArrayList<>(first.path("items").findValuesAsText("jobId"));
+        String next = first.path("next").asText(null);
+        List<Integer> sizes = new ArrayList<>();
+        while (next != null) {
+            JsonNode page = node.api
+                    .get("/api/v1/jobs?namespace=cursor-walk&size=3&cursor=" + next)
+                    .body();
+            assertThat(page.has("total")).as("a keyset page counts nothing").isFalse();
+            sizes.add(page.path("items").size());
+            seen.addAll(page.path("items").findValuesAsText("jobId"));
+            next = page.path("next").asText(null);
+        }
+        assertThat(sizes).containsExactly(3, 1);
+        assertThat(seen).containsExactlyElementsOf(newestFirst);
+
+        // an empty cursor starts a keyset walk, with the filters of a numbered page
+        JsonNode start = node.api
+                .get("/api/v1/jobs?namespace=cursor-walk&jobType=noop&status=WAITING&size=5&cursor=")
+                .body();
+        assertThat(start.path("items").findValuesAsText("jobId")).containsExactlyElementsOf(newestFirst.subList(0, 5));
+        assertThat(start.path("next").asText()).isNotBlank();
+
+        // a made-up cursor, or a cursor with a page number, is refused naming the cursor
+        for (String bad : List.of("cursor=yesterday", "cursor=1:a%20b", "cursor=&page=2")) {
+            Api.Response refused = node.api.get("/api/v1/jobs?" + bad);
+            assertThat(refused.status()).as(bad).isEqualTo(400);
+            assertThat(refused.body().path("errors").get(0).path("field").asText())
+                    .as(bad)
+                    .isEqualTo("cursor");
+        }
+    }
+
+    @Test
     void the_job_queue_can_be_rebuilt_from_the_event_store() {
         String jobId = node.api.submit("{\"jobType\":\"noop\"}");
         JsonNode before = awaitStatus(jobId, "SUCCEEDED");

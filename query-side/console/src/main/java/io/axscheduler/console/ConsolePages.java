@@ -13,6 +13,7 @@ import io.axscheduler.api.schedule.ScheduleView;
 import io.axscheduler.query.history.EventStreams;
 import io.axscheduler.query.history.HistoryEvent;
 import io.axscheduler.query.job.JobHistory;
+import io.axscheduler.query.job.JobListing;
 import io.axscheduler.query.job.JobQueries;
 import io.axscheduler.query.job.JobStateAsOf;
 import io.axscheduler.query.schedule.ScheduleListRequest;
@@ -43,6 +44,9 @@ import org.springframework.web.bind.annotation.RequestParam;
 class ConsolePages {
 
     static final int SCHEDULE_EVENTS_PAGE = 50;
+    /** Rows of the job list on one page, at most. */
+    static final int MAX_JOBS_SHOWN = 200;
+
     static final int SCHEDULE_JOBS = 20;
 
     private final StatsQueries stats;
@@ -145,8 +149,8 @@ class ConsolePages {
             } catch (NumberFormatException e) {
                 parsedSize = -1;
             }
-            if (parsedSize < 1 || parsedSize > JobListing.MAX_SIZE) {
-                errors.add(new FieldError("size", "must be a whole number from 1 to " + JobListing.MAX_SIZE));
+            if (parsedSize < 1 || parsedSize > MAX_JOBS_SHOWN) {
+                errors.add(new FieldError("size", "must be a whole number from 1 to " + MAX_JOBS_SHOWN));
             }
         }
         Instant fromAt = instant("from", from, errors);

@@ -68,9 +68,15 @@ public class JobQueries {
         params.addValue("limit", request.size()).addValue("offset", request.offset());
         var items = jdbc.query(
                 "SELECT " + JobRows.COLUMNS + " FROM job_queue" + where
-                        + " ORDER BY created_at DESC, job_id LIMIT :limit OFFSET :offset",
+                        + " ORDER BY created_at DESC, job_id DESC LIMIT :limit OFFSET :offset",
                 params,
                 JobRows::toView);
-        return new JobPage(items, request.page(), request.size(), total == null ? 0 : total);
+        long all = total == null ? 0 : total;
+        String next = null;
+        if (!items.isEmpty() && request.offset() + items.size() < all) {
+            JobView last = items.get(items.size() - 1);
+            next = JobListing.cursorAfter(last);
+        }
+        return new JobPage(items, request.page(), request.size(), all, next);
     }
 }

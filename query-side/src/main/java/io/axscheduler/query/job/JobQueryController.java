@@ -22,10 +22,12 @@ import org.springframework.web.bind.annotation.RestController;
 public class JobQueryController {
 
     private final JobQueries queries;
+    private final JobListing listing;
     private final JobHistory history;
 
-    public JobQueryController(JobQueries queries, JobHistory history) {
+    public JobQueryController(JobQueries queries, JobListing listing, JobHistory history) {
         this.queries = queries;
+        this.listing = listing;
         this.history = history;
     }
 
@@ -38,17 +40,37 @@ public class JobQueryController {
         return job;
     }
 
+    /**
+     * A page of jobs, newest first. With {@code cursor} a keyset page (as the console's: page 10,000 costs what page 1
+     * does, nothing is counted) whose {@code next} is the cursor of the page after; without it a numbered page with
+     * its {@code total}, whose {@code next} also continues as a keyset walk.
+     */
     @GetMapping
-    public JobPage list(
+    public Object list(
             @RequestParam(name = "status", required = false) String status,
             @RequestParam(name = "jobType", required = false) String jobType,
             @RequestParam(name = "scheduleId", required = false) String scheduleId,
             @RequestParam(name = "page", required = false) String page,
             @RequestParam(name = "size", required = false) String size,
             @RequestParam(name = "namespace", required = false) String namespace,
+            @RequestParam(name = "cursor", required = false) String cursor,
             @RequestAttribute(name = Caller.ATTRIBUTE, required = false) Caller caller) {
+        JobListRequest request = JobListRequest.parse(status, jobType, scheduleId, page, size, cursor);
         Set<String> namespaces = Access.listable(caller, namespace);
-        return queries.list(JobListRequest.parse(status, jobType, scheduleId, page, size), namespaces);
+        if (request.cursor() == null) return queries.list(request, namespaces);
+        JobListing.Page keyset = listing.page(new JobListing.Query(
+                namespace,
+                namespaces,
+                request.status(),
+                request.jobType(),
+                request.scheduleId(),
+                null,
+                null,
+                null,
+                false,
+                request.cursor().isEmpty() ? null : request.cursor(),
+                request.size()));
+        return new JobCursorPage(keyset.jobs(), request.size(), keyset.next());
     }
 
     /** The whole stream, or with {@code asOf} the job folded from the events at or before that instant. */

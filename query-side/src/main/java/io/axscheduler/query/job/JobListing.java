@@ -1,8 +1,7 @@
-package io.axscheduler.console;
+package io.axscheduler.query.job;
 
 import io.axscheduler.api.job.JobStatus;
 import io.axscheduler.api.query.JobView;
-import io.axscheduler.query.job.JobRows;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -17,7 +16,7 @@ import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.stereotype.Component;
 
 /**
- * The console's job list: keyset pages over job_queue's indexes, so page 10,000 costs what page 1 does and nothing is
+ * Job lists of the console and of {@code GET /api/v1/jobs?cursor=}: keyset pages over job_queue's indexes, so page 10,000 costs what page 1 does and nothing is
  * counted. Sorted by creation (newest or oldest first), the key (created_at, job_id) of the page's last row is the
  * cursor of the next. Status and type together are one range of the (status, job_type, created_at) index; a status
  * alone is one range per type of that status (found by a loose scan of the same index), merged; a type alone one
@@ -26,10 +25,10 @@ import org.springframework.stereotype.Component;
  * (namespace, created_at) indexes, merged: never a walk of other namespaces' rows.
  */
 @Component
-class JobListing {
+public class JobListing {
 
-    static final int DEFAULT_SIZE = 50;
-    static final int MAX_SIZE = 200;
+    public static final int DEFAULT_SIZE = 50;
+    public static final int MAX_SIZE = 500;
     static final int MAX_TYPES = 200;
     static final int MAX_NAMESPACES = 100;
     private static final List<String> EVERY_STATUS =
@@ -37,7 +36,7 @@ class JobListing {
 
     private final NamedParameterJdbcTemplate jdbc;
 
-    JobListing(NamedParameterJdbcTemplate jdbc) {
+    public JobListing(NamedParameterJdbcTemplate jdbc) {
         this.jdbc = jdbc;
     }
 
@@ -45,7 +44,7 @@ class JobListing {
      * The filters of one page; null fields are absent. {@code namespace} is the filter as asked, {@code namespaces}
      * what the user may see of it (null: every namespace). {@code cursor} is "createdAtMillis:jobId".
      */
-    record Query(
+    public record Query(
             String namespace,
             Set<String> namespaces,
             JobStatus status,
@@ -59,9 +58,9 @@ class JobListing {
             int size) {}
 
     /** A page and the cursor of the next (null on the last page). */
-    record Page(List<JobView> jobs, String next) {}
+    public record Page(List<JobView> jobs, String next) {}
 
-    Page page(Query q) {
+    public Page page(Query q) {
         if (q.namespaces() != null && q.namespaces().isEmpty()) return new Page(List.of(), null);
         if (q.search() != null) {
             return new Page(
@@ -90,8 +89,12 @@ class JobListing {
         rows.sort(q.oldestFirst() ? order : order.reversed());
         if (rows.size() <= q.size()) return new Page(rows, null);
         List<JobView> page = new ArrayList<>(rows.subList(0, q.size()));
-        JobView last = page.get(page.size() - 1);
-        return new Page(page, last.createdAt().toEpochMilli() + ":" + last.jobId());
+        return new Page(page, cursorAfter(page.get(page.size() - 1)));
+    }
+
+    /** The cursor of the page that starts after {@code last}. */
+    public static String cursorAfter(JobView last) {
+        return last.createdAt().toEpochMilli() + ":" + last.jobId();
     }
 
     private static List<String> sorted(Set<String> namespaces) {
@@ -199,7 +202,7 @@ class JobListing {
         }
     }
 
-    static Map<String, String> statusNames() {
+    public static Map<String, String> statusNames() {
         Map<String, String> names = new LinkedHashMap<>();
         for (String s : EVERY_STATUS) names.put(s, s);
         return names;
