@@ -3,10 +3,15 @@ package io.axscheduler.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
@@ -62,6 +67,30 @@ class SecurityIT {
         assertThat(health.body().has("components"))
                 .as("no details without credentials")
                 .isFalse();
+    }
+
+    @Test
+    void a_request_with_a_key_leaves_no_session_behind() throws Exception {
+        // a session per API call would hold memory for half an hour per call: a busy client could fill the heap
+        HttpClient http = HttpClient.newHttpClient();
+        for (String path : List.of("/api/v1/jobs?size=1", "/api/v1/jobs/no-such-job", "/api/v1/jobs?size=0")) {
+            HttpResponse<String> r = http.send(
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + a.api.port + path))
+                            .header("Authorization", "Bearer " + Api.ADMIN_KEY)
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(r.statusCode()).as(path).isIn(200, 400, 404);
+            assertThat(r.headers().allValues("Set-Cookie")).as(path).isEmpty();
+        }
+        HttpResponse<String> submitted = http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + a.api.port + "/api/v1/jobs"))
+                        .header("Authorization", "Bearer " + Api.ADMIN_KEY)
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString("{\"jobType\":\"noop\"}"))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(submitted.statusCode()).isEqualTo(201);
+        assertThat(submitted.headers().allValues("Set-Cookie")).isEmpty();
     }
 
     @Test

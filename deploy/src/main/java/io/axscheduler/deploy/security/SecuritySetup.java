@@ -53,7 +53,7 @@ class SecuritySetup {
                 // the console's own pages call the API with the signed-in session: such a request (a cookie, no
                 // Authorization header) needs the session's CSRF token; a bearer request needs none
                 .csrf(c -> c.requireCsrfProtectionMatcher(SecuritySetup::sessionWrite))
-                .securityContext(c -> c.securityContextRepository(new HttpSessionSecurityContextRepository()))
+                .securityContext(c -> c.securityContextRepository(sessionIfAny()))
                 .sessionManagement(s -> s.sessionCreationPolicy(SessionCreationPolicy.NEVER))
                 .requestCache(c -> c.disable())
                 .formLogin(f -> f.disable())
@@ -126,6 +126,16 @@ class SecuritySetup {
                         .authenticated());
         oidc.configureLogin(http, problems);
         return http.build();
+    }
+
+    /**
+     * The API reads the console's signed-in session when a request carries one, but never makes one: a key's or a
+     * token's request would otherwise leave a session behind (held for half an hour) at every call.
+     */
+    private static HttpSessionSecurityContextRepository sessionIfAny() {
+        HttpSessionSecurityContextRepository repository = new HttpSessionSecurityContextRepository();
+        repository.setAllowSessionCreation(false);
+        return repository;
     }
 
     /** A state-changing request riding on an existing session cookie rather than a bearer token. */
