@@ -596,6 +596,16 @@ class ConsoleIT {
     }
 
     @Test
+    void the_header_names_who_is_signed_in_and_signs_out() {
+        browser.open("/console/jobs");
+        assertThat(browser.text("signed-in")).isEqualTo("user:admin");
+        browser.follow("sign-out");
+        assertThat(browser.driver.getCurrentUrl()).contains("/login");
+        browser.open("/console");
+        assertThat(browser.driver.getCurrentUrl()).as("signed out").contains("/login");
+    }
+
+    @Test
     void the_pages_speak_chinese_and_go_dark_on_request() {
         browser.open("/console?lang=zh-CN");
         assertThat(browser.driver.findElement(By.cssSelector("nav")).getText()).contains("任务", "调度", "审计");

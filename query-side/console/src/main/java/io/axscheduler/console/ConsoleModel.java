@@ -12,17 +12,28 @@ import java.util.Map;
 import org.springframework.web.bind.annotation.ControllerAdvice;
 import org.springframework.web.bind.annotation.ModelAttribute;
 
-/** What every console page gets: the asset paths, and {@code fmt} to show instants, durations and chart data. */
+/**
+ * What every console page gets: the asset paths, {@code fmt} to show instants, durations and chart data, and who is
+ * signed in (for the header's sign-out).
+ */
 @ControllerAdvice(assignableTypes = {ConsolePages.class, ConsoleActions.class})
 class ConsoleModel {
 
     private final Map<String, String> assets;
     private final Formats formats;
+    private final ConsoleAccess access;
 
-    ConsoleModel(ConsoleProperties settings, ObjectMapper json) {
+    ConsoleModel(ConsoleProperties settings, ObjectMapper json, ConsoleAccess access) {
         ConsoleProperties.Assets a = settings.assets();
         this.assets = Map.of("htmx", a.htmx(), "sse", a.sse(), "echarts", a.echarts());
         this.formats = new Formats(json);
+        this.access = access;
+    }
+
+    /** The actor the console acts as: {@code user:<name>}, {@code oidc:<subject>}. */
+    @ModelAttribute("signedIn")
+    String signedIn() {
+        return access.actor();
     }
 
     @ModelAttribute("assets")
