@@ -94,8 +94,10 @@ class ConsoleLoginIT {
         assertThat(browser.postForm("/console/jobs/x/cancel", "").statusCode()).isEqualTo(403);
         assertThat(browser.get("/console").statusCode()).as("still logged in").isNotEqualTo(302);
 
-        HttpResponse<String> out = browser.postForm("/logout", "_csrf=" + enc(browser.csrf("/logout")));
+        HttpResponse<String> out = browser.postForm("/logout", "_csrf=" + enc(browser.csrf("/console")));
         assertThat(out.statusCode()).isEqualTo(302);
+        assertThat(out.headers().firstValue("Location").orElse("")).endsWith("/login?logout");
+        assertThat(browser.get("/login?logout").body()).contains("Signed out.");
         assertThat(browser.get("/console").statusCode()).isEqualTo(302);
     }
 
@@ -127,5 +129,8 @@ class ConsoleLoginIT {
                         .orElse(""))
                 .as("locked even with the right password")
                 .contains("error");
+        // the page says what a user may do, in the console's language, and never which names exist
+        assertThat(browser.get("/login?error").body()).contains("Wrong user name or password, or too many");
+        assertThat(browser.get("/login?error&lang=zh-CN").body()).contains("用户名或密码错误");
     }
 }

@@ -65,7 +65,7 @@ public class Oidc {
     }
 
     /**
-     * The console's sign-in through the provider, on the default login page beside the password form. The provider's
+     * The console's sign-in through the provider, on the login page beside the password form. The provider's
      * discovery document is read when a sign-in first needs it ({@link DiscoveredRegistration}); while it cannot be
      * read, a sign-in through it answers 503 with Retry-After.
      */
@@ -92,7 +92,9 @@ public class Oidc {
             }
         };
         http.addFilterBefore(unreachable, OAuth2AuthorizationRequestRedirectFilter.class)
-                .oauth2Login(o -> o.clientRegistrationRepository(registration).failureUrl("/login?error"));
+                .oauth2Login(o -> o.clientRegistrationRepository(registration)
+                        .loginPage("/login")
+                        .failureUrl("/login?error"));
     }
 
     void configure(HttpSecurity http, Problems problems) throws Exception {

@@ -113,14 +113,14 @@ class SecuritySetup {
             throws Exception {
         Problems problems = new Problems(json);
         http.authenticationProvider(new ConsoleLogin(users, addresses, encoder))
-                // Spring's own login page at /login (with its CSRF token); POST /login signs in
-                .formLogin(f -> f.permitAll())
+                // the console's sign-in page at /login (LoginPage, with its CSRF token); POST /login signs in
+                .formLogin(f -> f.loginPage("/login").permitAll())
                 .logout(l ->
                         l.logoutUrl("/logout").logoutSuccessUrl("/login?logout").permitAll())
                 .sessionManagement(s -> s.sessionFixation(f -> f.changeSessionId()))
                 .addFilterBefore(new CallerFilter(oidc::caller, problems), AuthorizationFilter.class)
                 .headers(SecuritySetup::headers)
-                .authorizeHttpRequests(a -> a.requestMatchers("/login", "/error", "/favicon.ico", "/css/**", "/js/**")
+                .authorizeHttpRequests(a -> a.requestMatchers("/login", "/error", "/favicon.ico", "/console-assets/**")
                         .permitAll()
                         .anyRequest()
                         .authenticated());

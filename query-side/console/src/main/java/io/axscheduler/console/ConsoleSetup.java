@@ -50,7 +50,7 @@ class ConsoleSetup implements WebMvcConfigurer {
         LocaleChangeInterceptor change = new LocaleChangeInterceptor();
         change.setParamName("lang");
         change.setIgnoreInvalidLocale(true);
-        registry.addInterceptor(change).addPathPatterns("/console", "/console/**");
+        registry.addInterceptor(change).addPathPatterns("/console", "/console/**", "/login");
     }
 
     @Override
