@@ -44,6 +44,16 @@
   document.addEventListener('DOMContentLoaded', function () { initCharts(document); axCron.check(); });
   document.addEventListener('ax-theme', function () { initCharts(document); });
   document.addEventListener('htmx:afterSwap', function (e) { initCharts(e.target); });
+  // htmx's throttle drops the events of its window, the last one too: a change right after another (three jobs
+  // ending together) would leave the page showing the state before it. A refresh after the last change of a burst
+  // closes that gap; it comes after the throttle's window, so htmx does not drop it as well.
+  var trailing = new WeakMap();
+  document.addEventListener('sse:changed', function (e) {
+    var el = e.target;
+    if (!el || !el.hasAttribute || !el.hasAttribute('data-live-trailing')) return;
+    clearTimeout(trailing.get(el));
+    trailing.set(el, setTimeout(function () { htmx.trigger(el, 'ax-trailing'); }, 700));
+  });
   document.addEventListener('htmx:sseOpen', function () { var l = document.getElementById('live'); if (l) l.classList.add('on'); });
   document.addEventListener('htmx:sseError', function () { var l = document.getElementById('live'); if (l) l.classList.remove('on'); });
 
