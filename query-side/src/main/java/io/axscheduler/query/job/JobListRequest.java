@@ -6,7 +6,6 @@ import io.axscheduler.api.problem.InvalidRequestException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.regex.Pattern;
 
 /**
  * The filters and page of {@code GET /api/v1/jobs}. Parsed from raw strings so that a bad value is answered with our
@@ -19,18 +18,6 @@ public record JobListRequest(JobStatus status, String jobType, String scheduleId
     /** Bounds one answer's rows, and so its query time and memory. */
     public static final int MAX_SIZE = 500;
 
-    /** A cursor: the creation millisecond and the id of the last job of the page before. */
-    private static final Pattern CURSOR = Pattern.compile("\\d{1,18}:[A-Za-z0-9._-]{1,100}");
-
-    public JobListRequest(JobStatus status, String jobType, String scheduleId, int page, int size) {
-        this(status, jobType, scheduleId, page, size, null);
-    }
-
-    /** A numbered page. */
-    public static JobListRequest parse(String status, String jobType, String scheduleId, String page, String size) {
-        return parse(status, jobType, scheduleId, page, size, null);
-    }
-
     /** Blank values count as absent, but a blank cursor asks for the first keyset page; every invalid field at once. */
     public static JobListRequest parse(
             String status, String jobType, String scheduleId, String page, String size, String cursor) {
@@ -39,9 +26,7 @@ public record JobListRequest(JobStatus status, String jobType, String scheduleId
         int parsedPage = parseInt("page", page, 0, 0, Integer.MAX_VALUE, errors);
         int parsedSize = parseInt("size", size, DEFAULT_SIZE, 1, MAX_SIZE, errors);
         String parsedCursor = cursor == null ? null : cursor.trim();
-        if (parsedCursor != null
-                && !parsedCursor.isEmpty()
-                && !CURSOR.matcher(parsedCursor).matches()) {
+        if (parsedCursor != null && !parsedCursor.isEmpty() && JobListing.Cursor.parse(parsedCursor) == null) {
             errors.add(new FieldError("cursor", "must be the next of an earlier page, or empty for the first"));
         } else if (parsedCursor != null && blankToNull(page) != null) {
             errors.add(new FieldError("cursor", "cannot be combined with page"));

@@ -7,17 +7,18 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.stereotype.Component;
 
 /**
- * Job lists of the console and of {@code GET /api/v1/jobs?cursor=}: keyset pages over job_queue's indexes, so page 10,000 costs what page 1 does and nothing is
- * counted. Sorted by creation (newest or oldest first), the key (created_at, job_id) of the page's last row is the
+ * Job lists of the console and of {@code GET /api/v1/jobs?cursor=}: keyset pages over job_queue's indexes, so page
+ * 10,000 costs what page 1 does and nothing is counted. Sorted by creation (newest or oldest first), the key (created_at, job_id) of the page's last row is the
  * cursor of the next. Status and type together are one range of the (status, job_type, created_at) index; a status
  * alone is one range per type of that status (found by a loose scan of the same index), merged; a type alone one
  * range per status, merged; no filter the created_at index; a schedule its own index. A user who may see some
@@ -28,7 +29,6 @@ import org.springframework.stereotype.Component;
 public class JobListing {
 
     public static final int DEFAULT_SIZE = 50;
-    public static final int MAX_SIZE = 500;
     static final int MAX_TYPES = 200;
     static final int MAX_NAMESPACES = 100;
     private static final List<String> EVERY_STATUS =
@@ -89,12 +89,7 @@ public class JobListing {
         rows.sort(q.oldestFirst() ? order : order.reversed());
         if (rows.size() <= q.size()) return new Page(rows, null);
         List<JobView> page = new ArrayList<>(rows.subList(0, q.size()));
-        return new Page(page, cursorAfter(page.get(page.size() - 1)));
-    }
-
-    /** The cursor of the page that starts after {@code last}. */
-    public static String cursorAfter(JobView last) {
-        return last.createdAt().toEpochMilli() + ":" + last.jobId();
+        return new Page(page, Cursor.after(page.get(page.size() - 1)));
     }
 
     private static List<String> sorted(Set<String> namespaces) {
@@ -189,22 +184,24 @@ public class JobListing {
                 + dir + " LIMIT :limit";
     }
 
-    private record Cursor(long createdAt, String jobId) {
-        static Cursor parse(String raw) {
-            if (raw == null) return null;
-            int colon = raw.indexOf(':');
-            if (colon < 1) return null;
-            try {
-                return new Cursor(Long.parseLong(raw.substring(0, colon)), raw.substring(colon + 1));
-            } catch (NumberFormatException e) {
-                return null;
-            }
-        }
-    }
+    /**
+     * Where a page starts: after the job created at {@code createdAt} with the id {@code jobId}, written
+     * "createdAtMillis:jobId". The one definition of the format, for the console's links and the API's {@code next}.
+     */
+    public record Cursor(long createdAt, String jobId) {
 
-    public static Map<String, String> statusNames() {
-        Map<String, String> names = new LinkedHashMap<>();
-        for (String s : EVERY_STATUS) names.put(s, s);
-        return names;
+        private static final Pattern FORMAT = Pattern.compile("(\\d{1,18}):([A-Za-z0-9._-]{1,100})");
+
+        /** The cursor of the page that starts after {@code last}. */
+        public static String after(JobView last) {
+            return last.createdAt().toEpochMilli() + ":" + last.jobId();
+        }
+
+        /** Null when {@code raw} is absent or not a cursor this class wrote. */
+        public static Cursor parse(String raw) {
+            if (raw == null) return null;
+            Matcher m = FORMAT.matcher(raw);
+            return m.matches() ? new Cursor(Long.parseLong(m.group(1)), m.group(2)) : null;
+        }
     }
 }

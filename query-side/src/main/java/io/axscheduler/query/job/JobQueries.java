@@ -72,11 +72,8 @@ public class JobQueries {
                 params,
                 JobRows::toView);
         long all = total == null ? 0 : total;
-        String next = null;
-        if (!items.isEmpty() && request.offset() + items.size() < all) {
-            JobView last = items.get(items.size() - 1);
-            next = JobListing.cursorAfter(last);
-        }
+        boolean more = !items.isEmpty() && request.offset() + items.size() < all;
+        String next = more ? JobListing.Cursor.after(items.get(items.size() - 1)) : null;
         return new JobPage(items, request.page(), request.size(), all, next);
     }
 }

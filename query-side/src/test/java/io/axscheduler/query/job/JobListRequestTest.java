@@ -14,31 +14,32 @@ class JobListRequestTest {
 
     private static InvalidRequestException refusal(String status, String page, String size) {
         return catchThrowableOfType(
-                InvalidRequestException.class, () -> JobListRequest.parse(status, null, null, page, size));
+                InvalidRequestException.class, () -> JobListRequest.parse(status, null, null, page, size, null));
     }
 
     @Test
     void absent_parameters_ask_for_the_first_page_of_fifty_unfiltered_jobs() {
-        assertThat(JobListRequest.parse(null, null, null, null, null))
-                .isEqualTo(new JobListRequest(null, null, null, 0, 50));
+        assertThat(JobListRequest.parse(null, null, null, null, null, null))
+                .isEqualTo(new JobListRequest(null, null, null, 0, 50, null));
     }
 
     @Test
     void blank_parameters_count_as_absent() {
-        assertThat(JobListRequest.parse("", " ", "", "", "")).isEqualTo(new JobListRequest(null, null, null, 0, 50));
+        assertThat(JobListRequest.parse("", " ", "", "", "", null))
+                .isEqualTo(new JobListRequest(null, null, null, 0, 50, null));
     }
 
     @Test
     void given_values_are_kept_and_the_offset_skips_the_earlier_pages() {
-        JobListRequest request = JobListRequest.parse("RETRY_WAITING", "http", "schedule-9", "3", "500");
+        JobListRequest request = JobListRequest.parse("RETRY_WAITING", "http", "schedule-9", "3", "500", null);
 
-        assertThat(request).isEqualTo(new JobListRequest(JobStatus.RETRY_WAITING, "http", "schedule-9", 3, 500));
+        assertThat(request).isEqualTo(new JobListRequest(JobStatus.RETRY_WAITING, "http", "schedule-9", 3, 500, null));
         assertThat(request.offset()).isEqualTo(1_500);
     }
 
     @Test
     void the_offset_of_a_far_page_does_not_overflow() {
-        assertThat(JobListRequest.parse(null, null, null, String.valueOf(Integer.MAX_VALUE), "500")
+        assertThat(JobListRequest.parse(null, null, null, String.valueOf(Integer.MAX_VALUE), "500", null)
                         .offset())
                 .isEqualTo(Integer.MAX_VALUE * 500L);
     }
