@@ -1,13 +1,9 @@
 package io.axscheduler.deploy.security;
 
 import java.time.Clock;
-import java.time.Instant;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicBoolean;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.springframework.security.oauth2.client.registration.ClientRegistration;
 import org.springframework.security.oauth2.client.registration.ClientRegistrationRepository;
 import org.springframework.security.oauth2.client.registration.ClientRegistrations;
@@ -15,23 +11,27 @@ import org.springframework.security.oauth2.core.AuthorizationGrantType;
 
 /**
  * The console's client registration at the OIDC provider, read from the provider's discovery document when a sign-in
- * first needs it and kept from then on. A node therefore starts, and its password and API-key sign-ins work, while
- * the provider cannot be reached; sign-in through the provider works once it can. After a failed read the next try
- * waits {@code ax.oidc.discovery-retry}, so an outage is not a request to the provider per click.
+ * first needs it ({@link ReadWhenNeeded}). A node therefore starts, and its password and API-key sign-ins work, while
+ * the provider cannot be reached; sign-in through the provider works once it can.
  */
 final class DiscoveredRegistration implements ClientRegistrationRepository, Iterable<ClientRegistration> {
 
-    private static final Logger log = LoggerFactory.getLogger(DiscoveredRegistration.class);
-
     private final OidcSettings settings;
-    private final Clock clock;
-    private final AtomicBoolean reading = new AtomicBoolean();
-    private volatile ClientRegistration discovered;
-    private volatile Instant nextTry = Instant.MIN;
+    private final ReadWhenNeeded<ClientRegistration> registration;
 
     DiscoveredRegistration(OidcSettings settings, Clock clock) {
         this.settings = settings;
-        this.clock = clock;
+        this.registration = new ReadWhenNeeded<>(
+                "the OIDC provider's discovery document at " + settings.issuerUri(),
+                () -> ClientRegistrations.fromIssuerLocation(settings.issuerUri())
+                        .registrationId(Oidc.REGISTRATION)
+                        .clientId(settings.clientId())
+                        .clientSecret(settings.clientSecret())
+                        .scope(settings.scopes())
+                        .clientName(settings.loginLabel())
+                        .build(),
+                clock,
+                settings.discoveryRetry());
     }
 
     @Override
@@ -41,30 +41,7 @@ final class DiscoveredRegistration implements ClientRegistrationRepository, Iter
 
     /** The registration, read now if it has not been (empty while the provider cannot be read). */
     Optional<ClientRegistration> current() {
-        ClientRegistration known = discovered;
-        if (known != null) return Optional.of(known);
-        Instant now = clock.instant();
-        // one reader at a time; the others answer "not yet" at once instead of queueing behind a slow provider
-        if (now.isBefore(nextTry) || !reading.compareAndSet(false, true)) return Optional.empty();
-        try {
-            discovered = ClientRegistrations.fromIssuerLocation(settings.issuerUri())
-                    .registrationId(Oidc.REGISTRATION)
-                    .clientId(settings.clientId())
-                    .clientSecret(settings.clientSecret())
-                    .scope(settings.scopes())
-                    .clientName(settings.loginLabel())
-                    .build();
-            log.info("read the OIDC provider's discovery document at {}", settings.issuerUri());
-        } catch (RuntimeException e) {
-            nextTry = now.plus(settings.discoveryRetry());
-            log.warn(
-                    "the OIDC provider at {} cannot be read ({}); sign-in through it fails until it can",
-                    settings.issuerUri(),
-                    e.toString());
-        } finally {
-            reading.set(false);
-        }
-        return Optional.ofNullable(discovered);
+        return registration.get();
     }
 
     /**
@@ -73,16 +50,17 @@ final class DiscoveredRegistration implements ClientRegistrationRepository, Iter
      */
     @Override
     public Iterator<ClientRegistration> iterator() {
-        ClientRegistration known = discovered;
-        if (known != null) return List.of(known).iterator();
-        return List.of(ClientRegistration.withRegistrationId(Oidc.REGISTRATION)
-                        .clientId(settings.clientId())
-                        .clientName(settings.loginLabel())
-                        .authorizationGrantType(AuthorizationGrantType.AUTHORIZATION_CODE)
-                        .redirectUri("{baseUrl}/login/oauth2/code/{registrationId}")
-                        .authorizationUri(settings.issuerUri())
-                        .tokenUri(settings.issuerUri())
-                        .build())
-                .iterator();
+        return List.of(registration.known().orElseGet(this::linkOnly)).iterator();
+    }
+
+    private ClientRegistration linkOnly() {
+        return ClientRegistration.withRegistrationId(Oidc.REGISTRATION)
+                .clientId(settings.clientId())
+                .clientName(settings.loginLabel())
+                .authorizationGrantType(AuthorizationGrantType.AUTHORIZATION_CODE)
+                .redirectUri("{baseUrl}/login/oauth2/code/{registrationId}")
+                .authorizationUri(settings.issuerUri())
+                .tokenUri(settings.issuerUri())
+                .build();
     }
 }

@@ -8,14 +8,13 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.time.Clock;
-import java.time.Instant;
+import java.time.Duration;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
@@ -72,29 +71,46 @@ public class Oidc {
     void configureLogin(HttpSecurity http, Problems problems) throws Exception {
         if (!settings.loginEnabled()) return;
         DiscoveredRegistration registration = new DiscoveredRegistration(settings, clock);
-        OncePerRequestFilter unreachable = new OncePerRequestFilter() {
-            @Override
-            protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
-                    throws ServletException, IOException {
-                if (request.getRequestURI().equals(request.getContextPath() + "/oauth2/authorization/" + REGISTRATION)
-                        && registration.current().isEmpty()) {
-                    response.setHeader(
-                            "Retry-After",
-                            String.valueOf(Math.max(1, settings.discoveryRetry().toSeconds())));
-                    problems.write(
-                            response,
-                            503,
-                            "Service unavailable",
-                            "the sign-in provider cannot be reached; sign in with a password, or try again");
-                    return;
-                }
-                chain.doFilter(request, response);
-            }
-        };
-        http.addFilterBefore(unreachable, OAuth2AuthorizationRequestRedirectFilter.class)
+        http.addFilterBefore(
+                        new SignInUnavailable(registration, problems, settings.discoveryRetry()),
+                        OAuth2AuthorizationRequestRedirectFilter.class)
                 .oauth2Login(o -> o.clientRegistrationRepository(registration)
                         .loginPage("/login")
                         .failureUrl("/login?error"));
+    }
+
+    /**
+     * A sign-in through the provider while its registration cannot be read answers 503 with Retry-After; Spring's
+     * redirect filter would answer 500 for a registration it cannot find.
+     */
+    private static final class SignInUnavailable extends OncePerRequestFilter {
+
+        private final DiscoveredRegistration registration;
+        private final Problems problems;
+        private final Duration retry;
+
+        SignInUnavailable(DiscoveredRegistration registration, Problems problems, Duration retry) {
+            this.registration = registration;
+            this.problems = problems;
+            this.retry = retry;
+        }
+
+        @Override
+        protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+                throws ServletException, IOException {
+            boolean signIn =
+                    request.getRequestURI().equals(request.getContextPath() + "/oauth2/authorization/" + REGISTRATION);
+            if (signIn && registration.current().isEmpty()) {
+                response.setHeader("Retry-After", String.valueOf(Math.max(1, retry.toSeconds())));
+                problems.write(
+                        response,
+                        503,
+                        "Service unavailable",
+                        "the sign-in provider cannot be reached; sign in with a password, or try again");
+                return;
+            }
+            chain.doFilter(request, response);
+        }
     }
 
     void configure(HttpSecurity http, Problems problems) throws Exception {
@@ -117,24 +133,15 @@ public class Oidc {
      */
     private JwtDecoder decoder() {
         if (!settings.jwkSetUri().isEmpty()) return validated(NimbusJwtDecoder.withJwkSetUri(settings.jwkSetUri()));
-        AtomicReference<JwtDecoder> discovered = new AtomicReference<>();
-        AtomicReference<Instant> nextTry = new AtomicReference<>(Instant.MIN);
-        return token -> {
-            JwtDecoder decoder = discovered.get();
-            if (decoder == null) {
-                Instant now = clock.instant();
-                if (now.isBefore(nextTry.get())) throw new BadJwtException("the issuer's keys cannot be read now");
-                try {
-                    decoder = validated(NimbusJwtDecoder.withIssuerLocation(settings.issuerUri()));
-                    discovered.compareAndSet(null, decoder);
-                } catch (RuntimeException e) {
-                    nextTry.set(now.plus(settings.discoveryRetry()));
-                    log.warn("the OIDC issuer at {} cannot be read ({})", settings.issuerUri(), e.toString());
-                    throw new BadJwtException("the issuer's keys cannot be read now", e);
-                }
-            }
-            return decoder.decode(token);
-        };
+        ReadWhenNeeded<JwtDecoder> discovered = new ReadWhenNeeded<>(
+                "the OIDC issuer's discovery document at " + settings.issuerUri(),
+                () -> validated(NimbusJwtDecoder.withIssuerLocation(settings.issuerUri())),
+                clock,
+                settings.discoveryRetry());
+        return token -> discovered
+                .get()
+                .orElseThrow(() -> new BadJwtException("the issuer's keys cannot be read now"))
+                .decode(token);
     }
 
     private JwtDecoder validated(NimbusJwtDecoder.JwkSetUriJwtDecoderBuilder builder) {
