@@ -35,12 +35,8 @@ final class Browser implements AutoCloseable {
     private final Path profile;
     private final String base;
 
+    /** Started, signed in as no one: {@link #startOver} signs in. */
     Browser(int port) {
-        this(port, "admin", Node.ADMIN_PASSWORD);
-    }
-
-    /** Signed in as another console user. */
-    Browser(int port, String user, String password) {
         try {
             profile = Files.createTempDirectory("ax-console-chromium");
         } catch (IOException e) {
@@ -65,9 +61,7 @@ final class Browser implements AutoCloseable {
                 .usingAnyFreePort()
                 .build();
         driver = new ChromeDriver(service, options);
-        driver.manage().window().setSize(new Dimension(1440, 1000));
         base = "http://127.0.0.1:" + port;
-        signIn(user, password);
     }
 
     /**
@@ -79,18 +73,16 @@ final class Browser implements AutoCloseable {
         driver.manage().deleteAllCookies();
         driver.executeScript("window.localStorage.clear(); window.sessionStorage.clear();");
         driver.manage().window().setSize(new Dimension(1440, 1000));
+        // the form again: the one loaded above carries the CSRF token of the session just forgotten
+        driver.get(base + "/login");
         signIn(user, password);
     }
 
-    /** Signs in through the login form (as the console user every test node is started with, {@link Node}, unless told). */
+    /** Signs in through the login form; the next page read comes after the session cookie. */
     private void signIn(String user, String password) {
-        driver.get(base + "/login");
         driver.findElement(By.name("username")).sendKeys(user);
         driver.findElement(By.name("password")).sendKeys(password);
-        WebElement form = driver.findElement(By.tagName("html"));
-        driver.findElement(By.cssSelector("button[type='submit']")).click();
-        // the next page read must come after the session cookie: wait for the answer to the sign-in
-        new WebDriverWait(driver, Duration.ofSeconds(10)).until(ExpectedConditions.stalenessOf(form));
+        clickToNextPage(driver.findElement(By.cssSelector("button[type='submit']")));
     }
 
     void open(String path) {
@@ -102,8 +94,12 @@ final class Browser implements AutoCloseable {
      * reading right after a bare click may find the old page's elements.
      */
     void follow(String testId) {
+        clickToNextPage(find(testId));
+    }
+
+    private void clickToNextPage(WebElement target) {
         WebElement old = driver.findElement(By.tagName("html"));
-        find(testId).click();
+        target.click();
         WebDriverWait wait = new WebDriverWait(driver, Duration.ofSeconds(10), Duration.ofMillis(50));
         wait.until(ExpectedConditions.stalenessOf(old));
         wait.until(d -> "complete".equals(driver.executeScript("return document.readyState")));
