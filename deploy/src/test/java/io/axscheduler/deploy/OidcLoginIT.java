@@ -62,7 +62,30 @@ class OidcLoginIT {
         signing = new RSAKeyGenerator(2048).keyID("login-key").generate();
         idp = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         issuer = "http://127.0.0.1:" + idp.getAddress().getPort();
-        idp.createContext(
+        serveDiscovery(idp, issuer);
+        idp.createContext("/jwks", exchange -> json(exchange, new JWKSet(signing.toPublicJWK()).toString()));
+        idp.createContext("/authorize", OidcLoginIT::authorize);
+        idp.createContext("/token", OidcLoginIT::token);
+        idp.start();
+        node = Node.start(
+                TestDatabase.freshDatabase("oidc_login"),
+                "oidc-login",
+                Map.of(
+                        "ax.oidc.issuer-uri", issuer,
+                        "ax.oidc.client-id", CLIENT_ID,
+                        "ax.oidc.client-secret", CLIENT_SECRET,
+                        "ax.oidc.grants-claim", "groups"));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (node != null) node.close();
+        if (idp != null) idp.stop(0);
+    }
+
+    /** Serves the provider's discovery document at {@code issuer}: authorize, token and JWKS endpoints under it. */
+    static void serveDiscovery(HttpServer server, String issuer) {
+        server.createContext(
                 "/.well-known/openid-configuration",
                 exchange -> json(
                         exchange,
@@ -83,24 +106,6 @@ class OidcLoginIT {
                                 List.of("RS256"),
                                 "token_endpoint_auth_methods_supported",
                                 List.of("client_secret_basic")))));
-        idp.createContext("/jwks", exchange -> json(exchange, new JWKSet(signing.toPublicJWK()).toString()));
-        idp.createContext("/authorize", OidcLoginIT::authorize);
-        idp.createContext("/token", OidcLoginIT::token);
-        idp.start();
-        node = Node.start(
-                TestDatabase.freshDatabase("oidc_login"),
-                "oidc-login",
-                Map.of(
-                        "ax.oidc.issuer-uri", issuer,
-                        "ax.oidc.client-id", CLIENT_ID,
-                        "ax.oidc.client-secret", CLIENT_SECRET,
-                        "ax.oidc.grants-claim", "groups"));
-    }
-
-    @AfterAll
-    static void stop() {
-        if (node != null) node.close();
-        if (idp != null) idp.stop(0);
     }
 
     /** Signs the user in at once: back to the client with a code, the request's nonce kept for the ID token. */

@@ -10,7 +10,6 @@ import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
@@ -74,25 +73,7 @@ class OidcProviderDownIT {
         // the provider comes up: the next sign-in after the retry interval goes to its authorization endpoint
         String issuer = "http://127.0.0.1:" + idpPort;
         idp = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), idpPort), 0);
-        idp.createContext(
-                "/.well-known/openid-configuration",
-                exchange -> OidcLoginIT.json(
-                        exchange,
-                        Api.JSON.writeValueAsString(Map.of(
-                                "issuer",
-                                issuer,
-                                "authorization_endpoint",
-                                issuer + "/authorize",
-                                "token_endpoint",
-                                issuer + "/token",
-                                "jwks_uri",
-                                issuer + "/jwks",
-                                "response_types_supported",
-                                List.of("code"),
-                                "subject_types_supported",
-                                List.of("public"),
-                                "id_token_signing_alg_values_supported",
-                                List.of("RS256")))));
+        OidcLoginIT.serveDiscovery(idp, issuer);
         idp.start();
         AtomicReference<HttpResponse<String>> redirect = new AtomicReference<>();
         Await.until(
