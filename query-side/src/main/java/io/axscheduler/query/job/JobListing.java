@@ -55,7 +55,14 @@ public class JobListing {
             String search,
             boolean oldestFirst,
             String cursor,
-            int size) {}
+            int size) {
+
+        /** The API's keyset page: newest first, by status, type and schedule only. */
+        public static Query newestFirst(
+                Set<String> namespaces, JobStatus status, String jobType, String scheduleId, String cursor, int size) {
+            return new Query(null, namespaces, status, jobType, scheduleId, null, null, null, false, cursor, size);
+        }
+    }
 
     /** A page and the cursor of the next (null on the last page). */
     public record Page(List<JobView> jobs, String next) {}

@@ -58,16 +58,11 @@ public class JobQueryController {
         JobListRequest request = JobListRequest.parse(status, jobType, scheduleId, page, size, cursor);
         Set<String> namespaces = Access.listable(caller, namespace);
         if (request.cursor() == null) return queries.list(request, namespaces);
-        JobListing.Page keyset = listing.page(new JobListing.Query(
-                namespace,
+        JobListing.Page keyset = listing.page(JobListing.Query.newestFirst(
                 namespaces,
                 request.status(),
                 request.jobType(),
                 request.scheduleId(),
-                null,
-                null,
-                null,
-                false,
                 request.cursor().isEmpty() ? null : request.cursor(),
                 request.size()));
         return new JobCursorPage(keyset.jobs(), request.size(), keyset.next());
