@@ -9,6 +9,8 @@ import io.axscheduler.api.job.SubmitJob;
 import io.axscheduler.api.schedule.FireKind;
 import io.axscheduler.api.schedule.ScheduleJobKeys;
 import io.axscheduler.axonmysql.messaging.OneUnitOfWork;
+import io.axscheduler.command.AggregateCaches;
+import io.axscheduler.command.CommittedOnlyCache;
 import io.axscheduler.scheduler.SchedulerCommands;
 import io.axscheduler.scheduler.fire.FireDueSchedules;
 import java.time.Instant;
@@ -97,6 +99,24 @@ class ScheduleFireBatchIT {
                     .containsEntry("fire_count", 1L)
                     .containsEntry("next_fire_at", startAt.plusSeconds(60).toEpochMilli())
                     .containsEntry("last_fire_at", startAt.toEpochMilli());
+        }
+    }
+
+    @Test
+    void a_batch_creates_each_schedule_as_the_caller_and_keeps_it_in_the_schedule_cache() {
+        List<String> ids = createBatch("actor", 3, Instant.now().plusSeconds(3600));
+        CommittedOnlyCache cache = node.context.getBean(AggregateCaches.SCHEDULES, CommittedOnlyCache.class);
+        for (String id : ids) {
+            JsonNode created = node.api
+                    .get("/api/v1/schedules/" + id + "/history")
+                    .body()
+                    .path("events")
+                    .get(0);
+            assertThat(created.path("type").asText()).isEqualTo("ScheduleCreated");
+            assertThat(created.path("metadata").path("actor").asText()).isEqualTo("key:bootstrap-admin");
+            assertThat(created.path("metadata").path("node").asText()).isEqualTo("node-a");
+            // a first fire does not read the new schedule back from the event store
+            assertThat((Object) cache.get(id)).as(id).isNotNull();
         }
     }
 

@@ -13,7 +13,6 @@ import io.axscheduler.api.security.Access;
 import io.axscheduler.api.security.Caller;
 import io.axscheduler.api.security.Role;
 import io.axscheduler.api.spi.JobTypeCatalog;
-import io.axscheduler.axonmysql.messaging.OneUnitOfWork;
 import io.axscheduler.command.JsonFields;
 import io.axscheduler.command.OperatorCommands;
 import java.time.Clock;
@@ -77,8 +76,8 @@ class ScheduleCommandController {
     }
 
     /**
-     * Up to 1000 schedules, all validated first and created in one transaction and one unit of work: the batch lands
-     * whole or not at all, its events appended in one batch. Each answer holds the schedule's id and first fire time.
+     * Up to 1000 schedules, all validated first and created by one command in one transaction: the batch lands whole
+     * or not at all, its events appended in one batch. Each answer holds the schedule's id and first fire time.
      */
     @PostMapping("/api/v1/schedules/batch")
     ResponseEntity<Map<String, List<Map<String, Object>>>> createBatch(
@@ -93,34 +92,26 @@ class ScheduleCommandController {
         if (!errors.isEmpty()) throw new InvalidRequestException(errors);
         Caller who = actor;
         for (ScheduleRequest r : requests) Access.act(who, r.namespace(), Role.EDITOR);
-        List<Map<String, Object>> results = sender.inOneTransaction(
-                "schedule batch",
-                () -> OneUnitOfWork.run(() -> {
-                    List<Map<String, Object>> made = new ArrayList<>(requests.size());
-                    for (ScheduleRequest r : requests) {
-                        String scheduleId = TimeOrderedIds.next(now.toEpochMilli());
-                        sender.sendOnce(
-                                "schedule",
-                                scheduleId,
-                                new CreateSchedule(
-                                        scheduleId,
-                                        r.name(),
-                                        r.trigger(),
-                                        r.job(),
-                                        r.misfirePolicy(),
-                                        r.overlapPolicy(),
-                                        now,
-                                        r.namespace()),
-                                who);
-                        Map<String, Object> answer = new LinkedHashMap<>();
-                        answer.put("scheduleId", scheduleId);
-                        answer.put(
-                                "nextFireTime",
-                                FireTimes.next(r.trigger(), now, now).orElse(null));
-                        made.add(answer);
-                    }
-                    return made;
-                }));
+        List<CreateSchedule> creates = new ArrayList<>(requests.size());
+        List<Map<String, Object>> results = new ArrayList<>(requests.size());
+        for (ScheduleRequest r : requests) {
+            String scheduleId = TimeOrderedIds.next(now.toEpochMilli());
+            creates.add(new CreateSchedule(
+                    scheduleId,
+                    r.name(),
+                    r.trigger(),
+                    r.job(),
+                    r.misfirePolicy(),
+                    r.overlapPolicy(),
+                    now,
+                    r.namespace()));
+            Map<String, Object> answer = new LinkedHashMap<>();
+            answer.put("scheduleId", scheduleId);
+            answer.put("nextFireTime", FireTimes.next(r.trigger(), now, now).orElse(null));
+            results.add(answer);
+        }
+        sender.inOneTransaction(
+                "schedule batch", () -> sender.sendOnce("schedules", "batch", new CreateSchedules(creates), who));
         return ResponseEntity.status(HttpStatus.CREATED).body(Map.of("results", results));
     }
 
