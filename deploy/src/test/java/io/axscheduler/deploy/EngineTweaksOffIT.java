@@ -3,11 +3,13 @@ package io.axscheduler.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.axscheduler.axonmysql.eventstore.CoalescedReaderWakes;
+import io.axscheduler.axonmysql.processing.TypeMatchedEventProcessing;
 import io.axscheduler.axonmysql.saga.BatchLookupSagaStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.axonframework.config.EventProcessingModule;
 import org.axonframework.eventhandling.EventBus;
 import org.axonframework.modelling.saga.repository.SagaStore;
 import org.junit.jupiter.api.Test;
@@ -28,10 +30,12 @@ class EngineTweaksOffIT {
                 "ax.axon.counted-work-queues", "false",
                 "ax.axon.metadata-reader", "false",
                 "ax.axon.saga-batch-lookups", "false",
-                "ax.axon.saga-segment-routing", "false");
+                "ax.axon.saga-segment-routing", "false",
+                "ax.axon.type-matched-handlers", "false");
         try (Node node = Node.start(db, "node-off", off)) {
             assertThat(node.bean(EventBus.class)).isNotInstanceOf(CoalescedReaderWakes.class);
             assertThat(node.bean(SagaStore.class)).isNotInstanceOf(BatchLookupSagaStore.class);
+            assertThat(node.bean(EventProcessingModule.class)).isNotInstanceOf(TypeMatchedEventProcessing.class);
 
             List<String> ids = new ArrayList<>();
             for (int i = 0; i < 50; i++) ids.add(node.api.submit("{\"jobType\":\"count\"}"));

@@ -5,9 +5,11 @@ import io.axscheduler.axonmysql.eventstore.JdbcEventTable;
 import io.axscheduler.axonmysql.eventstore.ReadsOutsideTransactions;
 import io.axscheduler.axonmysql.messaging.MetaDataReader;
 import io.axscheduler.axonmysql.processing.CountedWorkQueues;
+import io.axscheduler.axonmysql.processing.TypeMatchedEventProcessing;
 import org.axonframework.common.jdbc.ConnectionProvider;
 import org.axonframework.common.transaction.TransactionManager;
 import org.axonframework.config.ConfigurerModule;
+import org.axonframework.config.EventProcessingModule;
 import org.axonframework.eventhandling.EventBusSpanFactory;
 import org.axonframework.eventhandling.pooled.PooledStreamingEventProcessor;
 import org.axonframework.eventsourcing.eventstore.EmbeddedEventStore;
@@ -69,6 +71,16 @@ public class AxonMysqlConfiguration {
                 .messageMonitor(axon.messageMonitor(EventStore.class, "eventStore"))
                 .spanFactory(axon.getComponent(EventBusSpanFactory.class));
         return tweaks.readerWakeMs() == 0 ? builder.build() : new CoalescedReaderWakes(builder, tweaks.readerWakeMs());
+    }
+
+    /**
+     * Axon's event processing module, or the one whose subscribing processors skip groups without a handler for an
+     * event's payload type by a map lookup ({@link TypeMatchedEventProcessing}). Axon's Spring Boot starter makes the
+     * plain module only when no other is declared.
+     */
+    @Bean
+    EventProcessingModule eventProcessingModule(AxonMysqlProperties tweaks) {
+        return tweaks.typeMatchedHandlers() ? new TypeMatchedEventProcessing() : new EventProcessingModule();
     }
 
     /**

@@ -14,6 +14,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param metadataReader Axon's Jackson serializers read metadata with one deserializer lookup
  * @param sagaBatchLookups a saga processor's batch answers its association lookups with one query
  * @param sagaSegmentRouting a saga's events go to the one segment their association value hashes to
+ * @param typeMatchedHandlers subscribing processors know from a map which payload types a group has no handler for
  */
 @ConfigurationProperties("ax.axon")
 public record AxonMysqlProperties(
@@ -23,7 +24,8 @@ public record AxonMysqlProperties(
         @DefaultValue("true") boolean countedWorkQueues,
         @DefaultValue("true") boolean metadataReader,
         @DefaultValue("true") boolean sagaBatchLookups,
-        @DefaultValue("true") boolean sagaSegmentRouting) {
+        @DefaultValue("true") boolean sagaSegmentRouting,
+        @DefaultValue("true") boolean typeMatchedHandlers) {
 
     public AxonMysqlProperties {
         if (readerWakeMs < 0 || readerWakeMs > 1000)
@@ -32,6 +34,6 @@ public record AxonMysqlProperties(
 
     /** Every tweak on, as a node runs by default. */
     public static AxonMysqlProperties defaults() {
-        return new AxonMysqlProperties(true, true, 20, true, true, true, true);
+        return new AxonMysqlProperties(true, true, 20, true, true, true, true, true);
     }
 }
