@@ -4,10 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.axscheduler.api.TimeOrderedIds;
 import io.axscheduler.api.job.RetryPolicy;
 import io.axscheduler.api.job.SubmitJob;
+import io.axscheduler.api.schedule.CreateSchedule;
+import io.axscheduler.api.schedule.CreateSchedules;
 import io.axscheduler.api.schedule.FireKind;
+import io.axscheduler.api.schedule.JobTemplate;
+import io.axscheduler.api.schedule.MisfirePolicy;
+import io.axscheduler.api.schedule.OverlapPolicy;
 import io.axscheduler.api.schedule.ScheduleJobKeys;
+import io.axscheduler.api.schedule.Trigger;
 import io.axscheduler.axonmysql.messaging.OneUnitOfWork;
 import io.axscheduler.command.AggregateCaches;
 import io.axscheduler.command.CommittedOnlyCache;
@@ -19,6 +26,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -118,6 +126,47 @@ class ScheduleFireBatchIT {
             // a first fire does not read the new schedule back from the event store
             assertThat((Object) cache.get(id)).as(id).isNotNull();
         }
+    }
+
+    @Test
+    void a_batch_with_one_schedule_that_cannot_be_created_creates_none_of_them() {
+        Instant later = Instant.now().plusSeconds(3600);
+        String existing = createBatch("exists", 1, later).get(0);
+        Instant now = Instant.now();
+        JobTemplate job = new JobTemplate("noop", Map.of(), 0, RetryPolicy.defaults(), 30_000, null, null);
+        List<CreateSchedule> creates = new ArrayList<>();
+        for (String id :
+                List.of(TimeOrderedIds.next(now.toEpochMilli()), TimeOrderedIds.next(now.toEpochMilli()), existing)) {
+            creates.add(new CreateSchedule(
+                    id,
+                    "all-or-none",
+                    Trigger.fixedRate(60_000, later),
+                    job,
+                    MisfirePolicy.FIRE_ONCE,
+                    OverlapPolicy.ALLOW,
+                    now));
+        }
+
+        // the existing schedule's id takes a sequence number its stream already has: the append fails, and all with it
+        assertThatThrownBy(() -> node.bean(TransactionTemplate.class)
+                        .executeWithoutResult(
+                                tx -> node.bean(CommandGateway.class).sendAndWait(new CreateSchedules(creates))))
+                .isInstanceOf(RuntimeException.class);
+
+        CommittedOnlyCache cache = node.context.getBean(AggregateCaches.SCHEDULES, CommittedOnlyCache.class);
+        for (CreateSchedule create : creates.subList(0, 2)) {
+            String id = create.scheduleId();
+            assertThat(events("ScheduleCreated", List.of(id))).as(id).isZero();
+            assertThat(node.jdbc()
+                            .queryForObject("SELECT COUNT(*) FROM schedules WHERE schedule_id = ?", Integer.class, id))
+                    .as(id)
+                    .isZero();
+            assertThat((Object) cache.get(id)).as(id).isNull();
+        }
+        assertThat(events("ScheduleCreated", List.of(existing))).isEqualTo(1);
+        assertThat(node.jdbc()
+                        .queryForObject("SELECT name FROM schedules WHERE schedule_id = ?", String.class, existing))
+                .isEqualTo("exists-0");
     }
 
     @Test
