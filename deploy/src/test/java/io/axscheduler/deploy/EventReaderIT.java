@@ -8,6 +8,7 @@ import io.axscheduler.api.job.JobCreated;
 import io.axscheduler.api.job.JobStarted;
 import io.axscheduler.api.job.JobSucceeded;
 import io.axscheduler.axonmysql.eventstore.CoalescedReaderWakes;
+import io.axscheduler.axonmysql.processing.TypeMatchedHandlers;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,7 +16,11 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.axonframework.common.stream.BlockingStream;
+import org.axonframework.config.EventProcessingConfiguration;
+import org.axonframework.eventhandling.AbstractEventProcessor;
 import org.axonframework.eventhandling.EventBus;
+import org.axonframework.eventhandling.MultiEventHandlerInvoker;
+import org.axonframework.eventhandling.SubscribingEventProcessor;
 import org.axonframework.eventhandling.TrackedEventMessage;
 import org.axonframework.eventsourcing.eventstore.EventStorageEngine;
 import org.axonframework.eventsourcing.eventstore.EventStore;
@@ -46,6 +51,20 @@ class EventReaderIT {
     @Test
     void the_event_bus_is_the_store_whose_reader_wakes_once_a_window() {
         assertThat(node.bean(EventBus.class)).isInstanceOf(CoalescedReaderWakes.class);
+    }
+
+    @Test
+    void each_subscribing_processor_matches_events_to_its_handlers_by_payload_type() {
+        for (String name : List.of("job-queue", "schedules", "alerts", "ax-metrics", "scan-wakeup", "job-cache")) {
+            AbstractEventProcessor processor = (AbstractEventProcessor) node.bean(EventProcessingConfiguration.class)
+                    .eventProcessor(name)
+                    .orElseThrow();
+            assertThat(processor).as(name).isInstanceOf(SubscribingEventProcessor.class);
+            assertThat(((MultiEventHandlerInvoker) processor.eventHandlerInvoker()).delegates())
+                    .as(name)
+                    .isNotEmpty()
+                    .allMatch(TypeMatchedHandlers.class::isInstance);
+        }
     }
 
     @Test

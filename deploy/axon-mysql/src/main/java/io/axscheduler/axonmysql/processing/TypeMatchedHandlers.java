@@ -19,9 +19,13 @@ public final class TypeMatchedHandlers implements EventHandlerInvoker {
 
     private final EventHandlerInvoker delegate;
     private final Map<Class<?>, Boolean> handledTypes = new ConcurrentHashMap<>();
+    // asked by Axon's MultiEventHandlerInvoker before every canHandle; fixed once the handlers are built, like the
+    // types
+    private final boolean supportsReset;
 
     TypeMatchedHandlers(EventHandlerInvoker delegate) {
         this.delegate = delegate;
+        this.supportsReset = delegate.supportsReset();
     }
 
     /** {@code invoker}'s groups each so wrapped, when it is Axon's usual {@link MultiEventHandlerInvoker}. */
@@ -54,7 +58,7 @@ public final class TypeMatchedHandlers implements EventHandlerInvoker {
 
     @Override
     public boolean supportsReset() {
-        return delegate.supportsReset();
+        return supportsReset;
     }
 
     @Override
