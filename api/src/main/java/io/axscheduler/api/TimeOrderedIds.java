@@ -14,15 +14,15 @@ import java.util.random.RandomGeneratorFactory;
  * MB/s from disk while firing).
  *
  * <p>The random bits come from a generator per thread (L64X128MixRandom, made for many independent streams), seeded
- * once from {@link SecureRandom}. Ids must be unique, not secret: every request is checked against the caller's
+ * once from {@link SecureRandom}; on a runtime without the {@code jdk.random} module, from a {@link SecureRandom} per
+ * thread. Ids must be unique, not secret: every request is checked against the caller's
  * roles whatever id it names, and the database's unique keys refuse a duplicate. {@link UUID#randomUUID()} drew from
  * one shared secure source behind a lock, for every message Axon makes (five or more events and commands a job).
  */
 public final class TimeOrderedIds {
 
     private static final SecureRandom SEEDS = new SecureRandom();
-    private static final RandomGeneratorFactory<RandomGenerator> STREAMS =
-            RandomGeneratorFactory.of("L64X128MixRandom");
+    private static final RandomGeneratorFactory<RandomGenerator> STREAMS = streams();
     private static final ThreadLocal<RandomGenerator> RANDOM = ThreadLocal.withInitial(TimeOrderedIds::newStream);
 
     private TimeOrderedIds() {}
@@ -35,7 +35,16 @@ public final class TimeOrderedIds {
         return new UUID(mostSignificant, leastSignificant).toString();
     }
 
+    private static RandomGeneratorFactory<RandomGenerator> streams() {
+        try {
+            return RandomGeneratorFactory.of("L64X128MixRandom");
+        } catch (IllegalArgumentException notInThisRuntime) {
+            return null;
+        }
+    }
+
     private static RandomGenerator newStream() {
+        if (STREAMS == null) return new SecureRandom();
         byte[] seed = new byte[24];
         synchronized (SEEDS) {
             SEEDS.nextBytes(seed);
