@@ -59,19 +59,7 @@ class ScheduleCommandController {
         ScheduleRequest r = parser.parse(body, now);
         Access.act(who, r.namespace(), Role.EDITOR);
         String scheduleId = TimeOrderedIds.next(now.toEpochMilli());
-        sender.send(
-                "schedule",
-                scheduleId,
-                new CreateSchedule(
-                        scheduleId,
-                        r.name(),
-                        r.trigger(),
-                        r.job(),
-                        r.misfirePolicy(),
-                        r.overlapPolicy(),
-                        now,
-                        r.namespace()),
-                who);
+        sender.send("schedule", scheduleId, r.create(scheduleId, now), who);
         return ResponseEntity.status(HttpStatus.CREATED).body(answer(scheduleId, r.trigger(), now));
     }
 
@@ -96,15 +84,7 @@ class ScheduleCommandController {
         List<Map<String, Object>> results = new ArrayList<>(requests.size());
         for (ScheduleRequest r : requests) {
             String scheduleId = TimeOrderedIds.next(now.toEpochMilli());
-            creates.add(new CreateSchedule(
-                    scheduleId,
-                    r.name(),
-                    r.trigger(),
-                    r.job(),
-                    r.misfirePolicy(),
-                    r.overlapPolicy(),
-                    now,
-                    r.namespace()));
+            creates.add(r.create(scheduleId, now));
             Map<String, Object> answer = new LinkedHashMap<>();
             answer.put("scheduleId", scheduleId);
             answer.put("nextFireTime", FireTimes.next(r.trigger(), now, now).orElse(null));
