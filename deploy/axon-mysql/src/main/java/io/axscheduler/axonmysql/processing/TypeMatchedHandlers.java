@@ -36,11 +36,6 @@ public final class TypeMatchedHandlers implements EventHandlerInvoker {
                 .toList());
     }
 
-    /** The invoker this one asks once a payload type is known to have a handler. */
-    public EventHandlerInvoker delegate() {
-        return delegate;
-    }
-
     @Override
     public boolean canHandle(EventMessage<?> eventMessage, Segment segment) {
         return canHandleType(eventMessage.getPayloadType()) && delegate.canHandle(eventMessage, segment);
