@@ -2,6 +2,7 @@ package io.axscheduler.deploy;
 
 import io.axscheduler.api.Metadata;
 import io.axscheduler.axonmysql.AxonMysqlProperties;
+import io.axscheduler.axonmysql.messaging.OriginAndCarriedKeys;
 import io.axscheduler.axonmysql.saga.BatchLookupSagaStore;
 import io.axscheduler.axonmysql.saga.SegmentRoutedSagaManager;
 import io.axscheduler.scheduler.NodeProperties;
@@ -30,6 +31,7 @@ import org.axonframework.modelling.saga.repository.jdbc.SagaSchema;
 import org.axonframework.serialization.Serializer;
 import org.axonframework.spring.jdbc.SpringDataSourceConnectionProvider;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -127,13 +129,25 @@ class AxonSetup {
                 .registerDefaultListenerInvocationErrorHandler(c -> PropagatingErrorHandler.instance());
     }
 
-    /** actor and node travel from a command to the events it causes, with the correlation and causation ids. */
+    /**
+     * actor and node travel from a command to the events it causes, with the correlation and trace ids: one provider
+     * that answers once per message ({@link OriginAndCarriedKeys}), or Axon's two ({@code
+     * ax.axon.correlation-in-one}).
+     */
     @Bean
+    @ConditionalOnProperty(name = "ax.axon.correlation-in-one", havingValue = "true", matchIfMissing = true)
+    CorrelationDataProvider originActorAndNode() {
+        return new OriginAndCarriedKeys(Metadata.ACTOR, Metadata.ON_BEHALF_OF, Metadata.NODE);
+    }
+
+    @Bean
+    @ConditionalOnProperty(name = "ax.axon.correlation-in-one", havingValue = "false")
     CorrelationDataProvider messageOrigin() {
         return new MessageOriginProvider();
     }
 
     @Bean
+    @ConditionalOnProperty(name = "ax.axon.correlation-in-one", havingValue = "false")
     CorrelationDataProvider actorAndNode() {
         return new SimpleCorrelationDataProvider(Metadata.ACTOR, Metadata.ON_BEHALF_OF, Metadata.NODE);
     }

@@ -3,6 +3,8 @@ package io.axscheduler.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.axscheduler.axonmysql.eventstore.CoalescedReaderWakes;
+import io.axscheduler.axonmysql.messaging.CachedCommandTargets;
+import io.axscheduler.axonmysql.messaging.OriginAndCarriedKeys;
 import io.axscheduler.axonmysql.processing.TypeMatchedEventProcessing;
 import io.axscheduler.axonmysql.saga.BatchLookupSagaStore;
 import java.time.Duration;
@@ -11,6 +13,9 @@ import java.util.List;
 import java.util.Map;
 import org.axonframework.config.EventProcessingModule;
 import org.axonframework.eventhandling.EventBus;
+import org.axonframework.messaging.correlation.CorrelationDataProvider;
+import org.axonframework.messaging.correlation.MessageOriginProvider;
+import org.axonframework.modelling.command.CommandTargetResolver;
 import org.axonframework.modelling.saga.repository.SagaStore;
 import org.junit.jupiter.api.Test;
 
@@ -31,11 +36,19 @@ class EngineTweaksOffIT {
                 "ax.axon.metadata-reader", "false",
                 "ax.axon.saga-batch-lookups", "false",
                 "ax.axon.saga-segment-routing", "false",
-                "ax.axon.type-matched-handlers", "false");
+                "ax.axon.type-matched-handlers", "false",
+                "ax.axon.cached-command-targets", "false",
+                "ax.axon.correlation-in-one", "false");
         try (Node node = Node.start(db, "node-off", off)) {
             assertThat(node.bean(EventBus.class)).isNotInstanceOf(CoalescedReaderWakes.class);
             assertThat(node.bean(SagaStore.class)).isNotInstanceOf(BatchLookupSagaStore.class);
             assertThat(node.bean(EventProcessingModule.class)).isNotInstanceOf(TypeMatchedEventProcessing.class);
+            assertThat(node.bean(CommandTargetResolver.class)).isNotInstanceOf(CachedCommandTargets.class);
+            assertThat(node.context
+                            .getBeansOfType(CorrelationDataProvider.class)
+                            .values())
+                    .noneMatch(OriginAndCarriedKeys.class::isInstance)
+                    .hasAtLeastOneElementOfType(MessageOriginProvider.class);
 
             List<String> ids = new ArrayList<>();
             for (int i = 0; i < 50; i++) ids.add(node.api.submit("{\"jobType\":\"count\"}"));

@@ -3,6 +3,7 @@ package io.axscheduler.axonmysql;
 import io.axscheduler.axonmysql.eventstore.CoalescedReaderWakes;
 import io.axscheduler.axonmysql.eventstore.JdbcEventTable;
 import io.axscheduler.axonmysql.eventstore.ReadsOutsideTransactions;
+import io.axscheduler.axonmysql.messaging.CachedCommandTargets;
 import io.axscheduler.axonmysql.messaging.MetaDataReader;
 import io.axscheduler.axonmysql.processing.CountedWorkQueues;
 import io.axscheduler.axonmysql.processing.TypeMatchedEventProcessing;
@@ -19,6 +20,8 @@ import org.axonframework.eventsourcing.eventstore.jdbc.EventSchema;
 import org.axonframework.eventsourcing.eventstore.jdbc.JdbcEventStorageEngine;
 import org.axonframework.eventsourcing.eventstore.jdbc.JdbcSQLErrorCodesResolver;
 import org.axonframework.lifecycle.Phase;
+import org.axonframework.modelling.command.AnnotationCommandTargetResolver;
+import org.axonframework.modelling.command.CommandTargetResolver;
 import org.axonframework.serialization.Serializer;
 import org.axonframework.serialization.json.JacksonSerializer;
 import org.springframework.beans.factory.annotation.Qualifier;
@@ -81,6 +84,18 @@ public class AxonMysqlConfiguration {
     @Bean
     EventProcessingModule eventProcessingModule(AxonMysqlProperties tweaks) {
         return tweaks.typeMatchedHandlers() ? new TypeMatchedEventProcessing() : new EventProcessingModule();
+    }
+
+    /**
+     * How every aggregate finds a command's target: Axon's annotation resolver, or the same answer from members looked
+     * up once per command class ({@link CachedCommandTargets}). Axon's aggregate configuration takes a bean of this type
+     * when there is one.
+     */
+    @Bean
+    CommandTargetResolver commandTargetResolver(AxonMysqlProperties tweaks) {
+        return tweaks.cachedCommandTargets()
+                ? new CachedCommandTargets()
+                : AnnotationCommandTargetResolver.builder().build();
     }
 
     /**

@@ -15,6 +15,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param sagaBatchLookups a saga processor's batch answers its association lookups with one query
  * @param sagaSegmentRouting a saga's events go to the one segment their association value hashes to
  * @param typeMatchedHandlers subscribing processors know from a map which payload types a group has no handler for
+ * @param cachedCommandTargets a command's target aggregate is read through members looked up once per command class
+ * @param correlationInOne one correlation data provider answers once per message for the origin ids, actor and node
+ *     (read by the node's own configuration, which declares the providers)
  */
 @ConfigurationProperties("ax.axon")
 public record AxonMysqlProperties(
@@ -25,7 +28,9 @@ public record AxonMysqlProperties(
         @DefaultValue("true") boolean metadataReader,
         @DefaultValue("true") boolean sagaBatchLookups,
         @DefaultValue("true") boolean sagaSegmentRouting,
-        @DefaultValue("true") boolean typeMatchedHandlers) {
+        @DefaultValue("true") boolean typeMatchedHandlers,
+        @DefaultValue("true") boolean cachedCommandTargets,
+        @DefaultValue("true") boolean correlationInOne) {
 
     public AxonMysqlProperties {
         if (readerWakeMs < 0 || readerWakeMs > 1000)
@@ -34,6 +39,6 @@ public record AxonMysqlProperties(
 
     /** Every tweak on, as a node runs by default. */
     public static AxonMysqlProperties defaults() {
-        return new AxonMysqlProperties(true, true, 20, true, true, true, true, true);
+        return new AxonMysqlProperties(true, true, 20, true, true, true, true, true, true, true);
     }
 }
