@@ -28,17 +28,18 @@ class EngineTweaksOffIT {
     @Test
     void a_node_with_every_engine_tweak_off_runs_jobs_and_their_retries() {
         String db = TestDatabase.freshDatabase("tweaks_off");
-        Map<String, String> off = Map.of(
-                "ax.axon.multi-row-appends", "false",
-                "ax.axon.reads-outside-transactions", "false",
-                "ax.axon.reader-wake-ms", "0",
-                "ax.axon.counted-work-queues", "false",
-                "ax.axon.metadata-reader", "false",
-                "ax.axon.saga-batch-lookups", "false",
-                "ax.axon.saga-segment-routing", "false",
-                "ax.axon.type-matched-handlers", "false",
-                "ax.axon.cached-command-targets", "false",
-                "ax.axon.correlation-in-one", "false");
+        Map<String, String> off = Map.ofEntries(
+                Map.entry("ax.axon.multi-row-appends", "false"),
+                Map.entry("ax.axon.reads-outside-transactions", "false"),
+                Map.entry("ax.axon.reader-wake-ms", "0"),
+                Map.entry("ax.axon.counted-work-queues", "false"),
+                Map.entry("ax.axon.metadata-reader", "false"),
+                Map.entry("ax.axon.saga-batch-lookups", "false"),
+                Map.entry("ax.axon.saga-segment-routing", "false"),
+                Map.entry("ax.axon.type-matched-handlers", "false"),
+                Map.entry("ax.axon.cached-command-targets", "false"),
+                Map.entry("ax.axon.correlation-in-one", "false"),
+                Map.entry("ax.axon.reader-below-own-appends", "false"));
         try (Node node = Node.start(db, "node-off", off)) {
             assertThat(node.bean(EventBus.class)).isNotInstanceOf(CoalescedReaderWakes.class);
             assertThat(node.bean(SagaStore.class)).isNotInstanceOf(BatchLookupSagaStore.class);

@@ -14,11 +14,18 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.axonframework.common.stream.BlockingStream;
 import org.axonframework.config.EventProcessingConfiguration;
 import org.axonframework.eventhandling.AbstractEventProcessor;
 import org.axonframework.eventhandling.EventBus;
+import org.axonframework.eventhandling.GapAwareTrackingToken;
+import org.axonframework.eventhandling.GenericEventMessage;
 import org.axonframework.eventhandling.MultiEventHandlerInvoker;
 import org.axonframework.eventhandling.SubscribingEventProcessor;
 import org.axonframework.eventhandling.TrackedEventMessage;
@@ -27,12 +34,15 @@ import org.axonframework.eventsourcing.eventstore.EventStore;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * The node's event store on MariaDB: the saga's reader is woken by {@link CoalescedReaderWakes}, and reads made
  * outside a transaction ({@link ReadsOutsideTransactions}) return the events and give their connection back to a
  * pool of 10 — fifty of them would exhaust it otherwise. Its streams skip the payload types their reader asked to
- * skip ({@link SkippingEventStream}).
+ * skip ({@link SkippingEventStream}), and its reader does not read past an append of this node still open
+ * ({@code ax.axon.reader-below-own-appends}; off, the same test finds the later event with the open one as a gap).
  */
 class EventReaderIT {
 
@@ -127,5 +137,57 @@ class EventReaderIT {
                 Duration.ofSeconds(5),
                 () -> pool.getHikariPoolMXBean().getActiveConnections() <= 3,
                 () -> pool.getHikariPoolMXBean().getActiveConnections() + " connections in use");
+    }
+
+    @Test
+    void the_reader_stops_below_an_append_of_this_node_still_open_and_leaves_no_gap() throws Exception {
+        EventStorageEngine events = node.bean(EventStorageEngine.class);
+        EventStore store = node.bean(EventStore.class);
+        TransactionTemplate transaction = new TransactionTemplate(node.bean(PlatformTransactionManager.class));
+        String run = UUID.randomUUID().toString();
+        long before =
+                node.jdbc().queryForObject("SELECT COALESCE(MAX(globalIndex), 0) FROM DomainEventEntry", Long.class);
+
+        CountDownLatch appended = new CountDownLatch(1), release = new CountDownLatch(1);
+        ExecutorService open = Executors.newSingleThreadExecutor();
+        Future<?> first = open.submit(() -> transaction.executeWithoutResult(tx -> {
+            store.publish(GenericEventMessage.asEventMessage("first-" + run));
+            appended.countDown();
+            try {
+                assertThat(release.await(30, TimeUnit.SECONDS)).isTrue();
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        }));
+        try {
+            assertThat(appended.await(10, TimeUnit.SECONDS)).isTrue();
+            transaction.executeWithoutResult(tx -> store.publish(GenericEventMessage.asEventMessage("second-" + run)));
+            assertThat(node.jdbc()
+                            .queryForObject(
+                                    "SELECT COUNT(*) FROM DomainEventEntry WHERE globalIndex > ?", Long.class, before))
+                    .as("the second append is committed, the first not")
+                    .isEqualTo(1);
+
+            // the second event is committed, but above the first one's index, which is held: not read yet
+            assertThat(ours(events, before, run)).isEmpty();
+        } finally {
+            release.countDown();
+            first.get(30, TimeUnit.SECONDS);
+            open.shutdown();
+        }
+        List<TrackedEventMessage<?>> read = ours(events, before, run);
+        assertThat(read.stream().map(e -> e.getPayload().toString()).toList())
+                .containsExactly("first-" + run, "second-" + run);
+        assertThat(((GapAwareTrackingToken) read.get(1).trackingToken()).getGaps())
+                .isEmpty();
+    }
+
+    private static List<TrackedEventMessage<?>> ours(EventStorageEngine events, long after, String run) {
+        try (Stream<? extends TrackedEventMessage<?>> stream =
+                events.readEvents(GapAwareTrackingToken.newInstance(after, List.of()), false)) {
+            return stream.filter(e -> e.getPayload().toString().endsWith(run))
+                    .<TrackedEventMessage<?>>map(e -> e)
+                    .toList();
+        }
     }
 }

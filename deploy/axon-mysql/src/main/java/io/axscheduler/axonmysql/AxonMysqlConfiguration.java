@@ -61,7 +61,8 @@ public class AxonMysqlConfiguration {
                         .connectionProvider(connections)
                         .schema(new EventSchema()),
                 tweaks.readsOutsideTransactions() ? new ReadsOutsideTransactions(transactions) : transactions,
-                tweaks.multiRowAppends());
+                tweaks.multiRowAppends(),
+                tweaks.readerBelowOwnAppends());
     }
 
     /** Axon's embedded event store, whose reader wakes at most once per {@code ax.axon.reader-wake-ms} of commits. */

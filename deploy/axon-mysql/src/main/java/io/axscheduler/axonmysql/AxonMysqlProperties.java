@@ -18,6 +18,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param cachedCommandTargets a command's target aggregate is read through members looked up once per command class
  * @param correlationInOne one correlation data provider answers once per message for the origin ids, actor and node
  *     (read by the node's own configuration, which declares the providers)
+ * @param readerBelowOwnAppends the event reader stops below the indexes this node's open appends hold, instead of
+ *     reading past them and carrying them as gaps in every later token (needs {@code multiRowAppends})
  */
 @ConfigurationProperties("ax.axon")
 public record AxonMysqlProperties(
@@ -30,7 +32,8 @@ public record AxonMysqlProperties(
         @DefaultValue("true") boolean sagaSegmentRouting,
         @DefaultValue("true") boolean typeMatchedHandlers,
         @DefaultValue("true") boolean cachedCommandTargets,
-        @DefaultValue("true") boolean correlationInOne) {
+        @DefaultValue("true") boolean correlationInOne,
+        @DefaultValue("true") boolean readerBelowOwnAppends) {
 
     public AxonMysqlProperties {
         if (readerWakeMs < 0 || readerWakeMs > 1000)
@@ -39,6 +42,6 @@ public record AxonMysqlProperties(
 
     /** Every tweak on, as a node runs by default. */
     public static AxonMysqlProperties defaults() {
-        return new AxonMysqlProperties(true, true, 20, true, true, true, true, true, true, true);
+        return new AxonMysqlProperties(true, true, 20, true, true, true, true, true, true, true, true);
     }
 }

@@ -1,19 +1,28 @@
 package io.axscheduler.axonmysql.eventstore;
 
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import org.axonframework.common.transaction.TransactionManager;
 import org.axonframework.eventhandling.DomainEventMessage;
 import org.axonframework.eventhandling.EventMessage;
 import org.axonframework.eventhandling.EventUtils;
+import org.axonframework.eventhandling.GapAwareTrackingToken;
+import org.axonframework.eventhandling.TrackingToken;
 import org.axonframework.eventsourcing.eventstore.jdbc.EventSchema;
 import org.axonframework.eventsourcing.eventstore.jdbc.JdbcEventStorageEngine;
 import org.axonframework.eventsourcing.eventstore.jdbc.statements.TimestampWriter;
 import org.axonframework.serialization.SerializedObject;
 import org.axonframework.serialization.Serializer;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
  * Axon's JDBC event store over its DomainEventEntry table, appending a unit of work's events as multi-row INSERTs
@@ -24,6 +33,10 @@ import org.axonframework.serialization.Serializer;
  * <p>
  * A multi-row INSERT is a "simple insert" to InnoDB: it takes exactly as many auto-increment values as it has rows,
  * so the global index gets no gaps from it (MariaDB Connector/J's bulk batches did: see application.yml).
+ * <p>
+ * With {@code readerBelowOwnAppends}, the tracking reader does not read past an index that one of this node's appends
+ * holds while its transaction is open ({@link OwnAppendsInFlight}): it reads those events once they commit, instead of
+ * recording the indexes as gaps that every later token copies. A read that would pass one stops below it.
  */
 public final class JdbcEventTable extends JdbcEventStorageEngine {
 
@@ -37,24 +50,57 @@ public final class JdbcEventTable extends JdbcEventStorageEngine {
 
     private static final String ROW = "(?, ?, ?, ?, ?, ?, ?, ?, ?)";
 
+    /**
+     * How long an open append holds the reader back at most: far longer than the node's longest transactions (a batch
+     * of 1,000 schedules), short enough that a completion never reported delays the saga only briefly.
+     */
+    static final long STALE_APPEND_MS = 5_000;
+
+    /** The first indexes the INSERTs of the current thread's append took, while it appends. */
+    private static final ThreadLocal<List<Long>> APPENDING = new ThreadLocal<>();
+
     private final TransactionManager transactions;
     private final boolean multiRowAppends;
+    /** null when the reader reads as Axon's does. */
+    private final OwnAppendsInFlight inFlight;
 
     /**
      * {@code transactions} becomes the store's own transaction manager, and holds all INSERTs of one append together
      * when the caller has no transaction open. With {@code multiRowAppends} off it appends as Axon does, one row per
-     * INSERT.
+     * INSERT. {@code readerBelowOwnAppends} (which needs {@code multiRowAppends}) keeps the reader below this node's
+     * open appends.
      */
     public JdbcEventTable(
-            JdbcEventStorageEngine.Builder builder, TransactionManager transactions, boolean multiRowAppends) {
-        super(withAppends(builder, multiRowAppends).transactionManager(transactions));
+            JdbcEventStorageEngine.Builder builder,
+            TransactionManager transactions,
+            boolean multiRowAppends,
+            boolean readerBelowOwnAppends) {
+        this(
+                builder,
+                transactions,
+                multiRowAppends,
+                multiRowAppends && readerBelowOwnAppends
+                        ? new OwnAppendsInFlight(STALE_APPEND_MS, System::nanoTime)
+                        : null);
+    }
+
+    private JdbcEventTable(
+            JdbcEventStorageEngine.Builder builder,
+            TransactionManager transactions,
+            boolean multiRowAppends,
+            OwnAppendsInFlight inFlight) {
+        super(withAppends(builder, multiRowAppends, inFlight).transactionManager(transactions));
         this.transactions = transactions;
         this.multiRowAppends = multiRowAppends;
+        this.inFlight = inFlight;
     }
 
     private static JdbcEventStorageEngine.Builder withAppends(
-            JdbcEventStorageEngine.Builder builder, boolean multiRow) {
-        return multiRow ? builder.appendEvents(JdbcEventTable::insert) : builder;
+            JdbcEventStorageEngine.Builder builder, boolean multiRow, OwnAppendsInFlight inFlight) {
+        return multiRow
+                ? builder.appendEvents((connection, schema, dataType, events, serializer, timestamps) ->
+                        insert(connection, schema, dataType, events, serializer, timestamps, inFlight))
+                : builder;
     }
 
     @Override
@@ -63,12 +109,58 @@ public final class JdbcEventTable extends JdbcEventStorageEngine {
             super.appendEvents(events, serializer);
             return;
         }
-        transactions.executeInTransaction(() -> {
-            for (int from = 0, to; from < events.size(); from = to) {
-                to = endOfInsert(events, from, serializer);
-                super.appendEvents(events.subList(from, to), serializer);
+        List<Long> began = new ArrayList<>(1);
+        boolean[] handedOver = {false};
+        APPENDING.set(began);
+        try {
+            transactions.executeInTransaction(() -> {
+                for (int from = 0, to; from < events.size(); from = to) {
+                    to = endOfInsert(events, from, serializer);
+                    super.appendEvents(events.subList(from, to), serializer);
+                }
+                handedOver[0] = endWithTransaction(began);
+            });
+        } finally {
+            APPENDING.remove();
+            // no transaction to wait for (or the append failed): the rows are committed or will never be
+            if (!handedOver[0] && inFlight != null) began.forEach(inFlight::ended);
+        }
+    }
+
+    /** The indexes {@code began} stay held until the transaction they were taken in ends; false when there is none. */
+    private boolean endWithTransaction(List<Long> began) {
+        if (inFlight == null || began.isEmpty() || !TransactionSynchronizationManager.isSynchronizationActive())
+            return false;
+        TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+            // before the reader's wake (registered later, at the unit of work's commit), which then reads them
+            @Override
+            public void afterCommit() {
+                began.forEach(inFlight::ended);
+            }
+
+            @Override
+            public void afterCompletion(int status) {
+                began.forEach(inFlight::ended);
             }
         });
+        return true;
+    }
+
+    /** Axon's read, stopped below the lowest index an open append of this node holds. */
+    @Override
+    protected PreparedStatement readEventData(Connection connection, TrackingToken lastToken, int batchSize)
+            throws SQLException {
+        if (inFlight == null || !(lastToken instanceof GapAwareTrackingToken token))
+            return super.readEventData(connection, lastToken, batchSize);
+        long lowest = inFlight.lowest();
+        long index = token.getIndex();
+        if (lowest > index + batchSize) return super.readEventData(connection, lastToken, batchSize);
+        return super.readEventData(connection, lastToken, (int) Math.max(0, lowest - 1 - index));
+    }
+
+    /** Appends of this node whose transactions are open (for tests). */
+    int appendsInFlight() {
+        return inFlight == null ? 0 : inFlight.size();
     }
 
     /** Where the INSERT that begins at {@code from} ends (exclusive): at {@link #MAX_ROWS} rows or {@link #MAX_BYTES}. */
@@ -102,11 +194,14 @@ public final class JdbcEventTable extends JdbcEventStorageEngine {
             Class<?> dataType,
             List<? extends EventMessage<?>> events,
             Serializer serializer,
-            TimestampWriter timestamps)
+            TimestampWriter timestamps,
+            OwnAppendsInFlight inFlight)
             throws SQLException {
-        PreparedStatement statement = connection.prepareStatement(
-                "INSERT INTO " + schema.domainEventTable() + " (" + schema.domainEventFields() + ") VALUES "
-                        + String.join(", ", Collections.nCopies(events.size(), ROW)));
+        String sql = "INSERT INTO " + schema.domainEventTable() + " (" + schema.domainEventFields() + ") VALUES "
+                + String.join(", ", Collections.nCopies(events.size(), ROW));
+        PreparedStatement statement = inFlight == null
+                ? connection.prepareStatement(sql)
+                : connection.prepareStatement(sql, Statement.RETURN_GENERATED_KEYS);
         int column = 0;
         for (EventMessage<?> message : events) {
             DomainEventMessage<?> event = EventUtils.asDomainEventMessage(message);
@@ -123,6 +218,36 @@ public final class JdbcEventTable extends JdbcEventStorageEngine {
             statement.setObject(++column, metaData.getData());
         }
         statement.addBatch();
-        return statement;
+        return inFlight == null ? statement : heldOnceRun(statement, inFlight);
+    }
+
+    /**
+     * The statement, which once Axon has run it holds its first index in {@code inFlight} (and in the current append's
+     * list, which releases it when the transaction ends). The driver answers the first auto-increment value of a
+     * multi-row INSERT with the statement's result: no further round trip.
+     */
+    private static PreparedStatement heldOnceRun(PreparedStatement statement, OwnAppendsInFlight inFlight) {
+        return (PreparedStatement) Proxy.newProxyInstance(
+                JdbcEventTable.class.getClassLoader(),
+                new Class<?>[] {PreparedStatement.class},
+                (proxy, method, args) -> {
+                    Object result;
+                    try {
+                        result = method.invoke(statement, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                    List<Long> began = APPENDING.get();
+                    if (began != null && method.getName().equals("executeBatch")) {
+                        try (ResultSet keys = statement.getGeneratedKeys()) {
+                            if (keys.next()) {
+                                long first = keys.getLong(1);
+                                inFlight.began(first);
+                                began.add(first);
+                            }
+                        }
+                    }
+                    return result;
+                });
     }
 }
