@@ -23,6 +23,8 @@ for t in $tweaks; do
     for side in on off; do
       opts="-Xmx2g"
       [ "$side" = off ] && opts="$opts -Dax.axon.$t=$(off_value "$t")"
+      # a tweak that is off by default is switched on for its on side
+      [ "$side" = on ] && [ "$t" = reader-below-own-appends ] && opts="$opts -Dax.axon.$t=true"
       line=$(BENCH_JAVA_OPTS="$opts" bash deploy/bench/run.sh "$workload" 2>/dev/null | grep '^{' || echo '{}')
       echo "$t $side $line" | tee -a "$out" | python3 -c "
 import json, sys

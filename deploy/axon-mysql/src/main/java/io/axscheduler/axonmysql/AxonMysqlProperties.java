@@ -19,7 +19,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param correlationInOne one correlation data provider answers once per message for the origin ids, actor and node
  *     (read by the node's own configuration, which declares the providers)
  * @param readerBelowOwnAppends the event reader stops below the indexes this node's open appends hold, instead of
- *     reading past them and carrying them as gaps in every later token (needs {@code multiRowAppends})
+ *     reading past them and carrying them as gaps in every later token (needs {@code multiRowAppends}). Off by
+ *     default: it cut W3's CPU per fire, but W2's first jobs started up to a second later with it (docs/benchmark.md)
  */
 @ConfigurationProperties("ax.axon")
 public record AxonMysqlProperties(
@@ -33,15 +34,15 @@ public record AxonMysqlProperties(
         @DefaultValue("true") boolean typeMatchedHandlers,
         @DefaultValue("true") boolean cachedCommandTargets,
         @DefaultValue("true") boolean correlationInOne,
-        @DefaultValue("true") boolean readerBelowOwnAppends) {
+        @DefaultValue("false") boolean readerBelowOwnAppends) {
 
     public AxonMysqlProperties {
         if (readerWakeMs < 0 || readerWakeMs > 1000)
             throw new IllegalArgumentException("ax.axon.reader-wake-ms must be 0..1000, was " + readerWakeMs);
     }
 
-    /** Every tweak on, as a node runs by default. */
+    /** The tweaks as a node runs by default. */
     public static AxonMysqlProperties defaults() {
-        return new AxonMysqlProperties(true, true, 20, true, true, true, true, true, true, true, true);
+        return new AxonMysqlProperties(true, true, 20, true, true, true, true, true, true, true, false);
     }
 }

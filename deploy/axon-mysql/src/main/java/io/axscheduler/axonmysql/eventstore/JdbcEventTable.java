@@ -158,11 +158,6 @@ public final class JdbcEventTable extends JdbcEventStorageEngine {
         return super.readEventData(connection, lastToken, (int) Math.max(0, lowest - 1 - index));
     }
 
-    /** Appends of this node whose transactions are open (for tests). */
-    int appendsInFlight() {
-        return inFlight == null ? 0 : inFlight.size();
-    }
-
     /** Where the INSERT that begins at {@code from} ends (exclusive): at {@link #MAX_ROWS} rows or {@link #MAX_BYTES}. */
     private static int endOfInsert(List<? extends EventMessage<?>> events, int from, Serializer serializer) {
         long bytes = bytesOf(events.get(from), serializer);
