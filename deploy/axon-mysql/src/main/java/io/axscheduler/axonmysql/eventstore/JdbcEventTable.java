@@ -109,30 +109,35 @@ public final class JdbcEventTable extends JdbcEventStorageEngine {
             super.appendEvents(events, serializer);
             return;
         }
+        if (inFlight == null) {
+            transactions.executeInTransaction(() -> insertAll(events, serializer));
+            return;
+        }
+        // in the caller's transaction the indexes are held until it ends; otherwise the append's own transaction has
+        // ended when executeInTransaction returns
         List<Long> began = new ArrayList<>(1);
-        boolean[] handedOver = {false};
+        boolean callersTransaction = TransactionSynchronizationManager.isSynchronizationActive();
+        if (callersTransaction) TransactionSynchronizationManager.registerSynchronization(releasing(began));
         APPENDING.set(began);
         try {
-            transactions.executeInTransaction(() -> {
-                for (int from = 0, to; from < events.size(); from = to) {
-                    to = endOfInsert(events, from, serializer);
-                    super.appendEvents(events.subList(from, to), serializer);
-                }
-                handedOver[0] = endWithTransaction(began);
-            });
+            transactions.executeInTransaction(() -> insertAll(events, serializer));
         } finally {
             APPENDING.remove();
-            // no transaction to wait for (or the append failed): the rows are committed or will never be
-            if (!handedOver[0] && inFlight != null) began.forEach(inFlight::ended);
+            if (!callersTransaction) began.forEach(inFlight::ended);
         }
     }
 
-    /** The indexes {@code began} stay held until the transaction they were taken in ends; false when there is none. */
-    private boolean endWithTransaction(List<Long> began) {
-        if (inFlight == null || began.isEmpty() || !TransactionSynchronizationManager.isSynchronizationActive())
-            return false;
-        TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
-            // before the reader's wake (registered later, at the unit of work's commit), which then reads them
+    private void insertAll(List<? extends EventMessage<?>> events, Serializer serializer) {
+        for (int from = 0, to; from < events.size(); from = to) {
+            to = endOfInsert(events, from, serializer);
+            super.appendEvents(events.subList(from, to), serializer);
+        }
+    }
+
+    /** Releases the indexes {@code began} as the transaction ends, after a commit before the reader's wake. */
+    private TransactionSynchronization releasing(List<Long> began) {
+        return new TransactionSynchronization() {
+            // runs before the reader's wake, registered later (at the unit of work's commit), which then reads them
             @Override
             public void afterCommit() {
                 began.forEach(inFlight::ended);
@@ -142,8 +147,7 @@ public final class JdbcEventTable extends JdbcEventStorageEngine {
             public void afterCompletion(int status) {
                 began.forEach(inFlight::ended);
             }
-        });
-        return true;
+        };
     }
 
     /** Axon's read, stopped below the lowest index an open append of this node holds. */
@@ -154,8 +158,10 @@ public final class JdbcEventTable extends JdbcEventStorageEngine {
             return super.readEventData(connection, lastToken, batchSize);
         long lowest = inFlight.lowest();
         long index = token.getIndex();
-        if (lowest > index + batchSize) return super.readEventData(connection, lastToken, batchSize);
-        return super.readEventData(connection, lastToken, (int) Math.max(0, lowest - 1 - index));
+        // an index at or below the token's was read past before it was held (between its INSERT and the hold): it is
+        // a gap of the token already, and holding the reader back for it would only stall it
+        if (lowest <= index || lowest > index + batchSize) return super.readEventData(connection, lastToken, batchSize);
+        return super.readEventData(connection, lastToken, (int) (lowest - 1 - index));
     }
 
     /** Where the INSERT that begins at {@code from} ends (exclusive): at {@link #MAX_ROWS} rows or {@link #MAX_BYTES}. */
