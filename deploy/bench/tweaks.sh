@@ -16,15 +16,14 @@ if [ "$workload" = W3 ]; then
 else
   figures="jobs_per_s statements_per_job exactly_once"
 fi
+on_value() { [ "$1" = reader-wake-ms ] && echo 20 || echo true; }
 off_value() { [ "$1" = reader-wake-ms ] && echo 0 || echo false; }
 out=$(mktemp --suffix=.tweaks.jsonl)
 for t in $tweaks; do
   for p in $(seq 1 "$pairs"); do
     for side in on off; do
-      opts="-Xmx2g"
-      [ "$side" = off ] && opts="$opts -Dax.axon.$t=$(off_value "$t")"
-      # a tweak that is off by default is switched on for its on side
-      [ "$side" = on ] && [ "$t" = reader-below-own-appends ] && opts="$opts -Dax.axon.$t=true"
+      # each side names its value: a tweak that is off by default is switched on for its on side
+      opts="-Xmx2g -Dax.axon.$t=$([ "$side" = on ] && on_value "$t" || off_value "$t")"
       line=$(BENCH_JAVA_OPTS="$opts" bash deploy/bench/run.sh "$workload" 2>/dev/null | grep '^{' || echo '{}')
       echo "$t $side $line" | tee -a "$out" | python3 -c "
 import json, sys
