@@ -20,8 +20,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     (read by the node's own configuration, which declares the providers)
  * @param readerBelowOwnAppends the event reader stops below the indexes this node's open appends hold, instead of
  *     reading past them and carrying them as gaps in every later token (needs {@code multiRowAppends}). Off by
- *     default: it cut W3's CPU per fire, but W2's first jobs, due right
- *     after start-up, started later with it (docs/benchmark.md)
+ *     default: it cut W3's CPU per fire, but W2's jobs due right after start-up may start later with it
+ *     (docs/benchmark.md)
  */
 @ConfigurationProperties("ax.axon")
 public record AxonMysqlProperties(

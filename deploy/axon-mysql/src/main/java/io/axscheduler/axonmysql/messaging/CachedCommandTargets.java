@@ -21,7 +21,7 @@ import org.axonframework.modelling.command.VersionedAggregateIdentifier;
 /**
  * {@link AnnotationCommandTargetResolver}'s answer, with the annotated members looked up once per command class
  * instead of for every command. Axon's walks every method and field of the command, and their annotations, twice a
- * command (the identifier, then a version none of ours has): about a tenth of what a schedule fire allocates. The
+ * command (the identifier, then a version none of ours has): 6.5 % of what W3 allocated at 100,000 schedules. The
  * members found, the order they are looked for in (methods, then fields, superclasses included) and the errors are
  * Axon's.
  */

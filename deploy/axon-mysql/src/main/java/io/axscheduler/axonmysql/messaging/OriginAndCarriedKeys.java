@@ -12,9 +12,10 @@ import org.axonframework.messaging.correlation.SimpleCorrelationDataProvider;
 /**
  * What {@link MessageOriginProvider} and a {@link SimpleCorrelationDataProvider} of the given keys give together, in
  * one map, and the same map again while a thread keeps asking about the same message. Axon asks its providers afresh
- * for every message made inside a unit of work (each event an aggregate applies, each command a saga sends), each
- * provider answering with a map of its own: about a seventh of what a schedule fire allocated. A message is
- * immutable, so its answer cannot change.
+ * for every message made inside a unit of work (each event an aggregate applies, each command a saga sends, the
+ * result message of each event a processor handles), each provider answering with a map of its own; that correlation
+ * data, with the maps Axon merges the answers into, was about a seventh of what W3 allocated at 100,000 schedules.
+ * This takes out the providers' part. A message is immutable, so its answer cannot change.
  */
 public final class OriginAndCarriedKeys implements CorrelationDataProvider {
 
