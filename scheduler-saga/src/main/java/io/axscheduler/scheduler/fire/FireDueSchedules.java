@@ -148,10 +148,7 @@ public class FireDueSchedules {
      */
     public Fired fireDue(int limit, Set<String> held) {
         Fired fired = transaction.execute(tx -> {
-            List<Map<String, Object>> rows = jdbc.queryForList(
-                    LOCK_COLUMNS + " WHERE state = 'ACTIVE' AND next_fire_at <= " + DatabaseTime.NOW_MS + " + :ahead"
-                            + notHeld(held) + " ORDER BY next_fire_at LIMIT :limit FOR UPDATE SKIP LOCKED",
-                    params(Map.of("limit", limit, "ahead", fireAheadMs), held));
+            List<Map<String, Object>> rows = lockDue(limit, held);
             if (rows.isEmpty()) return new Fired(0, 0, 0);
             long nowMs = databaseTime.nowMs();
             return OneUnitOfWork.run(() -> {
@@ -165,6 +162,29 @@ public class FireDueSchedules {
             });
         });
         return fired == null ? new Fired(0, 0, 0) : fired;
+    }
+
+    /**
+     * Locks up to {@code limit} due schedules, oldest fire time first, none of the {@code held} types. With none held,
+     * one locking read of the due index. With types held, their due schedules crowd the head of that index and a
+     * locking read would lock and read each of them on every pass; the schedules it may fire are found in the index
+     * alone (it holds the job type), unlocked, and then locked by key, their state and fire time checked again. Rows
+     * another node holds are skipped; when those are all it found, the next pass looks again.
+     */
+    private List<Map<String, Object>> lockDue(int limit, Set<String> held) {
+        if (held.isEmpty()) {
+            return jdbc.queryForList(
+                    LOCK_COLUMNS + " WHERE state = 'ACTIVE' AND next_fire_at <= " + DatabaseTime.NOW_MS + " + :ahead"
+                            + " ORDER BY next_fire_at LIMIT :limit FOR UPDATE SKIP LOCKED",
+                    Map.of("limit", limit, "ahead", fireAheadMs));
+        }
+        List<String> ids = dueScheduleIds(limit, held);
+        if (ids.isEmpty()) return List.of();
+        return jdbc.queryForList(
+                LOCK_COLUMNS + " WHERE schedule_id IN (:ids) AND state = 'ACTIVE' AND next_fire_at <= "
+                        + DatabaseTime.NOW_MS + " + :ahead" + notHeld(held)
+                        + " ORDER BY next_fire_at FOR UPDATE SKIP LOCKED",
+                params(Map.of("ids", ids, "ahead", fireAheadMs), held));
     }
 
     /** Fires what is due of one schedule; returns the jobs made (0 when another node holds it or it is no longer due). */
