@@ -42,8 +42,8 @@ import org.springframework.transaction.support.TransactionTemplate;
  * outside a transaction ({@link ReadsOutsideTransactions}) return the events and give their connection back to a
  * pool of 10 — fifty of them would exhaust it otherwise. Its streams skip the payload types their reader asked to
  * skip ({@link SkippingEventStream}), and its reader does not read past an append of this node still open
- * ({@code ax.axon.reader-below-own-appends}, switched on here; off, the same test finds the later event with the open
- * one as a gap).
+ * ({@code ax.axon.reader-below-own-appends}, on by default and named here so the test keeps saying what it needs; off,
+ * the same test finds the later event with the open one as a gap).
  */
 class EventReaderIT {
 

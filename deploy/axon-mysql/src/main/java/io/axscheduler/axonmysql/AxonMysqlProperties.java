@@ -19,9 +19,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param correlationInOne one correlation data provider answers once per message for the origin ids, actor and node
  *     (read by the node's own configuration, which declares the providers)
  * @param readerBelowOwnAppends the event reader stops below the indexes this node's open appends hold, instead of
- *     reading past them and carrying them as gaps in every later token (needs {@code multiRowAppends}). Off by
- *     default: it cut W3's CPU per fire, but W2's jobs due right after start-up may start later with it
- *     (docs/benchmark.md)
+ *     reading past them and carrying them as gaps in every later token (needs {@code multiRowAppends})
  */
 @ConfigurationProperties("ax.axon")
 public record AxonMysqlProperties(
@@ -35,7 +33,7 @@ public record AxonMysqlProperties(
         @DefaultValue("true") boolean typeMatchedHandlers,
         @DefaultValue("true") boolean cachedCommandTargets,
         @DefaultValue("true") boolean correlationInOne,
-        @DefaultValue("false") boolean readerBelowOwnAppends) {
+        @DefaultValue("true") boolean readerBelowOwnAppends) {
 
     public AxonMysqlProperties {
         if (readerWakeMs < 0 || readerWakeMs > 1000)
