@@ -57,13 +57,16 @@ public record SchedulerProperties(
     /**
      * @param reportQueue outcomes waiting to be written; a handler that finds it full waits for room
      * @param reportBatch outcomes written in one transaction at most
+     * @param reportGatherMs how long the writer waits from an outcome's arrival for more to join its transaction
+     *     (0: write at once), unless the batch fills first
      */
     public record Execution(
             @DefaultValue("16") int threadsPerType,
             @DefaultValue("10000") long shutdownGraceMs,
             @DefaultValue("1000") long cancelCheckMs,
             @DefaultValue("4096") int reportQueue,
-            @DefaultValue("500") int reportBatch) {
+            @DefaultValue("500") int reportBatch,
+            @DefaultValue("10") long reportGatherMs) {
         public Execution {
             if (threadsPerType < 1 || threadsPerType > 1000)
                 throw new IllegalArgumentException("ax.scheduler.execution.threads-per-type must be 1..1000");
@@ -71,6 +74,8 @@ public record SchedulerProperties(
                 throw new IllegalArgumentException("ax.scheduler.execution.report-queue must be positive");
             if (reportBatch < 1 || reportBatch > 1000)
                 throw new IllegalArgumentException("ax.scheduler.execution.report-batch must be 1..1000");
+            if (reportGatherMs < 0 || reportGatherMs > 1000)
+                throw new IllegalArgumentException("ax.scheduler.execution.report-gather-ms must be 0..1000");
         }
     }
 

@@ -32,6 +32,7 @@ public class ReportOutcomes {
     private final SchedulerCommands commands;
     private final BlockingQueue<JobCommand> queue;
     private final int batchSize;
+    private final long gatherNanos;
     private final Thread writer;
     private volatile boolean stopping;
     /** Reported and not yet written (queued or in the batch being written); the shutdown waits for it to drain. */
@@ -46,6 +47,7 @@ public class ReportOutcomes {
         this.commands = commands;
         this.queue = new ArrayBlockingQueue<>(properties.execution().reportQueue());
         this.batchSize = properties.execution().reportBatch();
+        this.gatherNanos = TimeUnit.MILLISECONDS.toNanos(properties.execution().reportGatherMs());
         this.writer = new Thread(this::loop, "ax-outcomes");
         this.writer.setDaemon(true);
         this.writer.start();
@@ -92,8 +94,10 @@ public class ReportOutcomes {
             try {
                 JobCommand first = queue.poll(200, TimeUnit.MILLISECONDS);
                 if (first == null) continue;
+                long gatherEnd = System.nanoTime() + gatherNanos;
                 batch.add(first);
                 queue.drainTo(batch, batchSize - 1);
+                gather(batch, gatherEnd);
                 write(batch);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -108,6 +112,21 @@ public class ReportOutcomes {
                 batch.clear();
                 onWritten.run();
             }
+        }
+    }
+
+    /**
+     * Jobs ending a few milliseconds apart share a transaction: one commit, one append and one projection batch for
+     * them instead of one each. Waits until {@code endNanos} for more outcomes, or until the batch is full.
+     */
+    private void gather(List<JobCommand> batch, long endNanos) throws InterruptedException {
+        for (long left = endNanos - System.nanoTime();
+                left > 0 && batch.size() < batchSize;
+                left = endNanos - System.nanoTime()) {
+            JobCommand next = queue.poll(left, TimeUnit.NANOSECONDS);
+            if (next == null) return;
+            batch.add(next);
+            queue.drainTo(batch, batchSize - batch.size());
         }
     }
 
