@@ -49,6 +49,8 @@ public class FireDueSchedules {
     private static final String LOCK_COLUMNS =
             "SELECT schedule_id, trigger_json, anchor_at, next_fire_at, queued_fire_at,"
                     + " misfire_policy, overlap_policy, last_job_id FROM schedules";
+    /** Active and due by database time within the look-ahead ({@code :ahead}). */
+    private static final String DUE = "state = 'ACTIVE' AND next_fire_at <= " + DatabaseTime.NOW_MS + " + :ahead";
 
     private final NamedParameterJdbcTemplate jdbc;
     private final TransactionTemplate transaction;
@@ -87,8 +89,8 @@ public class FireDueSchedules {
      */
     public List<String> dueScheduleIds(int limit, Set<String> held) {
         return jdbc.queryForList(
-                "SELECT schedule_id FROM schedules WHERE state = 'ACTIVE' AND next_fire_at <= " + DatabaseTime.NOW_MS
-                        + " + :ahead" + notHeld(held) + " ORDER BY next_fire_at LIMIT :limit",
+                "SELECT schedule_id FROM schedules WHERE " + DUE + notHeld(held)
+                        + " ORDER BY next_fire_at LIMIT :limit",
                 params(Map.of("limit", limit, "ahead", fireAheadMs), held),
                 String.class);
     }
@@ -174,15 +176,13 @@ public class FireDueSchedules {
     private List<Map<String, Object>> lockDue(int limit, Set<String> held) {
         if (held.isEmpty()) {
             return jdbc.queryForList(
-                    LOCK_COLUMNS + " WHERE state = 'ACTIVE' AND next_fire_at <= " + DatabaseTime.NOW_MS + " + :ahead"
-                            + " ORDER BY next_fire_at LIMIT :limit FOR UPDATE SKIP LOCKED",
+                    LOCK_COLUMNS + " WHERE " + DUE + " ORDER BY next_fire_at LIMIT :limit FOR UPDATE SKIP LOCKED",
                     Map.of("limit", limit, "ahead", fireAheadMs));
         }
         List<String> ids = dueScheduleIds(limit, held);
         if (ids.isEmpty()) return List.of();
         return jdbc.queryForList(
-                LOCK_COLUMNS + " WHERE schedule_id IN (:ids) AND state = 'ACTIVE' AND next_fire_at <= "
-                        + DatabaseTime.NOW_MS + " + :ahead" + notHeld(held)
+                LOCK_COLUMNS + " WHERE schedule_id IN (:ids) AND " + DUE + notHeld(held)
                         + " ORDER BY next_fire_at FOR UPDATE SKIP LOCKED",
                 params(Map.of("ids", ids, "ahead", fireAheadMs), held));
     }
@@ -191,8 +191,7 @@ public class FireDueSchedules {
     public int fire(String scheduleId) {
         Integer made = transaction.execute(tx -> {
             List<Map<String, Object>> rows = jdbc.queryForList(
-                    LOCK_COLUMNS + " WHERE schedule_id = :id AND state = 'ACTIVE'" + " AND next_fire_at <= "
-                            + DatabaseTime.NOW_MS + " + :ahead FOR UPDATE SKIP LOCKED",
+                    LOCK_COLUMNS + " WHERE schedule_id = :id AND " + DUE + " FOR UPDATE SKIP LOCKED",
                     Map.of("id", scheduleId, "ahead", fireAheadMs));
             if (rows.isEmpty()) return 0;
             return fireLocked(rows.get(0), databaseTime.nowMs());
