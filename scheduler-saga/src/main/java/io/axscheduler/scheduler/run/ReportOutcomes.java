@@ -94,10 +94,8 @@ public class ReportOutcomes {
             try {
                 JobCommand first = queue.poll(200, TimeUnit.MILLISECONDS);
                 if (first == null) continue;
-                long gatherEnd = System.nanoTime() + gatherNanos;
                 batch.add(first);
-                queue.drainTo(batch, batchSize - 1);
-                gather(batch, gatherEnd);
+                gather(batch, System.nanoTime() + gatherNanos);
                 write(batch);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -117,16 +115,17 @@ public class ReportOutcomes {
 
     /**
      * Jobs ending a few milliseconds apart share a transaction: one commit, one append and one projection batch for
-     * them instead of one each. Waits until {@code endNanos} for more outcomes, or until the batch is full.
+     * them instead of one each. Takes what is queued, then waits until {@code endNanos} for more, or until the batch
+     * is full.
      */
     private void gather(List<JobCommand> batch, long endNanos) throws InterruptedException {
-        for (long left = endNanos - System.nanoTime();
-                left > 0 && batch.size() < batchSize;
-                left = endNanos - System.nanoTime()) {
+        while (true) {
+            queue.drainTo(batch, batchSize - batch.size());
+            long left = endNanos - System.nanoTime();
+            if (batch.size() >= batchSize || left <= 0) return;
             JobCommand next = queue.poll(left, TimeUnit.NANOSECONDS);
             if (next == null) return;
             batch.add(next);
-            queue.drainTo(batch, batchSize - batch.size());
         }
     }
 
