@@ -14,6 +14,7 @@ import org.openqa.selenium.OutputType;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebDriverException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
@@ -101,8 +102,25 @@ final class Browser implements AutoCloseable {
         WebElement old = driver.findElement(By.tagName("html"));
         target.click();
         WebDriverWait wait = new WebDriverWait(driver, Duration.ofSeconds(10), Duration.ofMillis(50));
-        wait.until(ExpectedConditions.stalenessOf(old));
+        wait.until(d -> replaced(old));
         wait.until(d -> "complete".equals(driver.executeScript("return document.readyState")));
+    }
+
+    /**
+     * {@link ExpectedConditions#stalenessOf}, asked again when chromedriver answers mid-navigation that the element's
+     * node "does not belong to the document" (an inspector error, not a stale element: seen once in CI on Chromium
+     * 156, failing the wait at once).
+     */
+    private static boolean replaced(WebElement old) {
+        try {
+            old.isEnabled();
+            return false;
+        } catch (StaleElementReferenceException e) {
+            return true;
+        } catch (WebDriverException e) {
+            if (String.valueOf(e.getMessage()).contains("does not belong to the document")) return false;
+            throw e;
+        }
     }
 
     WebElement find(String testId) {
