@@ -3,6 +3,7 @@ package io.axscheduler.command;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.axscheduler.api.IsoInstants;
 import io.axscheduler.api.Namespaces;
 import io.axscheduler.api.TimeOrderedIds;
 import io.axscheduler.api.job.Backoff;
@@ -171,7 +172,7 @@ public final class JobRequestParser {
             return clock.instant().plusMillis(delayMs);
         }
         try {
-            Instant at = Instant.parse(runAt);
+            Instant at = IsoInstants.parse(runAt);
             if (at.isBefore(Instant.EPOCH) || at.isAfter(clock.instant().plusMillis(MAX_RUN_AT_AHEAD_MS))) {
                 f.error("runAt", "must lie between 1970 and ten years from now");
                 return null;

@@ -1,6 +1,7 @@
 package io.axscheduler.command;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.axscheduler.api.IsoInstants;
 import io.axscheduler.api.problem.FieldError;
 import io.axscheduler.api.problem.InvalidRequestException;
 import java.time.Instant;
@@ -132,7 +133,7 @@ public final class JsonFields {
         String s = string(field, 64);
         if (s == null) return null;
         try {
-            Instant at = Instant.parse(s);
+            Instant at = IsoInstants.parse(s);
             if (at.isBefore(Instant.EPOCH) || at.isAfter(LATEST)) {
                 error(field, "must lie between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59Z");
                 return null;

@@ -1,5 +1,6 @@
 package io.axscheduler.axonmysql.eventstore;
 
+import io.axscheduler.api.IsoInstants;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
@@ -7,6 +8,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -148,6 +150,12 @@ public final class JdbcEventTable extends JdbcEventStorageEngine {
                 began.forEach(inFlight::ended);
             }
         };
+    }
+
+    /** Axon's text for the timestamp column ({@code 2026-11-30T10:00:00.250Z}), without its formatter's cost. */
+    @Override
+    protected void writeTimestamp(PreparedStatement statement, int position, Instant timestamp) throws SQLException {
+        statement.setString(position, IsoInstants.millis(timestamp));
     }
 
     /** Axon's read, stopped below the lowest index an open append of this node holds. */
