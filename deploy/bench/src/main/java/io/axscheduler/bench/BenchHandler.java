@@ -26,6 +26,8 @@ final class BenchHandler implements JobHandler {
     private AtomicLongArray fireIntendedMs = new AtomicLongArray(0);
     private AtomicLongArray fireStartMs = new AtomicLongArray(0);
     private final AtomicInteger fireCount = new AtomicInteger();
+    /** BENCH_JOB_MS: how long each job's body takes (0: returns at once), to make more work due than the pool runs. */
+    private final long bodyMs = Long.parseLong(System.getenv().getOrDefault("BENCH_JOB_MS", "0"));
 
     @Override
     public String jobType() {
@@ -35,10 +37,17 @@ final class BenchHandler implements JobHandler {
     @Override
     public String execute(JobContext context) {
         long now = System.currentTimeMillis();
-        if (recordFire(context.idempotencyKey(), now))
-            return null; // W3 keeps only its compact records, as the peers do
-        firstStartMs.putIfAbsent(context.jobId(), now);
-        runs.computeIfAbsent(context.jobId(), id -> new AtomicInteger()).incrementAndGet();
+        if (!recordFire(context.idempotencyKey(), now)) { // W3 keeps only its compact records, as the peers do
+            firstStartMs.putIfAbsent(context.jobId(), now);
+            runs.computeIfAbsent(context.jobId(), id -> new AtomicInteger()).incrementAndGet();
+        }
+        if (bodyMs > 0) {
+            try {
+                Thread.sleep(bodyMs);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
         return null;
     }
 
