@@ -5,10 +5,10 @@ import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeFormatterBuilder;
 
 /**
- * The ISO-8601 UTC form of instants as the node writes them ({@code 2026-11-30T10:00:00.250Z}: milliseconds, always
- * three digits) and reads them, by arithmetic instead of a {@link DateTimeFormatter}'s general machinery. Each event
- * carries several instants and a timestamp column, each schedule request several more: formatting and parsing them
- * through {@code DateTimeFormatter} was a tenth of the request threads' CPU while schedules were created.
+ * The ISO-8601 UTC form of instants as the node writes them ({@code yyyy-MM-ddTHH:mm:ss.SSSZ}: milliseconds, always
+ * three digits) and reads them, by arithmetic instead of a {@link DateTimeFormatter}'s general machinery, whose
+ * fraction printer goes through {@code BigDecimal}: each event carries several instants and a timestamp column, each
+ * schedule request several more (docs/benchmark.md has what that cost).
  *
  * <p>Only the plain case goes the short way: years 1 to 9999 when writing, and when reading exactly
  * {@code yyyy-MM-ddTHH:mm:ss} with an optional fraction of one to nine digits and {@code Z}, every field in its range.

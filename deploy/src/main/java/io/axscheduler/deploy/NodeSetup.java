@@ -8,8 +8,6 @@ import io.axscheduler.api.IsoInstants;
 import io.axscheduler.api.StrictJson;
 import java.time.Clock;
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import org.springframework.boot.autoconfigure.flyway.FlywayMigrationStrategy;
 import org.springframework.boot.autoconfigure.jackson.Jackson2ObjectMapperBuilderCustomizer;
 import org.springframework.context.annotation.Bean;
@@ -32,10 +30,8 @@ class NodeSetup {
      */
     @Bean
     Jackson2ObjectMapperBuilderCustomizer instantsWithMilliseconds() {
-        DateTimeFormatter millis =
-                DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
         SimpleModule module = new SimpleModule("ax-instants");
-        module.addSerializer(Instant.class, new InstantSerializer(InstantSerializer.INSTANCE, false, false, millis) {
+        module.addSerializer(Instant.class, new InstantSerializer(InstantSerializer.INSTANCE, false, false, null) {
             @Override
             protected String formatValue(Instant value, SerializerProvider provider) {
                 return IsoInstants.millis(value);

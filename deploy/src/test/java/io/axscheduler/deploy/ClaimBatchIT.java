@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.axscheduler.scheduler.claim.ClaimDueJobs;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -163,7 +164,7 @@ class ClaimBatchIT {
     @Test
     void a_type_of_one_priority_is_read_with_two_statements_a_pass() {
         node.jdbc().update("UPDATE job_queue SET claimable = 0");
-        String inAnHour = java.time.Instant.now().plusSeconds(3600).toString();
+        String inAnHour = Instant.now().plusSeconds(3600).toString();
         node.api.submit("{\"jobType\":\"noop\",\"priority\":3,\"runAt\":\"" + inAnHour + "\"}");
         ClaimDueJobs claims = node.bean(ClaimDueJobs.class);
         long[] selects = {-1};

@@ -208,23 +208,22 @@ public class ClaimDueJobs {
         int limit = Math.min(slots, settings.batchSize() - chosen.size());
         if (limit <= 0) return false;
         if (drainedLanes.isQuiet(lane, clock.millis())) return true;
-        int[] priorities = priorities(lane);
+        Priorities priorities = priorities(lane);
         if (priorities == null) { // nothing of the type is claimable
             cameBackShort.put(lane, true);
             return true;
         }
-        int highest = priorities[0], lowest = priorities[1];
         // jobs waited past the aging bound first, whatever their priority; with one priority among the claimable rows
         // its own read below takes them first anyway (due order), so the statement is left out
-        int aged = highest == lowest ? 0 : lockDue(lane, settings.agingAfterMs(), null, limit, 0, chosen);
+        int aged = priorities.one() ? 0 : lockDue(lane, settings.agingAfterMs(), null, limit, 0, chosen);
         int got = aged;
         // then by priority, highest first: each priority's due rows in due order, so that the rows not due yet (a
         // day's delayed jobs, fires made ahead) are never read; ordered by (priority, due) in one statement, MariaDB
         // walked every claimable row of the type whenever fewer than the limit were due
-        Integer negPriority = got < limit ? highest : null;
+        Integer negPriority = got < limit ? priorities.highest() : null;
         for (int read = 1; negPriority != null; read++) {
             got += lockDue(lane, -aheadMs, negPriority, limit - got, aged, chosen);
-            negPriority = got < limit && read < MAX_PRIORITIES_A_PASS && negPriority < lowest
+            negPriority = got < limit && read < MAX_PRIORITIES_A_PASS && negPriority < priorities.lowest()
                     ? nextPriority(lane, negPriority)
                     : null;
         }
@@ -232,18 +231,25 @@ public class ClaimDueJobs {
         return true;
     }
 
+    /** The highest and the lowest priority of a lane's claimable rows, as {@code neg_priority} (higher is less). */
+    private record Priorities(int highest, int lowest) {
+        boolean one() {
+            return highest == lowest;
+        }
+    }
+
     /**
-     * The highest and the lowest priority (as {@code neg_priority}: the least and the greatest) among the lane's job
-     * type's claimable rows, due or not; null when there is none. Two index dives in one statement.
+     * The highest and the lowest priority among the lane's job type's claimable rows, due or not; null when there is
+     * none. Two index dives in one statement.
      */
-    private int[] priorities(DrainedLanes.Lane lane) {
+    private Priorities priorities(DrainedLanes.Lane lane) {
         return jdbc.query(
                 "SELECT MIN(neg_priority), MAX(neg_priority) FROM job_queue WHERE claimable = 1 AND job_type = :type",
                 Map.of("type", lane.jobType()),
                 rs -> {
                     if (!rs.next()) return null;
                     int highest = rs.getInt(1);
-                    return rs.wasNull() ? null : new int[] {highest, rs.getInt(2)};
+                    return rs.wasNull() ? null : new Priorities(highest, rs.getInt(2));
                 });
     }
 

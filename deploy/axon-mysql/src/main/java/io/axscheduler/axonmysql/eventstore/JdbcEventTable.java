@@ -152,7 +152,7 @@ public final class JdbcEventTable extends JdbcEventStorageEngine {
         };
     }
 
-    /** Axon's text for the timestamp column ({@code 2026-11-30T10:00:00.250Z}), without its formatter's cost. */
+    /** Axon's text for the timestamp column ({@code yyyy-MM-ddTHH:mm:ss.SSSZ}), without its formatter's cost. */
     @Override
     protected void writeTimestamp(PreparedStatement statement, int position, Instant timestamp) throws SQLException {
         statement.setString(position, IsoInstants.millis(timestamp));
