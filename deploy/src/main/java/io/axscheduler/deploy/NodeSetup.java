@@ -8,6 +8,8 @@ import io.axscheduler.api.IsoInstants;
 import io.axscheduler.api.StrictJson;
 import java.time.Clock;
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import org.springframework.boot.autoconfigure.flyway.FlywayMigrationStrategy;
 import org.springframework.boot.autoconfigure.jackson.Jackson2ObjectMapperBuilderCustomizer;
 import org.springframework.context.annotation.Bean;
@@ -26,12 +28,15 @@ class NodeSetup {
 
     /**
      * API.md: instants are ISO-8601 UTC with milliseconds, always three digits, written by {@link IsoInstants} (the
-     * mapper is also Axon's: event payloads carry them too). A property annotated with its own format keeps it.
+     * mapper is also Axon's: event payloads carry them too). {@code millis} is the same format for the copies Jackson
+     * makes of the serializer per property (which take the base class's formatting).
      */
     @Bean
     Jackson2ObjectMapperBuilderCustomizer instantsWithMilliseconds() {
+        DateTimeFormatter millis =
+                DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
         SimpleModule module = new SimpleModule("ax-instants");
-        module.addSerializer(Instant.class, new InstantSerializer(InstantSerializer.INSTANCE, false, false, null) {
+        module.addSerializer(Instant.class, new InstantSerializer(InstantSerializer.INSTANCE, false, false, millis) {
             @Override
             protected String formatValue(Instant value, SerializerProvider provider) {
                 return IsoInstants.millis(value);
