@@ -249,8 +249,9 @@ public class ExplainSchedule {
             reasons.add(reason(
                     "HELD_BACK",
                     "due at " + fireTime + " and held back: jobs of its type have waited to be claimed for more than "
-                            + holdBackAfterMs + " ms (ax.scheduler.schedules.hold-back-after-ms); it fires when they"
-                            + " catch up, as its misfire policy says",
+                            + holdBackAfterMs
+                            + " ms (ax.scheduler.schedules.hold-back-after-ms); its type's schedules fire"
+                            + " only as fast as those jobs are claimed until they catch up, as its misfire policy says",
                     fireTime,
                     "holdBackAfterMs",
                     holdBackAfterMs));

@@ -45,6 +45,8 @@ public class FireDueSchedules {
     private static final Logger log = LoggerFactory.getLogger(FireDueSchedules.class);
     /** Claimable job types {@link #typesBehind()} looks at, at most. */
     static final int MAX_TYPES_CHECKED = 200;
+    /** Due, waiting jobs of a type {@link #dueWaiting} counts, at most. */
+    static final int MAX_DUE_COUNTED = 100_000;
 
     private static final String LOCK_COLUMNS =
             "SELECT schedule_id, trigger_json, anchor_at, next_fire_at, queued_fire_at,"
@@ -88,11 +90,30 @@ public class FireDueSchedules {
      * read without locks, each is locked when fired.
      */
     public List<String> dueScheduleIds(int limit, Set<String> held) {
+        return dueScheduleIds(limit, held, null);
+    }
+
+    /** As {@link #dueScheduleIds(int, Set)}, and only of job type {@code only} unless it is null. */
+    public List<String> dueScheduleIds(int limit, Set<String> held, String only) {
         return jdbc.queryForList(
-                "SELECT schedule_id FROM schedules WHERE " + DUE + notHeld(held)
+                "SELECT schedule_id FROM schedules WHERE " + DUE + notHeld(held) + onlyType(only)
                         + " ORDER BY next_fire_at LIMIT :limit",
-                params(Map.of("limit", limit, "ahead", fireAheadMs), held),
+                params(Map.of("limit", limit, "ahead", fireAheadMs), held, only),
                 String.class);
+    }
+
+    /**
+     * Jobs of {@code type} due by database time and waiting to be claimed, counted up to {@value #MAX_DUE_COUNTED}: a
+     * range of the aging index.
+     */
+    public long dueWaiting(String type) {
+        Long count = jdbc.queryForObject(
+                "SELECT COUNT(*) FROM (SELECT 1 FROM job_queue FORCE INDEX (idx_job_queue_aging) WHERE claimable = 1"
+                        + " AND job_type = :type AND run_at <= " + DatabaseTime.NOW_MS + " LIMIT " + MAX_DUE_COUNTED
+                        + ") due",
+                Map.of("type", type),
+                Long.class);
+        return count == null ? 0 : count;
     }
 
     /**
@@ -122,10 +143,19 @@ public class FireDueSchedules {
         return held.isEmpty() ? "" : " AND job_type NOT IN (:held)";
     }
 
+    private static String onlyType(String only) {
+        return only == null ? "" : " AND job_type = :only";
+    }
+
     private static Map<String, Object> params(Map<String, Object> base, Set<String> held) {
-        if (held.isEmpty()) return base;
+        return params(base, held, null);
+    }
+
+    private static Map<String, Object> params(Map<String, Object> base, Set<String> held, String only) {
+        if (held.isEmpty() && only == null) return base;
         Map<String, Object> all = new HashMap<>(base);
-        all.put("held", held);
+        if (!held.isEmpty()) all.put("held", held);
+        if (only != null) all.put("only", only);
         return all;
     }
 
@@ -149,8 +179,13 @@ public class FireDueSchedules {
      * the schedules one by one, so one bad schedule costs the others a retry, never their fires.
      */
     public Fired fireDue(int limit, Set<String> held) {
+        return fireDue(limit, held, null);
+    }
+
+    /** As {@link #fireDue(int, Set)}, and only schedules of job type {@code only} unless it is null. */
+    public Fired fireDue(int limit, Set<String> held, String only) {
         Fired fired = transaction.execute(tx -> {
-            List<Map<String, Object>> rows = lockDue(limit, held);
+            List<Map<String, Object>> rows = lockDue(limit, held, only);
             if (rows.isEmpty()) return new Fired(0, 0, 0);
             long nowMs = databaseTime.nowMs();
             return OneUnitOfWork.run(() -> {
@@ -170,21 +205,22 @@ public class FireDueSchedules {
      * Locks up to {@code limit} due schedules, oldest fire time first, none of the {@code held} types. With none held,
      * one locking read of the due index. With types held, their due schedules crowd the head of that index and a
      * locking read would lock and read each of them on every pass; the schedules it may fire are found in the index
-     * alone (it holds the job type), unlocked, and then locked by key, their state and fire time checked again. Rows
-     * another node holds are skipped; when those are all it found, the next pass looks again.
+     * alone (it holds the job type), unlocked, and then locked by key, their state and fire time checked again; so are
+     * the schedules of one type ({@code only}, unless null). Rows another node holds are skipped; when those are all
+     * it found, the next pass looks again.
      */
-    private List<Map<String, Object>> lockDue(int limit, Set<String> held) {
-        if (held.isEmpty()) {
+    private List<Map<String, Object>> lockDue(int limit, Set<String> held, String only) {
+        if (held.isEmpty() && only == null) {
             return jdbc.queryForList(
                     LOCK_COLUMNS + " WHERE " + DUE + " ORDER BY next_fire_at LIMIT :limit FOR UPDATE SKIP LOCKED",
                     Map.of("limit", limit, "ahead", fireAheadMs));
         }
-        List<String> ids = dueScheduleIds(limit, held);
+        List<String> ids = dueScheduleIds(limit, held, only);
         if (ids.isEmpty()) return List.of();
         return jdbc.queryForList(
-                LOCK_COLUMNS + " WHERE schedule_id IN (:ids) AND " + DUE + notHeld(held)
+                LOCK_COLUMNS + " WHERE schedule_id IN (:ids) AND " + DUE + notHeld(held) + onlyType(only)
                         + " ORDER BY next_fire_at FOR UPDATE SKIP LOCKED",
-                params(Map.of("ids", ids, "ahead", fireAheadMs), held));
+                params(Map.of("ids", ids, "ahead", fireAheadMs), held, only));
     }
 
     /** Fires what is due of one schedule; returns the jobs made (0 when another node holds it or it is no longer due). */

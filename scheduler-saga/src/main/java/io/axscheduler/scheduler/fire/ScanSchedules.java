@@ -5,8 +5,11 @@ import io.axscheduler.scheduler.SchedulerProperties;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -36,6 +39,7 @@ public class ScanSchedules implements SmartLifecycle {
     private final boolean enabled;
     private ExecutorService firePool;
     private final Clock clock;
+    private final Pacing pacing;
     private volatile boolean paused;
     private volatile boolean backlog;
     private volatile Instant lastCompletedPass;
@@ -50,6 +54,7 @@ public class ScanSchedules implements SmartLifecycle {
         this.batchSize = settings.batchSize();
         this.enabled = properties.scan().enabled();
         this.clock = clock;
+        this.pacing = new Pacing(settings.holdBackAfterMs());
         this.lastCompletedPass = clock.instant();
     }
 
@@ -84,14 +89,16 @@ public class ScanSchedules implements SmartLifecycle {
             lastCompletedPass = clock.instant();
             return 0;
         }
-        Set<String> held = heldTypes();
-        FireDueSchedules.Fired first = fireBatch(held);
-        int made = first.jobs();
+        Map<String, Long> paced = pacedTypes();
+        Set<String> held = paced.keySet();
+        int made = firePaced(paced);
+        FireDueSchedules.Fired first = fireBatch(held, null, batchSize);
+        made += first.jobs();
         boolean full = first.full(batchSize);
         if (full && fireThreads > 1) {
             // a backlog: more batches at once, each on its own connection; SKIP LOCKED keeps them on distinct rows
             List<Future<FireDueSchedules.Fired>> more = new ArrayList<>(fireThreads);
-            for (int i = 0; i < fireThreads; i++) more.add(firePool.submit(() -> fireBatch(held)));
+            for (int i = 0; i < fireThreads; i++) more.add(firePool.submit(() -> fireBatch(held, null, batchSize)));
             full = false;
             for (Future<FireDueSchedules.Fired> batch : more) {
                 try {
@@ -121,16 +128,41 @@ public class ScanSchedules implements SmartLifecycle {
     }
 
     /**
-     * One batch in one transaction; when it fails, its schedules one by one, each in its own (and the pass does not
-     * go again at once: what failed is retried at the next tick).
+     * What each paced type may make, in batches of its own schedules (other paced types' left out), before the
+     * batches of the types that fire freely; returns the jobs made.
      */
-    private FireDueSchedules.Fired fireBatch(Set<String> held) {
+    private int firePaced(Map<String, Long> paced) {
+        int made = 0;
+        for (Map.Entry<String, Long> type : paced.entrySet()) {
+            Set<String> others = new HashSet<>(paced.keySet());
+            others.remove(type.getKey());
+            long left = type.getValue();
+            while (left > 0) {
+                int limit = (int) Math.min(batchSize, left);
+                FireDueSchedules.Fired batch = fireBatch(others, type.getKey(), limit);
+                pacing.made(type.getKey(), batch.jobs());
+                made += batch.jobs();
+                left -= Math.max(1, batch.jobs());
+                if (!batch.full(limit)) {
+                    caughtUp(type.getKey());
+                    break;
+                }
+            }
+        }
+        return made;
+    }
+
+    /**
+     * One batch in one transaction, of type {@code only} unless null; when it fails, its schedules one by one, each in
+     * its own (and the pass does not go again at once: what failed is retried at the next tick).
+     */
+    private FireDueSchedules.Fired fireBatch(Set<String> held, String only, int limit) {
         try {
-            return fire.fireDue(batchSize, held);
+            return fire.fireDue(limit, held, only);
         } catch (RuntimeException e) {
             log.debug("firing a batch of schedules failed; firing them one by one: {}", e.toString());
             int made = 0;
-            for (String id : fire.dueScheduleIds(batchSize, held)) {
+            for (String id : fire.dueScheduleIds(limit, held, only)) {
                 try {
                     made += fire.fire(id);
                 } catch (RuntimeException one) {
@@ -143,26 +175,43 @@ public class ScanSchedules implements SmartLifecycle {
     }
 
     /**
-     * The job types whose schedules wait this pass, as {@link FireDueSchedules#typesBehind()} finds them; a change is
-     * logged, as the shortfall it means is otherwise seen only in {@code ax_schedules_behind} and the start lag.
+     * The job types whose schedules are paced this pass ({@link Pacing}: those {@link FireDueSchedules#typesBehind()}
+     * finds, and those still draining), with the jobs each may make; a change is logged, as the shortfall it means is
+     * otherwise seen only in {@code ax_schedules_behind} and the start lag.
      */
-    private Set<String> heldTypes() {
-        Set<String> held;
+    private Map<String, Long> pacedTypes() {
+        Map<String, Long> paced;
         try {
-            held = fire.typesBehind();
+            paced = pacing.budgets(fire.typesBehind(), fire::dueWaiting, clock.millis());
         } catch (RuntimeException e) {
             log.debug("could not tell which job types are behind; none held back: {}", e.toString());
-            held = Set.of();
+            paced = Map.of();
         }
+        if (!paced.isEmpty()) log.debug("paced job types and the jobs each may make: {}", paced);
+        Set<String> held = Set.copyOf(paced.keySet());
         if (!held.equals(heldBack)) {
-            if (held.isEmpty()) log.info("schedules of every job type fire again: their jobs are no longer behind");
-            else log.warn("schedules of job types {} held back: their waiting jobs are overdue beyond the bound", held);
+            if (held.isEmpty())
+                log.info("schedules of every job type fire freely again: their jobs are no longer behind");
+            else
+                log.warn(
+                        "schedules of job types {} held back: their waiting jobs are overdue beyond the bound; they"
+                                + " fire only as fast as those jobs are claimed until the backlog is gone",
+                        new TreeSet<>(held));
             heldBack = held;
         }
-        return held;
+        return paced;
     }
 
-    /** Job types whose schedules the last pass held back. */
+    /** A paced type whose due schedules all fired this pass: it fires freely from the next. */
+    private void caughtUp(String type) {
+        pacing.caughtUp(type);
+        Set<String> held = new TreeSet<>(heldBack);
+        held.remove(type);
+        heldBack = Set.copyOf(held);
+        log.info("schedules of job type {} fire freely again: they caught up", type);
+    }
+
+    /** Job types whose schedules are held back (paced) now. */
     public Set<String> heldBack() {
         return heldBack;
     }

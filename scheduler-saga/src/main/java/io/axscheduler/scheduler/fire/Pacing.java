@@ -1,0 +1,79 @@
+package io.axscheduler.scheduler.fire;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.ToLongFunction;
+
+/**
+ * How many jobs the schedules of a job type that is behind may make in a pass. A type falls behind when its oldest
+ * waiting job has waited past {@code hold-back-after-ms} ({@link FireDueSchedules#typesBehind()}), and stays paced
+ * until a pass fires all its due schedules within what it may make. While paced, its schedules make only what tops its
+ * due, waiting jobs up to half of that bound's worth at the rate the nodes have been taking them: the count at the last
+ * pass, plus the jobs this node made since, less the count now, is what was taken meanwhile (averaged over passes).
+ * What is taken from a queue that ran dry says only that the nodes could take more: the rate then counts double, so
+ * the feed grows until jobs wait between passes. So a type the nodes cannot keep up with is fed at their pace, its jobs
+ * wait about half the bound, and the nodes neither idle while a backlog drains nor get a burst when it has — instead
+ * of holding the type until its queue is empty and then firing everything due at once. The first paced pass knows no
+ * rate yet and makes nothing. Another node's fires of the type count as less taken, so nodes pacing one type slow each
+ * other down rather than each filling the queue.
+ *
+ * <p>Node-local and kept on the schedule scan's thread; a restart starts without rates.
+ */
+final class Pacing {
+
+    private final long afterMs;
+    private final Map<String, Paced> paced = new HashMap<>();
+
+    private static final class Paced {
+        long count;
+        long atMs;
+        long made;
+        double perMs = Double.NaN;
+    }
+
+    /** {@code afterMs}: {@code hold-back-after-ms}; the waiting jobs are kept at half its worth. */
+    Pacing(long afterMs) {
+        this.afterMs = afterMs;
+    }
+
+    /**
+     * The jobs each paced type may make this pass: the types {@code late} now, and those paced before that have not
+     * caught up; {@code dueWaiting} counts a type's due, waiting jobs. A type absent from the answer fires freely.
+     */
+    synchronized Map<String, Long> budgets(Set<String> late, ToLongFunction<String> dueWaiting, long nowMs) {
+        Set<String> types = new TreeSet<>(late);
+        types.addAll(paced.keySet());
+        Map<String, Long> budgets = new TreeMap<>();
+        for (String type : types) {
+            long count = dueWaiting.applyAsLong(type);
+            Paced p = paced.get(type);
+            if (p == null) {
+                p = new Paced();
+                paced.put(type, p);
+            } else if (nowMs > p.atMs) {
+                double taken = Math.max(0, p.count + p.made - count) / (double) (nowMs - p.atMs);
+                if (count == 0) taken *= 2;
+                p.perMs = Double.isNaN(p.perMs) ? taken : (p.perMs + taken) / 2;
+            }
+            p.count = count;
+            p.atMs = nowMs;
+            p.made = 0;
+            budgets.put(type, Double.isNaN(p.perMs) ? 0 : Math.max(0, (long) (p.perMs * afterMs / 2) - count));
+        }
+        return budgets;
+    }
+
+    /** Jobs this node's schedules of {@code type} made in this pass. */
+    synchronized void made(String type, int jobs) {
+        Paced p = paced.get(type);
+        if (p != null) p.made += jobs;
+    }
+
+    /** A pass fired every due schedule of {@code type} within what it could make: it fires freely from the next. */
+    synchronized void caughtUp(String type) {
+        paced.remove(type);
+    }
+}
