@@ -95,7 +95,8 @@ class ScheduleHoldBackIT {
         }
         assertThat(heldBack()).contains("sleep");
         assertThat(most).as("most jobs waiting").isLessThan(80);
-        assertThat(made("sleep") - before).as("jobs made in 6 s").isGreaterThanOrEqualTo(25);
+        // the thread runs 60 in 6 s; fed at its pace it gets most of them
+        assertThat(made("sleep") - before).as("jobs made in 6 s").isGreaterThanOrEqualTo(40);
 
         for (String id : ids)
             assertThat(node.api.post("/api/v1/schedules/" + id + "/pause", "{}").status())

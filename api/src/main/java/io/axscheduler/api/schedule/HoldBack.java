@@ -1,8 +1,10 @@
 package io.axscheduler.api.schedule;
 
 /**
- * When a job type's schedules are held back ({@code ax.scheduler.schedules.hold-back-after-ms}): the one question the
- * schedule scan asks before firing and schedule explain asks to say why a fire is late, so both answer alike.
+ * When a job type's schedules are held back ({@code ax.scheduler.schedules.hold-back-after-ms}): the question the
+ * schedule scan asks before firing and schedule explain asks to say why a fire is late. The scan then paces the type
+ * until it catches up, which explain cannot see: while paced its head waits about half the bound, and explain calls
+ * such a fire due.
  */
 public final class HoldBack {
 

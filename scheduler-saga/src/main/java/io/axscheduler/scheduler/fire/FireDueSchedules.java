@@ -45,8 +45,8 @@ public class FireDueSchedules {
     private static final Logger log = LoggerFactory.getLogger(FireDueSchedules.class);
     /** Claimable job types {@link #typesBehind()} looks at, at most. */
     static final int MAX_TYPES_CHECKED = 200;
-    /** Due, waiting jobs of a type {@link #dueWaiting} counts, at most. */
-    static final int MAX_DUE_COUNTED = 100_000;
+    /** Waiting jobs of a type {@link #waiting} counts, at most. */
+    static final int MAX_WAITING_COUNTED = 100_000;
 
     private static final String LOCK_COLUMNS =
             "SELECT schedule_id, trigger_json, anchor_at, next_fire_at, queued_fire_at,"
@@ -103,14 +103,13 @@ public class FireDueSchedules {
     }
 
     /**
-     * Jobs of {@code type} due by database time and waiting to be claimed, counted up to {@value #MAX_DUE_COUNTED}: a
-     * range of the aging index.
+     * Jobs of {@code type} waiting to be claimed (due or not), counted up to {@value #MAX_WAITING_COUNTED}: a range of
+     * the aging index.
      */
-    public long dueWaiting(String type) {
+    public long waiting(String type) {
         Long count = jdbc.queryForObject(
                 "SELECT COUNT(*) FROM (SELECT 1 FROM job_queue FORCE INDEX (idx_job_queue_aging) WHERE claimable = 1"
-                        + " AND job_type = :type AND run_at <= " + DatabaseTime.NOW_MS + " LIMIT " + MAX_DUE_COUNTED
-                        + ") due",
+                        + " AND job_type = :type LIMIT " + MAX_WAITING_COUNTED + ") waiting",
                 Map.of("type", type),
                 Long.class);
         return count == null ? 0 : count;

@@ -9,6 +9,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -44,6 +45,8 @@ public class ScanSchedules implements SmartLifecycle {
     private volatile boolean backlog;
     private volatile Instant lastCompletedPass;
     private volatile Set<String> heldBack = Set.of();
+    /** The types behind at the start of this pass (scan thread only). */
+    private Set<String> late = Set.of();
 
     public ScanSchedules(FireDueSchedules fire, Clock clock, SchedulerProperties properties) {
         SchedulerProperties.Schedules settings = properties.schedules();
@@ -54,7 +57,7 @@ public class ScanSchedules implements SmartLifecycle {
         this.batchSize = settings.batchSize();
         this.enabled = properties.scan().enabled();
         this.clock = clock;
-        this.pacing = new Pacing(settings.holdBackAfterMs());
+        this.pacing = new Pacing(settings.holdBackAfterMs(), settings.scanMaxIntervalMs());
         this.lastCompletedPass = clock.instant();
     }
 
@@ -129,7 +132,9 @@ public class ScanSchedules implements SmartLifecycle {
 
     /**
      * What each paced type may make, in batches of its own schedules (other paced types' left out), before the
-     * batches of the types that fire freely; returns the jobs made.
+     * batches of the types that fire freely; returns the jobs made. A batch is sized by the jobs a schedule made in the
+     * one before (a late schedule may make several: FIRE_ALL). A type none of whose schedules is due any more, and
+     * whose oldest job no longer waits past the bound, is caught up.
      */
     private int firePaced(Map<String, Long> paced) {
         int made = 0;
@@ -137,17 +142,18 @@ public class ScanSchedules implements SmartLifecycle {
             Set<String> others = new HashSet<>(paced.keySet());
             others.remove(type.getKey());
             long left = type.getValue();
+            double perSchedule = 1;
             while (left > 0) {
-                int limit = (int) Math.min(batchSize, left);
+                int limit = (int) Math.max(1, Math.min(batchSize, (long) Math.ceil(left / perSchedule)));
                 FireDueSchedules.Fired batch = fireBatch(others, type.getKey(), limit);
                 pacing.made(type.getKey(), batch.jobs());
                 made += batch.jobs();
                 left -= Math.max(1, batch.jobs());
-                if (!batch.full(limit)) {
-                    caughtUp(type.getKey());
-                    break;
-                }
+                if (batch.schedules() > 0) perSchedule = Math.max(1, (double) batch.jobs() / batch.schedules());
+                if (!batch.full(limit)) break;
             }
+            if (!late.contains(type.getKey())
+                    && fire.dueScheduleIds(1, others, type.getKey()).isEmpty()) caughtUp(type.getKey());
         }
         return made;
     }
@@ -182,10 +188,13 @@ public class ScanSchedules implements SmartLifecycle {
     private Map<String, Long> pacedTypes() {
         Map<String, Long> paced;
         try {
-            paced = pacing.budgets(fire.typesBehind(), fire::dueWaiting, clock.millis());
+            late = fire.typesBehind();
+            paced = pacing.budgets(late, fire::waiting, clock.millis());
         } catch (RuntimeException e) {
-            log.debug("could not tell which job types are behind; none held back: {}", e.toString());
-            paced = Map.of();
+            log.debug("could not tell which job types are behind; those held back stay so: {}", e.toString());
+            late = heldBack;
+            paced = new TreeMap<>();
+            for (String type : heldBack) paced.put(type, 0L);
         }
         if (!paced.isEmpty()) log.debug("paced job types and the jobs each may make: {}", paced);
         Set<String> held = Set.copyOf(paced.keySet());
@@ -202,7 +211,7 @@ public class ScanSchedules implements SmartLifecycle {
         return paced;
     }
 
-    /** A paced type whose due schedules all fired this pass: it fires freely from the next. */
+    /** A paced type that caught up: it fires freely from the next pass. */
     private void caughtUp(String type) {
         pacing.caughtUp(type);
         Set<String> held = new TreeSet<>(heldBack);

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 class PacingTest {
 
     /** hold-back-after-ms 3,000: a paced type keeps 1.5 s of its jobs' claim rate waiting. */
-    private final Pacing pacing = new Pacing(3_000);
+    private final Pacing pacing = new Pacing(3_000, 600);
 
     private final Map<String, Long> due = new HashMap<>();
 
@@ -36,6 +36,34 @@ class PacingTest {
         pacing.made("bill", 1_000);
         due.put("bill", 300L);
         assertThat(pass(Set.of("bill"), 2_000)).containsEntry("bill", 1_275L - 300L);
+    }
+
+    @Test
+    void a_short_bound_keeps_two_passes_of_work_waiting() {
+        Pacing shortBound = new Pacing(1_000, 600);
+        shortBound.budgets(Set.of("bill"), type -> 1_000L, 0);
+        // 0.8 a ms: half the bound would be 400, less than two passes (1,200 ms) take: 960 should wait
+        assertThat(shortBound.budgets(Set.of("bill"), type -> 200L, 1_000)).containsEntry("bill", 760L);
+    }
+
+    @Test
+    void a_dry_queue_always_gets_a_job_so_a_paced_type_never_stalls() {
+        due.put("bill", 0L); // its last job was claimed between the two reads of the pass
+        assertThat(pass(Set.of("bill"), 0)).containsExactly(Map.entry("bill", 1L));
+        // nothing taken, nothing made: still a job a pass, until one shows a rate or the type catches up
+        assertThat(pass(Set.of("bill"), 1_000)).containsExactly(Map.entry("bill", 1L));
+    }
+
+    @Test
+    void passes_close_together_add_to_one_sample() {
+        due.put("bill", 1_000L);
+        pass(Set.of("bill"), 0);
+        due.put("bill", 990L);
+        assertThat(pass(Set.of("bill"), 20)).containsEntry("bill", 0L); // no rate from 20 ms
+        pacing.made("bill", 100);
+        due.put("bill", 300L);
+        // 1,000 + 100 made - 300 = 800 taken over the second since the last sample: 0.8 a ms, 1,200 should wait
+        assertThat(pass(Set.of("bill"), 1_000)).containsEntry("bill", 900L);
     }
 
     @Test
