@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.axscheduler.scheduler.fire.ScanSchedules;
+import io.axscheduler.scheduler.observe.ReportNodeStatus;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -94,6 +95,9 @@ class ScheduleHoldBackIT {
             Thread.sleep(100);
         }
         assertThat(heldBack()).contains("sleep");
+        // the node says so in its row, which explanations read on any node
+        node.bean(ReportNodeStatus.class).report();
+        assertThat(heldBackReported()).isEqualTo("sleep");
         assertThat(most).as("most jobs waiting").isLessThan(80);
         // the thread runs 60 in 6 s; fed at its pace it gets most of them
         assertThat(made("sleep") - before).as("jobs made in 6 s").isGreaterThanOrEqualTo(40);
@@ -105,6 +109,12 @@ class ScheduleHoldBackIT {
                 .queryForList("SELECT job_id FROM job_queue WHERE job_type = 'sleep' AND claimable = 1", String.class)
                 .forEach(id -> node.api.post("/api/v1/jobs/" + id + "/cancel", "{}"));
         Await.until(Duration.ofSeconds(20), () -> !heldBack().contains("sleep"), () -> "held back: " + heldBack());
+        node.bean(ReportNodeStatus.class).report();
+        assertThat(heldBackReported()).isEmpty();
+    }
+
+    private static String heldBackReported() {
+        return node.jdbc().queryForObject("SELECT held_back FROM ax_nodes WHERE node_id = 'node-a'", String.class);
     }
 
     @Test

@@ -3,8 +3,8 @@ package io.axscheduler.api.schedule;
 /**
  * When a job type's schedules are held back ({@code ax.scheduler.schedules.hold-back-after-ms}): the question the
  * schedule scan asks before firing and schedule explain asks to say why a fire is late. The scan then paces the type
- * until it catches up, which explain cannot see: while paced its head waits about half the bound, and explain calls
- * such a fire due.
+ * until it catches up (its head then waits less than the bound); each node reports the types it paces in
+ * {@code ax_nodes.held_back}, which explain reads too.
  */
 public final class HoldBack {
 

@@ -215,13 +215,15 @@ public class ExplainSchedule {
 
     /**
      * Whether the schedule scan holds this schedule back: the jobs at the head of its type's queue (in due order) have
-     * waited to be claimed beyond the bound ({@link HoldBack}, the question the scheduler side asks before firing).
+     * waited to be claimed beyond the bound ({@link HoldBack}, the question the scheduler side asks before firing), or
+     * a live node reports the type held back (paced: its head then waits less than the bound).
      */
-    private boolean heldBack(String scheduleId) {
+    private boolean heldBack(String scheduleId, LiveState.Snapshot now) {
         if (holdBackAfterMs <= 0) return false;
         List<String> types = jdbc.queryForList(
                 "SELECT job_type FROM schedules WHERE schedule_id = :id", Map.of("id", scheduleId), String.class);
         if (types.isEmpty()) return false;
+        if (now.nodes().stream().anyMatch(n -> n.heldBack().contains(types.get(0)))) return true;
         Boolean held = jdbc.queryForObject(
                 HoldBack.HEAD_WAITED_TOO_LONG, Map.of("after", holdBackAfterMs, "type", types.get(0)), Boolean.class);
         return Boolean.TRUE.equals(held);
@@ -245,7 +247,7 @@ public class ExplainSchedule {
                     fireTime,
                     "liveNodes",
                     now.nodes().stream().map(LiveState.NodeRow::nodeId).toList()));
-        } else if (pending && heldBack(scheduleId)) {
+        } else if (pending && heldBack(scheduleId, now)) {
             reasons.add(reason(
                     "HELD_BACK",
                     "due at " + fireTime + " and held back: jobs of its type have waited to be claimed for more than "

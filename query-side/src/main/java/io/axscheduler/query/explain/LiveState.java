@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.stereotype.Component;
 
@@ -22,14 +23,18 @@ public class LiveState {
     static final String NOW_MS = "ROUND(UNIX_TIMESTAMP(NOW(3)) * 1000)";
     private static final TypeReference<Map<String, List<Integer>>> POOLS = new TypeReference<>() {};
 
-    /** A node's row of ax_nodes. {@code pools}: job type → [threads, running or queued]. */
+    /**
+     * A node's row of ax_nodes. {@code pools}: job type → [threads, running or queued]; {@code heldBack}: the job types
+     * its schedule scan holds back (paces).
+     */
     public record NodeRow(
             String nodeId,
             boolean scanning,
             long lastScanAt,
             long lastFirePassAt,
             long reportedAt,
-            Map<String, List<Integer>> pools) {}
+            Map<String, List<Integer>> pools,
+            Set<String> heldBack) {}
 
     /** What a reader sees at once: the database's now, the live nodes, and the live workers of each app. */
     public record Snapshot(long nowMs, List<NodeRow> nodes, long scanStallMs) {
@@ -71,7 +76,7 @@ public class LiveState {
         long now = jdbc.queryForObject("SELECT " + NOW_MS, Map.of(), Long.class);
         List<NodeRow> nodes = new ArrayList<>();
         jdbc.query(
-                "SELECT node_id, scanning, last_scan_at, last_fire_pass_at, reported_at, pools FROM ax_nodes"
+                "SELECT node_id, scanning, last_scan_at, last_fire_pass_at, reported_at, pools, held_back FROM ax_nodes"
                         + " WHERE reported_at >= :since ORDER BY node_id LIMIT 1000",
                 Map.of("since", now - nodeSilentMs),
                 rs -> {
@@ -81,7 +86,10 @@ public class LiveState {
                             rs.getLong(3),
                             rs.getLong(4),
                             rs.getLong(5),
-                            pools(rs.getString(6))));
+                            pools(rs.getString(6)),
+                            rs.getString(7).isEmpty()
+                                    ? Set.of()
+                                    : Set.of(rs.getString(7).split(","))));
                 });
         return new Snapshot(now, nodes, scanStallMs);
     }

@@ -12,6 +12,8 @@ import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -32,6 +34,8 @@ public class ReportNodeStatus implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(ReportNodeStatus.class);
     static final long FORGET_AFTER_MS = 86_400_000L;
+    /** The {@code held_back} column's length. */
+    static final int HELD_BACK_CHARS = 2000;
 
     private final NamedParameterJdbcTemplate jdbc;
     private final ScanDueJobs scan;
@@ -89,14 +93,26 @@ public class ReportNodeStatus implements SmartLifecycle {
         row.put("fireAgo", Math.max(0, now - schedules.lastCompletedPass().toEpochMilli()));
         row.put("startedAgo", Math.max(0, now - startedAt));
         row.put("pools", poolsJson);
+        row.put("heldBack", heldBack(schedules.heldBack()));
         jdbc.update(
                 "INSERT INTO ax_nodes (node_id, scanning, last_scan_at, last_fire_pass_at, reported_at, started_at,"
-                        + " pools) VALUES (:node, :scanning, " + DatabaseTime.NOW_MS + " - :scanAgo, "
+                        + " pools, held_back) VALUES (:node, :scanning, " + DatabaseTime.NOW_MS + " - :scanAgo, "
                         + DatabaseTime.NOW_MS + " - :fireAgo, " + DatabaseTime.NOW_MS + ", " + DatabaseTime.NOW_MS
-                        + " - :startedAgo, :pools) ON DUPLICATE KEY UPDATE scanning = VALUES(scanning),"
+                        + " - :startedAgo, :pools, :heldBack) ON DUPLICATE KEY UPDATE scanning = VALUES(scanning),"
                         + " last_scan_at = VALUES(last_scan_at), last_fire_pass_at = VALUES(last_fire_pass_at),"
-                        + " reported_at = VALUES(reported_at), pools = VALUES(pools)",
+                        + " reported_at = VALUES(reported_at), pools = VALUES(pools), held_back = VALUES(held_back)",
                 row);
+    }
+
+    /** The held-back types, comma-separated, as many as fit the column (the first in name order). */
+    static String heldBack(Set<String> types) {
+        StringBuilder held = new StringBuilder();
+        for (String type : new TreeSet<>(types)) {
+            if (held.length() + type.length() + 1 > HELD_BACK_CHARS) break;
+            if (held.length() > 0) held.append(',');
+            held.append(type);
+        }
+        return held.toString();
     }
 
     private void tick() {
