@@ -146,10 +146,6 @@ public class FireDueSchedules {
         return only == null ? "" : " AND job_type = :only";
     }
 
-    private static Map<String, Object> params(Map<String, Object> base, Set<String> held) {
-        return params(base, held, null);
-    }
-
     private static Map<String, Object> params(Map<String, Object> base, Set<String> held, String only) {
         if (held.isEmpty() && only == null) return base;
         Map<String, Object> all = new HashMap<>(base);
