@@ -86,8 +86,8 @@ class ScheduleHoldBackIT {
         Await.until(Duration.ofSeconds(30), () -> waiting("sleep") < 15, () -> "waiting " + waiting("sleep"));
 
         // then the type stays held back and is fed as it is taken: never a stop while the thread runs, never a burst
-        // of everything due after an empty queue (a type held until its queue was empty peaked at ~150 here; a
-        // schedule 1 s behind makes two or three jobs a fire, which a pass may overshoot by)
+        // of everything due after an empty queue (a draft that let the type fire freely once its queue was empty
+        // peaked at 147 here; a schedule 1 s behind makes two or three jobs a fire, which a pass may overshoot by)
         int before = made("sleep"), most = 0;
         long until = System.currentTimeMillis() + 6_000;
         while (System.currentTimeMillis() < until) {

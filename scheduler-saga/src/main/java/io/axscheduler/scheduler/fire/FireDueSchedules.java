@@ -86,14 +86,9 @@ public class FireDueSchedules {
     }
 
     /**
-     * Schedules due by database time within the look-ahead, oldest first, but none of the {@code held} job types;
-     * read without locks, each is locked when fired.
+     * Schedules due by database time within the look-ahead, oldest first, but none of the {@code held} job types and
+     * only of type {@code only} unless it is null; read without locks, each is locked when fired.
      */
-    public List<String> dueScheduleIds(int limit, Set<String> held) {
-        return dueScheduleIds(limit, held, null);
-    }
-
-    /** As {@link #dueScheduleIds(int, Set)}, and only of job type {@code only} unless it is null. */
     public List<String> dueScheduleIds(int limit, Set<String> held, String only) {
         return jdbc.queryForList(
                 "SELECT schedule_id FROM schedules WHERE " + DUE + notHeld(held) + onlyType(only)

@@ -30,6 +30,8 @@ final class Pacing {
 
     private final long windowMs;
     private final Map<String, Paced> paced = new HashMap<>();
+    /** The types behind at the last {@link #budgets}: they cannot catch up in that pass. */
+    private Set<String> late = Set.of();
 
     private static final class Paced {
         long count;
@@ -51,6 +53,7 @@ final class Pacing {
      * caught up; {@code waiting} counts a type's jobs waiting to be claimed. A type absent from the answer fires freely.
      */
     synchronized Map<String, Long> budgets(Set<String> late, ToLongFunction<String> waiting, long nowMs) {
+        this.late = Set.copyOf(late);
         Set<String> types = new TreeSet<>(late);
         types.addAll(paced.keySet());
         Map<String, Long> budgets = new TreeMap<>();
@@ -82,8 +85,16 @@ final class Pacing {
         if (p != null) p.made += jobs;
     }
 
-    /** None of {@code type}'s schedules is due and its jobs no longer wait past the bound: it fires freely again. */
-    synchronized void caughtUp(String type) {
-        paced.remove(type);
+    /**
+     * None of {@code type}'s schedules is due: unless it was behind at the last {@link #budgets} (its oldest job still
+     * waits past the bound), it fires freely again. True when it was paced and no longer is.
+     */
+    synchronized boolean caughtUp(String type) {
+        return !late.contains(type) && paced.remove(type) != null;
+    }
+
+    /** The types paced now. */
+    synchronized Set<String> types() {
+        return Set.copyOf(paced.keySet());
     }
 }

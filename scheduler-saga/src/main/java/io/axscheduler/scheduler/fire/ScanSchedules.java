@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -44,9 +43,6 @@ public class ScanSchedules implements SmartLifecycle {
     private volatile boolean paused;
     private volatile boolean backlog;
     private volatile Instant lastCompletedPass;
-    private volatile Set<String> heldBack = Set.of();
-    /** The types behind at the start of this pass (scan thread only). */
-    private Set<String> late = Set.of();
 
     public ScanSchedules(FireDueSchedules fire, Clock clock, SchedulerProperties properties) {
         SchedulerProperties.Schedules settings = properties.schedules();
@@ -152,8 +148,8 @@ public class ScanSchedules implements SmartLifecycle {
                 if (batch.schedules() > 0) perSchedule = Math.max(1, (double) batch.jobs() / batch.schedules());
                 if (!batch.full(limit)) break;
             }
-            if (!late.contains(type.getKey())
-                    && fire.dueScheduleIds(1, others, type.getKey()).isEmpty()) caughtUp(type.getKey());
+            if (fire.dueScheduleIds(1, others, type.getKey()).isEmpty() && pacing.caughtUp(type.getKey()))
+                log.info("schedules of job type {} fire freely again: they caught up", type.getKey());
         }
         return made;
     }
@@ -182,47 +178,33 @@ public class ScanSchedules implements SmartLifecycle {
 
     /**
      * The job types whose schedules are paced this pass ({@link Pacing}: those {@link FireDueSchedules#typesBehind()}
-     * finds, and those still draining), with the jobs each may make; a change is logged, as the shortfall it means is
-     * otherwise seen only in {@code ax_schedules_behind} and the start lag.
+     * finds, and those still draining), with the jobs each may make; a type newly held is logged, as the shortfall it
+     * means is otherwise seen only in {@code ax_schedules_behind} and the start lag. When the reads fail, the paced types stay
+     * paced and make nothing this pass.
      */
     private Map<String, Long> pacedTypes() {
-        Map<String, Long> paced;
+        Set<String> before = pacing.types();
+        Map<String, Long> paced = new TreeMap<>();
         try {
-            late = fire.typesBehind();
-            paced = pacing.budgets(late, fire::waiting, clock.millis());
+            paced.putAll(pacing.budgets(fire.typesBehind(), fire::waiting, clock.millis()));
         } catch (RuntimeException e) {
             log.debug("could not tell which job types are behind; those held back stay so: {}", e.toString());
-            late = heldBack;
-            paced = new TreeMap<>();
-            for (String type : heldBack) paced.put(type, 0L);
+            for (String type : before) paced.put(type, 0L);
         }
         if (!paced.isEmpty()) log.debug("paced job types and the jobs each may make: {}", paced);
-        Set<String> held = Set.copyOf(paced.keySet());
-        if (!held.equals(heldBack)) {
-            if (held.isEmpty())
-                log.info("schedules of every job type fire freely again: their jobs are no longer behind");
-            else
-                log.warn(
-                        "schedules of job types {} held back: their waiting jobs are overdue beyond the bound; they"
-                                + " fire only as fast as those jobs are claimed until the backlog is gone",
-                        new TreeSet<>(held));
-            heldBack = held;
+        // types leave only by catching up, which firePaced logs
+        if (!before.containsAll(paced.keySet())) {
+            log.warn(
+                    "schedules of job types {} held back: their waiting jobs are overdue beyond the bound; they fire"
+                            + " only as fast as those jobs are claimed until the backlog is gone",
+                    paced.keySet());
         }
         return paced;
     }
 
-    /** A paced type that caught up: it fires freely from the next pass. */
-    private void caughtUp(String type) {
-        pacing.caughtUp(type);
-        Set<String> held = new TreeSet<>(heldBack);
-        held.remove(type);
-        heldBack = Set.copyOf(held);
-        log.info("schedules of job type {} fire freely again: they caught up", type);
-    }
-
     /** Job types whose schedules are held back (paced) now. */
     public Set<String> heldBack() {
-        return heldBack;
+        return pacing.types();
     }
 
     /** One pass of the loop; true when a full batch fired, so more may be due and the next pass follows at once. */
