@@ -1,15 +1,15 @@
 package io.axscheduler.deploy;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.module.SimpleModule;
-import com.fasterxml.jackson.datatype.jsr310.ser.InstantSerializer;
+import com.fasterxml.jackson.databind.ser.std.StdSerializer;
 import io.axscheduler.api.IsoInstants;
 import io.axscheduler.api.StrictJson;
+import java.io.IOException;
 import java.time.Clock;
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import org.springframework.boot.autoconfigure.flyway.FlywayMigrationStrategy;
 import org.springframework.boot.autoconfigure.jackson.Jackson2ObjectMapperBuilderCustomizer;
 import org.springframework.context.annotation.Bean;
@@ -28,21 +28,27 @@ class NodeSetup {
 
     /**
      * API.md: instants are ISO-8601 UTC with milliseconds, always three digits, written by {@link IsoInstants} (the
-     * mapper is also Axon's: event payloads carry them too). {@code millis} is the same format for the copies Jackson
-     * makes of the serializer per property (which take the base class's formatting).
+     * mapper is also Axon's: event payloads carry them too). A serializer of its own rather than a subclass of
+     * Jackson's {@code InstantSerializer}: that one makes a copy of itself per property, and the copies format with the
+     * base class's {@code DateTimeFormatter}, whatever the subclass overrides.
      */
     @Bean
     Jackson2ObjectMapperBuilderCustomizer instantsWithMilliseconds() {
-        DateTimeFormatter millis =
-                DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
         SimpleModule module = new SimpleModule("ax-instants");
-        module.addSerializer(Instant.class, new InstantSerializer(InstantSerializer.INSTANCE, false, false, millis) {
-            @Override
-            protected String formatValue(Instant value, SerializerProvider provider) {
-                return IsoInstants.millis(value);
-            }
-        });
+        module.addSerializer(Instant.class, new IsoInstantSerializer());
         return builder -> builder.modulesToInstall(modules -> modules.add(module));
+    }
+
+    static final class IsoInstantSerializer extends StdSerializer<Instant> {
+
+        IsoInstantSerializer() {
+            super(Instant.class);
+        }
+
+        @Override
+        public void serialize(Instant value, JsonGenerator generator, SerializerProvider provider) throws IOException {
+            generator.writeString(IsoInstants.millis(value));
+        }
     }
 
     /**
