@@ -1,15 +1,21 @@
 package io.axscheduler.deploy;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.ser.std.StdSerializer;
+import com.fasterxml.jackson.datatype.jsr310.deser.InstantDeserializer;
 import io.axscheduler.api.IsoInstants;
 import io.axscheduler.api.StrictJson;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import org.springframework.boot.autoconfigure.flyway.FlywayMigrationStrategy;
 import org.springframework.boot.autoconfigure.jackson.Jackson2ObjectMapperBuilderCustomizer;
 import org.springframework.context.annotation.Bean;
@@ -36,6 +42,7 @@ class NodeSetup {
     Jackson2ObjectMapperBuilderCustomizer instantsWithMilliseconds() {
         SimpleModule module = new SimpleModule("ax-instants");
         module.addSerializer(Instant.class, new IsoInstantSerializer());
+        module.addDeserializer(Instant.class, new IsoInstantDeserializer());
         return builder -> builder.modulesToInstall(modules -> modules.add(module));
     }
 
@@ -48,6 +55,32 @@ class NodeSetup {
         @Override
         public void serialize(Instant value, JsonGenerator generator, SerializerProvider provider) throws IOException {
             generator.writeString(IsoInstants.millis(value));
+        }
+    }
+
+    /**
+     * Reads what {@link IsoInstantSerializer} writes by {@link IsoInstants#parse} (events are read back by every tracking
+     * processor and every aggregate load); anything else, a number or another form, goes to Jackson's own.
+     */
+    static final class IsoInstantDeserializer extends StdDeserializer<Instant> {
+
+        IsoInstantDeserializer() {
+            super(Instant.class);
+        }
+
+        @Override
+        public Instant deserialize(JsonParser parser, DeserializationContext context) throws IOException {
+            if (parser.hasToken(JsonToken.VALUE_STRING)) {
+                String text = parser.getText();
+                if (text.length() >= 20 && text.charAt(text.length() - 1) == 'Z') {
+                    try {
+                        return IsoInstants.parse(text);
+                    } catch (DateTimeParseException e) {
+                        // Jackson's own answers it below, with its message
+                    }
+                }
+            }
+            return InstantDeserializer.INSTANT.deserialize(parser, context);
         }
     }
 

@@ -40,4 +40,26 @@ class InstantJsonTest {
         assertThat(json).startsWith("{\"at\":\"1970-01-01T00:00:00.000Z\"");
         assertThat(mapper.readValue(json, Event.class).at()).isEqualTo(at);
     }
+
+    @Test
+    void reads_its_own_form_any_fraction_and_what_jackson_reads_besides() throws Exception {
+        assertThat(read("\"2026-12-04T05:06:07.123Z\"")).isEqualTo(Instant.parse("2026-12-04T05:06:07.123Z"));
+        assertThat(read("\"2026-12-04T05:06:07Z\"")).isEqualTo(Instant.parse("2026-12-04T05:06:07Z"));
+        assertThat(read("\"2026-12-04T05:06:07.123456789Z\""))
+                .isEqualTo(Instant.parse("2026-12-04T05:06:07.123456789Z"));
+        assertThat(read("\"2026-12-04T06:06:07.123+01:00\"")).isEqualTo(Instant.parse("2026-12-04T05:06:07.123Z"));
+        assertThat(read("1764824767.5")).isEqualTo(Instant.ofEpochSecond(1764824767, 500_000_000));
+        assertThat(read("null")).isNull();
+    }
+
+    @Test
+    void a_malformed_instant_is_refused_as_jackson_refuses_it() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> read("\"2026-13-04T05:06:07.123Z\""))
+                .isInstanceOf(com.fasterxml.jackson.databind.exc.InvalidFormatException.class);
+    }
+
+    private Instant read(String value) throws Exception {
+        return mapper.readValue("{\"at\":" + value + ",\"times\":[],\"byName\":{}}", Event.class)
+                .at();
+    }
 }
