@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpServer;
+import io.axscheduler.scheduler.DatabaseTime;
 import io.axscheduler.scheduler.claim.ScanDueJobs;
 import io.axscheduler.scheduler.fire.ScanSchedules;
 import io.axscheduler.scheduler.observe.ReportNodeStatus;
@@ -23,7 +24,8 @@ import org.junit.jupiter.api.Test;
  * Every explain code, each produced by the scenario that causes it, through the HTTP API: jobs waiting for their time,
  * in backoff, behind a full pool, for an absent worker app, for a type nobody runs, with no node scanning, claimed,
  * running, canceled, out of retries, succeeded; schedules fired, paused, skipped by misfire and by overlap, queued,
- * asked about outside a fire time, before creation, after deletion, and with no node scanning.
+ * asked about outside a fire time, before creation, after deletion, with no node scanning, and held back by another
+ * node pacing their type.
  */
 class ExplainIT {
 
@@ -251,6 +253,54 @@ class ExplainIT {
         JsonNode misfire = explainSchedule(stalled, missed);
         assertThat(misfire.at("/reasons/0/details/downtimeMs").asLong()).isGreaterThan(2000);
         ScheduleHttp.delete(node.api, "/api/v1/schedules/" + stalled);
+    }
+
+    /**
+     * A type paced by another node: its queue's head need not have waited past the bound (pacing keeps it at about
+     * half), so only that node's {@code ax_nodes.held_back} says the fire is held back. Here no job of the type exists
+     * at all: the answer can only come from the other node's row.
+     */
+    @Test
+    void a_due_fire_of_a_type_another_node_paces_is_held_back_and_due_once_it_no_longer_does() {
+        ScanSchedules schedules = node.bean(ScanSchedules.class);
+        schedules.pauseScanning();
+        String id = null;
+        try {
+            reportNow();
+            // made while this node fires nothing: no job of the type is ever made, so none waits
+            id = ScheduleHttp.create(node.api, """
+                    {"name":"paced elsewhere","trigger":{"type":"fixedRate","intervalMs":1000},
+                     "job":{"jobType":"count"}}""");
+            Instant due = Instant.now().plusMillis(2000);
+            sleep(3500);
+            assertThat(node.jdbc()
+                            .queryForObject("SELECT COUNT(*) FROM job_queue WHERE job_type = 'count'", Integer.class))
+                    .isZero();
+
+            otherNodeScansAndHoldsBack("count,another-type");
+            JsonNode held = explainSchedule(id, due);
+            assertThat(codes(held)).as(held.toString()).containsExactly("HELD_BACK");
+
+            otherNodeScansAndHoldsBack("another-type");
+            JsonNode dueNow = explainSchedule(id, due);
+            assertThat(codes(dueNow)).as(dueNow.toString()).containsExactly("DUE");
+        } finally {
+            node.jdbc().update("DELETE FROM ax_nodes WHERE node_id = 'pacing-node'");
+            if (id != null) ScheduleHttp.delete(node.api, "/api/v1/schedules/" + id);
+            schedules.resumeScanning();
+        }
+    }
+
+    /** A second live node, scanning schedules this moment, that reports {@code heldBack} (comma-separated) paced. */
+    private static void otherNodeScansAndHoldsBack(String heldBack) {
+        node.jdbc().update("DELETE FROM ax_nodes WHERE node_id = 'pacing-node'");
+        node.jdbc()
+                .update(
+                        "INSERT INTO ax_nodes (node_id, scanning, last_scan_at, last_fire_pass_at, reported_at,"
+                                + " started_at, pools, held_back) SELECT 'pacing-node', 1, " + DatabaseTime.NOW_MS
+                                + ", " + DatabaseTime.NOW_MS + ", " + DatabaseTime.NOW_MS + ", started_at, pools, ?"
+                                + " FROM ax_nodes WHERE node_id = 'explain-node'",
+                        heldBack);
     }
 
     @Test
