@@ -20,6 +20,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.axonframework.common.jdbc.ConnectionProvider;
 import org.axonframework.common.stream.BlockingStream;
 import org.axonframework.config.EventProcessingConfiguration;
 import org.axonframework.eventhandling.AbstractEventProcessor;
@@ -31,6 +32,8 @@ import org.axonframework.eventhandling.SubscribingEventProcessor;
 import org.axonframework.eventhandling.TrackedEventMessage;
 import org.axonframework.eventsourcing.eventstore.EventStorageEngine;
 import org.axonframework.eventsourcing.eventstore.EventStore;
+import org.axonframework.eventsourcing.eventstore.jdbc.EventSchema;
+import org.axonframework.eventsourcing.eventstore.jdbc.JdbcEventStorageEngine;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -184,6 +187,57 @@ class EventReaderIT {
                 .containsExactly("first-" + run, "second-" + run);
         assertThat(((GapAwareTrackingToken) read.get(1).trackingToken()).getGaps())
                 .isEmpty();
+    }
+
+    /**
+     * The node's store parses a stored event's timestamp once and computes its token itself: tokens (with their gaps)
+     * and timestamps must be what Axon's own engine reads from the same rows. A rolled-back append leaves a gap.
+     */
+    @Test
+    void tokens_gaps_and_timestamps_read_as_axons_own_engine_reads_them() {
+        EventStore store = node.bean(EventStore.class);
+        TransactionTemplate transaction = new TransactionTemplate(node.bean(PlatformTransactionManager.class));
+        String run = UUID.randomUUID().toString();
+        long before =
+                node.jdbc().queryForObject("SELECT COALESCE(MAX(globalIndex), 0) FROM DomainEventEntry", Long.class);
+        transaction.executeWithoutResult(tx -> store.publish(GenericEventMessage.asEventMessage("one-" + run)));
+        transaction.executeWithoutResult(tx -> {
+            store.publish(GenericEventMessage.asEventMessage("rolled-back-" + run));
+            tx.setRollbackOnly();
+        });
+        transaction.executeWithoutResult(tx -> store.publish(GenericEventMessage.asEventMessage("two-" + run)));
+        node.api.awaitStatus(node.api.submit("{\"jobType\":\"noop\"}"), "SUCCEEDED");
+
+        org.axonframework.config.Configuration axon = node.bean(org.axonframework.config.Configuration.class);
+        EventStorageEngine axons = JdbcEventStorageEngine.builder()
+                .connectionProvider(node.bean(ConnectionProvider.class))
+                .transactionManager(node.bean(org.axonframework.common.transaction.TransactionManager.class))
+                .eventSerializer(axon.eventSerializer())
+                .snapshotSerializer(axon.serializer())
+                .schema(new EventSchema())
+                .build();
+
+        List<String> ours = tracked(node.bean(EventStorageEngine.class), before);
+        assertThat(ours).hasSizeGreaterThanOrEqualTo(6).isEqualTo(tracked(axons, before));
+        assertThat(ours.stream()
+                        .filter(e -> e.contains("two-" + run))
+                        .findFirst()
+                        .orElseThrow())
+                .as("the rolled-back append's index is a gap")
+                .doesNotContain("gaps=[]");
+    }
+
+    /** Each event after {@code after}: its token (index and gaps), timestamp, identifier and payload. */
+    private static List<String> tracked(EventStorageEngine events, long after) {
+        try (Stream<? extends TrackedEventMessage<?>> stream =
+                events.readEvents(GapAwareTrackingToken.newInstance(after, List.of()), false)) {
+            return stream.map(e -> {
+                        GapAwareTrackingToken token = (GapAwareTrackingToken) e.trackingToken();
+                        return token.getIndex() + " gaps=" + token.getGaps() + " " + e.getTimestamp() + " "
+                                + e.getIdentifier() + " " + e.getPayload();
+                    })
+                    .toList();
+        }
     }
 
     private static List<TrackedEventMessage<?>> ours(EventStorageEngine events, long after, String run) {
