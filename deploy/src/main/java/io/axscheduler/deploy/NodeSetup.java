@@ -60,7 +60,8 @@ class NodeSetup {
 
     /**
      * Reads what {@link IsoInstantSerializer} writes by {@link IsoInstants#parse} (events are read back by every tracking
-     * processor and every aggregate load); anything else, a number or another form, goes to Jackson's own.
+     * processor and every aggregate load); anything else, a number, an offset or what that refuses, goes to Jackson's
+     * own, which answers it as before.
      */
     static final class IsoInstantDeserializer extends StdDeserializer<Instant> {
 
@@ -72,7 +73,7 @@ class NodeSetup {
         public Instant deserialize(JsonParser parser, DeserializationContext context) throws IOException {
             if (parser.hasToken(JsonToken.VALUE_STRING)) {
                 String text = parser.getText();
-                if (text.length() >= 20 && text.charAt(text.length() - 1) == 'Z') {
+                if (text.endsWith("Z")) {
                     try {
                         return IsoInstants.parse(text);
                     } catch (DateTimeParseException e) {

@@ -1,8 +1,10 @@
 package io.axscheduler.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -54,8 +56,7 @@ class InstantJsonTest {
 
     @Test
     void a_malformed_instant_is_refused_as_jackson_refuses_it() {
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> read("\"2026-13-04T05:06:07.123Z\""))
-                .isInstanceOf(com.fasterxml.jackson.databind.exc.InvalidFormatException.class);
+        assertThatThrownBy(() -> read("\"2026-13-04T05:06:07.123Z\"")).isInstanceOf(InvalidFormatException.class);
     }
 
     private Instant read(String value) throws Exception {

@@ -62,12 +62,11 @@ public final class JdbcEventTable extends JdbcEventStorageEngine {
 
     private static final String ROW = "(?, ?, ?, ?, ?, ?, ?, ?, ?)";
 
-    /**
-     * Axon's defaults for the tracking reader's gaps, set on the builder here because {@link #getTrackedEventData}
-     * computes tokens as Axon's does and must use the same values.
+    /*
+     * The tracking reader's gap settings (Axon's defaults), set on the builder by the constructor, whatever the caller's
+     * builder held: getTrackedEventData computes tokens itself and must use the values the engine uses.
      */
     static final long LOWEST_GLOBAL_SEQUENCE = 1;
-
     static final int MAX_GAP_OFFSET = 10_000;
     static final int GAP_TIMEOUT_MS = 60_000;
 
@@ -131,8 +130,9 @@ public final class JdbcEventTable extends JdbcEventStorageEngine {
     /**
      * Axon's reading of a tracked event, with the event's timestamp parsed once: Axon's entry keeps the column's text
      * and parses it with {@code ISO_OFFSET_DATE_TIME} on every {@code getTimestamp()}, once here for the token's gap
-     * window and again in each processor that asks, the largest allocation site of a steady W3. The token is computed
-     * as in {@link JdbcEventStorageEngine#getTrackedEventData} with the builder values set in the constructor.
+     * window and again in each processor that asks (docs/benchmark.md has what that cost). The columns and the token
+     * are as in {@link JdbcEventStorageEngine#getTrackedEventData}, with the gap settings above; {@code EventReaderIT}
+     * compares the two readings.
      */
     @Override
     protected TrackedEventData<?> getTrackedEventData(ResultSet resultSet, GapAwareTrackingToken previousToken)
