@@ -1,20 +1,15 @@
 package io.axscheduler.command;
 
-import com.github.benmanes.caffeine.jcache.configuration.CaffeineConfiguration;
-import com.github.benmanes.caffeine.jcache.spi.CaffeineCachingProvider;
-import java.util.OptionalLong;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
-import javax.cache.Caching;
 import org.axonframework.common.Registration;
 import org.axonframework.common.caching.Cache;
-import org.axonframework.common.caching.JCacheAdapter;
 import org.axonframework.common.caching.NoCache;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
- * The aggregates this node touched last (a bounded Caffeine cache through Axon's {@link JCacheAdapter}): a job's claim,
+ * The aggregates this node touched last (a bounded Caffeine cache, {@link CaffeineEntries}): a job's claim,
  * start and outcome on this node, or a schedule's fires, do not replay its events each time. A cached aggregate is only
  * a guess of the newest state: a command decided on a stale one appends an event at a sequence number another node
  * already used, the event store's unique key refuses it, and Axon drops the entry when the unit of work rolls back.
@@ -36,14 +31,7 @@ public final class CommittedOnlyCache implements Cache {
     public static CommittedOnlyCache bounded(String name, int capacity) {
         if (capacity < 0) throw new IllegalArgumentException(name + " must not be negative");
         if (capacity == 0) return new CommittedOnlyCache(NoCache.INSTANCE);
-        CaffeineConfiguration<Object, Object> configuration = new CaffeineConfiguration<>();
-        configuration.setMaximumSize(OptionalLong.of(capacity));
-        configuration.setStoreByValue(false);
-        // each cache its own manager: two nodes in one JVM (tests) must not share one
-        var manager = Caching.getCachingProvider(CaffeineCachingProvider.class.getName())
-                .getCacheManager(
-                        java.net.URI.create("ax:" + name + ":" + System.identityHashCode(configuration)), null);
-        return new CommittedOnlyCache(new JCacheAdapter(manager.createCache(name, configuration)));
+        return new CommittedOnlyCache(new CaffeineEntries(capacity));
     }
 
     @Override

@@ -1,0 +1,80 @@
+package io.axscheduler.command;
+
+import com.github.benmanes.caffeine.cache.Caffeine;
+import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
+import org.axonframework.common.Registration;
+import org.axonframework.common.caching.Cache;
+
+/**
+ * Axon's cache interface straight on a bounded Caffeine cache. Axon's {@code JCacheAdapter} over Caffeine's JCache
+ * provider did the same through the JCache layer (an event dispatch on every put, a copy check, statistics), and
+ * Caffeine's upkeep of the bound ran as a task on the common fork-join pool, a thread hand-off per few hundred writes;
+ * here it runs on the writing thread, which holds the aggregate's lock anyway. No entry listeners: nothing registers
+ * any on an aggregate cache.
+ */
+final class CaffeineEntries implements Cache {
+
+    private final com.github.benmanes.caffeine.cache.Cache<Object, Object> entries;
+
+    CaffeineEntries(int capacity) {
+        this.entries = Caffeine.newBuilder()
+                .maximumSize(capacity)
+                .executor(Runnable::run)
+                .build();
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public <K, V> V get(K key) {
+        return (V) entries.getIfPresent(key);
+    }
+
+    @Override
+    public void put(Object key, Object value) {
+        entries.put(key, value);
+    }
+
+    @Override
+    public boolean putIfAbsent(Object key, Object value) {
+        return entries.asMap().putIfAbsent(key, value) == null;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public <T> T computeIfAbsent(Object key, Supplier<T> valueSupplier) {
+        return (T) entries.get(key, k -> {
+            T value = valueSupplier.get();
+            if (value == null)
+                throw new IllegalArgumentException(
+                        "Value Supplier of Cache produced a null value for key [" + key + "]!");
+            return value;
+        });
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public <V> void computeIfPresent(Object key, UnaryOperator<V> update) {
+        entries.asMap().computeIfPresent(key, (k, v) -> update.apply((V) v));
+    }
+
+    @Override
+    public boolean remove(Object key) {
+        return entries.asMap().remove(key) != null;
+    }
+
+    @Override
+    public void removeAll() {
+        entries.invalidateAll();
+    }
+
+    @Override
+    public boolean containsKey(Object key) {
+        return entries.asMap().containsKey(key);
+    }
+
+    @Override
+    public Registration registerCacheEntryListener(EntryListener cacheEntryListener) {
+        throw new UnsupportedOperationException("an aggregate cache takes no entry listeners");
+    }
+}
