@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.axscheduler.axonmysql.eventstore.CoalescedReaderWakes;
 import io.axscheduler.axonmysql.messaging.CachedCommandTargets;
+import io.axscheduler.axonmysql.messaging.KnownTypesSerializer;
 import io.axscheduler.axonmysql.messaging.OriginAndCarriedKeys;
 import io.axscheduler.axonmysql.processing.TypeMatchedEventProcessing;
 import io.axscheduler.axonmysql.saga.BatchLookupSagaStore;
@@ -17,6 +18,7 @@ import org.axonframework.messaging.correlation.CorrelationDataProvider;
 import org.axonframework.messaging.correlation.MessageOriginProvider;
 import org.axonframework.modelling.command.CommandTargetResolver;
 import org.axonframework.modelling.saga.repository.SagaStore;
+import org.axonframework.serialization.Serializer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -39,12 +41,15 @@ class EngineTweaksOffIT {
                 Map.entry("ax.axon.type-matched-handlers", "false"),
                 Map.entry("ax.axon.cached-command-targets", "false"),
                 Map.entry("ax.axon.correlation-in-one", "false"),
-                Map.entry("ax.axon.reader-below-own-appends", "false"));
+                Map.entry("ax.axon.reader-below-own-appends", "false"),
+                Map.entry("ax.axon.plain-results", "false"),
+                Map.entry("ax.axon.known-types", "false"));
         try (Node node = Node.start(db, "node-off", off)) {
             assertThat(node.bean(EventBus.class)).isNotInstanceOf(CoalescedReaderWakes.class);
             assertThat(node.bean(SagaStore.class)).isNotInstanceOf(BatchLookupSagaStore.class);
             assertThat(node.bean(EventProcessingModule.class)).isNotInstanceOf(TypeMatchedEventProcessing.class);
             assertThat(node.bean(CommandTargetResolver.class)).isNotInstanceOf(CachedCommandTargets.class);
+            assertThat(node.bean(Serializer.class)).isNotInstanceOf(KnownTypesSerializer.class);
             assertThat(node.context
                             .getBeansOfType(CorrelationDataProvider.class)
                             .values())

@@ -3,6 +3,7 @@ package io.axscheduler.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.axscheduler.axonmysql.messaging.KnownTypesSerializer;
 import io.axscheduler.command.AggregateCaches;
 import io.axscheduler.command.CommittedOnlyCache;
 import io.axscheduler.scheduler.SchedulerProperties;
@@ -18,6 +19,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.axonframework.deadline.DeadlineManager;
 import org.axonframework.deadline.dbscheduler.DbSchedulerDeadlineManager;
+import org.axonframework.serialization.Serializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -54,6 +56,15 @@ class JobLifecycleIT {
     @Test
     void deadlines_are_kept_by_db_scheduler_not_in_memory() {
         assertThat(node.bean(DeadlineManager.class)).isInstanceOf(DbSchedulerDeadlineManager.class);
+    }
+
+    @Test
+    void payloads_and_metadata_of_every_kind_go_through_the_serializer_that_knows_its_types() {
+        assertThat(node.bean(Serializer.class)).isInstanceOf(KnownTypesSerializer.class);
+        assertThat(node.bean(org.axonframework.config.Configuration.class).eventSerializer())
+                .isSameAs(node.bean(Serializer.class));
+        assertThat(node.bean(org.axonframework.config.Configuration.class).messageSerializer())
+                .isSameAs(node.bean(Serializer.class));
     }
 
     @Test

@@ -1,10 +1,13 @@
 package io.axscheduler.axonmysql;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.axscheduler.axonmysql.eventstore.CoalescedReaderWakes;
 import io.axscheduler.axonmysql.eventstore.JdbcEventTable;
 import io.axscheduler.axonmysql.eventstore.ReadsOutsideTransactions;
 import io.axscheduler.axonmysql.messaging.CachedCommandTargets;
+import io.axscheduler.axonmysql.messaging.KnownTypesSerializer;
 import io.axscheduler.axonmysql.messaging.MetaDataReader;
+import io.axscheduler.axonmysql.messaging.PlainResults;
 import io.axscheduler.axonmysql.processing.CountedWorkQueues;
 import io.axscheduler.axonmysql.processing.TypeMatchedEventProcessing;
 import org.axonframework.common.jdbc.ConnectionProvider;
@@ -22,13 +25,17 @@ import org.axonframework.eventsourcing.eventstore.jdbc.JdbcSQLErrorCodesResolver
 import org.axonframework.lifecycle.Phase;
 import org.axonframework.modelling.command.AnnotationCommandTargetResolver;
 import org.axonframework.modelling.command.CommandTargetResolver;
+import org.axonframework.serialization.ChainingConverter;
+import org.axonframework.serialization.RevisionResolver;
 import org.axonframework.serialization.Serializer;
 import org.axonframework.serialization.json.JacksonSerializer;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Primary;
 import org.springframework.core.env.Environment;
 
 /**
@@ -100,6 +107,22 @@ public class AxonMysqlConfiguration {
     }
 
     /**
+     * What command and event handlers return reaches Axon as result messages made without correlation data
+     * ({@link PlainResults}): on the command bus, and on every event processor as its outermost interceptor.
+     */
+    @Bean
+    ConfigurerModule plainResults(AxonMysqlProperties tweaks) {
+        return configurer -> {
+            if (!tweaks.plainResults()) return;
+            PlainResults plain = new PlainResults();
+            configurer.eventProcessing().registerDefaultHandlerInterceptor((axon, processor) -> plain);
+            configurer.onInitialize(axon -> axon.onStart(
+                    Phase.LOCAL_MESSAGE_HANDLER_REGISTRATIONS,
+                    () -> axon.commandBus().registerHandlerInterceptor(plain)));
+        };
+    }
+
+    /**
      * Every pooled processor's work packages get queues that count themselves, one phase before the processors start
      * (they start in {@code INBOUND_EVENT_CONNECTORS}).
      */
@@ -113,6 +136,23 @@ public class AxonMysqlConfiguration {
                             .filter(PooledStreamingEventProcessor.class::isInstance)
                             .forEach(p -> CountedWorkQueues.install((PooledStreamingEventProcessor) p))));
         };
+    }
+
+    /**
+     * The one serializer of payloads, metadata, messages and events, as Axon's Spring Boot starter builds it for
+     * {@code axon.serializer.*: jackson} (the node's settings) on the application's object mapper, but finding the
+     * class of a serialized type once per name ({@link KnownTypesSerializer}). The starter's message and event
+     * serializers are this one when all three are Jackson; its general one steps back for a primary bean. Off
+     * ({@code ax.axon.known-types: false}), the starter builds its own.
+     */
+    @Bean
+    @Primary
+    @ConditionalOnProperty(name = "ax.axon.known-types", havingValue = "true", matchIfMissing = true)
+    Serializer serializer(RevisionResolver revisionResolver, ObjectMapper objectMapper) {
+        return new KnownTypesSerializer(JacksonSerializer.builder()
+                .revisionResolver(revisionResolver)
+                .converter(new ChainingConverter(AxonMysqlConfiguration.class.getClassLoader()))
+                .objectMapper(objectMapper));
     }
 
     /**

@@ -18,6 +18,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param cachedCommandTargets a command's target aggregate is read through members looked up once per command class
  * @param correlationInOne one correlation data provider answers once per message for the origin ids, actor and node
  *     (read by the node's own configuration, which declares the providers)
+ * @param knownTypes the serializer finds the class of a serialized type once per type name (read by a condition on
+ *     the serializer bean, which must be decided before the properties are bound)
+ * @param plainResults what a command or event handler returns reaches Axon as a result message made without
+ *     correlation data, which nothing reads
  * @param readerBelowOwnAppends the event reader stops below the indexes this node's open appends hold, instead of
  *     reading past them and carrying them as gaps in every later token (needs {@code multiRowAppends})
  */
@@ -33,7 +37,9 @@ public record AxonMysqlProperties(
         @DefaultValue("true") boolean typeMatchedHandlers,
         @DefaultValue("true") boolean cachedCommandTargets,
         @DefaultValue("true") boolean correlationInOne,
-        @DefaultValue("true") boolean readerBelowOwnAppends) {
+        @DefaultValue("true") boolean readerBelowOwnAppends,
+        @DefaultValue("true") boolean knownTypes,
+        @DefaultValue("true") boolean plainResults) {
 
     public AxonMysqlProperties {
         if (readerWakeMs < 0 || readerWakeMs > 1000)
@@ -42,6 +48,6 @@ public record AxonMysqlProperties(
 
     /** The tweaks as a node runs by default. */
     public static AxonMysqlProperties defaults() {
-        return new AxonMysqlProperties(true, true, 20, true, true, true, true, true, true, true, false);
+        return new AxonMysqlProperties(true, true, 20, true, true, true, true, true, true, true, true, true, true);
     }
 }
