@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 pairs=${TWEAK_PAIRS:-3}
 workload=${TWEAK_WORKLOAD:-W1}
-tweaks=${TWEAKS:-"multi-row-appends reads-outside-transactions reader-wake-ms counted-work-queues metadata-reader saga-batch-lookups saga-segment-routing type-matched-handlers cached-command-targets correlation-in-one reader-below-own-appends plain-results known-types"}
+tweaks=${TWEAKS:-"multi-row-appends reads-outside-transactions reader-wake-ms counted-work-queues metadata-reader saga-batch-lookups saga-segment-routing type-matched-handlers cached-command-targets correlation-in-one reader-below-own-appends plain-results known-types one-group-handlers"}
 if [ "$workload" = W3 ]; then
   figures="steady_cpu_ms statements_per_fire p99_ms missed duplicates"
 else

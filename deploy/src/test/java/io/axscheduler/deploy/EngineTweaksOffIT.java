@@ -43,7 +43,8 @@ class EngineTweaksOffIT {
                 Map.entry("ax.axon.correlation-in-one", "false"),
                 Map.entry("ax.axon.reader-below-own-appends", "false"),
                 Map.entry("ax.axon.plain-results", "false"),
-                Map.entry("ax.axon.known-types", "false"));
+                Map.entry("ax.axon.known-types", "false"),
+                Map.entry("ax.axon.one-group-handlers", "false"));
         try (Node node = Node.start(db, "node-off", off)) {
             assertThat(node.bean(EventBus.class)).isNotInstanceOf(CoalescedReaderWakes.class);
             assertThat(node.bean(SagaStore.class)).isNotInstanceOf(BatchLookupSagaStore.class);

@@ -8,6 +8,7 @@ import io.axscheduler.api.job.JobCreated;
 import io.axscheduler.api.job.JobStarted;
 import io.axscheduler.api.job.JobSucceeded;
 import io.axscheduler.axonmysql.eventstore.CoalescedReaderWakes;
+import io.axscheduler.axonmysql.processing.OneGroupHandlers;
 import io.axscheduler.axonmysql.processing.TypeMatchedHandlers;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,6 +31,7 @@ import org.axonframework.eventhandling.GenericEventMessage;
 import org.axonframework.eventhandling.MultiEventHandlerInvoker;
 import org.axonframework.eventhandling.SubscribingEventProcessor;
 import org.axonframework.eventhandling.TrackedEventMessage;
+import org.axonframework.eventhandling.pooled.PooledStreamingEventProcessor;
 import org.axonframework.eventsourcing.eventstore.EventStorageEngine;
 import org.axonframework.eventsourcing.eventstore.EventStore;
 import org.axonframework.eventsourcing.eventstore.jdbc.EventSchema;
@@ -81,6 +83,17 @@ class EventReaderIT {
                     .as(name)
                     .isNotEmpty()
                     .allMatch(TypeMatchedHandlers.class::isInstance);
+        }
+    }
+
+    @Test
+    void the_pooled_processors_hand_their_one_group_an_accepted_event_without_asking_again() {
+        for (String name : List.of("job-lifecycle", "console-stats")) {
+            AbstractEventProcessor processor = (AbstractEventProcessor) node.bean(EventProcessingConfiguration.class)
+                    .eventProcessor(name)
+                    .orElseThrow();
+            assertThat(processor).as(name).isInstanceOf(PooledStreamingEventProcessor.class);
+            assertThat(processor.eventHandlerInvoker()).as(name).isInstanceOf(OneGroupHandlers.class);
         }
     }
 

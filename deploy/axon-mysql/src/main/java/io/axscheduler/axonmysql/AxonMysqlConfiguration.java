@@ -86,12 +86,15 @@ public class AxonMysqlConfiguration {
 
     /**
      * Axon's event processing module, or the one whose subscribing processors skip groups without a handler for an
-     * event's payload type by a map lookup ({@link TypeMatchedEventProcessing}). Axon's Spring Boot starter makes the
+     * event's payload type by a map lookup and whose one-group processors do not ask a group twice
+     * ({@link TypeMatchedEventProcessing}). Axon's Spring Boot starter makes the
      * plain module only when no other is declared.
      */
     @Bean
     EventProcessingModule eventProcessingModule(AxonMysqlProperties tweaks) {
-        return tweaks.typeMatchedHandlers() ? new TypeMatchedEventProcessing() : new EventProcessingModule();
+        return tweaks.typeMatchedHandlers() || tweaks.oneGroupHandlers()
+                ? new TypeMatchedEventProcessing(tweaks.typeMatchedHandlers(), tweaks.oneGroupHandlers())
+                : new EventProcessingModule();
     }
 
     /**

@@ -20,6 +20,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     (read by the node's own configuration, which declares the providers)
  * @param knownTypes the serializer finds the class of a serialized type once per type name (read by a condition on
  *     the serializer bean, which must be decided before the properties are bound)
+ * @param oneGroupHandlers a processor with one handler group hands it an event the processor accepted without
+ *     asking the group again
  * @param plainResults what a command or event handler returns reaches Axon as a result message made without
  *     correlation data, which nothing reads
  * @param readerBelowOwnAppends the event reader stops below the indexes this node's open appends hold, instead of
@@ -39,6 +41,7 @@ public record AxonMysqlProperties(
         @DefaultValue("true") boolean correlationInOne,
         @DefaultValue("true") boolean readerBelowOwnAppends,
         @DefaultValue("true") boolean knownTypes,
+        @DefaultValue("true") boolean oneGroupHandlers,
         @DefaultValue("true") boolean plainResults) {
 
     public AxonMysqlProperties {
@@ -48,6 +51,7 @@ public record AxonMysqlProperties(
 
     /** The tweaks as a node runs by default. */
     public static AxonMysqlProperties defaults() {
-        return new AxonMysqlProperties(true, true, 20, true, true, true, true, true, true, true, true, true, true);
+        return new AxonMysqlProperties(
+                true, true, 20, true, true, true, true, true, true, true, true, true, true, true);
     }
 }
