@@ -111,7 +111,8 @@ public class AxonMysqlConfiguration {
 
     /**
      * What command and event handlers return reaches Axon as result messages made without correlation data
-     * ({@link PlainResults}): on the command bus, and on every event processor as its outermost interceptor.
+     * ({@link PlainResults}): on the command bus, and on every event processor as a default interceptor (inside any a
+     * processor registers for itself, outside Axon's correlation interceptor).
      */
     @Bean
     ConfigurerModule plainResults(AxonMysqlProperties tweaks) {
