@@ -8,10 +8,9 @@ import org.axonframework.common.caching.Cache;
 
 /**
  * Axon's cache interface straight on a bounded Caffeine cache. Axon's {@code JCacheAdapter} over Caffeine's JCache
- * provider did the same through the JCache layer (an event dispatch on every put, a copy check, statistics), and
- * Caffeine's upkeep of the bound ran as a task on the common fork-join pool, a thread hand-off per few hundred writes;
- * here it runs on the writing thread, which holds the aggregate's lock anyway. No entry listeners: nothing registers
- * any on an aggregate cache.
+ * provider did the same through the JCache layer (its entry-event dispatcher waited on at every put and remove), and
+ * Caffeine's upkeep of the bound ran as tasks on the common fork-join pool, each a hand-off to another thread; here it
+ * runs on the thread that reads or writes. No entry listeners: nothing registers any on an aggregate cache.
  */
 final class CaffeineEntries implements Cache {
 

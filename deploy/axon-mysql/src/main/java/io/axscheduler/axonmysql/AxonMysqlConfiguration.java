@@ -145,9 +145,10 @@ public class AxonMysqlConfiguration {
     /**
      * The one serializer of payloads, metadata, messages and events, as Axon's Spring Boot starter builds it for
      * {@code axon.serializer.*: jackson} (the node's settings) on the application's object mapper, but finding the
-     * class of a serialized type once per name ({@link KnownTypesSerializer}). The starter's message and event
-     * serializers are this one when all three are Jackson; its general one steps back for a primary bean. Off
-     * ({@code ax.axon.known-types: false}), the starter builds its own.
+     * class of a serialized type once per name ({@link KnownTypesSerializer}). The starter makes no general serializer
+     * of its own when this bean exists, and its message and event serializers are this one when all three settings
+     * are Jackson. Off ({@code ax.axon.known-types: false}, also the way to another {@code axon.serializer.general}),
+     * the starter builds its own.
      */
     @Bean
     @Primary

@@ -10,7 +10,7 @@ import org.axonframework.serialization.json.JacksonSerializer;
  * Axon's Jackson serializer, which finds the class of a serialized type once per type name instead of on every
  * deserialization. Axon's asks Jackson's type factory, which loads the class by name through the class loader each
  * time: for every event the reader reads back (its payload and metadata types) and every payload and metadata each
- * processor deserializes. A name no class answers to is asked again next time, as in Axon's.
+ * processor deserializes. A name no class answers to is left to Axon's own memory of unknown names.
  */
 public final class KnownTypesSerializer extends JacksonSerializer {
 
