@@ -41,11 +41,6 @@ public final class OneGroupHandlers extends MultiEventHandlerInvoker {
         return sees(eventMessage) && group.canHandle(eventMessage, segment);
     }
 
-    @Override
-    public boolean canHandleType(Class<?> payloadType) {
-        return group.canHandleType(payloadType);
-    }
-
     /** Called by the processor only for an event {@link #canHandle} accepted for this segment. */
     @Override
     public void handle(EventMessage<?> message, Segment segment) throws Exception {
