@@ -6,7 +6,7 @@ import io.axscheduler.axonmysql.eventstore.CoalescedReaderWakes;
 import io.axscheduler.axonmysql.messaging.CachedCommandTargets;
 import io.axscheduler.axonmysql.messaging.KnownTypesSerializer;
 import io.axscheduler.axonmysql.messaging.OriginAndCarriedKeys;
-import io.axscheduler.axonmysql.processing.TypeMatchedEventProcessing;
+import io.axscheduler.axonmysql.processing.TrimmedHandlersProcessing;
 import io.axscheduler.axonmysql.saga.BatchLookupSagaStore;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -48,7 +48,7 @@ class EngineTweaksOffIT {
         try (Node node = Node.start(db, "node-off", off)) {
             assertThat(node.bean(EventBus.class)).isNotInstanceOf(CoalescedReaderWakes.class);
             assertThat(node.bean(SagaStore.class)).isNotInstanceOf(BatchLookupSagaStore.class);
-            assertThat(node.bean(EventProcessingModule.class)).isNotInstanceOf(TypeMatchedEventProcessing.class);
+            assertThat(node.bean(EventProcessingModule.class)).isNotInstanceOf(TrimmedHandlersProcessing.class);
             assertThat(node.bean(CommandTargetResolver.class)).isNotInstanceOf(CachedCommandTargets.class);
             assertThat(node.bean(Serializer.class)).isNotInstanceOf(KnownTypesSerializer.class);
             assertThat(node.context

@@ -9,7 +9,7 @@ import io.axscheduler.axonmysql.messaging.KnownTypesSerializer;
 import io.axscheduler.axonmysql.messaging.MetaDataReader;
 import io.axscheduler.axonmysql.messaging.PlainResults;
 import io.axscheduler.axonmysql.processing.CountedWorkQueues;
-import io.axscheduler.axonmysql.processing.TypeMatchedEventProcessing;
+import io.axscheduler.axonmysql.processing.TrimmedHandlersProcessing;
 import org.axonframework.common.jdbc.ConnectionProvider;
 import org.axonframework.common.transaction.TransactionManager;
 import org.axonframework.config.ConfigurerModule;
@@ -87,13 +87,13 @@ public class AxonMysqlConfiguration {
     /**
      * Axon's event processing module, or the one whose subscribing processors skip groups without a handler for an
      * event's payload type by a map lookup and whose one-group processors do not ask a group twice
-     * ({@link TypeMatchedEventProcessing}). Axon's Spring Boot starter makes the
+     * ({@link TrimmedHandlersProcessing}). Axon's Spring Boot starter makes the
      * plain module only when no other is declared.
      */
     @Bean
     EventProcessingModule eventProcessingModule(AxonMysqlProperties tweaks) {
         return tweaks.typeMatchedHandlers() || tweaks.oneGroupHandlers()
-                ? new TypeMatchedEventProcessing(tweaks.typeMatchedHandlers(), tweaks.oneGroupHandlers())
+                ? new TrimmedHandlersProcessing(tweaks.typeMatchedHandlers(), tweaks.oneGroupHandlers())
                 : new EventProcessingModule();
     }
 

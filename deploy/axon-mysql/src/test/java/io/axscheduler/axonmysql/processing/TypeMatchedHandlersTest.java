@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A group's handlers answer as Axon's own do for every kind of handler parameter, ask Axon once per payload type they
- * have no handler for, and are what a subscribing processor of {@link TypeMatchedEventProcessing} uses (an Axon
+ * have no handler for, and are what a subscribing processor of {@link TrimmedHandlersProcessing} uses (an Axon
  * upgrade that changes either fails here).
  */
 class TypeMatchedHandlersTest {
@@ -127,7 +127,7 @@ class TypeMatchedHandlersTest {
     @Test
     void the_modules_subscribing_processors_ask_through_it_and_handle_what_they_did_before() {
         Projection projection = new Projection();
-        TypeMatchedEventProcessing processing = new TypeMatchedEventProcessing();
+        TrimmedHandlersProcessing processing = new TrimmedHandlersProcessing();
         Configurer configurer = DefaultConfigurer.defaultConfiguration()
                 .configureEmbeddedEventStore(c -> new InMemoryEventStorageEngine())
                 .registerModule(processing);

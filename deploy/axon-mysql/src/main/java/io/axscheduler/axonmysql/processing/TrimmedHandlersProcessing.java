@@ -11,17 +11,18 @@ import org.axonframework.messaging.StreamableMessageSource;
 import org.axonframework.messaging.SubscribableMessageSource;
 
 /**
- * Axon's event processing module, whose subscribing processors ask {@link TypeMatchedHandlers} whether a group
+ * Axon's event processing module, with the processors' handler invokers trimmed where they are built: its subscribing
+ * processors ask {@link TypeMatchedHandlers} whether a group
  * handles an event (only subscribing processors: they see every event published on this node, in the publishing
  * thread, and never a replay), and whose processors with one handler group hand an accepted event to it without
  * asking again ({@link OneGroupHandlers}). Segments and resets stay as Axon has them.
  */
-public class TypeMatchedEventProcessing extends EventProcessingModule {
+public class TrimmedHandlersProcessing extends EventProcessingModule {
 
     private final boolean typeMatched;
     private final boolean oneGroup;
 
-    public TypeMatchedEventProcessing() {
+    public TrimmedHandlersProcessing() {
         this(true, true);
     }
 
@@ -29,7 +30,7 @@ public class TypeMatchedEventProcessing extends EventProcessingModule {
      * @param typeMatched subscribing processors' groups are {@link TypeMatchedHandlers}
      * @param oneGroup a processor's one group is handed accepted events without a second ask ({@link OneGroupHandlers})
      */
-    public TypeMatchedEventProcessing(boolean typeMatched, boolean oneGroup) {
+    public TrimmedHandlersProcessing(boolean typeMatched, boolean oneGroup) {
         this.typeMatched = typeMatched;
         this.oneGroup = oneGroup;
     }
