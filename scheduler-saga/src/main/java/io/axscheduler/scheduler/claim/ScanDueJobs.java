@@ -11,6 +11,7 @@ import io.axscheduler.scheduler.run.JobExecutors;
 import io.axscheduler.scheduler.run.ReportOutcomes;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -118,7 +119,7 @@ public class ScanDueJobs implements SmartLifecycle {
      * multiple of half the look-ahead from which the claim can take it (just past {@code dueMs - aheadMs}), so at
      * least half the look-ahead before it is due. Without a look-ahead: just past the due time.
      */
-    static long wakeMoment(long dueMs, long aheadMs) {
+    public static long wakeMoment(long dueMs, long aheadMs) {
         long earliest = dueMs + 1 - aheadMs;
         long grid = aheadMs / 2;
         return grid > 1 ? Math.floorDiv(earliest + grid - 1, grid) * grid : earliest;
@@ -171,9 +172,18 @@ public class ScanDueJobs implements SmartLifecycle {
         waitingForOutcomes = true;
         boolean behind = outcomes.behind();
         waitingForOutcomes = behind;
-        Map<String, Integer> free = behind ? Map.of() : executors.freeSlots();
-        List<RemoteLanes.Lane> remote = remoteLanes.free(executors::runsInProcess);
-        List<ClaimedJob> claimed = free.isEmpty() && remote.isEmpty() ? List.of() : claimDueJobs.claim(free, remote);
+        // the slots are taken before the claim: a fire starting its due jobs meanwhile takes none of them
+        Map<String, Integer> free = behind ? Map.of() : executors.takeFreeSlots();
+        List<RemoteLanes.Lane> remote;
+        List<ClaimedJob> claimed;
+        try {
+            remote = remoteLanes.free(executors::runsInProcess);
+            claimed = free.isEmpty() && remote.isEmpty() ? List.of() : claimDueJobs.claim(free, remote);
+        } catch (RuntimeException e) {
+            executors.releaseSlots(free);
+            throw e;
+        }
+        executors.releaseSlots(unused(free, claimed));
         dispatcher.dispatch(claimed);
         log.debug("scan: free {}, remote lanes {}, claimed {}", free, remote.size(), claimed.size());
         // a type that took all the room its pool had (or had none) probably left due work behind: scan again at once
@@ -189,6 +199,15 @@ public class ScanDueJobs implements SmartLifecycle {
         return new Pass(
                 claimed.size(),
                 claimed.size() >= properties.scan().batchSize() || full.stream().anyMatch(withRoom::contains));
+    }
+
+    /** The slots taken for the claim that it started no job on, per type. */
+    private static Map<String, Integer> unused(Map<String, Integer> taken, List<ClaimedJob> claimed) {
+        Map<String, Integer> unused = new HashMap<>(taken);
+        for (ClaimedJob job : claimed) {
+            if (job.started()) unused.merge(job.jobType(), -1, Integer::sum);
+        }
+        return unused;
     }
 
     /** In-process types that started as many jobs as their pool had room for, or had no room to claim any. */

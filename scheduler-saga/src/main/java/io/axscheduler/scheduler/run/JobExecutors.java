@@ -16,9 +16,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.springframework.stereotype.Component;
 
 /**
- * One bounded pool per job type, so that a runaway type fills only its own threads. The scanner asks
- * {@link #freeSlots()} before it claims, and claims no more than that: claimed work never waits in an unbounded
- * queue, and what another node could run is left for it.
+ * One bounded pool per job type, so that a runaway type fills only its own threads. The scanner takes the free
+ * slots ({@link #takeFreeSlots()}) before it claims, and claims no more than that: claimed work never waits in an
+ * unbounded queue, and what another node could run is left for it.
  */
 @Component
 public class JobExecutors {
@@ -68,6 +68,37 @@ public class JobExecutors {
         return free;
     }
 
+    /**
+     * Takes every free slot (as {@link #freeSlots()} counts them) for the caller, which hands each back by running a
+     * started job on it ({@link RunInProcess#execute}) or by {@link #releaseSlots}. Taking them at once, not reading
+     * them and running later, keeps two takers (a claim pass, a fire that starts its due jobs) from filling one slot
+     * twice.
+     */
+    public Map<String, Integer> takeFreeSlots() {
+        Map<String, Integer> taken = new LinkedHashMap<>();
+        pools.forEach((type, pool) -> {
+            int room = pool.take(Integer.MAX_VALUE);
+            if (room > 0) taken.put(type, room);
+        });
+        return taken;
+    }
+
+    /** Takes one free slot of the type's pool, as {@link #takeFreeSlots()} does; false when it has none (or no pool). */
+    public boolean takeSlot(String jobType) {
+        TypePool pool = pools.get(jobType);
+        return pool != null && pool.take(1) == 1;
+    }
+
+    /** Hands back slots taken and not run on, per job type. */
+    public void releaseSlots(Map<String, Integer> slots) {
+        slots.forEach(this::releaseSlots);
+    }
+
+    /** Hands back {@code count} slots of the type taken and not run on. */
+    public void releaseSlots(String jobType, int count) {
+        if (count > 0) poolOf(jobType).inFlight.addAndGet(-count);
+    }
+
     /** Threads of the type's pool on this node (0 when no handler here runs it). */
     public int threads(String jobType) {
         TypePool pool = pools.get(jobType);
@@ -113,7 +144,10 @@ public class JobExecutors {
 
         final JobHandler handler;
         final int threads;
-        /** Dispatched and not yet returned: counts from the start batch until the handler returns (its outcome is then queued). */
+        /**
+         * Slots taken: from before the claim or fire that starts a job here until its handler returns (its outcome is
+         * then queued), or until the slot is handed back unused.
+         */
         final AtomicInteger inFlight = new AtomicInteger();
 
         final ThreadPoolExecutor executor;
@@ -139,6 +173,16 @@ public class JobExecutors {
                         return t;
                     });
             executor.allowCoreThreadTimeOut(true);
+        }
+
+        /** Takes up to {@code most} free slots at once; returns how many it took. */
+        int take(int most) {
+            while (true) {
+                int taken = inFlight.get();
+                int room = Math.min(most, threads + prefetch() - taken);
+                if (room <= 0) return 0;
+                if (inFlight.compareAndSet(taken, taken + room)) return room;
+            }
         }
 
         void ran(long nanos) {

@@ -57,10 +57,12 @@ public class RunInProcess {
         this.onSlotFreed = listener;
     }
 
-    /** Hands a started attempt to its type's pool; one the pool has no room for fails at once (and is retried). */
+    /**
+     * Hands a started attempt to its type's pool, on a slot taken for it ({@link JobExecutors#takeFreeSlots()}); one
+     * the pool has no room for fails at once (and is retried).
+     */
     public void execute(ClaimedJob job) {
         JobExecutors.TypePool pool = executors.poolOf(job.jobType());
-        pool.inFlight.incrementAndGet();
         try {
             pool.executor.execute(new Run(pool, job));
         } catch (RejectedExecutionException e) {
