@@ -69,6 +69,30 @@ public final class BatchedRowWrites {
                 .add(supersedes, new Write(sql, params, rowId, event));
     }
 
+    /**
+     * As {@link #write(Class, String, MapSqlParameterSource, String, Object)}, but when the row's last pending write was
+     * made for an event of type {@code into} (its insert, say), that write becomes {@code foldedSql} with its own
+     * values and {@code folded}'s: a row created and moved on in one unit of work is written once. The folded write
+     * keeps its event, so that later writes of the row fold into it too.
+     */
+    public void writeOrFold(
+            Class<?> into,
+            String foldedSql,
+            MapSqlParameterSource folded,
+            Class<?> supersedes,
+            String sql,
+            MapSqlParameterSource params,
+            String rowId,
+            Object event) {
+        if (!CurrentUnitOfWork.isStarted()) {
+            write(supersedes, sql, params, rowId, event);
+            return;
+        }
+        Pending pending = CurrentUnitOfWork.get().getResource(resourceKey);
+        if (pending == null || !pending.fold(into, foldedSql, folded, rowId))
+            write(supersedes, sql, params, rowId, event);
+    }
+
     private void requireOneRow(int rows, Write write) {
         if (rows != 1 && rows != Statement.SUCCESS_NO_INFO) {
             throw new IllegalStateException(
@@ -106,6 +130,19 @@ public final class BatchedRowWrites {
             if (layer == layers.size()) layers.add(new ArrayList<>());
             layers.get(layer).add(write);
             lastWriteOfRow.put(write.rowId(), new Slot(layer, layers.get(layer).size() - 1));
+        }
+
+        /** Folds into the row's last pending write when it was made for an {@code into} event; false when it was not. */
+        boolean fold(Class<?> into, String foldedSql, MapSqlParameterSource folded, String rowId) {
+            Slot last = lastWriteOfRow.get(rowId);
+            if (last == null) return false;
+            Write pending = layers.get(last.layer()).get(last.index());
+            if (!into.isInstance(pending.event())) return false;
+            MapSqlParameterSource params = pending.params();
+            for (String name : folded.getParameterNames())
+                params.addValue(name, folded.getValue(name), folded.getSqlType(name));
+            layers.get(last.layer()).set(last.index(), new Write(foldedSql, params, rowId, pending.event()));
+            return true;
         }
 
         void flush() {

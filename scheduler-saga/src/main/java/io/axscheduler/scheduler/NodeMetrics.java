@@ -27,6 +27,7 @@ public class NodeMetrics {
     private final String node;
     private final Timer scanDuration;
     private final Counter scanClaimed;
+    private final Counter startedAtFire;
     private final BoundedLabels apps = new BoundedLabels(MAX_LABEL_VALUES);
     private final BoundedLabels reasons = new BoundedLabels(20);
     private volatile double lastScanSeconds;
@@ -40,6 +41,9 @@ public class NodeMetrics {
                 .register(this.registry);
         this.scanClaimed = Counter.builder("ax.scan.claimed")
                 .description("jobs claimed by this node's scans")
+                .register(this.registry);
+        this.startedAtFire = Counter.builder("ax.fires.started")
+                .description("jobs of due schedule fires this node claimed and started in the fire's own transaction")
                 .register(this.registry);
         Gauge.builder("ax.scan.last.success.timestamp.seconds", this, m -> m.lastScanSeconds)
                 .description("when this node's job scan last completed (epoch seconds)")
@@ -56,6 +60,11 @@ public class NodeMetrics {
         scanDuration.record(nanos, TimeUnit.NANOSECONDS);
         scanClaimed.increment(claimed);
         lastScanSeconds = completedAtEpochMs / 1000.0;
+    }
+
+    /** A fire's transaction committed with {@code jobs} of its due jobs claimed and started in it. */
+    public void startedAtFire(int jobs) {
+        startedAtFire.increment(jobs);
     }
 
     /** A paused scan still counts as completed for health; the timestamp follows it, the duration does not. */

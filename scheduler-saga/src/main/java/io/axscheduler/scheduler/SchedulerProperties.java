@@ -113,6 +113,9 @@ public record SchedulerProperties(
      * @param holdBackAfterMs    while the oldest waiting job of a type is overdue by more than this, schedules of
      *                           that type do not fire: the backlog of made jobs stays bounded, and the late fires
      *                           are made when the type catches up, as their misfire policy says (0: never hold back)
+     * @param startDueFires      a fire's job already due when it is made (within {@code claim-ahead-ms}) that this
+     *                           node's pools run is claimed and started in the fire's own transaction, not by a
+     *                           later claim pass
      */
     public record Schedules(
             @DefaultValue("400") long scanMinIntervalMs,
@@ -122,7 +125,8 @@ public record SchedulerProperties(
             @DefaultValue("5000") long misfireThresholdMs,
             @DefaultValue("100") int fireAllMax,
             @DefaultValue("1500") long fireAheadMs,
-            @DefaultValue("3000") long holdBackAfterMs) {
+            @DefaultValue("3000") long holdBackAfterMs,
+            @DefaultValue("true") boolean startDueFires) {
         public Schedules {
             if (batchSize < 1 || batchSize > 1000)
                 throw new IllegalArgumentException("ax.scheduler.schedules.batch-size must be 1..1000");

@@ -47,6 +47,18 @@ public class JobQueueProjection {
         this.writes = new BatchedRowWrites("job_queue", "job_id", "job", jdbc);
     }
 
+    /**
+     * The insert of a job claimed, or claimed and started, in the unit of work that created it (a due schedule fire
+     * this node runs): the claim's and the start's values go into the row as it is inserted, not in updates after it.
+     */
+    private static final String INSERT_MOVED_ON = """
+            INSERT INTO job_queue (job_id, job_key, job_type, status, claimable, priority, neg_priority, run_at,
+                                   attempt, max_retries, timeout_ms, params, schedule_id, executor_app,
+                                   route_strategy, namespace, node, worker, lease_until, created_at, updated_at)
+            VALUES (:jobId, :jobKey, :jobType, :status, :claimable, :priority, :negPriority, :runAt,
+                    :attempt, :maxRetries, :timeoutMs, :params, :scheduleId, :executorApp,
+                    :routeStrategy, :namespace, :node, :worker, :leaseUntil, :createdAt, :at)""";
+
     @EventHandler
     void on(JobCreated event, @Timestamp Instant at) {
         writes.write(
@@ -56,7 +68,7 @@ public class JobQueueProjection {
                                        route_strategy, namespace, created_at, updated_at)
                 VALUES (:jobId, :jobKey, :jobType, :status, :claimable, :priority, :negPriority, :runAt,
                         0, :maxRetries, :timeoutMs, :params, :scheduleId, :executorApp,
-                        :routeStrategy, :namespace, :at, :at)""",
+                        :routeStrategy, :namespace, :createdAt, :at)""",
                 withStatus(event)
                         .addValue("jobId", event.jobId())
                         .addValue("jobKey", event.jobKey(), Types.VARCHAR)
@@ -71,6 +83,7 @@ public class JobQueueProjection {
                         .addValue("executorApp", event.executorApp(), Types.VARCHAR)
                         .addValue("routeStrategy", event.routeStrategy(), Types.VARCHAR)
                         .addValue("namespace", event.namespace())
+                        .addValue("createdAt", at.toEpochMilli())
                         .addValue("at", at.toEpochMilli()),
                 event.jobId(),
                 event);
@@ -78,35 +91,48 @@ public class JobQueueProjection {
 
     @EventHandler
     void on(JobClaimed event, @Timestamp Instant at) {
-        writes.write(
+        MapSqlParameterSource claim = withStatus(event)
+                .addValue("attempt", event.attempt() - 1)
+                .addValue("node", event.node(), Types.VARCHAR)
+                .addValue("worker", null, Types.VARCHAR)
+                .addValue("leaseUntil", epochMillis(event.leaseUntil()), Types.BIGINT)
+                .addValue("at", at.toEpochMilli());
+        writes.writeOrFold(
+                JobCreated.class,
+                INSERT_MOVED_ON,
+                claim,
+                null,
                 """
                 UPDATE job_queue SET status = :status, claimable = :claimable, node = :node, lease_until = :leaseUntil,
                                      updated_at = :at
                 WHERE job_id = :jobId""",
-                withStatus(event)
-                        .addValue("jobId", event.jobId())
-                        .addValue("node", event.node(), Types.VARCHAR)
-                        .addValue("leaseUntil", epochMillis(event.leaseUntil()), Types.BIGINT)
-                        .addValue("at", at.toEpochMilli()),
+                copy(claim).addValue("jobId", event.jobId()),
                 event.jobId(),
                 event);
     }
 
-    /** Sets every column a claim sets: in a claim batch, where a job is claimed and started, it replaces the claim's write. */
+    /**
+     * Sets every column a claim sets: in a claim batch, where a job is claimed and started, it replaces the claim's
+     * write; in the unit of work that created the job, it goes into the insert.
+     */
     @EventHandler
     void on(JobStarted event, @Timestamp Instant at) {
-        writes.write(
+        MapSqlParameterSource start = withStatus(event)
+                .addValue("attempt", event.attempt())
+                .addValue("node", event.node(), Types.VARCHAR)
+                .addValue("worker", event.worker(), Types.VARCHAR)
+                .addValue("leaseUntil", null, Types.BIGINT)
+                .addValue("at", at.toEpochMilli());
+        writes.writeOrFold(
+                JobCreated.class,
+                INSERT_MOVED_ON,
+                start,
                 JobClaimed.class,
                 """
                 UPDATE job_queue SET status = :status, claimable = :claimable, attempt = :attempt, node = :node,
                                      worker = :worker, lease_until = NULL, updated_at = :at
                 WHERE job_id = :jobId""",
-                withStatus(event)
-                        .addValue("jobId", event.jobId())
-                        .addValue("attempt", event.attempt())
-                        .addValue("node", event.node(), Types.VARCHAR)
-                        .addValue("worker", event.worker(), Types.VARCHAR)
-                        .addValue("at", at.toEpochMilli()),
+                copy(start).addValue("jobId", event.jobId()),
                 event.jobId(),
                 event);
     }
@@ -211,6 +237,13 @@ public class JobQueueProjection {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("params of job cannot be written as JSON", e);
         }
+    }
+
+    /** The same values with their SQL types, to be added to apart from the original. */
+    private static MapSqlParameterSource copy(MapSqlParameterSource from) {
+        MapSqlParameterSource to = new MapSqlParameterSource();
+        for (String name : from.getParameterNames()) to.addValue(name, from.getValue(name), from.getSqlType(name));
+        return to;
     }
 
     private static Long epochMillis(Instant instant) {

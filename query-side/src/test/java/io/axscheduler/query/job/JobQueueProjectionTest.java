@@ -152,6 +152,49 @@ class JobQueueProjectionTest {
     }
 
     @Test
+    void a_job_created_claimed_and_started_in_one_unit_of_work_is_inserted_once_already_running() {
+        when(jdbc.update(anyString(), any(SqlParameterSource.class))).thenReturn(1);
+        DefaultUnitOfWork<?> fire = DefaultUnitOfWork.startAndGet(null);
+        projection.on(created(), CREATED_AT);
+        projection.on(new JobClaimed(JOB_ID, 1, "node-a", at(30)), at(1));
+        projection.on(new JobStarted(JOB_ID, 1, "node-a", "in-process", 60_000, RetryPolicy.defaults()), at(1));
+        fire.commit();
+
+        ArgumentCaptor<String> sql = ArgumentCaptor.forClass(String.class);
+        ArgumentCaptor<SqlParameterSource> bound = ArgumentCaptor.forClass(SqlParameterSource.class);
+        verify(jdbc).update(sql.capture(), bound.capture());
+        verify(jdbc, never()).execute(anyString(), any(SqlParameterSource.class), any(RowBatch.class));
+        assertThat(sql.getValue()).startsWith("INSERT INTO job_queue").contains("worker", "lease_until");
+        SqlParameterSource row = bound.getValue();
+        assertThat(row.getValue("status")).isEqualTo("RUNNING");
+        assertThat(row.getValue("claimable")).isEqualTo(0);
+        assertThat(row.getValue("attempt")).isEqualTo(1);
+        assertThat(row.getValue("node")).isEqualTo("node-a");
+        assertThat(row.getValue("worker")).isEqualTo("in-process");
+        assertThat(row.getValue("leaseUntil")).isNull();
+        assertThat(row.getValue("createdAt")).isEqualTo(CREATED_AT.toEpochMilli());
+        assertThat(row.getValue("at")).isEqualTo(at(1).toEpochMilli());
+        assertThat(row.getValue("runAt")).isEqualTo(RUN_AT.toEpochMilli());
+    }
+
+    @Test
+    void a_job_created_and_claimed_in_one_unit_of_work_is_inserted_claimed_with_its_lease() {
+        when(jdbc.update(anyString(), any(SqlParameterSource.class))).thenReturn(1);
+        DefaultUnitOfWork<?> unit = DefaultUnitOfWork.startAndGet(null);
+        projection.on(created(), CREATED_AT);
+        projection.on(new JobClaimed(JOB_ID, 1, "node-a", at(30)), at(1));
+        unit.commit();
+
+        ArgumentCaptor<SqlParameterSource> bound = ArgumentCaptor.forClass(SqlParameterSource.class);
+        verify(jdbc).update(anyString(), bound.capture());
+        SqlParameterSource row = bound.getValue();
+        assertThat(row.getValue("status")).isEqualTo("CLAIMED");
+        assertThat(row.getValue("attempt")).isEqualTo(0);
+        assertThat(row.getValue("worker")).isNull();
+        assertThat(row.getValue("leaseUntil")).isEqualTo(at(30).toEpochMilli());
+    }
+
+    @Test
     void a_batch_counted_short_as_a_whole_fails_when_a_row_is_missing_and_names_it() {
         answerBatches(new RowBatch.Counts(null, 1));
         when(jdbc.queryForList(anyString(), anyMap(), eq(String.class))).thenReturn(List.of("job-1"));

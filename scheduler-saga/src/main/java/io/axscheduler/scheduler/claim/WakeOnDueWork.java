@@ -22,15 +22,19 @@ public class WakeOnDueWork {
     public static final String PROCESSING_GROUP = "scan-wakeup";
 
     private final ScanDueJobs scanner;
+    private final StartDueFires startDueFires;
     private final Clock clock;
 
-    public WakeOnDueWork(ScanDueJobs scanner, Clock clock) {
+    public WakeOnDueWork(ScanDueJobs scanner, StartDueFires startDueFires, Clock clock) {
         this.scanner = scanner;
+        this.startDueFires = startDueFires;
         this.clock = clock;
     }
 
+    /** A job its fire claims and starts in this transaction needs no claim pass. */
     @EventHandler
     void on(JobCreated event) {
+        if (startDueFires.startedInThisTransaction(event.jobId())) return;
         wakeIfDue(event.jobType(), event.executorApp(), event.runAt());
     }
 

@@ -4,11 +4,13 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.axscheduler.api.TimeOrderedIds;
 import io.axscheduler.api.job.JobStatus;
+import io.axscheduler.api.job.SubmitJob;
 import io.axscheduler.api.schedule.*;
 import io.axscheduler.axonmysql.messaging.OneUnitOfWork;
 import io.axscheduler.scheduler.DatabaseTime;
 import io.axscheduler.scheduler.SchedulerCommands;
 import io.axscheduler.scheduler.SchedulerProperties;
+import io.axscheduler.scheduler.claim.StartDueFires;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.HashMap;
@@ -35,6 +37,9 @@ import org.springframework.transaction.support.TransactionTemplate;
  * instead of being made a scan interval after it. Only a fire that would fire anyway is made ahead: one the overlap
  * policy would skip or queue now waits until it is due, when the previous job may have ended. A pause or delete
  * within the look-ahead does not take back a fire already made.
+ *
+ * <p>A fire whose job is already due when it is made (the scan behind, a misfire fired late) and runs on this node's
+ * pools is claimed and started in the same transaction ({@link StartDueFires}), when a pool slot is free.
  *
  * <p>Every command here is sent holding the schedule's row: a schedule busy with an operator's command fails the
  * fire at once instead of waiting for it (see {@code Metadata.HOLDS_ROW_LOCKS}), and is fired on a later pass.
@@ -64,6 +69,7 @@ public class FireDueSchedules {
     private final long fireAheadMs;
     private final long holdBackAfterMs;
     private final Clock clock;
+    private final StartDueFires startDueFires;
 
     public FireDueSchedules(
             NamedParameterJdbcTemplate jdbc,
@@ -72,8 +78,10 @@ public class FireDueSchedules {
             DatabaseTime databaseTime,
             ObjectMapper json,
             Clock clock,
+            StartDueFires startDueFires,
             SchedulerProperties properties) {
         this.jdbc = jdbc;
+        this.startDueFires = startDueFires;
         this.transaction = transaction;
         this.commands = commands;
         this.databaseTime = databaseTime;
@@ -95,6 +103,23 @@ public class FireDueSchedules {
                         + " ORDER BY next_fire_at LIMIT :limit",
                 params(Map.of("limit", limit, "ahead", fireAheadMs), held, only),
                 String.class);
+    }
+
+    /**
+     * The earliest fire time (database epoch ms) of an active schedule that is not yet due within the look-ahead, or
+     * null when there is none: when the next pass has work. One dive into the due index.
+     */
+    public Long nextFireAtMs() {
+        return jdbc.queryForObject(
+                "SELECT MIN(next_fire_at) FROM schedules WHERE state = 'ACTIVE' AND next_fire_at > "
+                        + DatabaseTime.NOW_MS + " + :ahead",
+                Map.of("ahead", fireAheadMs),
+                Long.class);
+    }
+
+    /** How long before its time a fire is made ({@code fire-ahead-ms}). */
+    public long fireAheadMs() {
+        return fireAheadMs;
     }
 
     /**
@@ -178,13 +203,15 @@ public class FireDueSchedules {
             List<Map<String, Object>> rows = lockDue(limit, held, only);
             if (rows.isEmpty()) return new Fired(0, 0, 0);
             long nowMs = databaseTime.nowMs();
+            StartDueFires.Starts starts = startDueFires.inTransaction(nowMs);
             return OneUnitOfWork.run(() -> {
                 int jobs = 0, deferred = 0;
                 for (Map<String, Object> row : rows) {
-                    int made = fireLocked(row, nowMs);
+                    int made = fireLocked(row, nowMs, starts);
                     jobs += made;
                     if (made == 0 && ((Number) row.get("next_fire_at")).longValue() > nowMs) deferred++;
                 }
+                starts.send();
                 return new Fired(rows.size(), jobs, deferred);
             });
         });
@@ -220,12 +247,13 @@ public class FireDueSchedules {
                     LOCK_COLUMNS + " WHERE schedule_id = :id AND " + DUE + " FOR UPDATE SKIP LOCKED",
                     Map.of("id", scheduleId, "ahead", fireAheadMs));
             if (rows.isEmpty()) return 0;
-            return fireLocked(rows.get(0), databaseTime.nowMs());
+            return fireLocked(rows.get(0), databaseTime.nowMs(), null);
         });
         return made == null ? 0 : made;
     }
 
-    private int fireLocked(Map<String, Object> row, long nowMs) {
+    /** {@code starts}: where due jobs this node runs are claimed and started with the fire (null: by the claim scan). */
+    private int fireLocked(Map<String, Object> row, long nowMs, StartDueFires.Starts starts) {
         String scheduleId = (String) row.get("schedule_id");
         Trigger trigger = read((String) row.get("trigger_json"), Trigger.class);
         Instant anchor = Instant.ofEpochMilli(((Number) row.get("anchor_at")).longValue());
@@ -249,7 +277,7 @@ public class FireDueSchedules {
         int made = 0;
         if (queued != null && (lastJob == null || lastJob.ended())) {
             // the held-back fire goes first: it waited longer than the fires due now, which must queue behind it
-            String jobId = submit(scheduleId, queued, FireKind.QUEUED, null);
+            String jobId = submit(scheduleId, queued, FireKind.QUEUED, null, starts);
             lastJob = new LastJob(jobId, JobStatus.WAITING, 0, Integer.MAX_VALUE);
             queued = null;
             made++;
@@ -268,7 +296,7 @@ public class FireDueSchedules {
             }
             switch (decision) {
                 case FIRE -> {
-                    String jobId = submit(scheduleId, planned.fireTime(), FireKind.SCHEDULED, next);
+                    String jobId = submit(scheduleId, planned.fireTime(), FireKind.SCHEDULED, next, starts);
                     lastJob = new LastJob(jobId, JobStatus.WAITING, 0, Integer.MAX_VALUE);
                     made++;
                 }
@@ -308,6 +336,7 @@ public class FireDueSchedules {
                         id,
                         Instant.ofEpochMilli(((Number) rows.get(0).get("queued_fire_at")).longValue()),
                         FireKind.QUEUED,
+                        null,
                         null);
                 return 1;
             });
@@ -346,12 +375,15 @@ public class FireDueSchedules {
         return armed;
     }
 
-    private String submit(String scheduleId, Instant fireTime, FireKind kind, Instant next) {
+    private String submit(
+            String scheduleId, Instant fireTime, FireKind kind, Instant next, StartDueFires.Starts starts) {
         String jobId = TimeOrderedIds.next(clock.millis());
         JobTemplate template = commands.sendHoldingRows(new FireSchedule(scheduleId, fireTime, kind, jobId, next));
         // a fire time whose key is taken fails the transaction as it commits (the key goes in with the batch's
         // others), the fire above with it: such a submit never answers with another job
-        commands.submitFailingOnTakenKey(template.toSubmitJob(jobId, scheduleId, fireTime, kind));
+        SubmitJob submit = template.toSubmitJob(jobId, scheduleId, fireTime, kind);
+        commands.submitFailingOnTakenKey(submit);
+        if (starts != null) starts.offer(submit);
         log.debug("schedule {} fired {} ({}) as job {}", scheduleId, fireTime, kind, jobId);
         return jobId;
     }
