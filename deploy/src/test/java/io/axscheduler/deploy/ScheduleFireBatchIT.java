@@ -52,6 +52,8 @@ class ScheduleFireBatchIT {
                 "node-a",
                 Map.of(
                         "ax.scheduler.scan.enabled", "false",
+                        // the batches here are made of schedules due within the look-ahead, not yet due
+                        "ax.scheduler.schedules.fire-ahead-ms", "1500",
                         "ax.scheduler.schedules.misfire-threshold-ms", "120000"));
     }
 

@@ -124,7 +124,7 @@ public record SchedulerProperties(
             @DefaultValue("2") int fireThreads,
             @DefaultValue("5000") long misfireThresholdMs,
             @DefaultValue("100") int fireAllMax,
-            @DefaultValue("1500") long fireAheadMs,
+            @DefaultValue("20") long fireAheadMs,
             @DefaultValue("3000") long holdBackAfterMs,
             @DefaultValue("true") boolean startDueFires) {
         public Schedules {

@@ -1,7 +1,9 @@
 package io.axscheduler.scheduler.fire;
 
+import io.axscheduler.scheduler.DatabaseTime;
 import io.axscheduler.scheduler.ScanThread;
 import io.axscheduler.scheduler.SchedulerProperties;
+import io.axscheduler.scheduler.claim.ScanDueJobs;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -40,14 +42,21 @@ public class ScanSchedules implements SmartLifecycle {
     private ExecutorService firePool;
     private final Clock clock;
     private final Pacing pacing;
+    private final DatabaseTime databaseTime;
+    private final long minIntervalMs;
     private volatile boolean paused;
     private volatile boolean backlog;
     private volatile Instant lastCompletedPass;
+    /** When queued fires were last released and fixed delays armed (this JVM's clock). */
+    private long lastUpkeepMs = Long.MIN_VALUE / 2;
 
-    public ScanSchedules(FireDueSchedules fire, Clock clock, SchedulerProperties properties) {
+    public ScanSchedules(
+            FireDueSchedules fire, Clock clock, DatabaseTime databaseTime, SchedulerProperties properties) {
         SchedulerProperties.Schedules settings = properties.schedules();
         this.fireThreads = settings.fireThreads();
         this.fire = fire;
+        this.databaseTime = databaseTime;
+        this.minIntervalMs = settings.scanMinIntervalMs();
         this.thread = new ScanThread(
                 "ax-schedules", settings.scanMinIntervalMs(), settings.scanMaxIntervalMs(), clock, this::pass);
         this.batchSize = settings.batchSize();
@@ -115,15 +124,39 @@ public class ScanSchedules implements SmartLifecycle {
             }
         }
         backlog = full;
-        try {
-            made += fire.releaseQueued(batchSize);
-            fire.armFixedDelays(batchSize);
-        } catch (RuntimeException e) {
-            log.warn(
-                    "releasing queued fires or arming fixed delays failed; retried at the next tick: {}", e.toString());
+        // passes woken for each fire time come every few ms under load: the upkeep keeps the regular cadence
+        if (clock.millis() - lastUpkeepMs >= minIntervalMs) {
+            lastUpkeepMs = clock.millis();
+            try {
+                made += fire.releaseQueued(batchSize);
+                fire.armFixedDelays(batchSize);
+            } catch (RuntimeException e) {
+                log.warn(
+                        "releasing queued fires or arming fixed delays failed; retried at the next tick: {}",
+                        e.toString());
+            }
         }
         lastCompletedPass = clock.instant();
         return made;
+    }
+
+    /**
+     * Wakes the loop when the next schedule's fire may be made (its time less {@code fire-ahead-ms}), not only at the
+     * end of the pause, so that a fire is made on time. The moment goes up to the next multiple of half the look-ahead
+     * (as the job scan's, {@link ScanDueJobs#wakeMoment}): schedules due every millisecond share a pass.
+     */
+    private void wakeForNextFire() {
+        try {
+            Long next = fire.nextFireAtMs();
+            if (next != null) wakeFor(next);
+        } catch (RuntimeException e) {
+            log.debug("could not read the next fire time; the next pass comes after the pause: {}", e.toString());
+        }
+    }
+
+    /** A schedule fires at {@code fireTimeMs} (database epoch ms): pass in time to make that fire. */
+    public void wakeFor(long fireTimeMs) {
+        thread.wakeAt(ScanDueJobs.wakeMoment(databaseTime.localMs(fireTimeMs), fire.fireAheadMs()));
     }
 
     /**
@@ -211,6 +244,7 @@ public class ScanSchedules implements SmartLifecycle {
     private boolean pass() {
         try {
             scanOnce();
+            if (!backlog && !paused) wakeForNextFire();
             return backlog;
         } catch (RuntimeException e) {
             log.warn("schedule scan failed; retried at the next tick: {}", e.toString());
