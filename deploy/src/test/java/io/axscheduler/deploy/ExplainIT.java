@@ -238,7 +238,8 @@ class ExplainIT {
         Instant missed;
         try {
             reportNow();
-            // fires were made up to 1.5 s ahead before the stop; 4 s on is surely missed, and not the catch-up fire
+            // fires may have been made ahead before the stop (fire-ahead-ms); 4 s on is surely missed, and not the
+            // catch-up fire
             missed = Instant.now().plusMillis(4000);
             sleep(6500);
             JsonNode noScan = explainSchedule(stalled, missed);
