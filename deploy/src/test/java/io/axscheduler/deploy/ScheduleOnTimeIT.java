@@ -34,7 +34,10 @@ class ScheduleOnTimeIT {
                         "ax.scheduler.schedules.scan-min-interval-ms", "5000",
                         "ax.scheduler.schedules.scan-max-interval-ms", "6000",
                         "ax.scheduler.schedules.fire-ahead-ms", "20",
-                        "ax.scheduler.scan.claim-ahead-ms", "20"));
+                        "ax.scheduler.scan.claim-ahead-ms", "20",
+                        // claim passes only when woken: a periodic one holds the pools' free slots while it runs
+                        "ax.scheduler.scan.min-interval-ms", "30000",
+                        "ax.scheduler.scan.max-interval-ms", "30000"));
     }
 
     @AfterAll

@@ -39,6 +39,10 @@ class StartDueFiresIT {
                         "ax.scheduler.execution.threads-per-type", "1",
                         // fires made well ahead, so that one made ahead stands out from a due one
                         "ax.scheduler.schedules.fire-ahead-ms", "1500",
+                        // claim passes only when woken for work: a periodic one takes the pools' free slots while it
+                        // runs, and a fire meanwhile would leave its job to the claim scan
+                        "ax.scheduler.scan.min-interval-ms", "30000",
+                        "ax.scheduler.scan.max-interval-ms", "30000",
                         // a loaded machine may take seconds between making a schedule and firing it
                         "ax.scheduler.schedules.misfire-threshold-ms", "120000"));
         node.bean(ScanSchedules.class).pauseScanning();

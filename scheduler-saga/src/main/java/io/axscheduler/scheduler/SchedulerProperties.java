@@ -113,7 +113,7 @@ public record SchedulerProperties(
      * @param holdBackAfterMs    while the oldest waiting job of a type is overdue by more than this, schedules of
      *                           that type do not fire: the backlog of made jobs stays bounded, and the late fires
      *                           are made when the type catches up, as their misfire policy says (0: never hold back)
-     * @param startDueFires      a fire's job already due when it is made (within {@code claim-ahead-ms}) that this
+     * @param startDueFires      a fire's job due within {@code claim-ahead-ms} when it is made that this
      *                           node's pools run is claimed and started in the fire's own transaction, not by a
      *                           later claim pass
      */

@@ -165,6 +165,14 @@ public class ClaimDueJobs {
         return claimed;
     }
 
+    /**
+     * Whether a claim pass may find due work of the in-process type now: false while its lane is drained (see
+     * {@link DrainedLanes}), so that a pass takes no pool slots it would not fill.
+     */
+    public boolean mayFind(String jobType) {
+        return !drainedLanes.isQuiet(inProcessLane(jobType), clock.millis());
+    }
+
     /** Claim transactions this node has run since it started, whatever they found. */
     public long transactions() {
         return transactions.get();

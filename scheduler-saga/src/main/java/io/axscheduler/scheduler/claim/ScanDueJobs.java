@@ -12,6 +12,7 @@ import io.axscheduler.scheduler.run.ReportOutcomes;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -148,6 +149,14 @@ public class ScanDueJobs implements SmartLifecycle {
         return lastCompletedScan;
     }
 
+    /**
+     * Whether the last pass left the type's pool full with due work of it possibly behind: those jobs go first, so a
+     * fire's job of the type waits its turn in the claim scan rather than taking the next free slot.
+     */
+    public boolean backlogged(String jobType) {
+        return waitingForSlot.contains(jobType);
+    }
+
     /** Runs one scan on the caller's thread and returns how many jobs it claimed. */
     public int scanOnce() {
         return scan().claimed();
@@ -172,8 +181,11 @@ public class ScanDueJobs implements SmartLifecycle {
         waitingForOutcomes = true;
         boolean behind = outcomes.behind();
         waitingForOutcomes = behind;
-        // the slots are taken before the claim: a fire starting its due jobs meanwhile takes none of them
-        Map<String, Integer> free = behind ? Map.of() : executors.takeFreeSlots();
+        // the slots are taken before the claim, of the types it may find work of: a fire starting its due jobs
+        // meanwhile takes none of them
+        Set<String> looked = new HashSet<>();
+        Map<String, Integer> free =
+                behind ? Map.of() : executors.takeFreeSlots(type -> claimDueJobs.mayFind(type) && looked.add(type));
         List<RemoteLanes.Lane> remote;
         List<ClaimedJob> claimed;
         try {
@@ -188,7 +200,7 @@ public class ScanDueJobs implements SmartLifecycle {
         log.debug("scan: free {}, remote lanes {}, claimed {}", free, remote.size(), claimed.size());
         // a type that took all the room its pool had (or had none) probably left due work behind: scan again at once
         // if it has room now, or as soon as one of its slots frees
-        Set<String> full = behind ? Set.of() : filledTypes(free, claimed);
+        Set<String> full = behind ? Set.of() : filledTypes(looked, free, claimed);
         Set<String> withRoom = executors.freeSlots().keySet();
         waitingForSlot.clear();
         full.stream().filter(type -> !withRoom.contains(type)).forEach(waitingForSlot::add);
@@ -210,12 +222,15 @@ public class ScanDueJobs implements SmartLifecycle {
         return unused;
     }
 
-    /** In-process types that started as many jobs as their pool had room for, or had no room to claim any. */
-    private Set<String> filledTypes(Map<String, Integer> free, List<ClaimedJob> claimed) {
+    /**
+     * In-process types the pass looked at (those whose lanes were not drained) that started as many jobs as their pool
+     * had room for, or had no room to claim any.
+     */
+    private Set<String> filledTypes(Set<String> looked, Map<String, Integer> free, List<ClaimedJob> claimed) {
         Map<String, Long> started = claimed.stream()
                 .filter(ClaimedJob::started)
                 .collect(Collectors.groupingBy(ClaimedJob::jobType, Collectors.counting()));
-        return executors.inProcessTypes().stream()
+        return looked.stream()
                 .filter(type -> started.getOrDefault(type, 0L) >= free.getOrDefault(type, 0))
                 .collect(Collectors.toSet());
     }
@@ -252,9 +267,12 @@ public class ScanDueJobs implements SmartLifecycle {
         return thread.isRunning();
     }
 
-    /** Last to start and first to stop: claims end before Axon, the web server and the pool go down. */
+    /**
+     * Among the last to start and first to stop: claims end before Axon, the web server and the pool go down; the
+     * schedule loop, whose fires may start jobs here, stops just before.
+     */
     @Override
     public int getPhase() {
-        return Integer.MAX_VALUE;
+        return Integer.MAX_VALUE - 1;
     }
 }

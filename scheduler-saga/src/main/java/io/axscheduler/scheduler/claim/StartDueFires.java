@@ -27,13 +27,14 @@ import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
- * A schedule fire whose job is due when it is made (or due within {@code claim-ahead-ms}) — the schedule scan behind
- * its schedules, a misfire fired late, a node catching up after a restart or a pause — and runs on this node's pools
- * is claimed and started in the fire's own transaction: {@code JobClaimed} and {@code JobStarted} follow
- * {@code JobCreated} in the same append, the {@code job_queue} row is written once, already running, and no claim pass
- * has to find the job. A job made ahead of its time is left to the claim scan, as is every job when
- * {@code ax.scheduler.schedules.start-due-fires} is off, while the job scan is paused or outcomes are behind, and
- * when its pool has no free slot.
+ * A schedule fire whose job is due within {@code claim-ahead-ms} when it is made — every fire made on time with the
+ * default {@code fire-ahead-ms}, and every fire of a loop behind its schedules, a misfire fired late, a node catching
+ * up after a restart — and runs on this node's pools is claimed and started in the fire's own transaction:
+ * {@code JobClaimed} and {@code JobStarted} follow {@code JobCreated} in the same append, the {@code job_queue} row is
+ * written once, already running, and no claim pass has to find the job. A job made further ahead than {@code claim-ahead-ms} is left to the claim scan, as is a job for
+ * remote workers, one of a type whose pool the claim scan found full with work waiting (that work goes first), of a
+ * schedule held back, and every job when {@code ax.scheduler.schedules.start-due-fires} is off, while the job scan is
+ * paused, the node is stopping or outcomes are behind, and when its pool has no free slot.
  * <p>
  * Each such job takes a slot of its type's pool first ({@link JobExecutors#takeSlot}), as a claim pass takes its
  * slots before it claims; the slot is handed back when the claim or start is refused or the fire's transaction rolls
@@ -133,33 +134,32 @@ public class StartDueFires {
                     || submit.runAt().toEpochMilli() > databaseNowMs + settings.claimAheadMs()
                     || !executors.runsInProcess(submit.jobType())
                     || scan.isPaused()
+                    || scan.backlogged(submit.jobType())
                     || dispatcher.isStopping()
-                    || outcomes.behind()
-                    || !executors.takeSlot(submit.jobType())) {
+                    || outcomes.behind()) {
                 return;
             }
-            taken.put(
-                    submit.jobId(),
-                    new ClaimedJob(
-                                    submit.jobId(),
-                                    submit.jobType(),
-                                    1,
-                                    submit.jobKey(),
-                                    paramsJson(submit),
-                                    null,
-                                    submit.routeStrategy(),
-                                    submit.timeoutMs(),
-                                    false,
-                                    databaseTime.localMs(submit.runAt().toEpochMilli()),
-                                    submit.namespace())
-                            .startedHere());
+            ClaimedJob job = new ClaimedJob(
+                            submit.jobId(),
+                            submit.jobType(),
+                            1,
+                            submit.jobKey(),
+                            paramsJson(submit),
+                            null,
+                            submit.routeStrategy(),
+                            submit.timeoutMs(),
+                            false,
+                            databaseTime.localMs(submit.runAt().toEpochMilli()),
+                            submit.namespace())
+                    .startedHere();
+            if (executors.takeSlot(submit.jobType())) taken.put(submit.jobId(), job);
         }
 
         /**
          * Claims and starts the jobs taken since the last send, as one batch in the caller's unit of work. A job that
-         * refuses (it cannot, having just been created in this transaction, unless an operator's command got to it
-         * first) gives its slot back: refused the claim, it waits for the claim scan; claimed but refused the start,
-         * it goes back to waiting when its lease ends, as after a claim pass.
+         * refuses (none should: it was created in this unit of work, whose thread holds its lock) gives its slot back:
+         * refused the claim, it waits for the claim scan; claimed but refused the start, it goes back to waiting when
+         * its lease ends, as after a claim pass.
          */
         public void send() {
             if (taken.isEmpty()) return;

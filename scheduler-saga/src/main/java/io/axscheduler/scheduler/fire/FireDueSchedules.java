@@ -38,8 +38,9 @@ import org.springframework.transaction.support.TransactionTemplate;
  * policy would skip or queue now waits until it is due, when the previous job may have ended. A pause or delete
  * within the look-ahead does not take back a fire already made.
  *
- * <p>A fire whose job is already due when it is made (the scan behind, a misfire fired late) and runs on this node's
- * pools is claimed and started in the same transaction ({@link StartDueFires}), when a pool slot is free.
+ * <p>A fire whose job is due within {@code claim-ahead-ms} when it is made (every fire made on time with the default
+ * look-ahead, and every late one) and runs on this node's pools is claimed and started in the same transaction
+ * ({@link StartDueFires}), when a pool slot is free and its type is not held back.
  *
  * <p>Every command here is sent holding the schedule's row: a schedule busy with an operator's command fails the
  * fire at once instead of waiting for it (see {@code Metadata.HOLDS_ROW_LOCKS}), and is fired on a later pass.
@@ -203,7 +204,8 @@ public class FireDueSchedules {
             List<Map<String, Object>> rows = lockDue(limit, held, only);
             if (rows.isEmpty()) return new Fired(0, 0, 0);
             long nowMs = databaseTime.nowMs();
-            StartDueFires.Starts starts = startDueFires.inTransaction(nowMs);
+            // a held-back type's batch (only) is the backlog's: its jobs wait their turn in the claim scan
+            StartDueFires.Starts starts = only == null ? startDueFires.inTransaction(nowMs) : null;
             return OneUnitOfWork.run(() -> {
                 int jobs = 0, deferred = 0;
                 for (Map<String, Object> row : rows) {
@@ -211,7 +213,7 @@ public class FireDueSchedules {
                     jobs += made;
                     if (made == 0 && ((Number) row.get("next_fire_at")).longValue() > nowMs) deferred++;
                 }
-                starts.send();
+                if (starts != null) starts.send();
                 return new Fired(rows.size(), jobs, deferred);
             });
         });

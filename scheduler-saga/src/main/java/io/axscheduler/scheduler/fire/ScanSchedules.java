@@ -23,9 +23,11 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
 /**
- * The node's schedule loop, on a thread of its own (not the shared tick pool, not the job scan): every
- * 0.4–0.6 s by default, with jitter so nodes do not scan in step, and at once again after a full batch, it fires due
- * schedules, releases queued fires whose job ended and arms fixed delays. Due schedules fire a batch to a transaction;
+ * The node's schedule loop, on a thread of its own (not the shared tick pool, not the job scan): at the next fire
+ * time less {@code fire-ahead-ms} (on a grid of half that; every node wakes for the same moment and {@code SKIP
+ * LOCKED} parts them), every 0.4–0.6 s at the latest, with jitter, and at once again after a full batch, it fires due
+ * schedules; at most every {@code scan-min-interval-ms} it also releases queued fires whose job ended and arms fixed
+ * delays. Due schedules fire a batch to a transaction;
  * a batch that fails is fired again one schedule to a transaction, so a failing schedule is logged and retried at the
  * next tick without holding back the others.
  */
@@ -278,7 +280,10 @@ public class ScanSchedules implements SmartLifecycle {
         return thread.isRunning();
     }
 
-    /** Stops with the job scan, before Axon and the pool go down. */
+    /**
+     * First to stop, just before the job scan (whose pools the fires' started jobs run on), and before Axon and the
+     * pool go down.
+     */
     @Override
     public int getPhase() {
         return Integer.MAX_VALUE;

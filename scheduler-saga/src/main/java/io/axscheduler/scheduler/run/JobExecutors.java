@@ -13,6 +13,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
 import org.springframework.stereotype.Component;
 
 /**
@@ -75,8 +76,14 @@ public class JobExecutors {
      * twice.
      */
     public Map<String, Integer> takeFreeSlots() {
+        return takeFreeSlots(type -> true);
+    }
+
+    /** As {@link #takeFreeSlots()}, of the job types {@code wanted} accepts only. */
+    public Map<String, Integer> takeFreeSlots(Predicate<String> wanted) {
         Map<String, Integer> taken = new LinkedHashMap<>();
         pools.forEach((type, pool) -> {
+            if (!wanted.test(type)) return;
             int room = pool.take(Integer.MAX_VALUE);
             if (room > 0) taken.put(type, room);
         });
