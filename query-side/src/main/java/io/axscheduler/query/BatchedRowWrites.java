@@ -72,24 +72,20 @@ public final class BatchedRowWrites {
     /**
      * As {@link #write(Class, String, MapSqlParameterSource, String, Object)}, but when the row's last pending write was
      * made for an event of type {@code into} (its insert, say), that write becomes {@code foldedSql} with its own
-     * values and {@code folded}'s: a row created and moved on in one unit of work is written once. The folded write
-     * keeps its event, so that later writes of the row fold into it too.
+     * values and {@code params}' added: a row created and moved on in one unit of work is written once. The folded
+     * write keeps its event, so that later writes of the row fold into it too.
      */
     public void writeOrFold(
             Class<?> into,
             String foldedSql,
-            MapSqlParameterSource folded,
             Class<?> supersedes,
             String sql,
             MapSqlParameterSource params,
             String rowId,
             Object event) {
-        if (!CurrentUnitOfWork.isStarted()) {
-            write(supersedes, sql, params, rowId, event);
-            return;
-        }
-        Pending pending = CurrentUnitOfWork.get().getResource(resourceKey);
-        if (pending == null || !pending.fold(into, foldedSql, folded, rowId))
+        Pending pending =
+                CurrentUnitOfWork.isStarted() ? CurrentUnitOfWork.get().getResource(resourceKey) : null;
+        if (pending == null || !pending.fold(into, foldedSql, params, rowId))
             write(supersedes, sql, params, rowId, event);
     }
 

@@ -92,23 +92,16 @@ public class JobQueueProjection {
     @EventHandler
     void on(JobClaimed event, @Timestamp Instant at) {
         MapSqlParameterSource claim = withStatus(event)
+                .addValue("jobId", event.jobId())
                 .addValue("attempt", event.attempt() - 1)
                 .addValue("node", event.node(), Types.VARCHAR)
                 .addValue("worker", null, Types.VARCHAR)
                 .addValue("leaseUntil", epochMillis(event.leaseUntil()), Types.BIGINT)
                 .addValue("at", at.toEpochMilli());
-        writes.writeOrFold(
-                JobCreated.class,
-                INSERT_MOVED_ON,
-                claim,
-                null,
-                """
+        writes.writeOrFold(JobCreated.class, INSERT_MOVED_ON, null, """
                 UPDATE job_queue SET status = :status, claimable = :claimable, node = :node, lease_until = :leaseUntil,
                                      updated_at = :at
-                WHERE job_id = :jobId""",
-                copy(claim).addValue("jobId", event.jobId()),
-                event.jobId(),
-                event);
+                WHERE job_id = :jobId""", claim, event.jobId(), event);
     }
 
     /**
@@ -118,23 +111,16 @@ public class JobQueueProjection {
     @EventHandler
     void on(JobStarted event, @Timestamp Instant at) {
         MapSqlParameterSource start = withStatus(event)
+                .addValue("jobId", event.jobId())
                 .addValue("attempt", event.attempt())
                 .addValue("node", event.node(), Types.VARCHAR)
                 .addValue("worker", event.worker(), Types.VARCHAR)
                 .addValue("leaseUntil", null, Types.BIGINT)
                 .addValue("at", at.toEpochMilli());
-        writes.writeOrFold(
-                JobCreated.class,
-                INSERT_MOVED_ON,
-                start,
-                JobClaimed.class,
-                """
+        writes.writeOrFold(JobCreated.class, INSERT_MOVED_ON, JobClaimed.class, """
                 UPDATE job_queue SET status = :status, claimable = :claimable, attempt = :attempt, node = :node,
                                      worker = :worker, lease_until = NULL, updated_at = :at
-                WHERE job_id = :jobId""",
-                copy(start).addValue("jobId", event.jobId()),
-                event.jobId(),
-                event);
+                WHERE job_id = :jobId""", start, event.jobId(), event);
     }
 
     @EventHandler
@@ -237,13 +223,6 @@ public class JobQueueProjection {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("params of job cannot be written as JSON", e);
         }
-    }
-
-    /** The same values with their SQL types, to be added to apart from the original. */
-    private static MapSqlParameterSource copy(MapSqlParameterSource from) {
-        MapSqlParameterSource to = new MapSqlParameterSource();
-        for (String name : from.getParameterNames()) to.addValue(name, from.getValue(name), from.getSqlType(name));
-        return to;
     }
 
     private static Long epochMillis(Instant instant) {

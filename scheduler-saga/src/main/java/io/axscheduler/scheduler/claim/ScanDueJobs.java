@@ -12,7 +12,6 @@ import io.axscheduler.scheduler.run.ReportOutcomes;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -183,9 +182,12 @@ public class ScanDueJobs implements SmartLifecycle {
         waitingForOutcomes = behind;
         // the slots are taken before the claim, of the types it may find work of: a fire starting its due jobs
         // meanwhile takes none of them
-        Set<String> looked = new HashSet<>();
-        Map<String, Integer> free =
-                behind ? Map.of() : executors.takeFreeSlots(type -> claimDueJobs.mayFind(type) && looked.add(type));
+        Set<String> looked = behind
+                ? Set.of()
+                : executors.inProcessTypes().stream()
+                        .filter(claimDueJobs::mayFind)
+                        .collect(Collectors.toSet());
+        Map<String, Integer> free = executors.takeFreeSlots(looked);
         List<RemoteLanes.Lane> remote;
         List<ClaimedJob> claimed;
         try {

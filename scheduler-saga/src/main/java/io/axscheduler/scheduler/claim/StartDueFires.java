@@ -140,18 +140,17 @@ public class StartDueFires {
                 return;
             }
             ClaimedJob job = new ClaimedJob(
-                            submit.jobId(),
-                            submit.jobType(),
-                            1,
-                            submit.jobKey(),
-                            paramsJson(submit),
-                            null,
-                            submit.routeStrategy(),
-                            submit.timeoutMs(),
-                            false,
-                            databaseTime.localMs(submit.runAt().toEpochMilli()),
-                            submit.namespace())
-                    .startedHere();
+                    submit.jobId(),
+                    submit.jobType(),
+                    1,
+                    submit.jobKey(),
+                    paramsJson(submit),
+                    null,
+                    submit.routeStrategy(),
+                    submit.timeoutMs(),
+                    true,
+                    databaseTime.localMs(submit.runAt().toEpochMilli()),
+                    submit.namespace());
             if (executors.takeSlot(submit.jobType())) taken.put(submit.jobId(), job);
         }
 

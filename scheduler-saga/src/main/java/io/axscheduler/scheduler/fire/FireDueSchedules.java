@@ -118,11 +118,6 @@ public class FireDueSchedules {
                 Long.class);
     }
 
-    /** How long before its time a fire is made ({@code fire-ahead-ms}). */
-    public long fireAheadMs() {
-        return fireAheadMs;
-    }
-
     /**
      * Jobs of {@code type} waiting to be claimed (due or not), counted up to {@value #MAX_WAITING_COUNTED}: a range of
      * the aging index.

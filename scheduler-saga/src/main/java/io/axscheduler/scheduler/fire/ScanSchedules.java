@@ -46,6 +46,7 @@ public class ScanSchedules implements SmartLifecycle {
     private final Pacing pacing;
     private final DatabaseTime databaseTime;
     private final long minIntervalMs;
+    private final long fireAheadMs;
     private volatile boolean paused;
     private volatile boolean backlog;
     private volatile Instant lastCompletedPass;
@@ -59,6 +60,7 @@ public class ScanSchedules implements SmartLifecycle {
         this.fire = fire;
         this.databaseTime = databaseTime;
         this.minIntervalMs = settings.scanMinIntervalMs();
+        this.fireAheadMs = settings.fireAheadMs();
         this.thread = new ScanThread(
                 "ax-schedules", settings.scanMinIntervalMs(), settings.scanMaxIntervalMs(), clock, this::pass);
         this.batchSize = settings.batchSize();
@@ -158,7 +160,7 @@ public class ScanSchedules implements SmartLifecycle {
 
     /** A schedule fires at {@code fireTimeMs} (database epoch ms): pass in time to make that fire. */
     public void wakeFor(long fireTimeMs) {
-        thread.wakeAt(ScanDueJobs.wakeMoment(databaseTime.localMs(fireTimeMs), fire.fireAheadMs()));
+        thread.wakeAt(ScanDueJobs.wakeMoment(databaseTime.localMs(fireTimeMs), fireAheadMs));
     }
 
     /**

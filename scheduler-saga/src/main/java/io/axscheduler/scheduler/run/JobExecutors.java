@@ -13,12 +13,11 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Predicate;
 import org.springframework.stereotype.Component;
 
 /**
  * One bounded pool per job type, so that a runaway type fills only its own threads. The scanner takes the free
- * slots ({@link #takeFreeSlots()}) before it claims, and claims no more than that: claimed work never waits in an
+ * slots ({@link #takeFreeSlots}) before it claims, and claims no more than that: claimed work never waits in an
  * unbounded queue, and what another node could run is left for it.
  */
 @Component
@@ -70,27 +69,22 @@ public class JobExecutors {
     }
 
     /**
-     * Takes every free slot (as {@link #freeSlots()} counts them) for the caller, which hands each back by running a
+     * Takes every free slot (as {@link #freeSlots()} counts them) of the given types for the caller, which hands each back by running a
      * started job on it ({@link RunInProcess#execute}) or by {@link #releaseSlots}. Taking them at once, not reading
      * them and running later, keeps two takers (a claim pass, a fire that starts its due jobs) from filling one slot
      * twice.
      */
-    public Map<String, Integer> takeFreeSlots() {
-        return takeFreeSlots(type -> true);
-    }
-
-    /** As {@link #takeFreeSlots()}, of the job types {@code wanted} accepts only. */
-    public Map<String, Integer> takeFreeSlots(Predicate<String> wanted) {
+    public Map<String, Integer> takeFreeSlots(Collection<String> jobTypes) {
         Map<String, Integer> taken = new LinkedHashMap<>();
-        pools.forEach((type, pool) -> {
-            if (!wanted.test(type)) return;
-            int room = pool.take(Integer.MAX_VALUE);
+        for (String type : jobTypes) {
+            TypePool pool = pools.get(type);
+            int room = pool == null ? 0 : pool.take(Integer.MAX_VALUE);
             if (room > 0) taken.put(type, room);
-        });
+        }
         return taken;
     }
 
-    /** Takes one free slot of the type's pool, as {@link #takeFreeSlots()} does; false when it has none (or no pool). */
+    /** Takes one free slot of the type's pool, as {@link #takeFreeSlots} does; false when it has none (or no pool). */
     public boolean takeSlot(String jobType) {
         TypePool pool = pools.get(jobType);
         return pool != null && pool.take(1) == 1;

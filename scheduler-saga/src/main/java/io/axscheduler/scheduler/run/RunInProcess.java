@@ -58,7 +58,7 @@ public class RunInProcess {
     }
 
     /**
-     * Hands a started attempt to its type's pool, on a slot taken for it ({@link JobExecutors#takeFreeSlots()}); one
+     * Hands a started attempt to its type's pool, on a slot taken for it ({@link JobExecutors#takeFreeSlots}); one
      * the pool has no room for fails at once (and is retried).
      */
     public void execute(ClaimedJob job) {
