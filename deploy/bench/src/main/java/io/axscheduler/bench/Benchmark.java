@@ -229,6 +229,7 @@ public final class Benchmark {
             node.scanner().pauseScanning();
             node.schedules().pauseScanning();
             long setupStart = System.currentTimeMillis();
+            long jitAtSetupStart = jitMs();
             long a = (setupStart + leadMs) / 1000 * 1000 + 1000;
             long[] first = new long[k];
             for (int i = 0; i < k; i++) first[i] = a + i * PERIOD_MS / k;
@@ -262,6 +263,7 @@ public final class Benchmark {
             for (var batch : batches) batch.get();
             clients.shutdown();
             double setupS = (System.currentTimeMillis() - setupStart) / 1000.0;
+            long jitSetupMs = jitMs() - jitAtSetupStart;
             Map<String, Integer> index = new HashMap<>(k * 2);
             for (int i = 0; i < k; i++) index.put(ids[i], i);
             long fromMs = Math.max(a, System.currentTimeMillis() + leadMs), toMs = fromMs + minutes * PERIOD_MS;
@@ -278,15 +280,29 @@ public final class Benchmark {
             long steadyFrom = fromMs + Math.min(PERIOD_MS, (toMs - fromMs) / 3);
             CpuMeter.Reading steadyStart = null, steadyEnd = null;
             int firesAtStart = 0, firesAtEnd = 0;
+            // the cold start: fires run in the first 30 s from the first fire time or the scan's start, whichever is
+            // later (with set-up longer than the lead, a backlog is due at once), and the JIT's time in the minute
+            // after the scan starts
+            long scanStart = System.currentTimeMillis(), jitAtScanStart = jitMs();
+            long coldHalfMinute = Math.max(scanStart, a) + 30_000, coldMinute = scanStart + PERIOD_MS;
+            Integer firesFirst30s = null;
+            Long jitFirstMinuteMs = null, jitAtSteadyStart = null, jitSteadyMs = null;
             while (System.currentTimeMillis() < end) {
                 long now = System.currentTimeMillis();
                 long next = steadyStart == null ? steadyFrom : steadyEnd == null ? toMs : end;
+                if (firesFirst30s == null) next = Math.min(next, coldHalfMinute);
+                else if (jitFirstMinuteMs == null) next = Math.min(next, coldMinute);
                 Thread.sleep(Math.min(10_000, Math.max(1, Math.min(next, end) - now)));
-                if (steadyStart == null && System.currentTimeMillis() >= steadyFrom) {
+                now = System.currentTimeMillis();
+                if (firesFirst30s == null && now >= coldHalfMinute) firesFirst30s = node.handler.fireRecords();
+                if (jitFirstMinuteMs == null && now >= coldMinute) jitFirstMinuteMs = jitMs() - jitAtScanStart;
+                if (steadyStart == null && now >= steadyFrom) {
                     steadyStart = CpuMeter.read();
+                    jitAtSteadyStart = jitMs();
                     firesAtStart = node.handler.fireRecords();
-                } else if (steadyStart != null && steadyEnd == null && System.currentTimeMillis() >= toMs) {
+                } else if (steadyStart != null && steadyEnd == null && now >= toMs) {
                     steadyEnd = CpuMeter.read();
+                    jitSteadyMs = jitMs() - jitAtSteadyStart;
                     firesAtEnd = node.handler.fireRecords();
                 }
                 progress("W3 " + node.handler.fireRecords() + " fires run, "
@@ -307,6 +323,12 @@ public final class Benchmark {
             putFires(line, node.handler, first, fromMs, toMs - 5_000);
             line.put("heap_used_mb", round(heapMb));
             line.put("setup_s", round(setupS));
+            // what bounds the p99 on a cold JVM: the catch-up's rate against the rate fires fall due, and the JIT
+            line.put("due_per_s", round(k * 1000.0 / PERIOD_MS));
+            if (firesFirst30s != null) line.put("run_per_s_first_30s", round(firesFirst30s / 30.0));
+            line.put("jit_s_setup", round(jitSetupMs / 1000.0));
+            if (jitFirstMinuteMs != null) line.put("jit_s_first_minute", round(jitFirstMinuteMs / 1000.0));
+            if (jitSteadyMs != null) line.put("jit_s_steady", round(jitSteadyMs / 1000.0));
             if (steadyStart != null && steadyEnd != null)
                 CpuMeter.put(line, "steady", steadyStart, steadyEnd, firesAtEnd - firesAtStart);
             putScheduleExactlyOnce(line, node);
@@ -323,6 +345,12 @@ public final class Benchmark {
             line.put("statements_per_fire", jobsMade == 0 ? null : round((double) questions / jobsMade));
             return line;
         }
+    }
+
+    /** The JIT compilers' accumulated time in this JVM, ms (summed over the compiler threads), or 0 if not told. */
+    private static long jitMs() {
+        var jit = java.lang.management.ManagementFactory.getCompilationMXBean();
+        return jit != null && jit.isCompilationTimeMonitoringSupported() ? jit.getTotalCompilationTime() : 0;
     }
 
     /** The peers' Fires.stats over the runs recorded: slots of [fromMs, toMs), first run per slot, runs beyond it. */
