@@ -46,14 +46,22 @@ class JobCommandController {
     @PostMapping
     ResponseEntity<SubmitResult> submit(
             @RequestBody JsonNode body, @RequestAttribute(name = Caller.ATTRIBUTE, required = false) Caller actor) {
+        Caller who = actor;
+        // before the errors, which list the job types of the namespace named
+        actIn(who, body);
         List<FieldError> errors = new ArrayList<>();
         SubmitJob command = parser.parse(body, "", errors);
-        Caller who = actor;
         if (!errors.isEmpty()) throw new InvalidRequestException(errors);
         Access.act(who, command.namespace(), Role.OPERATOR);
         SubmitResult result = sender.send("job", command.jobId(), command, who);
         return ResponseEntity.status(result.created() ? HttpStatus.CREATED : HttpStatus.OK)
                 .body(result);
+    }
+
+    /** 403 unless {@code who} may submit in the namespace {@code item} names (checked again on the parsed job). */
+    private static void actIn(Caller who, JsonNode item) {
+        String namespace = JobRequestParser.requestedNamespace(item);
+        if (namespace != null) Access.act(who, namespace, Role.OPERATOR);
     }
 
     /** All jobs of a batch are validated first and created in one transaction: the batch lands whole or not at all. */
@@ -63,10 +71,11 @@ class JobCommandController {
         List<FieldError> errors = new ArrayList<>();
         JsonNode jobs = JsonFields.batchItems(body, "jobs", errors);
         List<SubmitJob> commands = new ArrayList<>(jobs.size());
+        Caller who = actor;
+        for (int i = 0; i < jobs.size(); i++) actIn(who, jobs.get(i));
         for (int i = 0; i < jobs.size(); i++) {
             commands.add(parser.parse(jobs.get(i), "jobs[" + i + "]", errors));
         }
-        Caller who = actor;
         if (!errors.isEmpty()) throw new InvalidRequestException(errors);
         for (SubmitJob command : commands) Access.act(who, command.namespace(), Role.OPERATOR);
         List<SubmitResult> results = sender.inOneTransaction("job batch", () -> {

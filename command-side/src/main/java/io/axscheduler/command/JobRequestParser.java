@@ -74,11 +74,12 @@ public final class JobRequestParser {
         JsonFields f = new JsonFields(body, path, errors);
         f.rejectUnknown(FIELDS);
 
+        String namespace = namespace(f);
         String jobType = f.string("jobType", MAX_NAME_LENGTH);
         if (jobType == null) {
             if (!f.has("jobType")) f.error("jobType", "is required");
-        } else if (!jobTypes.knows(jobType)) {
-            f.error("jobType", "unknown job type '" + jobType + "'; known types: " + jobTypes.jobTypes());
+        } else {
+            checkJobType(f, jobTypes, requestedNamespace(body), jobType);
         }
         String jobKey = f.string("jobKey", MAX_KEY_LENGTH);
         Map<String, Object> params = readParams(f, json);
@@ -93,7 +94,6 @@ public final class JobRequestParser {
         if (routeStrategy != null && !isRouteStrategy(routeStrategy)) {
             f.error("routeStrategy", "must be one of " + List.of(RouteStrategy.values()));
         }
-        String namespace = namespace(f);
         checkParams(f, jobTypes, jobType, executorApp, params);
         if (errors.size() > before) {
             return null;
@@ -111,6 +111,32 @@ public final class JobRequestParser {
                 executorApp,
                 routeStrategy,
                 namespace);
+    }
+
+    /**
+     * An error under {@code jobType} unless a job of {@code namespace} may name it; the error lists the types that
+     * namespace may name, no other namespace's. Not judged when the namespace is not one (null: that is the error).
+     * Shared with schedules.
+     */
+    public static void checkJobType(JsonFields f, JobTypeCatalog jobTypes, String namespace, String jobType) {
+        if (namespace != null && !jobTypes.knows(namespace, jobType)) {
+            f.error(
+                    "jobType",
+                    "unknown job type '" + jobType + "' in namespace '" + namespace + "'; known types: "
+                            + jobTypes.jobTypes(namespace));
+        }
+    }
+
+    /**
+     * The namespace a request (or a batch item) names, {@code default} when it names none, or null when what it names
+     * is not a namespace (its parse says so). The controllers check the caller may act there before they answer with
+     * the request's errors, which list that namespace's job types.
+     */
+    public static String requestedNamespace(JsonNode body) {
+        if (body == null || !body.isObject()) return null;
+        JsonNode namespace = body.get("namespace");
+        if (namespace == null || namespace.isNull()) return Namespaces.DEFAULT;
+        return namespace.isTextual() && Namespaces.isValid(namespace.asText()) ? namespace.asText() : null;
     }
 
     /** {@code namespace}: {@code [a-z0-9-]{1,63}}, {@code default} when absent. Shared with schedules. */

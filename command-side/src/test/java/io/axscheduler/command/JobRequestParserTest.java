@@ -28,15 +28,16 @@ class JobRequestParserTest {
 
     private static final Instant NOW = Instant.parse("2026-11-30T10:00:00.000Z");
 
+    /** noop and sleep run everywhere; a worker registered in team-b runs b-only. */
     private static final JobTypeCatalog CATALOG = new JobTypeCatalog() {
         @Override
-        public boolean knows(String jobType) {
-            return jobTypes().contains(jobType);
+        public boolean knows(String namespace, String jobType) {
+            return jobTypes(namespace).contains(jobType);
         }
 
         @Override
-        public Set<String> jobTypes() {
-            return Set.of("noop", "sleep");
+        public Set<String> jobTypes(String namespace) {
+            return namespace.equals("team-b") ? Set.of("noop", "sleep", "b-only") : Set.of("noop", "sleep");
         }
     };
 
@@ -96,6 +97,26 @@ class JobRequestParserTest {
         assertThat(job.scheduleId()).isNull();
         assertThat(job.executorApp()).isNull();
         assertThat(job.routeStrategy()).isNull();
+    }
+
+    @Test
+    void a_job_type_only_another_namespaces_workers_run_is_refused_without_naming_theirs() {
+        assertThat(parseValid("{'jobType': 'b-only', 'namespace': 'team-b'}").namespace())
+                .isEqualTo("team-b");
+
+        assertThat(refusedFields("{'jobType': 'b-only', 'namespace': 'team-a'}"))
+                .containsExactly("jobType");
+        String message = messageFor("jobType");
+        assertThat(message).startsWith("unknown job type 'b-only' in namespace 'team-a'; known types: [");
+        assertThat(message.substring(message.indexOf("known types")))
+                .contains("noop", "sleep")
+                .doesNotContain("b-only");
+        errors.clear();
+        // no namespace is the default one; a namespace that is not one is the only error, no type judged or listed
+        assertThat(refusedFields("{'jobType': 'b-only'}")).containsExactly("jobType");
+        errors.clear();
+        assertThat(refusedFields("{'jobType': 'b-only', 'namespace': 'Team B'}"))
+                .containsExactly("namespace");
     }
 
     @Test

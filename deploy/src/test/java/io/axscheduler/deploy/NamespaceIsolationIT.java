@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpServer;
 import io.axscheduler.api.worker.CallbackSignature;
+import io.axscheduler.scheduler.claim.ScanDueJobs;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -82,8 +83,40 @@ class NamespaceIsolationIT {
     @Test
     void a_job_runs_only_on_a_worker_of_its_namespace_and_waits_explained_while_there_is_none() {
         try (WorkerNode inA = worker("worker-a", A)) {
+            // a type only A's workers run is no type a job of B may name, and the refusal lists none of A's
+            Api.Response refused = node.api.post(
+                    "/api/v1/jobs", "{\"jobType\":\"echo\",\"executorApp\":\"shared\",\"namespace\":\"" + B + "\"}");
+            assertThat(refused.status()).as(refused.body().toString()).isEqualTo(400);
+            assertThat(refused.body().toString()).contains("unknown job type 'echo' in namespace '" + B + "'");
+            assertThat(refused.body().at("/errors/0/message").asText()).doesNotContain("echo]", "echo,");
+
+            // nor does a caller of A learn B's types by naming B: the namespace is checked before the body's errors
+            Api.Response key = node.api.post(
+                    "/api/v1/admin/api-keys",
+                    "{\"name\":\"operator-a\",\"grants\":[{\"namespace\":\"" + A + "\",\"role\":\"OPERATOR\"}]}");
+            assertThat(key.status()).as(key.body().toString()).isEqualTo(201);
+            for (String body : List.of(
+                    "{\"jobType\":\"nope\",\"namespace\":\"" + B + "\"}",
+                    "{\"name\":\"s\",\"trigger\":{\"type\":\"fixedRate\",\"intervalMs\":60000},"
+                            + "\"job\":{\"jobType\":\"nope\"},\"namespace\":\"" + B + "\"}")) {
+                String path = body.contains("trigger") ? "/api/v1/schedules" : "/api/v1/jobs";
+                Api.Response forbidden = node.api.as(key.text("key")).post(path, body);
+                assertThat(forbidden.status()).as(forbidden.body().toString()).isEqualTo(403);
+                assertThat(forbidden.body().toString()).doesNotContain("known types");
+            }
+
+            // B's worker of the app registered when the job was submitted, and went away before it was claimed
+            ScanDueJobs scan = node.bean(ScanDueJobs.class);
+            scan.pauseScanning();
+            Api.Response standIn = node.api.post(
+                    "/api/v1/workers/register",
+                    "{\"app\":\"shared\",\"address\":\"http://127.0.0.1:9\",\"jobTypes\":[\"echo\"],\"capacity\":1,"
+                            + "\"namespace\":\"" + B + "\"}");
+            assertThat(standIn.status()).as(standIn.body().toString()).isEqualTo(201);
             String jobOfB = node.api.submit("{\"jobType\":\"echo\",\"executorApp\":\"shared\",\"namespace\":\"" + B
                     + "\",\"params\":{\"team\":\"b\"}}");
+            node.jdbc().update("DELETE FROM workers WHERE worker_id = ?", standIn.text("workerId"));
+            scan.resumeScanning();
             String jobOfA = node.api.submit("{\"jobType\":\"echo\",\"executorApp\":\"shared\",\"namespace\":\"" + A
                     + "\",\"params\":{\"team\":\"a\"}}");
             // the later job of A ran: a scan has passed over the earlier job of B too

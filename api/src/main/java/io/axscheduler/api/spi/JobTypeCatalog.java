@@ -3,12 +3,16 @@ package io.axscheduler.api.spi;
 import java.util.Map;
 import java.util.Set;
 
-/** The job types some executor on this deployment can run; submits of any other type are refused. */
+/**
+ * The job types a job of a namespace may name: those a handler on this deployment's nodes runs, and those the remote
+ * workers registered in that namespace run (a worker never runs another namespace's jobs). Submits of any other type
+ * are refused, and the refusal lists only these.
+ */
 public interface JobTypeCatalog {
 
-    boolean knows(String jobType);
+    boolean knows(String namespace, String jobType);
 
-    Set<String> jobTypes();
+    Set<String> jobTypes(String namespace);
 
     /**
      * The problems this deployment's handler of {@code jobType} finds in {@code params} (see

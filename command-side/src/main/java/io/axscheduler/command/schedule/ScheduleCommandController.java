@@ -13,6 +13,7 @@ import io.axscheduler.api.security.Access;
 import io.axscheduler.api.security.Caller;
 import io.axscheduler.api.security.Role;
 import io.axscheduler.api.spi.JobTypeCatalog;
+import io.axscheduler.command.JobRequestParser;
 import io.axscheduler.command.JsonFields;
 import io.axscheduler.command.OperatorCommands;
 import java.time.Clock;
@@ -56,6 +57,8 @@ class ScheduleCommandController {
             @RequestBody JsonNode body, @RequestAttribute(name = Caller.ATTRIBUTE, required = false) Caller actor) {
         Caller who = actor;
         Instant now = clock.instant();
+        // before the errors, which list the job types of the namespace named
+        actIn(who, body);
         ScheduleRequest r = parser.parse(body, now);
         Access.act(who, r.namespace(), Role.EDITOR);
         String scheduleId = TimeOrderedIds.next(now.toEpochMilli());
@@ -74,11 +77,12 @@ class ScheduleCommandController {
         JsonNode items = JsonFields.batchItems(body, "schedules", errors);
         Instant now = clock.instant();
         List<ScheduleRequest> requests = new ArrayList<>(items.size());
+        Caller who = actor;
+        for (int i = 0; i < items.size(); i++) actIn(who, items.get(i));
         for (int i = 0; i < items.size(); i++) {
             requests.add(parser.parse(items.get(i), "schedules[" + i + "]", errors, now));
         }
         if (!errors.isEmpty()) throw new InvalidRequestException(errors);
-        Caller who = actor;
         for (ScheduleRequest r : requests) Access.act(who, r.namespace(), Role.EDITOR);
         List<CreateSchedule> creates = new ArrayList<>(requests.size());
         List<Map<String, Object>> results = new ArrayList<>(requests.size());
@@ -95,6 +99,12 @@ class ScheduleCommandController {
         return ResponseEntity.status(HttpStatus.CREATED).body(Map.of("results", results));
     }
 
+    /** 403 unless {@code who} may create schedules in the namespace {@code item} names (checked again once parsed). */
+    private static void actIn(Caller who, JsonNode item) {
+        String namespace = JobRequestParser.requestedNamespace(item);
+        if (namespace != null) Access.act(who, namespace, Role.EDITOR);
+    }
+
     @PutMapping("/api/v1/schedules/{scheduleId}")
     Map<String, Object> update(
             @PathVariable String scheduleId,
@@ -102,8 +112,9 @@ class ScheduleCommandController {
             @RequestAttribute(name = Caller.ATTRIBUTE, required = false) Caller actor) {
         Caller who = actor;
         Instant now = clock.instant();
-        ScheduleRequest r = parser.parse(body, now);
+        // the schedule's namespace judges the job type (and the caller may edit there) before the body's errors
         String namespace = view(scheduleId, who, Role.EDITOR).namespace();
+        ScheduleRequest r = parser.parseIn(namespace, body, now);
         if (body.has("namespace") && !namespace.equals(r.namespace())) {
             throw InvalidRequestException.of("namespace", "cannot change; create the schedule in the other namespace");
         }

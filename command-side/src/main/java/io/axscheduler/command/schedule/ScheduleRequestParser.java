@@ -59,8 +59,27 @@ final class ScheduleRequestParser {
         return request;
     }
 
+    /**
+     * A schedule's new definition: its job type judged in {@code namespace}, the schedule's, whatever the body names
+     * (the caller refuses a body that names another).
+     */
+    ScheduleRequest parseIn(String namespace, JsonNode body, Instant now) {
+        if (body == null || !body.isObject()) {
+            throw InvalidRequestException.of("body", "must be a JSON object");
+        }
+        List<FieldError> errors = new ArrayList<>();
+        ScheduleRequest request = parse(body, "", errors, now, namespace);
+        if (!errors.isEmpty()) throw new InvalidRequestException(errors);
+        return request;
+    }
+
     /** One schedule of a batch, its fields named under {@code prefix} ({@code schedules[3].trigger.startAt}); null when it has errors. */
     ScheduleRequest parse(JsonNode body, String prefix, List<FieldError> errors, Instant now) {
+        return parse(body, prefix, errors, now, JobRequestParser.requestedNamespace(body));
+    }
+
+    private ScheduleRequest parse(
+            JsonNode body, String prefix, List<FieldError> errors, Instant now, String jobTypesIn) {
         if (body == null || !body.isObject()) {
             errors.add(new FieldError(prefix.isEmpty() ? "body" : prefix, "must be a JSON object"));
             return null;
@@ -70,7 +89,7 @@ final class ScheduleRequestParser {
         f.rejectUnknown(FIELDS);
         String name = f.string("name", MAX_NAME_LENGTH);
         Trigger trigger = trigger(f, now);
-        JobTemplate job = job(f);
+        JobTemplate job = job(f, jobTypesIn);
         MisfirePolicy misfire = f.enumValue("misfirePolicy", MisfirePolicy.class, MisfirePolicy.DEFAULT);
         OverlapPolicy overlap = f.enumValue("overlapPolicy", OverlapPolicy.class, OverlapPolicy.DEFAULT);
         String namespace = io.axscheduler.command.JobRequestParser.namespace(f);
@@ -167,7 +186,7 @@ final class ScheduleRequestParser {
         });
     }
 
-    private JobTemplate job(JsonFields top) {
+    private JobTemplate job(JsonFields top, String namespace) {
         JsonNode node = top.node("job");
         if (node == null) {
             top.error("job", "is required");
@@ -183,8 +202,8 @@ final class ScheduleRequestParser {
         String jobType = f.string("jobType", 100);
         if (jobType == null) {
             if (!f.has("jobType")) f.error("jobType", "is required");
-        } else if (!jobTypes.knows(jobType)) {
-            f.error("jobType", "unknown job type '" + jobType + "'; known types: " + jobTypes.jobTypes());
+        } else {
+            JobRequestParser.checkJobType(f, jobTypes, namespace, jobType);
         }
         Map<String, Object> params = JobRequestParser.readParams(f, json);
         long priority = f.has("priority") ? f.integer("priority", -MAX_PRIORITY, MAX_PRIORITY) : 0;

@@ -19,15 +19,17 @@ class ScheduleRequestParserTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Instant NOW = Instant.parse("2026-05-01T10:00:00Z");
+    /** noop and http run everywhere; a worker registered in team-b runs b-only. */
     private static final JobTypeCatalog CATALOG = new JobTypeCatalog() {
-        public boolean knows(String jobType) {
-            return jobTypes().contains(jobType);
+        public boolean knows(String namespace, String jobType) {
+            return jobTypes(namespace).contains(jobType);
         }
 
-        public Set<String> jobTypes() {
-            return Set.of("noop", "http");
+        public Set<String> jobTypes(String namespace) {
+            return namespace.equals("team-b") ? Set.of("noop", "http", "b-only") : Set.of("noop", "http");
         }
     };
+
     private final ScheduleRequestParser parser = new ScheduleRequestParser(CATALOG, JSON, 1_000);
 
     private ScheduleRequest parse(String json) throws Exception {
@@ -38,6 +40,18 @@ class ScheduleRequestParserTest {
         InvalidRequestException e = catchThrowableOfType(InvalidRequestException.class, () -> parse(json));
         assertThat(e).as("refused: " + json).isNotNull();
         return e.errors().get(0);
+    }
+
+    @Test
+    void a_job_type_is_judged_in_the_schedules_namespace() throws Exception {
+        String b = "{\"trigger\":{\"type\":\"fixedRate\",\"intervalMs\":60000},\"job\":{\"jobType\":\"b-only\"}";
+        assertThat(parse(b + ",\"namespace\":\"team-b\"}").job().jobType()).isEqualTo("b-only");
+        FieldError error = refused(b + ",\"namespace\":\"team-a\"}");
+        assertThat(error.field()).isEqualTo("job.jobType");
+        assertThat(error.message()).startsWith("unknown job type 'b-only' in namespace 'team-a'; known types: ");
+        // an update is judged in the schedule's namespace, whatever the body names or leaves out
+        assertThat(parser.parseIn("team-b", JSON.readTree(b + "}"), NOW).job().jobType())
+                .isEqualTo("b-only");
     }
 
     @Test

@@ -14,6 +14,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -42,7 +43,7 @@ public class WorkerRegistry {
     private final TransactionTemplate transaction;
     private final WorkerProperties properties;
     private final WorkerAddresses addresses;
-    private volatile Snapshot knownTypes = new Snapshot(Set.of(), 0);
+    private volatile Snapshot knownTypes = new Snapshot(Map.of(), 0);
 
     private final Clock clock;
 
@@ -92,7 +93,7 @@ public class WorkerRegistry {
                         request.capacity(),
                         "secret",
                         secret));
-        knownTypes = new Snapshot(Set.of(), 0);
+        knownTypes = new Snapshot(Map.of(), 0);
         return new WorkerRegistered(workerId, secret, properties.heartbeatIntervalMs());
     }
 
@@ -171,24 +172,29 @@ public class WorkerRegistry {
     }
 
     /**
-     * Whether some registered worker runs {@code jobType}: asked on every submit, so answered from a snapshot at
-     * most a second old (and dropped on every registration here).
+     * Whether a worker registered in {@code namespace} runs {@code jobType} (a worker of another namespace never runs
+     * that namespace's jobs): asked on every submit, so answered from a snapshot at most a second old (and dropped on
+     * every registration here).
      */
-    public boolean runsJobType(String jobType) {
-        return jobTypes().contains(jobType);
+    public boolean runsJobType(String namespace, String jobType) {
+        return jobTypes(namespace).contains(jobType);
     }
 
-    public Set<String> jobTypes() {
+    /** The job types the workers registered in {@code namespace} run. */
+    public Set<String> jobTypes(String namespace) {
         Snapshot snapshot = knownTypes;
         if (clock.millis() - snapshot.takenAtMs() > 1000) {
-            Set<String> types = new LinkedHashSet<>();
-            jdbc.query("SELECT job_types FROM workers", Map.of(), rs -> {
-                types.addAll(Arrays.asList(rs.getString(1).split(",")));
+            Map<String, Set<String>> types = new HashMap<>();
+            jdbc.query("SELECT namespace, job_types FROM workers", Map.of(), rs -> {
+                types.computeIfAbsent(rs.getString(1), n -> new LinkedHashSet<>())
+                        .addAll(Arrays.asList(rs.getString(2).split(",")));
             });
-            snapshot = new Snapshot(Set.copyOf(types), clock.millis());
+            Map<String, Set<String>> frozen = new HashMap<>();
+            types.forEach((n, t) -> frozen.put(n, Set.copyOf(t)));
+            snapshot = new Snapshot(Map.copyOf(frozen), clock.millis());
             knownTypes = snapshot;
         }
-        return snapshot.types();
+        return snapshot.types().getOrDefault(namespace, Set.of());
     }
 
     /** The worker took a push: its failures are forgiven, it is one job busier and was just used. */
@@ -304,5 +310,6 @@ public class WorkerRegistry {
         return b;
     }
 
-    private record Snapshot(Set<String> types, long takenAtMs) {}
+    /** The job types of the registered workers by namespace, and when they were read. */
+    private record Snapshot(Map<String, Set<String>> types, long takenAtMs) {}
 }

@@ -7,7 +7,10 @@ import java.util.Set;
 import java.util.TreeSet;
 import org.springframework.stereotype.Component;
 
-/** The job types a submit may name: those a handler on this node runs, and those live remote workers registered. */
+/**
+ * The job types a submit may name: those a handler on this node runs, and those the remote workers registered in the
+ * job's namespace run.
+ */
 @Component
 public class JobTypes implements JobTypeCatalog {
 
@@ -20,14 +23,14 @@ public class JobTypes implements JobTypeCatalog {
     }
 
     @Override
-    public boolean knows(String jobType) {
-        return executors.runsInProcess(jobType) || workers.runsJobType(jobType);
+    public boolean knows(String namespace, String jobType) {
+        return executors.runsInProcess(jobType) || workers.runsJobType(namespace, jobType);
     }
 
     @Override
-    public Set<String> jobTypes() {
+    public Set<String> jobTypes(String namespace) {
         Set<String> types = new TreeSet<>(executors.inProcessTypes());
-        types.addAll(workers.jobTypes());
+        types.addAll(workers.jobTypes(namespace));
         return types;
     }
 
