@@ -16,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -93,21 +94,41 @@ class NamespaceIsolationIT {
             // nor does a caller of A learn B's types by naming B: the namespace is checked before the body's errors
             Api.Response key = node.api.post(
                     "/api/v1/admin/api-keys",
-                    "{\"name\":\"operator-a\",\"grants\":[{\"namespace\":\"" + A + "\",\"role\":\"OPERATOR\"}]}");
+                    "{\"name\":\"editor-a\",\"grants\":[{\"namespace\":\"" + A + "\",\"role\":\"EDITOR\"}]}");
             assertThat(key.status()).as(key.body().toString()).isEqualTo(201);
-            for (String body : List.of(
-                    "{\"jobType\":\"nope\",\"namespace\":\"" + B + "\"}",
-                    "{\"name\":\"s\",\"trigger\":{\"type\":\"fixedRate\",\"intervalMs\":60000},"
-                            + "\"job\":{\"jobType\":\"nope\"},\"namespace\":\"" + B + "\"}")) {
-                String path = body.contains("trigger") ? "/api/v1/schedules" : "/api/v1/jobs";
-                Api.Response forbidden = node.api.as(key.text("key")).post(path, body);
+            String jobOfBNamed = "{\"jobType\":\"nope\",\"namespace\":\"" + B + "\"}";
+            String scheduleOfBNamed = "{\"name\":\"s\",\"trigger\":{\"type\":\"fixedRate\",\"intervalMs\":60000},"
+                    + "\"job\":{\"jobType\":\"nope\"},\"namespace\":\"" + B + "\"}";
+            Api editorOfA = node.api.as(key.text("key"));
+            for (Api.Response forbidden : List.of(
+                    editorOfA.post("/api/v1/jobs", jobOfBNamed),
+                    editorOfA.post("/api/v1/jobs/batch", "{\"jobs\":[" + jobOfBNamed + "]}"),
+                    editorOfA.post("/api/v1/schedules", scheduleOfBNamed),
+                    editorOfA.post("/api/v1/schedules/batch", "{\"schedules\":[" + scheduleOfBNamed + "]}"))) {
                 assertThat(forbidden.status()).as(forbidden.body().toString()).isEqualTo(403);
                 assertThat(forbidden.body().toString()).doesNotContain("known types");
             }
+            // a schedule of B it cannot see does not exist for it, whatever its new definition names
+            String scheduleOfB = ScheduleHttp.create(node.api, """
+                    {"name":"of-b","trigger":{"type":"fixedRate","intervalMs":60000},"job":{"jobType":"noop"},
+                     "namespace":"%s"}""".formatted(B));
+            Api.Response unseen = ScheduleHttp.put(
+                    editorOfA,
+                    "/api/v1/schedules/" + scheduleOfB,
+                    "{\"name\":\"s\",\"trigger\":{\"type\":\"fixedRate\",\"intervalMs\":60000},"
+                            + "\"job\":{\"jobType\":\"nope\"}}");
+            assertThat(unseen.status()).as(unseen.body().toString()).isEqualTo(404);
+            assertThat(unseen.body().toString()).doesNotContain("known types");
 
             // B's worker of the app registered when the job was submitted, and went away before it was claimed
             ScanDueJobs scan = node.bean(ScanDueJobs.class);
             scan.pauseScanning();
+            // a pass already under way when the pause came could still claim the job: wait for one to end
+            Instant pausedAt = scan.lastCompletedScan();
+            Await.until(
+                    Duration.ofSeconds(10),
+                    () -> scan.lastCompletedScan().isAfter(pausedAt),
+                    () -> "no scan pass ended since the pause");
             Api.Response standIn = node.api.post(
                     "/api/v1/workers/register",
                     "{\"app\":\"shared\",\"address\":\"http://127.0.0.1:9\",\"jobTypes\":[\"echo\"],\"capacity\":1,"

@@ -115,7 +115,7 @@ class ScheduleCommandController {
         // the schedule's namespace judges the job type (and the caller may edit there) before the body's errors
         String namespace = view(scheduleId, who, Role.EDITOR).namespace();
         ScheduleRequest r = parser.parseIn(namespace, body, now);
-        if (body.has("namespace") && !namespace.equals(r.namespace())) {
+        if (body.hasNonNull("namespace") && !namespace.equals(r.namespace())) {
             throw InvalidRequestException.of("namespace", "cannot change; create the schedule in the other namespace");
         }
         sender.send(

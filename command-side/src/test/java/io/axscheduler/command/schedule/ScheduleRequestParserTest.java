@@ -49,8 +49,15 @@ class ScheduleRequestParserTest {
         FieldError error = refused(b + ",\"namespace\":\"team-a\"}");
         assertThat(error.field()).isEqualTo("job.jobType");
         assertThat(error.message()).startsWith("unknown job type 'b-only' in namespace 'team-a'; known types: ");
+        assertThat(error.message().substring(error.message().indexOf("known types")))
+                .contains("noop", "http")
+                .doesNotContain("b-only");
         // an update is judged in the schedule's namespace, whatever the body names or leaves out
         assertThat(parser.parseIn("team-b", JSON.readTree(b + "}"), NOW).job().jobType())
+                .isEqualTo("b-only");
+        assertThat(parser.parseIn("team-b", JSON.readTree(b + ",\"namespace\":\"team-a\"}"), NOW)
+                        .job()
+                        .jobType())
                 .isEqualTo("b-only");
     }
 

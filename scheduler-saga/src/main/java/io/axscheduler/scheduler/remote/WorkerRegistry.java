@@ -180,8 +180,9 @@ public class WorkerRegistry {
         return jobTypes(namespace).contains(jobType);
     }
 
-    /** The job types the workers registered in {@code namespace} run. */
+    /** The job types the workers registered in {@code namespace} run; none for a null namespace. */
     public Set<String> jobTypes(String namespace) {
+        if (namespace == null) return Set.of();
         Snapshot snapshot = knownTypes;
         if (clock.millis() - snapshot.takenAtMs() > 1000) {
             Map<String, Set<String>> types = new HashMap<>();
