@@ -48,7 +48,7 @@ class JobCommandController {
             @RequestBody JsonNode body, @RequestAttribute(name = Caller.ATTRIBUTE, required = false) Caller actor) {
         Caller who = actor;
         // before the errors, which list the job types of the namespace named
-        actIn(who, body);
+        JobRequestParser.mayActInNamed(who, body, Role.OPERATOR);
         List<FieldError> errors = new ArrayList<>();
         SubmitJob command = parser.parse(body, "", errors);
         if (!errors.isEmpty()) throw new InvalidRequestException(errors);
@@ -56,12 +56,6 @@ class JobCommandController {
         SubmitResult result = sender.send("job", command.jobId(), command, who);
         return ResponseEntity.status(result.created() ? HttpStatus.CREATED : HttpStatus.OK)
                 .body(result);
-    }
-
-    /** 403 unless {@code who} may submit in the namespace {@code item} names (checked again on the parsed job). */
-    private static void actIn(Caller who, JsonNode item) {
-        String namespace = JobRequestParser.requestedNamespace(item);
-        if (namespace != null) Access.act(who, namespace, Role.OPERATOR);
     }
 
     /** All jobs of a batch are validated first and created in one transaction: the batch lands whole or not at all. */
@@ -72,7 +66,7 @@ class JobCommandController {
         JsonNode jobs = JsonFields.batchItems(body, "jobs", errors);
         List<SubmitJob> commands = new ArrayList<>(jobs.size());
         Caller who = actor;
-        for (int i = 0; i < jobs.size(); i++) actIn(who, jobs.get(i));
+        for (int i = 0; i < jobs.size(); i++) JobRequestParser.mayActInNamed(who, jobs.get(i), Role.OPERATOR);
         for (int i = 0; i < jobs.size(); i++) {
             commands.add(parser.parse(jobs.get(i), "jobs[" + i + "]", errors));
         }

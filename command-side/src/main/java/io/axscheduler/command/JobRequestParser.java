@@ -11,6 +11,9 @@ import io.axscheduler.api.job.RetryPolicy;
 import io.axscheduler.api.job.RouteStrategy;
 import io.axscheduler.api.job.SubmitJob;
 import io.axscheduler.api.problem.FieldError;
+import io.axscheduler.api.security.Access;
+import io.axscheduler.api.security.Caller;
+import io.axscheduler.api.security.Role;
 import io.axscheduler.api.spi.JobTypeCatalog;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -79,7 +82,7 @@ public final class JobRequestParser {
         if (jobType == null) {
             if (!f.has("jobType")) f.error("jobType", "is required");
         } else {
-            checkJobType(f, jobTypes, requestedNamespace(body), jobType);
+            checkJobType(f, jobTypes, namespace, jobType);
         }
         String jobKey = f.string("jobKey", MAX_KEY_LENGTH);
         Map<String, Object> params = readParams(f, json);
@@ -128,23 +131,26 @@ public final class JobRequestParser {
     }
 
     /**
-     * The namespace a request (or a batch item) names, {@code default} when it names none, or null when what it names
-     * is not a namespace (its parse says so). The controllers check the caller may act there before they answer with
-     * the request's errors, which list that namespace's job types.
+     * 403 unless {@code who} may act as {@code role} in the namespace {@code item} (a request or a batch item) names,
+     * when it names one: the controllers ask before they answer with the item's errors, which list that namespace's
+     * job types. The parsed request is checked again.
      */
-    public static String requestedNamespace(JsonNode body) {
-        if (body == null || !body.isObject()) return null;
-        JsonNode namespace = body.get("namespace");
-        if (namespace == null || namespace.isNull()) return Namespaces.DEFAULT;
-        return namespace.isTextual() && Namespaces.isValid(namespace.asText()) ? namespace.asText() : null;
+    public static void mayActInNamed(Caller who, JsonNode item, Role role) {
+        if (item == null || !item.isObject()) return;
+        String namespace = namespace(new JsonFields(item, "", new ArrayList<>()));
+        if (namespace != null) Access.act(who, namespace, role);
     }
 
-    /** {@code namespace}: {@code [a-z0-9-]{1,63}}, {@code default} when absent. Shared with schedules. */
+    /**
+     * {@code namespace}: {@code [a-z0-9-]{1,63}}, {@code default} when absent, null (and an error) when it is not a
+     * namespace. Shared with schedules.
+     */
     public static String namespace(JsonFields f) {
+        if (!f.has("namespace")) return Namespaces.DEFAULT;
         String namespace = f.string("namespace", 63);
-        if (namespace == null) return Namespaces.DEFAULT;
-        if (!Namespaces.isValid(namespace)) {
+        if (namespace != null && !Namespaces.isValid(namespace)) {
             f.error("namespace", "must be 1-63 lowercase letters, digits or '-'");
+            return null;
         }
         return namespace;
     }

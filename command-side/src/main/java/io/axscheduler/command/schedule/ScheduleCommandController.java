@@ -58,7 +58,7 @@ class ScheduleCommandController {
         Caller who = actor;
         Instant now = clock.instant();
         // before the errors, which list the job types of the namespace named
-        actIn(who, body);
+        JobRequestParser.mayActInNamed(who, body, Role.EDITOR);
         ScheduleRequest r = parser.parse(body, now);
         Access.act(who, r.namespace(), Role.EDITOR);
         String scheduleId = TimeOrderedIds.next(now.toEpochMilli());
@@ -78,7 +78,7 @@ class ScheduleCommandController {
         Instant now = clock.instant();
         List<ScheduleRequest> requests = new ArrayList<>(items.size());
         Caller who = actor;
-        for (int i = 0; i < items.size(); i++) actIn(who, items.get(i));
+        for (int i = 0; i < items.size(); i++) JobRequestParser.mayActInNamed(who, items.get(i), Role.EDITOR);
         for (int i = 0; i < items.size(); i++) {
             requests.add(parser.parse(items.get(i), "schedules[" + i + "]", errors, now));
         }
@@ -97,12 +97,6 @@ class ScheduleCommandController {
         sender.inOneTransaction(
                 "schedule batch", () -> sender.sendOnce("schedules", "batch", new CreateSchedules(creates), who));
         return ResponseEntity.status(HttpStatus.CREATED).body(Map.of("results", results));
-    }
-
-    /** 403 unless {@code who} may create schedules in the namespace {@code item} names (checked again once parsed). */
-    private static void actIn(Caller who, JsonNode item) {
-        String namespace = JobRequestParser.requestedNamespace(item);
-        if (namespace != null) Access.act(who, namespace, Role.EDITOR);
     }
 
     @PutMapping("/api/v1/schedules/{scheduleId}")

@@ -75,11 +75,12 @@ final class ScheduleRequestParser {
 
     /** One schedule of a batch, its fields named under {@code prefix} ({@code schedules[3].trigger.startAt}); null when it has errors. */
     ScheduleRequest parse(JsonNode body, String prefix, List<FieldError> errors, Instant now) {
-        return parse(body, prefix, errors, now, JobRequestParser.requestedNamespace(body));
+        return parse(body, prefix, errors, now, null);
     }
 
+    /** {@code schedulesNamespace}: the namespace of the schedule an update changes, null for a new one. */
     private ScheduleRequest parse(
-            JsonNode body, String prefix, List<FieldError> errors, Instant now, String jobTypesIn) {
+            JsonNode body, String prefix, List<FieldError> errors, Instant now, String schedulesNamespace) {
         if (body == null || !body.isObject()) {
             errors.add(new FieldError(prefix.isEmpty() ? "body" : prefix, "must be a JSON object"));
             return null;
@@ -89,10 +90,10 @@ final class ScheduleRequestParser {
         f.rejectUnknown(FIELDS);
         String name = f.string("name", MAX_NAME_LENGTH);
         Trigger trigger = trigger(f, now);
-        JobTemplate job = job(f, jobTypesIn);
+        String namespace = JobRequestParser.namespace(f);
+        JobTemplate job = job(f, schedulesNamespace != null ? schedulesNamespace : namespace);
         MisfirePolicy misfire = f.enumValue("misfirePolicy", MisfirePolicy.class, MisfirePolicy.DEFAULT);
         OverlapPolicy overlap = f.enumValue("overlapPolicy", OverlapPolicy.class, OverlapPolicy.DEFAULT);
-        String namespace = io.axscheduler.command.JobRequestParser.namespace(f);
         if (errors.size() > before) return null;
         return new ScheduleRequest(name, trigger, job.inNamespace(namespace), misfire, overlap, namespace);
     }

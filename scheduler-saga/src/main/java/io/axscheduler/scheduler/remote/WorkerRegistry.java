@@ -15,6 +15,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -187,12 +188,11 @@ public class WorkerRegistry {
         if (clock.millis() - snapshot.takenAtMs() > 1000) {
             Map<String, Set<String>> types = new HashMap<>();
             jdbc.query("SELECT namespace, job_types FROM workers", Map.of(), rs -> {
-                types.computeIfAbsent(rs.getString(1), n -> new LinkedHashSet<>())
+                types.computeIfAbsent(rs.getString(1), n -> new HashSet<>())
                         .addAll(Arrays.asList(rs.getString(2).split(",")));
             });
-            Map<String, Set<String>> frozen = new HashMap<>();
-            types.forEach((n, t) -> frozen.put(n, Set.copyOf(t)));
-            snapshot = new Snapshot(Map.copyOf(frozen), clock.millis());
+            types.replaceAll((n, jobTypes) -> Set.copyOf(jobTypes));
+            snapshot = new Snapshot(Map.copyOf(types), clock.millis());
             knownTypes = snapshot;
         }
         return snapshot.types().getOrDefault(namespace, Set.of());
