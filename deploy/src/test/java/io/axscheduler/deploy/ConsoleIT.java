@@ -349,11 +349,15 @@ class ConsoleIT {
         browser.open("/console?lang=en");
     }
 
-    /** The codes of the reasons the page shows now. */
+    /**
+     * The codes of the reasons the page shows now, read in one script: the live updates swap the reasons' elements,
+     * so a code read element by element after finding them may meet one already replaced.
+     */
+    @SuppressWarnings("unchecked")
     private List<String> reasonCodes() {
-        return browser.all("why-reason").stream()
-                .map(e -> e.getAttribute("data-code"))
-                .toList();
+        return (List<String>) browser.driver.executeScript(
+                "return Array.from(document.querySelectorAll(\"[data-testid='why-reason']\"))"
+                        + ".map(e => e.getAttribute('data-code'));");
     }
 
     @Test
