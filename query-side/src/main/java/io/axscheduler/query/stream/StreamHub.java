@@ -146,7 +146,11 @@ public class StreamHub implements DisposableBean {
         } catch (IOException | IllegalStateException e) {
             // the client went away, or the emitter already completed
             subscribers.remove(s);
-            s.emitter.completeWithError(e);
+            try {
+                s.emitter.completeWithError(e);
+            } catch (IllegalStateException done) {
+                // the container already ended the request on the client's error: nothing is left to complete
+            }
             return false;
         }
     }
