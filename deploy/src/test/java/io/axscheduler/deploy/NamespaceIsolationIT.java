@@ -171,6 +171,32 @@ class NamespaceIsolationIT {
     }
 
     @Test
+    void a_worker_another_node_registered_a_moment_ago_is_known_here_at_once() throws Exception {
+        String job = "{\"jobType\":\"just-registered\",\"executorApp\":\"elsewhere\",\"delayMs\":3600000,"
+                + "\"namespace\":\"" + A + "\"}";
+        Api.Response unknown = node.api.post("/api/v1/jobs", job);
+        assertThat(unknown.status()).as(unknown.body().toString()).isEqualTo(400);
+        // the row another node's registration writes; this node's registry did not see it happen
+        node.jdbc()
+                .update(
+                        "INSERT INTO workers (worker_id, app, address, job_types, capacity, secret, registered_at,"
+                                + " last_heartbeat, namespace, registered_by)"
+                                + " VALUES ('elsewhere-1', 'elsewhere', 'http://127.0.0.1:9', 'just-registered', 1, 's',"
+                                + " ROUND(UNIX_TIMESTAMP(NOW(3)) * 1000), ROUND(UNIX_TIMESTAMP(NOW(3)) * 1000), ?, 'other')",
+                        A);
+        try {
+            // within the second its snapshot of the types lasts: a type it does not hold is looked up again
+            Thread.sleep(150);
+            Api.Response known = node.api.post("/api/v1/jobs", job);
+            assertThat(known.status()).as(known.body().toString()).isEqualTo(201);
+            Api.Response canceled = node.api.post("/api/v1/jobs/" + known.text("jobId") + "/cancel", "{}");
+            assertThat(canceled.status()).as(canceled.body().toString()).isLessThan(300);
+        } finally {
+            node.jdbc().update("DELETE FROM workers WHERE worker_id = 'elsewhere-1'");
+        }
+    }
+
+    @Test
     void a_workers_callback_for_a_job_of_another_namespace_is_refused_and_changes_nothing() throws Exception {
         HttpServer fake = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         fake.createContext("/ax-worker/jobs", exchange -> {

@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.stereotype.Component;
@@ -35,6 +36,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 public class WorkerRegistry {
 
     static final int MAX_JOB_TYPES = 100;
+    static final long MISS_REFRESH_MS = 100;
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
     private static final String COLUMNS = "worker_id, app, address, job_types, capacity, registered_at, last_heartbeat,"
             + " in_flight, last_used, consecutive_failures, cooling_until, namespace";
@@ -44,7 +46,10 @@ public class WorkerRegistry {
     private final TransactionTemplate transaction;
     private final WorkerProperties properties;
     private final WorkerAddresses addresses;
-    private volatile Snapshot knownTypes = new Snapshot(Map.of(), 0);
+    /** Registrations on this node: a snapshot taken before the latest one is stale whatever its age. */
+    private final AtomicLong registrations = new AtomicLong();
+
+    private volatile Snapshot knownTypes = new Snapshot(Map.of(), 0, -1);
 
     private final Clock clock;
 
@@ -94,7 +99,7 @@ public class WorkerRegistry {
                         request.capacity(),
                         "secret",
                         secret));
-        knownTypes = new Snapshot(Map.of(), 0);
+        registrations.incrementAndGet();
         return new WorkerRegistered(workerId, secret, properties.heartbeatIntervalMs());
     }
 
@@ -174,28 +179,43 @@ public class WorkerRegistry {
 
     /**
      * Whether a worker registered in {@code namespace} runs {@code jobType} (a worker of another namespace never runs
-     * that namespace's jobs): asked on every submit, so answered from a snapshot at most a second old (and dropped on
-     * every registration here).
+     * that namespace's jobs): asked on every submit, so answered from a snapshot at most a second old, taken again
+     * after every registration on this node, and, for a type it does not hold, when it is more than
+     * {@value #MISS_REFRESH_MS} ms old (a worker that registered on another node a moment ago is known here too).
      */
     public boolean runsJobType(String namespace, String jobType) {
-        return jobTypes(namespace).contains(jobType);
+        if (namespace == null) return false;
+        Snapshot snapshot = current();
+        if (snapshot.runs(namespace, jobType)) return true;
+        if (clock.millis() - snapshot.takenAtMs() <= MISS_REFRESH_MS) return false;
+        return refresh().runs(namespace, jobType);
     }
 
     /** The job types the workers registered in {@code namespace} run; none for a null namespace. */
     public Set<String> jobTypes(String namespace) {
         if (namespace == null) return Set.of();
+        return current().types().getOrDefault(namespace, Set.of());
+    }
+
+    private Snapshot current() {
         Snapshot snapshot = knownTypes;
-        if (clock.millis() - snapshot.takenAtMs() > 1000) {
-            Map<String, Set<String>> types = new HashMap<>();
-            jdbc.query("SELECT namespace, job_types FROM workers", Map.of(), rs -> {
-                types.computeIfAbsent(rs.getString(1), n -> new HashSet<>())
-                        .addAll(Arrays.asList(rs.getString(2).split(",")));
-            });
-            types.replaceAll((n, jobTypes) -> Set.copyOf(jobTypes));
-            snapshot = new Snapshot(Map.copyOf(types), clock.millis());
-            knownTypes = snapshot;
-        }
-        return snapshot.types().getOrDefault(namespace, Set.of());
+        if (snapshot.registrations() != registrations.get() || clock.millis() - snapshot.takenAtMs() > 1000)
+            return refresh();
+        return snapshot;
+    }
+
+    private Snapshot refresh() {
+        // counted before reading: a registration that commits after the read leaves this snapshot stale
+        long seen = registrations.get();
+        Map<String, Set<String>> types = new HashMap<>();
+        jdbc.query("SELECT namespace, job_types FROM workers", Map.of(), rs -> {
+            types.computeIfAbsent(rs.getString(1), n -> new HashSet<>())
+                    .addAll(Arrays.asList(rs.getString(2).split(",")));
+        });
+        types.replaceAll((n, jobTypes) -> Set.copyOf(jobTypes));
+        Snapshot snapshot = new Snapshot(Map.copyOf(types), clock.millis(), seen);
+        knownTypes = snapshot;
+        return snapshot;
     }
 
     /** The worker took a push: its failures are forgiven, it is one job busier and was just used. */
@@ -312,5 +332,9 @@ public class WorkerRegistry {
     }
 
     /** The job types of the registered workers by namespace, and when they were read. */
-    private record Snapshot(Map<String, Set<String>> types, long takenAtMs) {}
+    private record Snapshot(Map<String, Set<String>> types, long takenAtMs, long registrations) {
+        boolean runs(String namespace, String jobType) {
+            return types.getOrDefault(namespace, Set.of()).contains(jobType);
+        }
+    }
 }
