@@ -2,7 +2,12 @@ package io.axscheduler.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.axscheduler.query.stream.StreamHub;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
@@ -18,6 +23,7 @@ import org.axonframework.config.EventProcessingConfiguration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 /** The console's JSON over real HTTP: the statistics, their rebuild by replay, and the change stream. */
 class ConsoleApiIT {
@@ -129,6 +135,38 @@ class ConsoleApiIT {
         assertThat(bad.status()).isEqualTo(400);
         assertThat(bad.contentType()).startsWith("application/problem+json");
         assertThat(bad.body().toString()).contains("events");
+    }
+
+    @Test
+    void a_keys_stream_ends_quietly_when_its_client_goes() throws Exception {
+        StreamHub hub = node.context.getBean(StreamHub.class);
+        ListAppender<ILoggingEvent> logged = new ListAppender<>();
+        logged.start();
+        Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        root.addAppender(logged);
+        try {
+            // the streams of the tests before end at their next heartbeat
+            Await.until(
+                    Duration.ofSeconds(10),
+                    () -> hub.subscriberCount() == 0,
+                    () -> hub.subscriberCount() + " subscribers");
+            List<String> heard = new CopyOnWriteArrayList<>();
+            Thread stream = listen("/api/v1/stream", heard);
+            Await.until(Duration.ofSeconds(10), () -> heard.contains(":open"), heard::toString);
+            stream.interrupt();
+            // the next heartbeat finds the client gone; the stream's end is dispatched once more, without the key
+            Await.until(
+                    Duration.ofSeconds(10),
+                    () -> hub.subscriberCount() == 0,
+                    () -> hub.subscriberCount() + " subscribers");
+            Thread.sleep(1000);
+            assertThat(logged.list)
+                    .filteredOn(e -> e.getLevel().isGreaterOrEqual(Level.ERROR))
+                    .extracting(ILoggingEvent::getFormattedMessage)
+                    .isEmpty();
+        } finally {
+            root.detachAppender(logged);
+        }
     }
 
     @Test
