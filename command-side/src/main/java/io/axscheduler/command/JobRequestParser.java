@@ -11,6 +11,7 @@ import io.axscheduler.api.job.RetryPolicy;
 import io.axscheduler.api.job.RouteStrategy;
 import io.axscheduler.api.job.SubmitJob;
 import io.axscheduler.api.problem.FieldError;
+import io.axscheduler.api.schedule.ScheduleJobKeys;
 import io.axscheduler.api.security.Access;
 import io.axscheduler.api.security.Caller;
 import io.axscheduler.api.security.Role;
@@ -85,6 +86,9 @@ public final class JobRequestParser {
             checkJobType(f, jobTypes, namespace, jobType);
         }
         String jobKey = f.string("jobKey", MAX_KEY_LENGTH);
+        if (jobKey != null && jobKey.startsWith(ScheduleJobKeys.PREFIX)) {
+            f.error("jobKey", "must not begin with '" + ScheduleJobKeys.PREFIX + "': such keys name schedules' fires");
+        }
         Map<String, Object> params = readParams(f, json);
         int priority = (int) f.integer("priority", -MAX_PRIORITY, MAX_PRIORITY, 0);
         Instant runAt = runAt(f);
@@ -122,7 +126,11 @@ public final class JobRequestParser {
      * Shared with schedules.
      */
     public static void checkJobType(JsonFields f, JobTypeCatalog jobTypes, String namespace, String jobType) {
-        if (namespace != null && !jobTypes.knows(namespace, jobType)) {
+        if (JobTypeCatalog.reserved(jobType)) {
+            f.error(
+                    "jobType",
+                    "'" + JobTypeCatalog.RESERVED_PREFIX + "' types are the scheduler's own; no request names one");
+        } else if (namespace != null && !jobTypes.knows(namespace, jobType)) {
             f.error(
                     "jobType",
                     "unknown job type '" + jobType + "' in namespace '" + namespace + "'; known types: "

@@ -234,6 +234,19 @@ class JobRequestParserTest {
     }
 
     @Test
+    void the_schedulers_own_job_types_and_fire_keys_are_no_requests() {
+        assertThat(refusedFields("{'jobType': 'ax-alert'}")).containsExactly("jobType");
+        assertThat(messageFor("jobType")).contains("scheduler's own");
+        errors.clear();
+        assertThat(refusedFields("{'jobType': 'noop', 'jobKey': 'schedule:s-1@2026-11-30T10:01:00.000Z'}"))
+                .containsExactly("jobKey");
+        assertThat(messageFor("jobKey")).contains("schedule:");
+        errors.clear();
+        assertThat(parseValid("{'jobType': 'noop', 'jobKey': 'my-schedule:1'}").jobKey())
+                .isEqualTo("my-schedule:1");
+    }
+
+    @Test
     void a_job_type_that_is_not_a_string_is_refused_once_as_a_wrong_type() {
         assertThat(refusedFields("{'jobType': 42}")).containsExactly("jobType");
         assertThat(messageFor("jobType")).isEqualTo("must be a string");

@@ -82,6 +82,49 @@ class HostileInputIT {
     }
 
     @Test
+    void the_schedulers_own_job_type_and_a_fires_job_key_are_no_requests() {
+        // a submitted alert delivery would reach the on-call channels signed with their secret
+        String alert =
+                "{\"jobType\":\"ax-alert\",\"params\":{\"channel\":\"oncall\",\"alert\":{\"alertId\":\"forged\"}}}";
+        assertRefused(send("POST", "/api/v1/jobs", alert), "jobType");
+        assertRefused(send("POST", "/api/v1/jobs/batch", "{\"jobs\":[" + alert + "]}"), "jobs[0].jobType");
+        assertRefused(
+                send(
+                        "POST",
+                        "/api/v1/schedules",
+                        "{\"name\":\"forge\",\"trigger\":{\"type\":\"fixedRate\",\"intervalMs\":60000},"
+                                + "\"job\":{\"jobType\":\"ax-alert\"}}"),
+                "job.jobType");
+        Raw unknown = send("POST", "/api/v1/jobs", "{\"jobType\":\"nope\"}");
+        assertRefused(unknown, "jobType");
+        assertThat(unknown.body()).contains("known types").doesNotContain("ax-alert");
+        assertRefused(
+                send(
+                        "POST",
+                        "/api/v1/workers/register",
+                        "{\"app\":\"forger\",\"address\":\"http://127.0.0.1:9\",\"jobTypes\":[\"ax-alert\"],"
+                                + "\"capacity\":1}"),
+                "jobTypes[0]");
+
+        // a job holding the key of a schedule's next fire would keep that fire from ever being made
+        String schedule = ScheduleHttp.create(node.api, """
+                {"name":"hourly","trigger":{"type":"cron","expression":"0 0 * * * ?","timezone":"UTC"},
+                 "job":{"jobType":"noop"}}""");
+        String next = node.api
+                .get("/api/v1/schedules/" + schedule)
+                .body()
+                .path("nextFireTime")
+                .asText();
+        assertRefused(
+                send(
+                        "POST",
+                        "/api/v1/jobs",
+                        "{\"jobType\":\"noop\",\"delayMs\":600000,\"jobKey\":\"schedule:" + schedule + "@" + next
+                                + "\"}"),
+                "jobKey");
+    }
+
+    @Test
     void a_lone_surrogate_is_refused_not_stored_as_a_question_mark() {
         assertRefused(send("POST", "/api/v1/jobs", "{\"jobKey\":\"\\ud800\",\"jobType\":\"noop\"}"), "jobKey");
         assertRefused(

@@ -14,10 +14,13 @@ public final class ScheduleJobKeys {
     private static final DateTimeFormatter MILLIS =
             DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
 
+    /** What every fired job's key begins with: no submit may name such a key, so none takes a fire time's job. */
+    public static final String PREFIX = "schedule:";
+
     private ScheduleJobKeys() {}
 
     public static String of(String scheduleId, Instant fireTime, FireKind kind, String jobId) {
-        String key = "schedule:" + scheduleId + "@" + MILLIS.format(fireTime);
+        String key = PREFIX + scheduleId + "@" + MILLIS.format(fireTime);
         return kind == FireKind.MANUAL ? key + ":manual:" + jobId : key;
     }
 }

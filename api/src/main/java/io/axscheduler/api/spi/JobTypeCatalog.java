@@ -10,6 +10,16 @@ import java.util.Set;
  */
 public interface JobTypeCatalog {
 
+    /**
+     * What the scheduler's own job types begin with (the delivery of alerts, {@code ax-alert}): no request names one,
+     * neither a submit, a schedule nor a worker's registration; the scheduler submits them itself.
+     */
+    String RESERVED_PREFIX = "ax-";
+
+    static boolean reserved(String jobType) {
+        return jobType != null && jobType.startsWith(RESERVED_PREFIX);
+    }
+
     boolean knows(String namespace, String jobType);
 
     Set<String> jobTypes(String namespace);

@@ -4,6 +4,7 @@ import io.axscheduler.api.Namespaces;
 import io.axscheduler.api.problem.FieldError;
 import io.axscheduler.api.problem.InvalidRequestException;
 import io.axscheduler.api.problem.NotFoundException;
+import io.axscheduler.api.spi.JobTypeCatalog;
 import io.axscheduler.api.worker.RegisterWorker;
 import io.axscheduler.api.worker.WorkerRegistered;
 import io.axscheduler.api.worker.WorkerView;
@@ -309,6 +310,10 @@ public class WorkerRegistry {
                 String type = request.jobTypes().get(i);
                 if (type == null || !NAME.matcher(type).matches()) {
                     errors.add(new FieldError("jobTypes[" + i + "]", "must be 1-100 letters, digits, '.', '_' or '-'"));
+                } else if (JobTypeCatalog.reserved(type)) {
+                    errors.add(new FieldError(
+                            "jobTypes[" + i + "]",
+                            "must not begin with '" + JobTypeCatalog.RESERVED_PREFIX + "': the scheduler's own types"));
                 }
             }
         }

@@ -9,7 +9,7 @@ import org.springframework.stereotype.Component;
 
 /**
  * The job types a submit may name: those a handler on this node runs, and those the remote workers registered in the
- * job's namespace run.
+ * job's namespace run; never the scheduler's own ({@link JobTypeCatalog#RESERVED_PREFIX}).
  */
 @Component
 public class JobTypes implements JobTypeCatalog {
@@ -24,6 +24,7 @@ public class JobTypes implements JobTypeCatalog {
 
     @Override
     public boolean knows(String namespace, String jobType) {
+        if (JobTypeCatalog.reserved(jobType)) return false;
         return executors.runsInProcess(jobType) || workers.runsJobType(namespace, jobType);
     }
 
@@ -31,6 +32,7 @@ public class JobTypes implements JobTypeCatalog {
     public Set<String> jobTypes(String namespace) {
         Set<String> types = new TreeSet<>(executors.inProcessTypes());
         types.addAll(workers.jobTypes(namespace));
+        types.removeIf(JobTypeCatalog::reserved);
         return types;
     }
 
