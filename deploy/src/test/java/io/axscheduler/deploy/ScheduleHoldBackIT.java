@@ -159,4 +159,51 @@ class ScheduleHoldBackIT {
         Await.until(Duration.ofSeconds(20), () -> jobsOf(slow) > beforeRelease, () -> "no fire after the release");
         assertThat(jobsOf(slow) - beforeRelease).isLessThan(5);
     }
+
+    @Test
+    @Order(3)
+    void jobs_due_later_do_not_keep_a_type_held_back() throws Exception {
+        for (String id :
+                node.jdbc().queryForList("SELECT schedule_id FROM schedules WHERE state = 'ACTIVE'", String.class))
+            assertThat(node.api.post("/api/v1/schedules/" + id + "/pause", "{}").status())
+                    .isEqualTo(200);
+        cancelWaitingAndRunning("sleep");
+        Await.until(Duration.ofSeconds(20), () -> !heldBack().contains("sleep"), () -> "held back: " + heldBack());
+
+        // two hundred jobs due in ten minutes: waiting, but no backlog
+        StringBuilder later = new StringBuilder("{\"jobs\":[");
+        for (int i = 0; i < 200; i++)
+            later.append(i == 0 ? "" : ",").append("{\"jobType\":\"sleep\",\"params\":{\"ms\":1},\"delayMs\":600000}");
+        assertThat(node.api
+                        .post("/api/v1/jobs/batch", later.append("]}").toString())
+                        .status())
+                .isEqualTo(200);
+        // the one thread of sleep taken by a job of a minute, a due job waiting past the bound behind it
+        String blocking = node.api.submit("{\"jobType\":\"sleep\",\"params\":{\"ms\":60000}}");
+        node.api.awaitStatus(blocking, "RUNNING");
+        node.api.submit("{\"jobType\":\"sleep\",\"params\":{\"ms\":1}}");
+        String schedule = schedule("after-the-block", "{\"jobType\":\"sleep\",\"params\":{\"ms\":1}}");
+        Await.until(Duration.ofSeconds(20), () -> heldBack().contains("sleep"), () -> "held back: " + heldBack());
+
+        // the block goes: the type catches up and its schedule fires on, the jobs due later still waiting
+        assertThat(node.api.post("/api/v1/jobs/" + blocking + "/cancel", "{}").status())
+                .isLessThan(300);
+        Await.until(Duration.ofSeconds(20), () -> !heldBack().contains("sleep"), () -> "held back: " + heldBack());
+        int fired = jobsOf(schedule);
+        Await.until(Duration.ofSeconds(10), () -> jobsOf(schedule) >= fired + 4, () -> jobsOf(schedule) + " jobs");
+        assertThat(waiting("sleep")).isGreaterThanOrEqualTo(200);
+        assertThat(node.api
+                        .post("/api/v1/schedules/" + schedule + "/pause", "{}")
+                        .status())
+                .isEqualTo(200);
+    }
+
+    private static void cancelWaitingAndRunning(String type) {
+        node.jdbc()
+                .queryForList(
+                        "SELECT job_id FROM job_queue WHERE job_type = ? AND status IN ('WAITING','CLAIMED','RUNNING')",
+                        String.class,
+                        type)
+                .forEach(id -> node.api.post("/api/v1/jobs/" + id + "/cancel", "{}"));
+    }
 }
