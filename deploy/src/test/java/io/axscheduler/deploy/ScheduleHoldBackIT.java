@@ -198,6 +198,25 @@ class ScheduleHoldBackIT {
                 .isEqualTo(200);
     }
 
+    @Test
+    @Order(4)
+    void a_job_no_worker_can_take_does_not_hold_its_type_back() throws Exception {
+        // bound to an app with no worker: it waits for one, however long; noop's own jobs run at once
+        String orphan = node.api.submit("{\"jobType\":\"noop\",\"executorApp\":\"gone\"}");
+        String schedule = schedule("beside-the-orphan", "{\"jobType\":\"noop\"}");
+        Thread.sleep(3_000);
+        assertThat(heldBack()).doesNotContain("noop");
+        int fired = jobsOf(schedule);
+        Await.until(Duration.ofSeconds(10), () -> jobsOf(schedule) >= fired + 4, () -> jobsOf(schedule) + " jobs");
+        assertThat(node.api.get("/api/v1/jobs/" + orphan).text("status")).isEqualTo("WAITING");
+        assertThat(node.api
+                        .post("/api/v1/schedules/" + schedule + "/pause", "{}")
+                        .status())
+                .isEqualTo(200);
+        assertThat(node.api.post("/api/v1/jobs/" + orphan + "/cancel", "{}").status())
+                .isLessThan(300);
+    }
+
     private static void cancelWaitingAndRunning(String type) {
         node.jdbc()
                 .queryForList(

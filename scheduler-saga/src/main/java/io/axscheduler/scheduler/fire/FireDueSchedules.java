@@ -6,6 +6,7 @@ import io.axscheduler.api.TimeOrderedIds;
 import io.axscheduler.api.job.JobStatus;
 import io.axscheduler.api.job.SubmitJob;
 import io.axscheduler.api.schedule.*;
+import io.axscheduler.api.schedule.HoldBack;
 import io.axscheduler.axonmysql.messaging.OneUnitOfWork;
 import io.axscheduler.scheduler.DatabaseTime;
 import io.axscheduler.scheduler.SchedulerCommands;
@@ -126,7 +127,9 @@ public class FireDueSchedules {
     public long waiting(String type) {
         Long count = jdbc.queryForObject(
                 "SELECT COUNT(*) FROM (SELECT 1 FROM job_queue FORCE INDEX (idx_job_queue_aging) WHERE claimable = 1"
-                        + " AND job_type = :type AND run_at <= " + DatabaseTime.NOW_MS + " LIMIT " + MAX_WAITING_COUNTED
+                        + " AND job_type = :type AND run_at <= " + DatabaseTime.NOW_MS + " AND "
+                        + HoldBack.TAKEN_BY_SOMEONE
+                        + " LIMIT " + MAX_WAITING_COUNTED
                         + ") waiting",
                 Map.of("type", type),
                 Long.class);
