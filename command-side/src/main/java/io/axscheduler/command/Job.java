@@ -96,7 +96,7 @@ class Job {
 
     @CommandHandler
     void handle(CancelJob c) {
-        JobTransitions.check(jobId, status, CANCELED);
+        JobTransitions.checkCancel(jobId, status, retryPolicy != null && retryPolicy.allowsRetryAfter(attempt));
         apply(new JobCanceled(jobId, c.reason(), status));
     }
 

@@ -18,6 +18,7 @@ import java.util.Set;
  *    ↑              │ lease expired      ├──→ FAILED ──retry→ RETRY_WAITING ─claim→ CLAIMED …
  *    └──────────────┘                    └──→ TIMED_OUT ─retry→ RETRY_WAITING
  * any non-terminal ─cancel→ CANCELED ─retry→ RETRY_WAITING
+ * FAILED / TIMED_OUT with a retry to come ─cancel→ CANCELED
  * </pre>
  *
  * Besides the move, a command about an attempt must name the right one: a claimed attempt is the one after the last
@@ -68,6 +69,16 @@ final class JobTransitions {
                     + "; attempt " + failedAttempt + " cannot be retried by policy");
         }
         check(jobId, status, RETRY_WAITING);
+    }
+
+    /**
+     * A cancel: from any status that moves to CANCELED, and from FAILED or TIMED_OUT while the retry policy has a
+     * retry to come ({@code retryComing}): until the lifecycle saga has scheduled it the job is still alive, and the
+     * retry it then asks for is refused.
+     */
+    static void checkCancel(String jobId, JobStatus status, boolean retryComing) {
+        if (retryComing && (status == FAILED || status == TIMED_OUT)) return;
+        check(jobId, status, CANCELED);
     }
 
     static void check(String jobId, JobStatus from, JobStatus to) {

@@ -69,8 +69,12 @@ class JobMovesTest {
             this.command = command;
         }
 
-        /** The diagram's move, and the retry policy never retries what an operator canceled. */
+        /**
+         * The diagram's move, and the retry policy never retries what an operator canceled; a failed or timed-out
+         * first attempt has a retry to come (the policy allows two), so it may be canceled.
+         */
         boolean legalFrom(JobStatus from) {
+            if (this == CANCEL && (from == FAILED || from == TIMED_OUT)) return true;
             return MOVES.get(from).contains(to) && !(this == POLICY_RETRY && from == CANCELED);
         }
     }

@@ -430,9 +430,37 @@ class JobTest {
     @ParameterizedTest(name = "{0}")
     @EnumSource(
             value = JobStatus.class,
-            names = {"SUCCEEDED", "FAILED", "TIMED_OUT", "CANCELED"})
+            names = {"FAILED", "TIMED_OUT"})
+    void a_job_whose_attempt_ended_with_a_retry_to_come_can_be_canceled_and_is_not_retried(JobStatus status) {
+        // the first of three attempts: until the saga schedules the retry the job is FAILED (or TIMED_OUT), not done
+        fixture.given(historyUpTo(status))
+                .when(new CancelJob(JOB_ID, "stop retrying"))
+                .expectEvents(new JobCanceled(JOB_ID, "stop retrying", status));
+        List<Object> canceled = historyUpTo(status);
+        canceled.add(new JobCanceled(JOB_ID, "stop retrying", status));
+        fixture.given(canceled)
+                .when(new ScheduleRetry(JOB_ID, 1, NOW.plusMillis(100)))
+                .expectException(IllegalTransitionException.class)
+                .expectNoEvents();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(
+            value = JobStatus.class,
+            names = {"SUCCEEDED", "CANCELED"})
     void cancel_is_rejected_when_job_already_ended(JobStatus status) {
         fixture.given(historyUpTo(status))
+                .when(new CancelJob(JOB_ID, "too late"))
+                .expectException(IllegalTransitionException.class)
+                .expectNoEvents();
+    }
+
+    @Test
+    void a_job_whose_last_attempt_failed_cannot_be_canceled() {
+        List<Object> history = historyUpTo(RETRY_WAITING);
+        history.addAll(
+                List.of(claimed(2), started(2), failed(2), retryScheduled(2), claimed(3), started(3), failed(3)));
+        fixture.given(history)
                 .when(new CancelJob(JOB_ID, "too late"))
                 .expectException(IllegalTransitionException.class)
                 .expectNoEvents();

@@ -194,6 +194,34 @@ class JobLifecycleIT {
     }
 
     @Test
+    void a_job_failed_with_a_retry_to_come_can_be_canceled_and_is_not_retried() throws Exception {
+        // the saga that schedules retries held: the job stays FAILED after its first attempt, as it does for a moment
+        var lifecycle = node.context
+                .getBean(org.axonframework.config.EventProcessingConfiguration.class)
+                .eventProcessor("job-lifecycle")
+                .orElseThrow();
+        lifecycle.shutDown();
+        String jobId;
+        try {
+            jobId = node.api.submit(
+                    "{\"jobType\":\"flaky\",\"params\":{\"failTimes\":5},\"maxRetries\":3,\"backoff\":{\"delaysMs\":[100]}}");
+            awaitStatus(jobId, "FAILED");
+            var canceled = node.api.post("/api/v1/jobs/" + jobId + "/cancel", "{\"reason\":\"stop retrying\"}");
+            assertThat(canceled.status()).as(canceled.body().toString()).isEqualTo(200);
+            assertThat(canceled.text("status")).isEqualTo("CANCELED");
+        } finally {
+            lifecycle.start();
+        }
+        // the saga then reads the failure and asks for the retry: refused, the operator's decision stands
+        String later = node.api.submit("{\"jobType\":\"noop\"}");
+        awaitStatus(later, "SUCCEEDED");
+        Thread.sleep(1_000);
+        assertThat(node.api.get("/api/v1/jobs/" + jobId).text("status")).isEqualTo("CANCELED");
+        assertThat(eventTypes(jobId))
+                .containsExactly("JobCreated", "JobClaimed", "JobStarted", "JobFailed", "JobCanceled");
+    }
+
+    @Test
     void a_running_job_can_be_canceled_and_its_handler_is_told_to_stop() {
         String jobId = node.api.submit("{\"jobType\":\"sleep\",\"params\":{\"ms\":60000}}");
         awaitStatus(jobId, "RUNNING");
