@@ -56,7 +56,8 @@ class HostileInputIT {
                         "ax.scheduler.remote.no-worker-timeout", "1s",
                         "ax.scheduler.remote.no-worker-check-ms", "300",
                         // the http type calls nothing by default; this test's submits name a loopback URL
-                        "ax.scheduler.jobs.http-allowed-hosts", "127.0.0.1/32"));
+                        "ax.scheduler.jobs.http-allowed-hosts", "127.0.0.1/32",
+                        "ax.api.max-body-bytes", "1048576"));
     }
 
     @AfterAll
@@ -122,6 +123,44 @@ class HostileInputIT {
                         "{\"jobType\":\"noop\",\"delayMs\":600000,\"jobKey\":\"schedule:" + schedule + "@" + next
                                 + "\"}"),
                 "jobKey");
+    }
+
+    @Test
+    void a_body_over_the_limit_is_refused_whole_with_or_without_a_length() throws Exception {
+        String big = "{\"jobType\":\"noop\",\"delayMs\":600000" + " ".repeat(1_100_000) + "}";
+        long jobsBefore = node.jdbc().queryForObject("SELECT COUNT(*) FROM job_queue", Long.class);
+        Raw sized = send("POST", "/api/v1/jobs", big);
+        assertThat(sized.status()).as(sized.body()).isEqualTo(413);
+        assertThat(sized.contentType()).startsWith("application/problem+json");
+        assertThat(sized.fields()).containsExactly("body");
+        // sent in chunks, no length told: read up to the limit, then refused as a whole
+        HttpResponse<String> chunked = HttpClient.newHttpClient()
+                .send(
+                        node.api
+                                .authorized(HttpRequest.newBuilder(
+                                        URI.create("http://127.0.0.1:" + node.api.port + "/api/v1/jobs")))
+                                .header("Content-Type", "application/json")
+                                .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(
+                                        big.getBytes(java.nio.charset.StandardCharsets.UTF_8))))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+        assertThat(chunked.statusCode()).as(chunked.body()).isEqualTo(413);
+        assertThat(node.jdbc().queryForObject("SELECT COUNT(*) FROM job_queue", Long.class))
+                .isEqualTo(jobsBefore);
+        // under the limit, chunked or not, the body is read as ever
+        String small = "{\"jobType\":\"noop\",\"delayMs\":600000" + " ".repeat(900_000) + "}";
+        assertThat(send("POST", "/api/v1/jobs", small).status()).isEqualTo(201);
+        HttpResponse<String> smallChunked = HttpClient.newHttpClient()
+                .send(
+                        node.api
+                                .authorized(HttpRequest.newBuilder(
+                                        URI.create("http://127.0.0.1:" + node.api.port + "/api/v1/jobs")))
+                                .header("Content-Type", "application/json")
+                                .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(
+                                        small.getBytes(java.nio.charset.StandardCharsets.UTF_8))))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+        assertThat(smallChunked.statusCode()).as(smallChunked.body()).isEqualTo(201);
     }
 
     @Test
