@@ -230,6 +230,36 @@ class SecurityIT {
                 .path("metadata");
         assertThat(created.path("actor").asText()).isEqualTo("key:" + name);
         assertThat(created.path("onBehalfOf").asText()).isEqualTo("erin");
+
+        // a name too long, or with control characters, is a bad header, not a refusal of the key
+        for (String bad : new String[] {"x".repeat(201), "er\tin"}) {
+            Api.Response refused = gateway.post("/api/v1/jobs", "{\"jobType\":\"noop\"}", "X-On-Behalf-Of", bad);
+            assertThat(refused.status()).as(refused.body().toString()).isEqualTo(400);
+            assertThat(refused.body().at("/errors/0/field").asText()).isEqualTo("X-On-Behalf-Of");
+        }
+        // a key without the grant naming someone is refused
+        Api operator = a.api.as(key("op-" + name, "[{\"namespace\":\"default\",\"role\":\"OPERATOR\"}]"));
+        assertThat(operator.post("/api/v1/jobs", "{\"jobType\":\"noop\"}", "X-On-Behalf-Of", "erin")
+                        .status())
+                .isEqualTo(403);
+    }
+
+    @Test
+    void a_grant_is_what_was_asked_or_refused() {
+        for (String grants : new String[] {
+            "[{\"namespace\":\"team-a\",\"role\":\"ADMIN\"}]",
+            "[{\"namespace\":\"team-a\",\"role\":\"ON_BEHALF_OF\"}]",
+            "[{\"namespace\":\"team-a\",\"role\":\"VIEWER\",\"scope\":\"all\"}]",
+            "[\"team-a:VIEWER\"]"
+        }) {
+            Api.Response refused =
+                    a.api.post("/api/v1/admin/api-keys", "{\"name\":\"asked-too-much\",\"grants\":" + grants + "}");
+            assertThat(refused.status()).as(grants + " " + refused.body()).isEqualTo(400);
+            assertThat(refused.body().at("/errors/0/field").asText()).as(grants).startsWith("grants[0]");
+        }
+        Api.Response global =
+                a.api.post("/api/v1/admin/api-keys", "{\"name\":\"global-admin\",\"grants\":[{\"role\":\"ADMIN\"}]}");
+        assertThat(global.status()).as(global.body().toString()).isEqualTo(201);
     }
 
     @Test

@@ -15,7 +15,7 @@ import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
  * Puts the authenticated {@link Caller} in the request for the controllers, with {@code X-On-Behalf-Of} honoured only
- * for a caller holding {@code ON_BEHALF_OF} (403 otherwise: a caller who names someone it may not speak for is told
+ * for a caller holding {@code ON_BEHALF_OF} or {@code ADMIN} (403 otherwise: a caller who names someone it may not speak for is told
  * so, not silently recorded as itself).
  */
 final class CallerFilter extends OncePerRequestFilter {
@@ -40,8 +40,16 @@ final class CallerFilter extends OncePerRequestFilter {
             Caller who = caller.get();
             String onBehalfOf = request.getHeader(ON_BEHALF_OF_HEADER);
             if (onBehalfOf != null && !onBehalfOf.isBlank()) {
-                if (!who.can("*", Role.ON_BEHALF_OF) || onBehalfOf.strip().length() > MAX_ON_BEHALF_OF) {
+                if (!who.can("*", Role.ON_BEHALF_OF)) {
                     problems.forbidden(response);
+                    return;
+                }
+                String name = onBehalfOf.strip();
+                if (name.length() > MAX_ON_BEHALF_OF || name.chars().anyMatch(Character::isISOControl)) {
+                    problems.invalid(
+                            response,
+                            ON_BEHALF_OF_HEADER,
+                            "must be 1-" + MAX_ON_BEHALF_OF + " characters without control characters");
                     return;
                 }
                 who = new Caller(who.actor(), onBehalfOf.strip(), who.grants());

@@ -39,6 +39,15 @@ final class Grants {
         }
         for (int i = 0; i < array.size(); i++) {
             JsonNode item = array.get(i);
+            if (!item.isObject()) {
+                errors.add(new FieldError("grants[" + i + "]", "must be an object {namespace, role}"));
+                continue;
+            }
+            for (var names = item.fieldNames(); names.hasNext(); ) {
+                String name = names.next();
+                if (!name.equals("namespace") && !name.equals("role"))
+                    errors.add(new FieldError("grants[" + i + "]." + name, "is not a known field"));
+            }
             String roleText = item.path("role").asText("").toUpperCase(Locale.ROOT);
             Role role;
             try {
@@ -50,6 +59,13 @@ final class Grants {
             }
             String namespace =
                     item.path("namespace").isTextual() ? item.path("namespace").asText() : null;
+            if (role.global() && item.hasNonNull("namespace") && !"*".equals(namespace)) {
+                // a global role is every namespace's: asked for one, it would be granted far more than was asked
+                errors.add(new FieldError(
+                        "grants[" + i + "].namespace",
+                        "must be left out: " + role + " is a global role, of every namespace"));
+                continue;
+            }
             if (!role.global() && !Namespaces.isValid(namespace)) {
                 errors.add(new FieldError("grants[" + i + "].namespace", "must match [a-z0-9-]{1,63}"));
                 continue;

@@ -24,18 +24,29 @@ final class Problems {
         write(response, 403, "Forbidden", "the credentials do not allow this");
     }
 
+    /** 400 naming one field (a header, a query parameter) and why, as the controllers' refusals do. */
+    void invalid(HttpServletResponse response, String field, String message) throws IOException {
+        write(response, 400, "Invalid request", field + ": " + message, Map.of("field", field, "message", message));
+    }
+
     void unavailable(HttpServletResponse response) throws IOException {
         response.setHeader("Retry-After", "5");
         write(response, 503, "Service unavailable", "the database is unreachable; nothing was written, try again");
     }
 
     void write(HttpServletResponse response, int status, String title, String detail) throws IOException {
+        write(response, status, title, detail, null);
+    }
+
+    private void write(HttpServletResponse response, int status, String title, String detail, Map<String, String> error)
+            throws IOException {
         if (response.isCommitted()) return;
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("type", "about:blank");
         body.put("title", title);
         body.put("status", status);
         body.put("detail", detail);
+        if (error != null) body.put("errors", java.util.List.of(error));
         response.setStatus(status);
         response.setContentType("application/problem+json");
         json.writeValue(response.getOutputStream(), body);
