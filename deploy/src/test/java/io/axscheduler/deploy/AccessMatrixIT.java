@@ -266,6 +266,11 @@ class AccessMatrixIT {
         assertThat(worker.post("/api/v1/workers/" + id + "/heartbeat", "{\"inFlight\":0}")
                         .status())
                 .isEqualTo(200);
+        for (String inFlight : new String[] {"-1", "100000"}) {
+            Api.Response bad = worker.post("/api/v1/workers/" + id + "/heartbeat", "{\"inFlight\":" + inFlight + "}");
+            assertThat(bad.status()).as(inFlight).isEqualTo(400);
+            assertThat(bad.body().at("/errors/0/field").asText()).isEqualTo("inFlight");
+        }
         assertThat(ScheduleHttp.delete(worker, "/api/v1/workers/" + id).status())
                 .isEqualTo(204);
     }

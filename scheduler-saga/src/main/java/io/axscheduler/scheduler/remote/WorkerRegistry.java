@@ -105,10 +105,14 @@ public class WorkerRegistry {
     }
 
     public void heartbeat(String workerId, int inFlight) {
+        if (inFlight < 0 || inFlight > properties.maxCapacity()) {
+            throw new InvalidRequestException(
+                    List.of(new FieldError("inFlight", "must be 0.." + properties.maxCapacity())));
+        }
         int updated = jdbc.update(
                 "UPDATE workers SET last_heartbeat = " + DatabaseTime.NOW_MS + ", in_flight = :inFlight"
                         + " WHERE worker_id = :id",
-                Map.of("id", workerId, "inFlight", Math.max(0, inFlight)));
+                Map.of("id", workerId, "inFlight", inFlight));
         if (updated == 0) throw new NotFoundException("worker", workerId);
     }
 
