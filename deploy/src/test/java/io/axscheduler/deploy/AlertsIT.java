@@ -452,6 +452,25 @@ class AlertsIT {
         assertThat(bad.contentType()).contains("problem+json");
         assertThat(bad.body().toString()).contains("channels[0]");
         assertThat(node.api.get("/api/v1/alerts/rules/bad").status()).isEqualTo(404);
+        // a filter the type does not read would narrow nothing; a type that is none is named as such
+        for (String[] refused : new String[][] {
+            {"{\"name\":\"f1\",\"type\":\"SCANNER_STALLED\",\"filter\":{\"namespace\":\"default\"}}", "filter.namespace"
+            },
+            {"{\"name\":\"f2\",\"type\":\"QUEUE_DEPTH\",\"filter\":{\"app\":\"x\"}}", "filter.app"},
+            {"{\"name\":\"f3\",\"type\":\"WORKER_LOST\",\"filter\":{\"jobType\":\"noop\"}}", "filter.jobType"},
+            {"{\"name\":\"f4\",\"type\":\"WHATEVER\"}", "type"}
+        }) {
+            Api.Response r = node.api.post("/api/v1/alerts/rules", refused[0]);
+            assertThat(r.status()).as(refused[0]).isEqualTo(400);
+            assertThat(r.body().at("/errors/0/field").asText()).as(refused[0]).isEqualTo(refused[1]);
+        }
+        assertThat(node.api
+                        .post("/api/v1/alerts/rules", "{\"name\":\"f4\",\"type\":\"WHATEVER\"}")
+                        .body()
+                        .at("/errors/0/message")
+                        .asText())
+                .startsWith("must be one of [")
+                .contains("QUEUE_DEPTH");
         assertThat(node.api.get("/api/v1/alerts/rules").body().path("items").size())
                 .isGreaterThanOrEqualTo(1);
         assertThat(ScheduleHttp.delete(node.api, "/api/v1/alerts/rules/crud").status())

@@ -60,7 +60,8 @@ public final class JsonRefusals {
             return "a whole number";
         if (type == double.class || type == Double.class) return "a number";
         if (type == boolean.class || type == Boolean.class) return "true or false";
-        if (type == String.class || type.isEnum()) return "a string";
+        if (type.isEnum()) return "one of " + java.util.Arrays.toString(type.getEnumConstants());
+        if (type == String.class) return "a string";
         if (type.isArray() || Collection.class.isAssignableFrom(type)) return "an array";
         if (Map.class.isAssignableFrom(type) || type.isRecord()) return "a JSON object";
         return "of another type";

@@ -161,6 +161,23 @@ public class AlertRules {
                                 + properties.channels().keySet() + ")"));
         }
         AlertRule.Filter f = rule.filter();
+        if (rule.type() != null) {
+            // a filter the type does not read would narrow nothing: the rule would watch more than it says
+            boolean workerRule = rule.type() == AlertType.WORKER_LOST || rule.type() == AlertType.NO_LIVE_WORKER;
+            for (String[] field : new String[][] {
+                {"namespace", f.namespace()}, {"jobType", f.jobType()}, {"scheduleId", f.scheduleId()}, {"app", f.app()}
+            }) {
+                if (field[1] == null) continue;
+                boolean read = switch (rule.type()) {
+                    case SCANNER_STALLED -> false;
+                    case WORKER_LOST -> field[0].equals("namespace") || field[0].equals("app");
+                    default -> !field[0].equals("app") || workerRule;
+                };
+                if (!read)
+                    errors.add(
+                            new FieldError(p + "filter." + field[0], "is not a filter of " + rule.type() + " rules"));
+            }
+        }
         if (f.namespace() != null && !Namespaces.isValid(f.namespace()))
             errors.add(new FieldError(p + "filter.namespace", "must be 1-63 lowercase letters, digits or '-'"));
         for (String[] field : new String[][] {
