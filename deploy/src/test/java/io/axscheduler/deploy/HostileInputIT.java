@@ -164,6 +164,18 @@ class HostileInputIT {
     }
 
     @Test
+    void a_built_in_types_params_are_judged_at_submit() {
+        for (String failTimes : new String[] {"\"x\"", "-1", "1.5", "1001"})
+            assertRefused(
+                    send(
+                            "POST",
+                            "/api/v1/jobs",
+                            "{\"jobType\":\"flaky\",\"params\":{\"failTimes\":" + failTimes + "}}"),
+                    "params.failTimes");
+        assertRefused(send("POST", "/api/v1/jobs", "{\"jobType\":\"sleep\",\"params\":{\"ms\":-1}}"), "params.ms");
+    }
+
+    @Test
     void a_lone_surrogate_is_refused_not_stored_as_a_question_mark() {
         assertRefused(send("POST", "/api/v1/jobs", "{\"jobKey\":\"\\ud800\",\"jobType\":\"noop\"}"), "jobKey");
         assertRefused(

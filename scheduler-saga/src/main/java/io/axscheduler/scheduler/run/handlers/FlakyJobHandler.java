@@ -2,6 +2,7 @@ package io.axscheduler.scheduler.run.handlers;
 
 import io.axscheduler.api.spi.JobContext;
 import io.axscheduler.api.spi.JobHandler;
+import java.util.Map;
 
 /** {@code flaky}: fails its first {@code params.failTimes} attempts, then succeeds — retries made visible. */
 public class FlakyJobHandler implements JobHandler {
@@ -9,6 +10,19 @@ public class FlakyJobHandler implements JobHandler {
     @Override
     public String jobType() {
         return "flaky";
+    }
+
+    /** More failures than any job attempts (a retry policy allows at most 100 retries): one that never succeeds. */
+    static final long MAX_FAIL_TIMES = 1_000;
+
+    @Override
+    public Map<String, String> paramProblems(Map<String, Object> params) {
+        Object failTimes = params.get("failTimes");
+        if (failTimes == null) return Map.of();
+        boolean whole = failTimes instanceof Integer || failTimes instanceof Long;
+        if (!whole || ((Number) failTimes).longValue() < 0 || ((Number) failTimes).longValue() > MAX_FAIL_TIMES)
+            return Map.of("failTimes", "must be a whole number from 0 to " + MAX_FAIL_TIMES);
+        return Map.of();
     }
 
     @Override
