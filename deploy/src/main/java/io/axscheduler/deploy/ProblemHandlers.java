@@ -125,7 +125,7 @@ class ProblemHandlers extends ResponseEntityExceptionHandler {
                 : JsonRefusals.describe(e.getCause());
         return ResponseEntity.badRequest()
                 .contentType(MediaType.APPLICATION_PROBLEM_JSON)
-                .body(withErrors("malformed request body", List.of(error)));
+                .body(withErrors(error.field() + ": " + error.message(), List.of(error)));
     }
 
     /**
