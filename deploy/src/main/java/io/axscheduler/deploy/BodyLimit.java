@@ -14,7 +14,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -27,12 +29,20 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * it too is refused as a whole rather than parsed in part.
  */
 @Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(BodyLimit.Settings.class)
 class BodyLimit {
 
+    /** {@code ax.api.*}: {@code maxBodyBytes}, the largest request body (at least 1024). */
+    @ConfigurationProperties("ax.api")
+    record Settings(@DefaultValue("16777216") long maxBodyBytes) {
+        Settings {
+            if (maxBodyBytes < 1024) throw new IllegalArgumentException("ax.api.max-body-bytes must be at least 1024");
+        }
+    }
+
     @Bean
-    FilterRegistrationBean<Limit> bodyLimitFilter(@Value("${ax.api.max-body-bytes:16777216}") long maxBytes) {
-        if (maxBytes < 1024) throw new IllegalArgumentException("ax.api.max-body-bytes must be at least 1024");
-        FilterRegistrationBean<Limit> registration = new FilterRegistrationBean<>(new Limit(maxBytes));
+    FilterRegistrationBean<Limit> bodyLimitFilter(Settings settings) {
+        FilterRegistrationBean<Limit> registration = new FilterRegistrationBean<>(new Limit(settings.maxBodyBytes()));
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
         return registration;
     }
