@@ -182,4 +182,25 @@ class AdminTrailIT {
                 .as("the deletion rolled back with its event")
                 .isEqualTo(1);
     }
+
+    @Test
+    void the_last_console_admin_cannot_be_deleted() {
+        // the bootstrap made "admin"; a second admin may go, and then "admin" is the last
+        String other = "other-admin-" + UUID.randomUUID().toString().substring(0, 8);
+        assertThat(node.api
+                        .post(
+                                "/api/v1/admin/users",
+                                "{\"username\":\"" + other + "\",\"password\":\"a-long-password-1\","
+                                        + "\"grants\":[{\"role\":\"ADMIN\"}]}")
+                        .status())
+                .isEqualTo(201);
+        assertThat(ScheduleHttp.delete(node.api, "/api/v1/admin/users/" + other).status())
+                .isEqualTo(204);
+        Api.Response last = ScheduleHttp.delete(node.api, "/api/v1/admin/users/admin");
+        assertThat(last.status()).as(last.body().toString()).isEqualTo(409);
+        assertThat(last.body().path("detail").asText()).contains("last console user with ADMIN");
+        assertThat(node.jdbc()
+                        .queryForObject("SELECT COUNT(*) FROM console_users WHERE username = 'admin'", Integer.class))
+                .isEqualTo(1);
+    }
 }

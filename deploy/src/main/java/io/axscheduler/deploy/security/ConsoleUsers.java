@@ -2,9 +2,11 @@ package io.axscheduler.deploy.security;
 
 import io.axscheduler.api.admin.CreateConsoleUser;
 import io.axscheduler.api.admin.DeleteConsoleUser;
+import io.axscheduler.api.problem.IllegalTransitionException;
 import io.axscheduler.api.problem.NotFoundException;
 import io.axscheduler.api.security.Caller;
 import io.axscheduler.api.security.Grant;
+import io.axscheduler.api.security.Role;
 import io.axscheduler.command.OperatorCommands;
 import java.time.Clock;
 import java.time.Instant;
@@ -94,6 +96,21 @@ public class ConsoleUsers {
 
     public void delete(String username, Caller by) {
         commands.inOneTransaction("user " + username, () -> {
+            // the users holding ADMIN, locked: two deletes at once cannot each leave the other the last one
+            List<String> admins = jdbc
+                    .query(
+                            "SELECT username, grants FROM console_users ORDER BY username FOR UPDATE",
+                            Map.of(),
+                            (rs, i) -> Grants.parse(rs.getString(2)).stream().anyMatch(g -> g.role() == Role.ADMIN)
+                                    ? rs.getString(1)
+                                    : null)
+                    .stream()
+                    .filter(java.util.Objects::nonNull)
+                    .toList();
+            if (admins.equals(List.of(username))) {
+                throw new IllegalTransitionException(
+                        "user " + username + " is the last console user with ADMIN: make another before deleting it");
+            }
             if (jdbc.update("DELETE FROM console_users WHERE username = :name", Map.of("name", username)) == 0) {
                 throw new NotFoundException("user", username);
             }
