@@ -196,9 +196,11 @@ class AdminTrailIT {
                 .isEqualTo(201);
         assertThat(ScheduleHttp.delete(node.api, "/api/v1/admin/users/" + other).status())
                 .isEqualTo(204);
-        Api.Response last = ScheduleHttp.delete(node.api, "/api/v1/admin/users/admin");
-        assertThat(last.status()).as(last.body().toString()).isEqualTo(409);
-        assertThat(last.body().path("detail").asText()).contains("last console user with ADMIN");
+        for (String name : new String[] {"admin", "ADMIN", "admin%20"}) {
+            Api.Response last = ScheduleHttp.delete(node.api, "/api/v1/admin/users/" + name);
+            assertThat(last.status()).as(name + " " + last.body()).isEqualTo(409);
+            assertThat(last.body().path("detail").asText()).contains("last console user with ADMIN");
+        }
         assertThat(node.jdbc()
                         .queryForObject("SELECT COUNT(*) FROM console_users WHERE username = 'admin'", Integer.class))
                 .isEqualTo(1);

@@ -96,18 +96,19 @@ public class ConsoleUsers {
 
     public void delete(String username, Caller by) {
         commands.inOneTransaction("user " + username, () -> {
-            // the users holding ADMIN, locked: two deletes at once cannot each leave the other the last one
-            List<String> admins = jdbc
+            // the users holding ADMIN, locked: two deletes at once cannot each leave the other the last one. Which
+            // rows the name matches is the database's to say (its collation ignores case and trailing spaces)
+            List<Boolean> adminIsTarget = jdbc
                     .query(
-                            "SELECT username, grants FROM console_users ORDER BY username FOR UPDATE",
-                            Map.of(),
-                            (rs, i) -> Grants.parse(rs.getString(2)).stream().anyMatch(g -> g.role() == Role.ADMIN)
-                                    ? rs.getString(1)
+                            "SELECT grants, username = :name AS target FROM console_users ORDER BY username FOR UPDATE",
+                            Map.of("name", username),
+                            (rs, i) -> Grants.parse(rs.getString(1)).stream().anyMatch(g -> g.role() == Role.ADMIN)
+                                    ? rs.getBoolean(2)
                                     : null)
                     .stream()
                     .filter(java.util.Objects::nonNull)
                     .toList();
-            if (admins.equals(List.of(username))) {
+            if (!adminIsTarget.isEmpty() && !adminIsTarget.contains(false)) {
                 throw new IllegalTransitionException(
                         "user " + username + " is the last console user with ADMIN: make another before deleting it");
             }
