@@ -8,10 +8,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.BufferedReader;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -24,9 +21,10 @@ import org.springframework.core.Ordered;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * Every request body is at most {@code ax.api.max-body-bytes} (16 MiB): a larger one is answered 413 before anything
- * reads it, authentication included. A body sent without a length (chunked) is read up to the limit first, so that
- * it too is refused as a whole rather than parsed in part.
+ * Every request body is at most {@code ax.api.max-body-bytes} (16 MiB): a larger one whose length is told is answered
+ * 413 before anything reads it, authentication included. A body sent without a length (chunked) is counted as it is
+ * read, and its reader fails past the limit with {@link TooLarge}, which {@link ProblemHandlers} answers with 413; it
+ * is never held in memory here (before authentication, a buffer of it would be anyone's to fill).
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(BodyLimit.Settings.class)
@@ -64,28 +62,14 @@ class BodyLimit {
                 return;
             }
             if (length < 0 && request.getHeader("Transfer-Encoding") != null) {
-                byte[] body = readUpTo(request.getInputStream(), maxBytes + 1);
-                if (body.length > maxBytes) {
-                    refuse(response);
-                    return;
-                }
-                chain.doFilter(new Buffered(request, body), response);
+                chain.doFilter(new Counted(request, maxBytes), response);
                 return;
             }
             chain.doFilter(request, response);
         }
 
-        private static byte[] readUpTo(InputStream in, long limit) throws IOException {
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            byte[] chunk = new byte[8192];
-            int n;
-            while (out.size() < limit && (n = in.read(chunk, 0, (int) Math.min(chunk.length, limit - out.size()))) > 0)
-                out.write(chunk, 0, n);
-            return out.toByteArray();
-        }
-
         private void refuse(HttpServletResponse response) throws IOException {
-            // what the client is still sending Tomcat swallows up to its max-swallow-size (2 MB), then closes
+            // what the client is still sending Tomcat swallows up to server.tomcat.max-swallow-size, then closes
             response.setStatus(413);
             response.setContentType("application/problem+json");
             response.setCharacterEncoding("UTF-8");
@@ -98,63 +82,83 @@ class BodyLimit {
         }
     }
 
-    /** A request whose body was read ahead into memory. */
-    private static final class Buffered extends HttpServletRequestWrapper {
+    /** What a body's reader throws past the limit; answered 413 naming {@code body}. */
+    static final class TooLarge extends IOException {
+        final long maxBytes;
 
-        private final byte[] body;
+        TooLarge(long maxBytes) {
+            super("the request body is larger than " + maxBytes + " bytes");
+            this.maxBytes = maxBytes;
+        }
+    }
 
-        Buffered(HttpServletRequest request, byte[] body) {
+    /** A request whose body's bytes are counted as they are read. */
+    private static final class Counted extends HttpServletRequestWrapper {
+
+        private final long maxBytes;
+        private ServletInputStream counted;
+
+        Counted(HttpServletRequest request, long maxBytes) {
             super(request);
-            this.body = body;
+            this.maxBytes = maxBytes;
         }
 
         @Override
-        public int getContentLength() {
-            return body.length;
+        public ServletInputStream getInputStream() throws IOException {
+            if (counted == null) counted = new CountingStream(super.getInputStream(), maxBytes);
+            return counted;
         }
 
         @Override
-        public long getContentLengthLong() {
-            return body.length;
-        }
-
-        @Override
-        public ServletInputStream getInputStream() {
-            ByteArrayInputStream in = new ByteArrayInputStream(body);
-            return new ServletInputStream() {
-                @Override
-                public int read() {
-                    return in.read();
-                }
-
-                @Override
-                public int read(byte[] b, int off, int len) {
-                    return in.read(b, off, len);
-                }
-
-                @Override
-                public boolean isFinished() {
-                    return in.available() == 0;
-                }
-
-                @Override
-                public boolean isReady() {
-                    return true;
-                }
-
-                @Override
-                public void setReadListener(ReadListener listener) {
-                    throw new UnsupportedOperationException("a buffered body is read blocking");
-                }
-            };
-        }
-
-        @Override
-        public BufferedReader getReader() {
+        public BufferedReader getReader() throws IOException {
             String encoding = getCharacterEncoding();
             return new BufferedReader(new InputStreamReader(
                     getInputStream(),
                     encoding == null ? StandardCharsets.UTF_8 : java.nio.charset.Charset.forName(encoding)));
+        }
+    }
+
+    private static final class CountingStream extends ServletInputStream {
+
+        private final ServletInputStream in;
+        private final long maxBytes;
+        private long read;
+
+        CountingStream(ServletInputStream in, long maxBytes) {
+            this.in = in;
+            this.maxBytes = maxBytes;
+        }
+
+        private int counted(int n) throws TooLarge {
+            if (n > 0 && (read += n) > maxBytes) throw new TooLarge(maxBytes);
+            return n;
+        }
+
+        @Override
+        public int read() throws IOException {
+            int b = in.read();
+            if (b >= 0) counted(1);
+            return b;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            return counted(in.read(b, off, len));
+        }
+
+        @Override
+        public boolean isFinished() {
+            return in.isFinished();
+        }
+
+        @Override
+        public boolean isReady() {
+            return in.isReady();
+        }
+
+        @Override
+        public void setReadListener(ReadListener listener) {
+            in.setReadListener(listener);
         }
     }
 }
