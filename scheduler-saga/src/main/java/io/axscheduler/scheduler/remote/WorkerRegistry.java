@@ -105,12 +105,11 @@ public class WorkerRegistry {
     }
 
     public void heartbeat(String workerId, int inFlight) {
-        if (inFlight < 0 || inFlight > properties.maxCapacity()) {
-            throw new InvalidRequestException(
-                    List.of(new FieldError("inFlight", "must be 0.." + properties.maxCapacity())));
-        }
         int updated = jdbc.update(
-                "UPDATE workers SET last_heartbeat = " + DatabaseTime.NOW_MS + ", in_flight = :inFlight"
+                // a heartbeat is always heard; its count is taken within 0..capacity (the library counts a push
+                // before it checks its capacity, so one over is possible for a moment)
+                "UPDATE workers SET last_heartbeat = " + DatabaseTime.NOW_MS
+                        + ", in_flight = LEAST(GREATEST(:inFlight, 0), capacity)"
                         + " WHERE worker_id = :id",
                 Map.of("id", workerId, "inFlight", inFlight));
         if (updated == 0) throw new NotFoundException("worker", workerId);
