@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.axscheduler.api.IsoInstants;
 import io.axscheduler.api.Namespaces;
 import io.axscheduler.api.TimeOrderedIds;
+import io.axscheduler.api.alert.AlertJobKeys;
 import io.axscheduler.api.job.Backoff;
 import io.axscheduler.api.job.RetryPolicy;
 import io.axscheduler.api.job.RouteStrategy;
@@ -41,6 +42,10 @@ public final class JobRequestParser {
 
     static final long MAX_TIMEOUT_MS = 24L * 3600 * 1000;
     static final int MAX_KEY_LENGTH = 255;
+
+    /** The keys of schedules' fires and of alerts' deliveries: taken first by a submit, they would stop them. */
+    static final List<String> RESERVED_KEY_PREFIXES = List.of(ScheduleJobKeys.PREFIX, AlertJobKeys.PREFIX);
+
     static final int MAX_NAME_LENGTH = 100;
 
     private static final Set<String> FIELDS = Set.of(
@@ -86,8 +91,10 @@ public final class JobRequestParser {
             checkJobType(f, jobTypes, namespace, jobType);
         }
         String jobKey = f.string("jobKey", MAX_KEY_LENGTH);
-        if (jobKey != null && jobKey.startsWith(ScheduleJobKeys.PREFIX)) {
-            f.error("jobKey", "must not begin with '" + ScheduleJobKeys.PREFIX + "': such keys name schedules' fires");
+        for (String reserved : RESERVED_KEY_PREFIXES) {
+            if (jobKey != null && jobKey.startsWith(reserved)) {
+                f.error("jobKey", "must not begin with '" + reserved + "': such keys name the scheduler's own jobs");
+            }
         }
         Map<String, Object> params = readParams(f, json);
         int priority = (int) f.integer("priority", -MAX_PRIORITY, MAX_PRIORITY, 0);

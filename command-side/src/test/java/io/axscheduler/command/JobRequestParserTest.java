@@ -242,6 +242,9 @@ class JobRequestParserTest {
                 .containsExactly("jobKey");
         assertThat(messageFor("jobKey")).contains("schedule:");
         errors.clear();
+        assertThat(refusedFields("{'jobType': 'noop', 'jobKey': 'alert:a-1:RESOLVED:oncall'}"))
+                .containsExactly("jobKey");
+        errors.clear();
         assertThat(parseValid("{'jobType': 'noop', 'jobKey': 'my-schedule:1'}").jobKey())
                 .isEqualTo("my-schedule:1");
     }

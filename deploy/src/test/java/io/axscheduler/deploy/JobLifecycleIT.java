@@ -213,9 +213,22 @@ class JobLifecycleIT {
             lifecycle.start();
         }
         // the saga then reads the failure and asks for the retry: refused, the operator's decision stands
-        String later = node.api.submit("{\"jobType\":\"noop\"}");
-        awaitStatus(later, "SUCCEEDED");
-        Thread.sleep(1_000);
+        long canceledAt = node.jdbc()
+                .queryForObject(
+                        "SELECT MAX(globalIndex) FROM DomainEventEntry WHERE aggregateIdentifier = ?",
+                        Long.class,
+                        jobId);
+        var streaming = (org.axonframework.eventhandling.StreamingEventProcessor) lifecycle;
+        Await.until(
+                Duration.ofSeconds(30),
+                () -> !streaming.processingStatus().isEmpty()
+                        && streaming.processingStatus().values().stream()
+                                .allMatch(s -> s.getCurrentPosition().orElse(-1) >= canceledAt),
+                () -> "job-lifecycle at "
+                        + streaming.processingStatus().values().stream()
+                                .map(s -> s.getCurrentPosition().orElse(-1))
+                                .toList()
+                        + ", the cancel at " + canceledAt);
         assertThat(node.api.get("/api/v1/jobs/" + jobId).text("status")).isEqualTo("CANCELED");
         assertThat(eventTypes(jobId))
                 .containsExactly("JobCreated", "JobClaimed", "JobStarted", "JobFailed", "JobCanceled");

@@ -30,6 +30,8 @@ import org.springframework.stereotype.Component;
 public class AlertRules {
 
     static final int MAX_RULES = 200;
+    static final String NOT_READ = "is not a filter of ";
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(AlertRules.class);
     static final int MAX_NAME = 100;
     static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.:-]{1,100}");
     private static final TypeReference<List<String>> STRINGS = new TypeReference<>() {};
@@ -48,7 +50,14 @@ public class AlertRules {
     public void writePropertyRules() {
         for (int i = 0; i < properties.rules().size(); i++) {
             AlertRule rule = properties.rules().get(i);
-            List<FieldError> errors = check(rule, "ax.alerts.rules[" + i + "]");
+            List<FieldError> errors = new ArrayList<>(check(rule, "ax.alerts.rules[" + i + "]"));
+            // a filter the type does not read was accepted before it was refused: a configuration that has one still
+            // starts, told so
+            errors.removeIf(e -> {
+                boolean unread = e.message().startsWith(NOT_READ);
+                if (unread) log.warn("{}: {}; it narrows nothing", e.field(), e.message());
+                return unread;
+            });
             if (!errors.isEmpty()) throw new IllegalStateException(new InvalidRequestException(errors).getMessage());
             upsert(rule, "properties");
         }
@@ -173,9 +182,7 @@ public class AlertRules {
                     case WORKER_LOST -> field[0].equals("namespace") || field[0].equals("app");
                     default -> !field[0].equals("app") || workerRule;
                 };
-                if (!read)
-                    errors.add(
-                            new FieldError(p + "filter." + field[0], "is not a filter of " + rule.type() + " rules"));
+                if (!read) errors.add(new FieldError(p + "filter." + field[0], NOT_READ + rule.type() + " rules"));
             }
         }
         if (f.namespace() != null && !Namespaces.isValid(f.namespace()))

@@ -408,7 +408,7 @@ public class EvaluateAlerts implements SmartLifecycle {
         params.put(DeliverAlert.ALERT, body(alertId, rule, state, message, details, nowMs));
         commands.sendAndWait(new SubmitJob(
                 TimeOrderedIds.next(clock.millis()),
-                "alert:" + alertId + ":" + state + ":" + channel,
+                io.axscheduler.api.alert.AlertJobKeys.of(alertId, state, channel),
                 DeliverAlert.JOB_TYPE,
                 params,
                 0,
