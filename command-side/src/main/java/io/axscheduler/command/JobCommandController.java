@@ -98,10 +98,11 @@ class JobCommandController {
 
     @PostMapping("/{jobId}/retry")
     JobView retry(
-            @PathVariable String jobId, @RequestAttribute(name = Caller.ATTRIBUTE, required = false) Caller actor) {
-        List<FieldError> errors = new ArrayList<>();
+            @PathVariable String jobId,
+            @RequestBody(required = false) JsonNode body,
+            @RequestAttribute(name = Caller.ATTRIBUTE, required = false) Caller actor) {
+        NoFields.require(body);
         Caller who = actor;
-        if (!errors.isEmpty()) throw new InvalidRequestException(errors);
         Access.check(who, view(jobId).namespace(), Role.OPERATOR, "job", jobId);
         sender.send("job", jobId, new RetryJob(jobId), who);
         return view(jobId);

@@ -176,6 +176,24 @@ class HostileInputIT {
     }
 
     @Test
+    void requests_that_take_no_body_refuse_one_with_fields() {
+        String job = node.api.submit("{\"jobType\":\"noop\",\"delayMs\":600000}");
+        String schedule = ScheduleHttp.create(node.api, """
+                {"name":"no-body","trigger":{"type":"cron","expression":"0 0 0 1 1 ?","timezone":"UTC"},
+                 "job":{"jobType":"noop"}}""");
+        assertRefused(send("POST", "/api/v1/jobs/" + job + "/retry", "{\"reason\":\"x\"}"), "reason");
+        for (String action : List.of("pause", "resume", "trigger"))
+            assertRefused(send("POST", "/api/v1/schedules/" + schedule + "/" + action, "{\"now\":true}"), "now");
+        assertRefused(send("POST", "/api/v1/schedules/" + schedule + "/trigger", "[]"), "body");
+        // none, or {}, as before
+        assertThat(send("POST", "/api/v1/schedules/" + schedule + "/pause", "{}")
+                        .status())
+                .isEqualTo(200);
+        assertThat(send("POST", "/api/v1/schedules/" + schedule + "/resume", "").status())
+                .isEqualTo(200);
+    }
+
+    @Test
     void a_lone_surrogate_is_refused_not_stored_as_a_question_mark() {
         assertRefused(send("POST", "/api/v1/jobs", "{\"jobKey\":\"\\ud800\",\"jobType\":\"noop\"}"), "jobKey");
         assertRefused(

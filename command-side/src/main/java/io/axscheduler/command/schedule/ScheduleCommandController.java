@@ -15,6 +15,7 @@ import io.axscheduler.api.security.Role;
 import io.axscheduler.api.spi.JobTypeCatalog;
 import io.axscheduler.command.JobRequestParser;
 import io.axscheduler.command.JsonFields;
+import io.axscheduler.command.NoFields;
 import io.axscheduler.command.OperatorCommands;
 import java.time.Clock;
 import java.time.Instant;
@@ -139,7 +140,9 @@ class ScheduleCommandController {
     @PostMapping("/api/v1/schedules/{scheduleId}/pause")
     ScheduleView pause(
             @PathVariable String scheduleId,
+            @RequestBody(required = false) JsonNode body,
             @RequestAttribute(name = Caller.ATTRIBUTE, required = false) Caller actor) {
+        NoFields.require(body);
         view(scheduleId, actor, Role.OPERATOR);
         sender.send("schedule", scheduleId, new PauseSchedule(scheduleId), actor);
         return view(scheduleId);
@@ -148,7 +151,9 @@ class ScheduleCommandController {
     @PostMapping("/api/v1/schedules/{scheduleId}/resume")
     ScheduleView resume(
             @PathVariable String scheduleId,
+            @RequestBody(required = false) JsonNode body,
             @RequestAttribute(name = Caller.ATTRIBUTE, required = false) Caller actor) {
+        NoFields.require(body);
         view(scheduleId, actor, Role.OPERATOR);
         sender.send("schedule", scheduleId, new ResumeSchedule(scheduleId), actor);
         return view(scheduleId);
@@ -161,7 +166,9 @@ class ScheduleCommandController {
     @PostMapping("/api/v1/schedules/{scheduleId}/trigger")
     ResponseEntity<Map<String, Object>> trigger(
             @PathVariable String scheduleId,
+            @RequestBody(required = false) JsonNode body,
             @RequestAttribute(name = Caller.ATTRIBUTE, required = false) Caller actor) {
+        NoFields.require(body);
         Caller who = actor;
         view(scheduleId, who, Role.OPERATOR);
         Instant now = clock.instant();
