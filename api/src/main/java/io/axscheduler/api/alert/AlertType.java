@@ -24,6 +24,16 @@ public enum AlertType {
      */
     CRON_RUNAWAY;
 
+    /** The filter fields ({@code namespace}, {@code jobType}, {@code scheduleId}, {@code app}) its condition reads. */
+    public java.util.Set<String> filters() {
+        return switch (this) {
+            case SCANNER_STALLED -> java.util.Set.of();
+            case WORKER_LOST -> java.util.Set.of("namespace", "app");
+            case NO_LIVE_WORKER -> java.util.Set.of("namespace", "jobType", "scheduleId", "app");
+            default -> java.util.Set.of("namespace", "jobType", "scheduleId");
+        };
+    }
+
     public long defaultThreshold() {
         return switch (this) {
             case JOB_FAILED, JOB_TIMED_OUT -> 1;

@@ -30,7 +30,6 @@ import org.springframework.stereotype.Component;
 public class AlertRules {
 
     static final int MAX_RULES = 200;
-    static final String NOT_READ = "is not a filter of ";
     private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(AlertRules.class);
     static final int MAX_NAME = 100;
     static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.:-]{1,100}");
@@ -50,14 +49,11 @@ public class AlertRules {
     public void writePropertyRules() {
         for (int i = 0; i < properties.rules().size(); i++) {
             AlertRule rule = properties.rules().get(i);
-            List<FieldError> errors = new ArrayList<>(check(rule, "ax.alerts.rules[" + i + "]"));
-            // a filter the type does not read was accepted before it was refused: a configuration that has one still
-            // starts, told so
-            errors.removeIf(e -> {
-                boolean unread = e.message().startsWith(NOT_READ);
-                if (unread) log.warn("{}: {}; it narrows nothing", e.field(), e.message());
-                return unread;
-            });
+            List<FieldError> errors = check(rule, "ax.alerts.rules[" + i + "]");
+            // a filter the type does not read was accepted before the API refused it: a configuration that has one
+            // still starts, told so
+            unreadFilters(rule, "ax.alerts.rules[" + i + "]")
+                    .forEach(e -> log.warn("{}: {}; it narrows nothing", e.field(), e.message()));
             if (!errors.isEmpty()) throw new IllegalStateException(new InvalidRequestException(errors).getMessage());
             upsert(rule, "properties");
         }
@@ -142,7 +138,8 @@ public class AlertRules {
     }
 
     private void requireValid(AlertRule rule) {
-        List<FieldError> errors = check(rule, null);
+        List<FieldError> errors = new ArrayList<>(check(rule, null));
+        errors.addAll(unreadFilters(rule, null));
         if (!errors.isEmpty()) throw new InvalidRequestException(errors);
     }
 
@@ -170,30 +167,38 @@ public class AlertRules {
                                 + properties.channels().keySet() + ")"));
         }
         AlertRule.Filter f = rule.filter();
-        if (rule.type() != null) {
-            // a filter the type does not read would narrow nothing: the rule would watch more than it says
-            boolean workerRule = rule.type() == AlertType.WORKER_LOST || rule.type() == AlertType.NO_LIVE_WORKER;
-            for (String[] field : new String[][] {
-                {"namespace", f.namespace()}, {"jobType", f.jobType()}, {"scheduleId", f.scheduleId()}, {"app", f.app()}
-            }) {
-                if (field[1] == null) continue;
-                boolean read = switch (rule.type()) {
-                    case SCANNER_STALLED -> false;
-                    case WORKER_LOST -> field[0].equals("namespace") || field[0].equals("app");
-                    default -> !field[0].equals("app") || workerRule;
-                };
-                if (!read) errors.add(new FieldError(p + "filter." + field[0], NOT_READ + rule.type() + " rules"));
-            }
-        }
         if (f.namespace() != null && !Namespaces.isValid(f.namespace()))
             errors.add(new FieldError(p + "filter.namespace", "must be 1-63 lowercase letters, digits or '-'"));
-        for (String[] field : new String[][] {
-            {"namespace", f.namespace()}, {"jobType", f.jobType()}, {"scheduleId", f.scheduleId()}, {"app", f.app()}
-        }) {
-            if (field[1] != null && (field[1].isBlank() || field[1].length() > MAX_NAME))
-                errors.add(new FieldError(p + "filter." + field[0], "must be 1-" + MAX_NAME + " characters"));
-        }
+        filterFields(f).forEach((field, value) -> {
+            if (value.isBlank() || value.length() > MAX_NAME)
+                errors.add(new FieldError(p + "filter." + field, "must be 1-" + MAX_NAME + " characters"));
+        });
         return errors;
+    }
+
+    /**
+     * The filter fields set that the rule's type does not read ({@link AlertType#filters()}): they would narrow nothing,
+     * so the rule would watch more than it says.
+     */
+    static List<FieldError> unreadFilters(AlertRule rule, String prefix) {
+        if (rule.type() == null) return List.of();
+        String p = prefix == null ? "" : prefix + ".";
+        List<FieldError> errors = new ArrayList<>();
+        filterFields(rule.filter()).keySet().stream()
+                .filter(field -> !rule.type().filters().contains(field))
+                .forEach(field -> errors.add(
+                        new FieldError(p + "filter." + field, "is not a filter of " + rule.type() + " rules")));
+        return errors;
+    }
+
+    /** The filter's fields that are set, by name. */
+    private static Map<String, String> filterFields(AlertRule.Filter f) {
+        Map<String, String> set = new java.util.LinkedHashMap<>();
+        if (f.namespace() != null) set.put("namespace", f.namespace());
+        if (f.jobType() != null) set.put("jobType", f.jobType());
+        if (f.scheduleId() != null) set.put("scheduleId", f.scheduleId());
+        if (f.app() != null) set.put("app", f.app());
+        return set;
     }
 
     private MapSqlParameterSource params(AlertRule rule) {
