@@ -17,12 +17,7 @@ public class FlakyJobHandler implements JobHandler {
 
     @Override
     public Map<String, String> paramProblems(Map<String, Object> params) {
-        Object failTimes = params.get("failTimes");
-        if (failTimes == null) return Map.of();
-        boolean whole = failTimes instanceof Integer || failTimes instanceof Long;
-        if (!whole || ((Number) failTimes).longValue() < 0 || ((Number) failTimes).longValue() > MAX_FAIL_TIMES)
-            return Map.of("failTimes", "must be a whole number from 0 to " + MAX_FAIL_TIMES);
-        return Map.of();
+        return WholeNumberParam.problems(params, "failTimes", MAX_FAIL_TIMES);
     }
 
     @Override

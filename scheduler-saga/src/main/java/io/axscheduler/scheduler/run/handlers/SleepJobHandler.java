@@ -20,12 +20,7 @@ public class SleepJobHandler implements JobHandler {
 
     @Override
     public Map<String, String> paramProblems(Map<String, Object> params) {
-        Object ms = params.get("ms");
-        if (ms == null) return Map.of();
-        boolean whole = ms instanceof Integer || ms instanceof Long;
-        if (!whole || ((Number) ms).longValue() < 0 || ((Number) ms).longValue() > maxSleepMs)
-            return Map.of("ms", "must be a whole number from 0 to " + maxSleepMs);
-        return Map.of();
+        return WholeNumberParam.problems(params, "ms", maxSleepMs);
     }
 
     @Override
