@@ -1,5 +1,7 @@
 package io.axscheduler.deploy;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.axscheduler.api.problem.FieldError;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletException;
@@ -11,6 +13,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -18,6 +21,9 @@ import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
@@ -39,8 +45,9 @@ class BodyLimit {
     }
 
     @Bean
-    FilterRegistrationBean<Limit> bodyLimitFilter(Settings settings) {
-        FilterRegistrationBean<Limit> registration = new FilterRegistrationBean<>(new Limit(settings.maxBodyBytes()));
+    FilterRegistrationBean<Limit> bodyLimitFilter(Settings settings, ObjectMapper json) {
+        FilterRegistrationBean<Limit> registration =
+                new FilterRegistrationBean<>(new Limit(settings.maxBodyBytes(), json));
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
         return registration;
     }
@@ -48,9 +55,11 @@ class BodyLimit {
     static final class Limit extends OncePerRequestFilter {
 
         private final long maxBytes;
+        private final ObjectMapper json;
 
-        Limit(long maxBytes) {
+        Limit(long maxBytes, ObjectMapper json) {
             this.maxBytes = maxBytes;
+            this.json = json;
         }
 
         @Override
@@ -71,15 +80,18 @@ class BodyLimit {
         private void refuse(HttpServletResponse response) throws IOException {
             // what the client is still sending Tomcat swallows up to server.tomcat.max-swallow-size, then closes
             response.setStatus(413);
-            response.setContentType("application/problem+json");
-            response.setCharacterEncoding("UTF-8");
-            String message = "is larger than " + maxBytes + " bytes";
-            response.getWriter()
-                    .write(
-                            "{\"type\":\"about:blank\",\"title\":\"Content Too Large\",\"status\":413,\"detail\":\"body: "
-                                    + message + "\",\"errors\":[{\"field\":\"body\",\"message\":\"" + message
-                                    + "\"}]}");
+            response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
+            json.writeValue(response.getOutputStream(), problem(maxBytes));
         }
+    }
+
+    /** The 413 for a body over {@code maxBytes}, naming {@code body}, whether the filter or a reader found it. */
+    static ProblemDetail problem(long maxBytes) {
+        String message = "is larger than " + maxBytes + " bytes";
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.PAYLOAD_TOO_LARGE, "body: " + message);
+        problem.setTitle("Content Too Large");
+        problem.setProperty("errors", List.of(new FieldError("body", message)));
+        return problem;
     }
 
     /** What a body's reader throws past the limit; answered 413 naming {@code body}. */

@@ -122,14 +122,9 @@ class ProblemHandlers extends ResponseEntityExceptionHandler {
             HttpMessageNotReadableException e, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (t instanceof BodyLimit.TooLarge tooLarge) {
-                String message = "is larger than " + tooLarge.maxBytes + " bytes";
-                ProblemDetail problem =
-                        ProblemDetail.forStatusAndDetail(HttpStatus.PAYLOAD_TOO_LARGE, "body: " + message);
-                problem.setTitle("Content Too Large");
-                problem.setProperty("errors", List.of(new FieldError("body", message)));
                 return ResponseEntity.status(HttpStatus.PAYLOAD_TOO_LARGE)
                         .contentType(MediaType.APPLICATION_PROBLEM_JSON)
-                        .body(problem);
+                        .body(BodyLimit.problem(tooLarge.maxBytes));
             }
         }
         FieldError error = e.getMessage() != null && e.getMessage().startsWith("Required request body is missing")
