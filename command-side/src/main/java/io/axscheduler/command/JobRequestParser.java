@@ -91,10 +91,12 @@ public final class JobRequestParser {
             checkJobType(f, jobTypes, namespace, jobType);
         }
         String jobKey = f.string("jobKey", MAX_KEY_LENGTH);
-        for (String reserved : RESERVED_KEY_PREFIXES) {
-            if (jobKey != null && jobKey.startsWith(reserved)) {
-                f.error("jobKey", "must not begin with '" + reserved + "': such keys name the scheduler's own jobs");
-            }
+        if (jobKey != null) {
+            RESERVED_KEY_PREFIXES.stream()
+                    .filter(jobKey::startsWith)
+                    .forEach(reserved -> f.error(
+                            "jobKey",
+                            "must not begin with '" + reserved + "': such keys name the scheduler's own jobs"));
         }
         Map<String, Object> params = readParams(f, json);
         int priority = (int) f.integer("priority", -MAX_PRIORITY, MAX_PRIORITY, 0);

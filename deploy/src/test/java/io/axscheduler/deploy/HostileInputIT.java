@@ -134,32 +134,14 @@ class HostileInputIT {
         assertThat(sized.contentType()).startsWith("application/problem+json");
         assertThat(sized.fields()).containsExactly("body");
         // sent in chunks, no length told: read up to the limit, then refused as a whole
-        HttpResponse<String> chunked = HttpClient.newHttpClient()
-                .send(
-                        node.api
-                                .authorized(HttpRequest.newBuilder(
-                                        URI.create("http://127.0.0.1:" + node.api.port + "/api/v1/jobs")))
-                                .header("Content-Type", "application/json")
-                                .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(
-                                        big.getBytes(java.nio.charset.StandardCharsets.UTF_8))))
-                                .build(),
-                        HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> chunked = postChunked("/api/v1/jobs", big);
         assertThat(chunked.statusCode()).as(chunked.body()).isEqualTo(413);
         assertThat(node.jdbc().queryForObject("SELECT COUNT(*) FROM job_queue", Long.class))
                 .isEqualTo(jobsBefore);
         // under the limit, chunked or not, the body is read as ever
         String small = "{\"jobType\":\"noop\",\"delayMs\":600000" + " ".repeat(900_000) + "}";
         assertThat(send("POST", "/api/v1/jobs", small).status()).isEqualTo(201);
-        HttpResponse<String> smallChunked = HttpClient.newHttpClient()
-                .send(
-                        node.api
-                                .authorized(HttpRequest.newBuilder(
-                                        URI.create("http://127.0.0.1:" + node.api.port + "/api/v1/jobs")))
-                                .header("Content-Type", "application/json")
-                                .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(
-                                        small.getBytes(java.nio.charset.StandardCharsets.UTF_8))))
-                                .build(),
-                        HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> smallChunked = postChunked("/api/v1/jobs", small);
         assertThat(smallChunked.statusCode()).as(smallChunked.body()).isEqualTo(201);
     }
 
@@ -343,6 +325,20 @@ class HostileInputIT {
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** A POST whose body is sent in chunks, its length not told. */
+    static HttpResponse<String> postChunked(String path, String body) throws Exception {
+        return HttpClient.newHttpClient()
+                .send(
+                        node.api
+                                .authorized(
+                                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + node.api.port + path)))
+                                .header("Content-Type", "application/json")
+                                .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(
+                                        body.getBytes(java.nio.charset.StandardCharsets.UTF_8))))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
     }
 
     static Raw send(String method, String path, String body) {
