@@ -3,12 +3,14 @@ package io.axscheduler.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.axscheduler.scheduler.claim.ScanDueJobs;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -279,6 +281,36 @@ class HostileInputIT {
         assertThat(history.toString())
                 .contains("JobCanceled")
                 .contains("ghost-app")
+                .contains("no-worker-timeout");
+    }
+
+    @Test
+    void a_job_of_a_type_whose_workers_all_left_is_given_up_with_its_reason_recorded() throws Exception {
+        ScanDueJobs scan = node.bean(ScanDueJobs.class);
+        scan.pauseScanning();
+        Instant pausedAt = scan.lastCompletedScan();
+        Await.until(
+                Duration.ofSeconds(10),
+                () -> scan.lastCompletedScan().isAfter(pausedAt),
+                () -> "no scan pass ended since the pause");
+        String job;
+        try {
+            var worker = node.api.post(
+                    "/api/v1/workers/register",
+                    "{\"app\":\"leaving-app\",\"address\":\"http://127.0.0.1:9\",\"jobTypes\":[\"leaving-type\"],"
+                            + "\"capacity\":1}");
+            assertThat(worker.status()).as(worker.body().toString()).isEqualTo(201);
+            // not bound to an app: any worker of its namespace with its type could run it, and none is left
+            job = node.api.submit("{\"jobType\":\"leaving-type\"}");
+            node.jdbc().update("DELETE FROM workers WHERE worker_id = ?", worker.text("workerId"));
+        } finally {
+            scan.resumeScanning();
+        }
+        node.api.awaitStatus(job, "CANCELED");
+        JsonNode history = node.api.get("/api/v1/jobs/" + job + "/history").body();
+        assertThat(history.toString())
+                .contains("JobCanceled")
+                .contains("no node runs job type 'leaving-type'")
                 .contains("no-worker-timeout");
     }
 

@@ -3,6 +3,8 @@ package io.axscheduler.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.axscheduler.scheduler.claim.ScanDueJobs;
+import io.axscheduler.scheduler.fire.FireDueSchedules;
 import io.axscheduler.scheduler.fire.ScanSchedules;
 import io.axscheduler.scheduler.observe.ReportNodeStatus;
 import java.time.Duration;
@@ -215,6 +217,47 @@ class ScheduleHoldBackIT {
                 .isEqualTo(200);
         assertThat(node.api.post("/api/v1/jobs/" + orphan + "/cancel", "{}").status())
                 .isLessThan(300);
+    }
+
+    @Test
+    @Order(5)
+    void a_job_whose_namespace_has_no_worker_for_its_type_does_not_hold_the_type_back_elsewhere() throws Exception {
+        ScanDueJobs scan = node.bean(ScanDueJobs.class);
+        FireDueSchedules fire = node.bean(FireDueSchedules.class);
+        scan.pauseScanning();
+        Instant pausedAt = scan.lastCompletedScan();
+        Await.until(
+                Duration.ofSeconds(10),
+                () -> scan.lastCompletedScan().isAfter(pausedAt),
+                () -> "no scan pass ended since the pause");
+        List<String> jobs = new ArrayList<>();
+        try {
+            // team-b's only worker of the type registered, took a job not bound to an app, and went away
+            String ofB = register("team-b");
+            jobs.add(node.api.submit("{\"jobType\":\"remote-x\",\"namespace\":\"team-b\"}"));
+            node.jdbc().update("DELETE FROM workers WHERE worker_id = ?", ofB);
+            String ofA = register("team-a");
+            Thread.sleep(1_500);
+            // no one can take it: team-a's worker never runs a job of team-b
+            assertThat(fire.typesBehind()).doesNotContain("remote-x");
+            // one team-a's worker could take, waiting as long (no scan claims it), holds the type back
+            jobs.add(node.api.submit("{\"jobType\":\"remote-x\",\"namespace\":\"team-a\"}"));
+            Thread.sleep(1_500);
+            assertThat(fire.typesBehind()).contains("remote-x");
+            node.jdbc().update("DELETE FROM workers WHERE worker_id = ?", ofA);
+        } finally {
+            jobs.forEach(id -> node.api.post("/api/v1/jobs/" + id + "/cancel", "{}"));
+            scan.resumeScanning();
+        }
+    }
+
+    private static String register(String namespace) {
+        var registered = node.api.post(
+                "/api/v1/workers/register",
+                "{\"app\":\"remote-app\",\"address\":\"http://127.0.0.1:9\",\"jobTypes\":[\"remote-x\"],"
+                        + "\"capacity\":1,\"namespace\":\"" + namespace + "\"}");
+        assertThat(registered.status()).as(registered.body().toString()).isEqualTo(201);
+        return registered.text("workerId");
     }
 
     private static void cancelWaitingAndRunning(String type) {

@@ -12,12 +12,18 @@ public final class HoldBack {
     public static final int HEAD_OF_QUEUE = 20;
 
     /**
-     * A {@code job_queue} row some node or worker could take: not bound to an app, or bound to one with a worker
-     * registered in the job's namespace. A job of an app with none waits for one (explained {@code NO_LIVE_WORKER},
-     * canceled after {@code no-worker-timeout}); it says nothing of how fast the type's other jobs are run.
+     * A {@code job_queue} row some node or worker could take: a worker registered in the job's namespace runs its type
+     * (a worker of the job's executor app, when it is bound to one), or, not bound to an app, a node runs its type in
+     * process (any node's reported pools, {@code ax_nodes.pools}: JSON of type to pool). A job no one can take waits
+     * for a worker (explained {@code NO_LIVE_WORKER} or {@code NO_HANDLER}, canceled after {@code no-worker-timeout});
+     * it says nothing of how fast the type's other jobs are run, in its namespace or another.
      */
-    public static final String TAKEN_BY_SOMEONE = "(executor_app IS NULL OR EXISTS (SELECT 1 FROM workers w"
-            + " WHERE w.app = job_queue.executor_app AND w.namespace = job_queue.namespace))";
+    public static final String TAKEN_BY_SOMEONE =
+            "((job_queue.executor_app IS NULL AND EXISTS (SELECT 1 FROM ax_nodes n"
+                    + " WHERE LOCATE(CONCAT('\"', job_queue.job_type, '\":['), n.pools) > 0))"
+                    + " OR EXISTS (SELECT 1 FROM workers w WHERE w.namespace = job_queue.namespace"
+                    + " AND (job_queue.executor_app IS NULL OR w.app = job_queue.executor_app)"
+                    + " AND FIND_IN_SET(job_queue.job_type, w.job_types) > 0))";
 
     /**
      * True when a head job of {@code :type} has waited to be claimed longer than {@code :after} ms, by database time:

@@ -85,7 +85,6 @@ public class ReportNodeStatus implements SmartLifecycle {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
-        if (poolsJson.length() > 8000) poolsJson = "{}";
         Map<String, Object> row = new LinkedHashMap<>();
         row.put("node", node);
         row.put("scanning", scanning ? 1 : 0);

@@ -1,6 +1,7 @@
 package io.axscheduler.scheduler.remote;
 
 import io.axscheduler.api.job.CancelJob;
+import io.axscheduler.api.schedule.HoldBack;
 import io.axscheduler.scheduler.DatabaseTime;
 import io.axscheduler.scheduler.SchedulerCommands;
 import java.time.Duration;
@@ -15,11 +16,13 @@ import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.stereotype.Component;
 
 /**
- * A job bound to an executor app waits for a worker of that app in its namespace. One that has been due for longer
- * than {@code ax.scheduler.remote.no-worker-timeout} while no worker of its app is registered in its namespace (a
- * worker of another namespace never runs it) is given up: it is canceled
- * by the scheduler with a reason naming the app and the bound, recorded as its {@code JobCanceled} event (an operator
- * can re-run it once a worker is there). Without the bound it waited forever with no visible reason.
+ * A job no one can take waits for a worker: bound to an executor app, for a worker of that app registered in its
+ * namespace with its type; not bound, of a type no node runs in process, for any worker registered in its namespace
+ * with its type (a worker of another namespace never runs it). One that has been due for longer than
+ * {@code ax.scheduler.remote.no-worker-timeout} while no one can take it ({@link HoldBack#TAKEN_BY_SOMEONE}) is given
+ * up: it is canceled by the scheduler with a reason naming the app or type and the bound, recorded as its
+ * {@code JobCanceled} event (an operator can re-run it once a worker is there). Without the bound it waited forever
+ * with no visible reason.
  */
 @Component
 public class AbandonWorkerlessJobs implements SchedulingConfigurer {
@@ -48,16 +51,20 @@ public class AbandonWorkerlessJobs implements SchedulingConfigurer {
     public void abandonWorkerless() {
         try {
             List<Map<String, Object>> waiting = jdbc.queryForList(
-                    "SELECT j.job_id, j.executor_app, j.namespace FROM job_queue j WHERE j.claimable = 1"
-                            + " AND j.executor_app IS NOT NULL AND j.run_at < " + DatabaseTime.NOW_MS + " - :timeout"
-                            + " AND NOT EXISTS (SELECT 1 FROM workers w WHERE w.app = j.executor_app"
-                            + " AND w.namespace = j.namespace) LIMIT :batch",
+                    "SELECT job_id, executor_app, namespace, job_type FROM job_queue WHERE claimable = 1 AND run_at < "
+                            + DatabaseTime.NOW_MS + " - :timeout"
+                            + " AND NOT " + HoldBack.TAKEN_BY_SOMEONE + " LIMIT :batch",
                     Map.of("timeout", timeout.toMillis(), "batch", BATCH));
             for (Map<String, Object> job : waiting) {
                 String jobId = (String) job.get("job_id");
-                String reason = "no worker of executorApp '" + job.get("executor_app") + "' registered in namespace '"
-                        + job.get("namespace") + "' within "
-                        + timeout.toMillis() + " ms of the job's due time (ax.scheduler.remote.no-worker-timeout)";
+                Object app = job.get("executor_app");
+                String reason = (app == null
+                                ? "no node runs job type '" + job.get("job_type") + "' and no worker registered in"
+                                        + " namespace '" + job.get("namespace") + "' runs it"
+                                : "no worker of executorApp '" + app + "' registered in namespace '"
+                                        + job.get("namespace") + "' runs job type '" + job.get("job_type") + "'")
+                        + " within " + timeout.toMillis()
+                        + " ms of the job's due time (ax.scheduler.remote.no-worker-timeout)";
                 try {
                     commands.sendAndWait(new CancelJob(jobId, reason));
                     log.warn("job {} given up: {}", jobId, reason);

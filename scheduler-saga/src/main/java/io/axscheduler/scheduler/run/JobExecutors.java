@@ -27,6 +27,11 @@ public class JobExecutors {
 
     public JobExecutors(List<JobHandler> handlers, SchedulerProperties properties) {
         for (JobHandler handler : handlers) {
+            String type = handler.jobType();
+            // other nodes find this node's types in its reported pools by their JSON text (HoldBack.TAKEN_BY_SOMEONE)
+            if (type == null || type.isBlank() || type.chars().anyMatch(c -> c == '"' || c == '\\' || c < 0x20))
+                throw new IllegalStateException(handler.getClass().getName() + " names job type '" + type
+                        + "': a type must not be blank nor hold quotes, backslashes or control characters");
             int threads = handler.concurrency() > 0
                     ? handler.concurrency()
                     : properties.execution().threadsPerType();
