@@ -15,6 +15,7 @@ import org.axonframework.messaging.correlation.CorrelationDataProvider;
 import org.axonframework.messaging.unitofwork.DefaultUnitOfWork;
 import org.axonframework.modelling.command.AggregateNotFoundException;
 import org.axonframework.modelling.command.Repository;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.context.annotation.Lazy;
 import org.springframework.stereotype.Component;
 
@@ -22,17 +23,23 @@ import org.springframework.stereotype.Component;
  * Applies a {@link JobCommandBatch}: each command in a unit of work nested in the batch's, so a refused command rolls
  * back alone (its events are dropped, its cached job evicted) while the accepted ones hand their events up. The batch's
  * unit of work then appends all of them in one JDBC batch and the job_queue projection sees them together, in the one
- * transaction of the batch.
+ * transaction of the batch. A command refused on the job as this node had it cached is decided once more on the store's
+ * state (see {@link CachedStateRefusals}).
  */
 @Component
 class JobCommandBatchHandler {
 
     private final Repository<Job> jobs;
     private final Configuration axon;
+    private final CommittedOnlyCache cached;
 
-    JobCommandBatchHandler(Repository<Job> jobs, @Lazy Configuration axon) {
+    JobCommandBatchHandler(
+            Repository<Job> jobs,
+            @Lazy Configuration axon,
+            @Qualifier(AggregateCaches.JOBS) CommittedOnlyCache cached) {
         this.jobs = jobs;
         this.axon = axon;
+        this.cached = cached;
     }
 
     @CommandHandler
@@ -42,10 +49,12 @@ class JobCommandBatchHandler {
         for (JobCommand command : batch.commands()) {
             CommandMessage<?> one =
                     GenericCommandMessage.asCommandMessage(command).andMetaData(message.getMetaData());
-            DefaultUnitOfWork<CommandMessage<?>> unit = DefaultUnitOfWork.startAndGet(one);
-            correlation.forEach(unit::registerCorrelationDataProvider);
-            ResultMessage<?> result =
-                    unit.executeWithResult(() -> jobs.load(command.jobId()).handle(one));
+            boolean wasCached = cached.containsKey(command.jobId());
+            ResultMessage<?> result = handleAlone(one, command, correlation);
+            if (wasCached && result.isExceptional() && result.exceptionResult() instanceof IllegalTransitionException) {
+                // the rollback dropped the cached job: decided again on the store's state
+                result = handleAlone(one, command, correlation);
+            }
             if (!result.isExceptional()) {
                 refusals.add(null);
             } else if (result.exceptionResult() instanceof IllegalTransitionException
@@ -59,6 +68,14 @@ class JobCommandBatchHandler {
             }
         }
         return new JobCommandBatch.Result(refusals);
+    }
+
+    /** The command in a unit of work nested in the batch's: refused, it rolls back alone. */
+    private ResultMessage<?> handleAlone(
+            CommandMessage<?> one, JobCommand command, List<CorrelationDataProvider> correlation) {
+        DefaultUnitOfWork<CommandMessage<?>> unit = DefaultUnitOfWork.startAndGet(one);
+        correlation.forEach(unit::registerCorrelationDataProvider);
+        return unit.executeWithResult(() -> jobs.load(command.jobId()).handle(one));
     }
 
     private static Exception asException(Throwable t) {

@@ -3,6 +3,7 @@ package io.axscheduler.command;
 import io.axscheduler.api.Metadata;
 import io.axscheduler.api.problem.IllegalTransitionException;
 import io.axscheduler.api.problem.NotFoundException;
+import io.axscheduler.api.problem.RefusedOnCachedState;
 import io.axscheduler.api.security.Caller;
 import java.sql.SQLException;
 import java.sql.SQLTransactionRollbackException;
@@ -26,8 +27,10 @@ import org.springframework.transaction.support.TransactionTemplate;
  * Sends an operator's command to a job or a schedule with the actor in its metadata, and translates Axon's answers
  * into the API's: an unknown aggregate is a 404; losing to another writer every time is a 409.
  * <p>
- * Two ways to lose are retried on a fresh transaction, with the aggregate loaded again: another node appended the
- * same sequence number first (the event store's key), or the database chose this transaction as a deadlock's victim.
+ * Three ways to lose are retried on a fresh transaction, with the aggregate loaded again: another node appended the
+ * same sequence number first (the event store's key), the command was refused on the state this node had cached,
+ * which another node may have moved on ({@link RefusedOnCachedState}), or the database chose this transaction as a
+ * deadlock's victim.
  * The second is ordinary: the fire scan and the claim scan lock a read-model row and then append, while a command
  * appends and then its projection updates that row.
  */
@@ -112,6 +115,9 @@ public class OperatorCommands {
 
     /** {@code e} as a {@link RaceLost} when it is one of the two ways to lose a race, else {@code e} itself. */
     private static RuntimeException lostRace(String what, RuntimeException e) {
+        if (e instanceof RefusedOnCachedState) {
+            return new RaceLost(what + " was refused on this node's cached state: " + e.getMessage());
+        }
         if (e instanceof ConcurrencyException) {
             return new RaceLost(what + " changed under this command: " + e.getMessage());
         }

@@ -73,6 +73,10 @@ final class Node implements AutoCloseable {
         return context.getBean(type);
     }
 
+    <T> T bean(String name, Class<T> type) {
+        return context.getBean(name, type);
+    }
+
     @Override
     public void close() {
         context.close();

@@ -5,8 +5,10 @@ import io.axscheduler.api.job.JobCommand;
 import io.axscheduler.api.job.JobCommandBatch;
 import io.axscheduler.api.job.SubmitJob;
 import io.axscheduler.api.job.SubmitResult;
+import io.axscheduler.api.problem.RefusedOnCachedState;
 import java.util.List;
 import java.util.Map;
+import org.axonframework.commandhandling.CommandMessage;
 import org.axonframework.commandhandling.GenericCommandMessage;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.springframework.stereotype.Component;
@@ -22,7 +24,7 @@ public class SchedulerCommands {
     }
 
     public <R> R sendAndWait(Object command) {
-        return commands.sendAndWait(GenericCommandMessage.asCommandMessage(command)
+        return sendDecidedOnTheStore(GenericCommandMessage.asCommandMessage(command)
                 .andMetaData(Map.of(Metadata.ACTOR, Metadata.SCHEDULER)));
     }
 
@@ -32,8 +34,20 @@ public class SchedulerCommands {
      * {@link Metadata#HOLDS_ROW_LOCKS}.
      */
     public <R> R sendHoldingRows(Object command) {
-        return commands.sendAndWait(GenericCommandMessage.asCommandMessage(command)
+        return sendDecidedOnTheStore(GenericCommandMessage.asCommandMessage(command)
                 .andMetaData(Map.of(Metadata.ACTOR, Metadata.SCHEDULER, Metadata.HOLDS_ROW_LOCKS, true)));
+    }
+
+    /**
+     * Sends the command; refused on the state this node had cached ({@link RefusedOnCachedState}: another node may
+     * have moved the aggregate on, e.g. run the job this node made), sends it once more, decided on the store's state.
+     */
+    private <R> R sendDecidedOnTheStore(CommandMessage<?> command) {
+        try {
+            return commands.sendAndWait(command);
+        } catch (RefusedOnCachedState stale) {
+            return commands.sendAndWait(command);
+        }
     }
 
     /**

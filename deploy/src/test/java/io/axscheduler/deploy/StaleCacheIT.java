@@ -1,0 +1,91 @@
+package io.axscheduler.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.axscheduler.api.job.SucceedJob;
+import io.axscheduler.api.job.TimeOutJob;
+import io.axscheduler.api.job.TimeoutPhase;
+import io.axscheduler.command.AggregateCaches;
+import io.axscheduler.command.CommittedOnlyCache;
+import io.axscheduler.scheduler.SchedulerCommands;
+import io.axscheduler.scheduler.claim.ScanDueJobs;
+import io.axscheduler.scheduler.fire.ScanSchedules;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Behind a load balancer the node that takes a job's submit is seldom the one that runs it: the first keeps the job in
+ * its cache as it made it, waiting, while the other claims, starts and ends it. A command this first node then
+ * decides on that stale state must be decided again on the store's: a run deadline firing there times the attempt
+ * out (it was refused as "not running", and the attempt ran past its timeout for good), an operator's retry there is
+ * taken at once (it was a 409 "is WAITING").
+ */
+class StaleCacheIT {
+
+    static Node a;
+    static Node b;
+
+    @BeforeAll
+    static void start() {
+        String db = TestDatabase.freshDatabase("stale_cache");
+        a = Node.start(db, "node-a");
+        b = Node.start(db, "node-b");
+        // a takes submits and runs nothing: b claims, starts and ends every job
+        a.bean(ScanDueJobs.class).pauseScanning();
+        a.bean(ScanSchedules.class).pauseScanning();
+    }
+
+    @AfterAll
+    static void stop() {
+        if (b != null) b.close();
+        if (a != null) a.close();
+    }
+
+    private static boolean cachedOnA(String jobId) {
+        return a.bean(AggregateCaches.JOBS, CommittedOnlyCache.class).containsKey(jobId);
+    }
+
+    @Test
+    void a_run_deadline_on_the_node_that_made_the_job_times_out_the_attempt_another_node_runs() {
+        String job =
+                a.api.submit("{\"jobType\":\"sleep\",\"params\":{\"ms\":60000},\"timeoutMs\":600000,\"maxRetries\":0}");
+        b.api.awaitStatus(job, "RUNNING");
+        assertThat(cachedOnA(job))
+                .as("node-a still holds the job as it made it")
+                .isTrue();
+
+        // what the saga's run deadline sends, wherever db-scheduler runs it
+        a.bean(SchedulerCommands.class).sendAndWait(new TimeOutJob(job, 1, TimeoutPhase.RUN));
+
+        assertThat(a.api.awaitStatus(job, "TIMED_OUT").path("attempt").asInt()).isEqualTo(1);
+    }
+
+    @Test
+    void an_operators_retry_on_the_node_that_made_the_job_is_taken_at_once() {
+        String job = a.api.submit("{\"jobType\":\"flaky\",\"params\":{\"failTimes\":5},\"maxRetries\":0}");
+        b.api.awaitStatus(job, "FAILED");
+        assertThat(cachedOnA(job))
+                .as("node-a still holds the job as it made it")
+                .isTrue();
+
+        var retried = a.api.post("/api/v1/jobs/" + job + "/retry", "{}");
+
+        assertThat(retried.status()).as(retried.body().toString()).isEqualTo(200);
+    }
+
+    @Test
+    void a_jobs_outcome_reported_on_the_node_that_made_it_is_applied() {
+        // b started it; a batch of outcomes sent from a (as a worker's callback landing there would) is applied
+        String job =
+                a.api.submit("{\"jobType\":\"sleep\",\"params\":{\"ms\":60000},\"timeoutMs\":600000,\"maxRetries\":0}");
+        b.api.awaitStatus(job, "RUNNING");
+        assertThat(cachedOnA(job)).isTrue();
+
+        var refusals = a.bean(SchedulerCommands.class).sendBatch(List.of(new SucceedJob(job, 1, "from a", 5)));
+
+        assertThat(refusals).containsOnlyNulls();
+        assertThat(a.api.awaitStatus(job, "SUCCEEDED").path("attempt").asInt()).isEqualTo(1);
+    }
+}
