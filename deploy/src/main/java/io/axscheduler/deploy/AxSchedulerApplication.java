@@ -6,6 +6,10 @@ import io.axscheduler.query.stats.StatusCountProperties;
 import io.axscheduler.query.stream.StreamProperties;
 import io.axscheduler.scheduler.NodeProperties;
 import io.axscheduler.scheduler.SchedulerProperties;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.springframework.boot.SpringApplication;
@@ -31,10 +35,41 @@ public class AxSchedulerApplication {
 
     public static void main(String[] args) {
         quietAxon();
+        nameTheHost();
         List<String> arguments = new ArrayList<>(List.of(args));
         EmbeddedDatabase.startUnlessConfigured(arguments);
         EmbeddedDatabase.stopAfter(
                 SpringApplication.run(AxSchedulerApplication.class, arguments.toArray(String[]::new)));
+    }
+
+    /**
+     * The default node id is {@code <HOSTNAME>-<port>} ({@code application.yml}), but shells do not export
+     * {@code HOSTNAME} and systemd does not set it: every such node was {@code localhost-8080}, one name for nodes on
+     * different hosts in their claims, events and shared status row. When neither the environment nor a system
+     * property names the host, the machine's host name is put in the system property.
+     */
+    static void nameTheHost() {
+        String set = System.getenv("HOSTNAME");
+        if (set != null && !set.isBlank() || System.getProperty("HOSTNAME") != null) return;
+        String name = machineName();
+        if (name != null) System.setProperty("HOSTNAME", name);
+    }
+
+    /** The kernel's host name (Linux), else the one Java resolves, else null. */
+    static String machineName() {
+        try {
+            String kernel =
+                    Files.readString(Path.of("/proc/sys/kernel/hostname")).trim();
+            if (!kernel.isEmpty()) return kernel;
+        } catch (IOException | RuntimeException notLinux) {
+            // fall through
+        }
+        try {
+            String resolved = InetAddress.getLocalHost().getHostName();
+            return resolved == null || resolved.isBlank() ? null : resolved;
+        } catch (IOException e) {
+            return null;
+        }
     }
 
     /** Axon's update checker calls home and its console banner prints ads: neither belongs in a scheduler's log. */

@@ -217,6 +217,19 @@ class ConsoleApiIT {
                         .path("SUCCEEDED")
                         .asLong())
                 .isEqualTo(1);
+        // the nodes' running jobs are counted in its namespaces only: team-y's running job is not its to see
+        String running = node.api.submit("{\"namespace\":\"team-y\",\"jobType\":\"sleep\",\"params\":{\"ms\":3000}}");
+        node.api.awaitStatus(running, "RUNNING");
+        assertThat(runningOnNodes(node.api.get("/api/v1/stats/overview").body()))
+                .isEqualTo(1);
+        assertThat(runningOnNodes(viewer.get("/api/v1/stats/overview").body())).isZero();
+        node.api.awaitStatus(running, "SUCCEEDED");
+    }
+
+    private static long runningOnNodes(JsonNode overview) {
+        long running = 0;
+        for (JsonNode n : overview.path("nodes")) running += n.path("running").asLong();
+        return running;
     }
 
     @Test

@@ -173,6 +173,10 @@ class ExplainIT {
             waiting = node.api.submit("{\"jobType\":\"noop\"}");
             JsonNode stuck = explainJob(waiting);
             assertThat(codes(stuck)).containsExactly("NO_NODE_SCANNING");
+            // an operator paused it: said so, not taken for a stall
+            assertThat(stuck.at("/reasons/0/message").asText())
+                    .contains("scanning is paused or switched off on every live node [explain-node]")
+                    .doesNotContain("completed within");
             assertThat(stuck.at("/reasons/0/details/nodes/explain-node/scanning")
                             .asBoolean())
                     .isFalse();
@@ -244,6 +248,7 @@ class ExplainIT {
             sleep(6500);
             JsonNode noScan = explainSchedule(stalled, missed);
             assertThat(codes(noScan)).containsExactly("NO_NODE_SCANNING");
+            assertThat(noScan.at("/reasons/0/message").asText()).contains("scanning is paused or switched off");
         } finally {
             schedules.resumeScanning();
         }

@@ -43,6 +43,10 @@ class ScheduleRestartIT {
                                     downUntil)
                             >= 3,
                     () -> "fewer than 3 fires after the restart");
+            // the nodes' status rows say when they started this time, not the first time
+            Long started =
+                    direct.queryForObject("SELECT started_at FROM ax_nodes WHERE node_id = 'node-a'", Long.class);
+            assertThat(started).as("node-a's started_at").isGreaterThan(lastBefore + 4_000);
             Api.Response paused = a.api.post("/api/v1/schedules/" + id + "/pause", "{}");
             assertThat(paused.status()).as(paused.body().toString()).isEqualTo(200);
         }

@@ -66,7 +66,9 @@ class NodeBeat implements SchedulingConfigurer {
                 if (scan != null) lastScan = Instant.parse(scan.toString()).toEpochMilli();
             }
             int updated = jdbc.update(
-                    "UPDATE console_nodes SET last_seen = ?, health = ?, last_scan = ? WHERE node_id = ?",
+                    // started_at too: a node restarted under the same id started now, not when it first did
+                    "UPDATE console_nodes SET started_at = ?, last_seen = ?, health = ?, last_scan = ? WHERE node_id = ?",
+                    startedAt,
                     now,
                     status,
                     lastScan,

@@ -201,9 +201,7 @@ public class ExplainJob {
         if (scanning.isEmpty()) {
             reasons.add(reason(
                     "NO_NODE_SCANNING",
-                    now.nodes().isEmpty()
-                            ? "no node is alive to claim it"
-                            : "no node's scan completed within " + now.scanStallMs() + " ms: nothing claims it",
+                    now.whyNoneScans(false) + ": nothing claims it",
                     null,
                     "nodes",
                     nodeSummary(now)));

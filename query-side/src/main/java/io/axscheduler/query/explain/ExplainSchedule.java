@@ -242,8 +242,7 @@ public class ExplainSchedule {
         if (pending && now.scanningSchedules().isEmpty()) {
             reasons.add(reason(
                     "NO_NODE_SCANNING",
-                    "due at " + fireTime + " and not fired: no node's schedule scan completed within "
-                            + now.scanStallMs() + " ms",
+                    "due at " + fireTime + " and not fired: " + now.whyNoneScans(true),
                     fireTime,
                     "liveNodes",
                     now.nodes().stream().map(LiveState.NodeRow::nodeId).toList()));

@@ -51,6 +51,28 @@ public class LiveState {
                     .filter(n -> n.scanning() && nowMs - n.lastFirePassAt() <= scanStallMs)
                     .toList();
         }
+
+        /**
+         * Why no live node scans (jobs, or schedules when {@code schedules}): none alive, scanning paused or switched
+         * off by an operator on each, or scans not completing within the stall bound; the nodes named by case.
+         */
+        public String whyNoneScans(boolean schedules) {
+            if (nodes.isEmpty()) return "no node is alive";
+            List<String> paused = nodes.stream()
+                    .filter(n -> !n.scanning())
+                    .map(NodeRow::nodeId)
+                    .toList();
+            List<String> stalled = nodes.stream()
+                    .filter(NodeRow::scanning)
+                    .map(NodeRow::nodeId)
+                    .toList();
+            String scan = schedules ? "schedule scan" : "scan";
+            if (stalled.isEmpty())
+                return "scanning is paused or switched off on every live node " + paused
+                        + " (POST /api/v1/admin/scanning/resume, or ax.scheduler.scan.enabled)";
+            return "no node's " + scan + " completed within " + scanStallMs + " ms (stalled: " + stalled
+                    + (paused.isEmpty() ? "" : "; paused or switched off: " + paused) + ")";
+        }
     }
 
     private final NamedParameterJdbcTemplate jdbc;

@@ -96,7 +96,7 @@ public class StatsQueries {
                 throughput(now - 59 * MINUTE, now, MINUTE, namespaces),
                 throughput(now - 23 * HOUR, now, HOUR, namespaces),
                 failures(now - 23 * HOUR, namespaces),
-                nodes(now),
+                nodes(now, namespaces),
                 workers(now, namespaces),
                 schedulesBehind(now, namespaces));
     }
@@ -116,7 +116,7 @@ public class StatsQueries {
                 throughput(now - 59 * MINUTE, now, MINUTE, Set.of()),
                 throughput(now - 23 * HOUR, now, HOUR, Set.of()),
                 List.of(),
-                nodes(now),
+                nodes(now, Set.of()),
                 List.of(),
                 new Overview.SchedulesBehind(0, List.of()));
     }
@@ -289,16 +289,23 @@ public class StatsQueries {
     }
 
     public List<Overview.NodeRow> nodes(long now) {
+        return nodes(now, null);
+    }
+
+    /** The nodes, and the jobs each has claimed and runs of {@code namespaces} ({@code null}: every namespace). */
+    public List<Overview.NodeRow> nodes(long now, Set<String> namespaces) {
         Map<String, long[]> work = new TreeMap<>();
-        jdbc.query(
-                "SELECT node, status, COUNT(*) FROM job_queue WHERE status IN ('CLAIMED', 'RUNNING')"
-                        + " GROUP BY node, status",
-                Map.of(),
-                rs -> {
-                    if (rs.getString(1) == null) return;
-                    long[] row = work.computeIfAbsent(rs.getString(1), k -> new long[2]);
-                    row[rs.getString(2).equals("CLAIMED") ? 0 : 1] += rs.getLong(3);
-                });
+        if (namespaces == null || !namespaces.isEmpty())
+            jdbc.query(
+                    "SELECT node, status, COUNT(*) FROM job_queue WHERE status IN ('CLAIMED', 'RUNNING')"
+                            + (namespaces == null ? "" : " AND namespace IN (:ns)")
+                            + " GROUP BY node, status",
+                    namespaces == null ? Map.of() : Map.of("ns", namespaces),
+                    rs -> {
+                        if (rs.getString(1) == null) return;
+                        long[] row = work.computeIfAbsent(rs.getString(1), k -> new long[2]);
+                        row[rs.getString(2).equals("CLAIMED") ? 0 : 1] += rs.getLong(3);
+                    });
         List<Overview.NodeRow> list = new ArrayList<>();
         jdbc.query(
                 "SELECT node_id, started_at, last_seen, health, last_scan FROM console_nodes"

@@ -99,7 +99,8 @@ public class ReportNodeStatus implements SmartLifecycle {
                         + DatabaseTime.NOW_MS + " - :fireAgo, " + DatabaseTime.NOW_MS + ", " + DatabaseTime.NOW_MS
                         + " - :startedAgo, :pools, :heldBack) ON DUPLICATE KEY UPDATE scanning = VALUES(scanning),"
                         + " last_scan_at = VALUES(last_scan_at), last_fire_pass_at = VALUES(last_fire_pass_at),"
-                        + " reported_at = VALUES(reported_at), pools = VALUES(pools), held_back = VALUES(held_back)",
+                        + " reported_at = VALUES(reported_at), started_at = VALUES(started_at), pools = VALUES(pools),"
+                        + " held_back = VALUES(held_back)",
                 row);
     }
 
