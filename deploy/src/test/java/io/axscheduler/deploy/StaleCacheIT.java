@@ -2,6 +2,7 @@ package io.axscheduler.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.axscheduler.api.job.FailJob;
 import io.axscheduler.api.job.SucceedJob;
 import io.axscheduler.api.job.TimeOutJob;
 import io.axscheduler.api.job.TimeoutPhase;
@@ -10,6 +11,7 @@ import io.axscheduler.command.CommittedOnlyCache;
 import io.axscheduler.scheduler.SchedulerCommands;
 import io.axscheduler.scheduler.claim.ScanDueJobs;
 import io.axscheduler.scheduler.fire.ScanSchedules;
+import io.axscheduler.scheduler.remote.WorkerCommands;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -87,5 +89,18 @@ class StaleCacheIT {
 
         assertThat(refusals).containsOnlyNulls();
         assertThat(a.api.awaitStatus(job, "SUCCEEDED").path("attempt").asInt()).isEqualTo(1);
+    }
+
+    @Test
+    void a_workers_word_landing_on_the_node_that_made_the_job_is_applied() {
+        // what a node does when a worker is lost or a push fails: the attempt fails, even where the job was made
+        String job =
+                a.api.submit("{\"jobType\":\"sleep\",\"params\":{\"ms\":60000},\"timeoutMs\":600000,\"maxRetries\":0}");
+        b.api.awaitStatus(job, "RUNNING");
+        assertThat(cachedOnA(job)).isTrue();
+
+        a.bean(WorkerCommands.class).sendIgnoringRefusal(new FailJob(job, 1, "worker lost", 0), "worker-1");
+
+        assertThat(a.api.awaitStatus(job, "FAILED").path("attempt").asInt()).isEqualTo(1);
     }
 }

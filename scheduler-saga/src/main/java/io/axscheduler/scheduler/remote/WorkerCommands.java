@@ -3,8 +3,10 @@ package io.axscheduler.scheduler.remote;
 import io.axscheduler.api.Metadata;
 import io.axscheduler.api.job.StartJob;
 import io.axscheduler.api.problem.IllegalTransitionException;
+import io.axscheduler.api.problem.RefusedOnCachedState;
 import io.axscheduler.scheduler.NodeProperties;
 import java.util.Map;
+import org.axonframework.commandhandling.CommandMessage;
 import org.axonframework.commandhandling.GenericCommandMessage;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.slf4j.Logger;
@@ -70,8 +72,17 @@ public class WorkerCommands {
         }
     }
 
+    /**
+     * Sends the command; refused on the state this node had cached ({@link RefusedOnCachedState}: a callback landing on
+     * the node that made the job, which another node dispatched), sends it once more, decided on the store's state.
+     */
     private void send(Object command, String worker) {
-        commands.sendAndWait(GenericCommandMessage.asCommandMessage(command)
-                .andMetaData(Map.of(Metadata.ACTOR, Metadata.SCHEDULER, WORKER, worker)));
+        CommandMessage<?> message = GenericCommandMessage.asCommandMessage(command)
+                .andMetaData(Map.of(Metadata.ACTOR, Metadata.SCHEDULER, WORKER, worker));
+        try {
+            commands.sendAndWait(message);
+        } catch (RefusedOnCachedState stale) {
+            commands.sendAndWait(message);
+        }
     }
 }
