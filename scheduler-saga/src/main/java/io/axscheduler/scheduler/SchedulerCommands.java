@@ -28,6 +28,13 @@ public class SchedulerCommands {
                 .andMetaData(Map.of(Metadata.ACTOR, Metadata.SCHEDULER)));
     }
 
+    /** As {@link #sendAndWait(Object)}, with {@code metadata} besides the actor (e.g. the worker that ran an attempt). */
+    public <R> R sendAndWait(Object command, Map<String, ?> metadata) {
+        return sendDecidedOnTheStore(GenericCommandMessage.asCommandMessage(command)
+                .andMetaData(metadata)
+                .andMetaData(Map.of(Metadata.ACTOR, Metadata.SCHEDULER)));
+    }
+
     /**
      * For a sender whose transaction holds row locks ({@code FOR UPDATE}): the aggregate's in-memory lock is not waited
      * for, a busy aggregate fails the command at once ({@code LockAcquisitionFailedException}). See

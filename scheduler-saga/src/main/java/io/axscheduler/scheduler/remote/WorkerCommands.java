@@ -1,14 +1,10 @@
 package io.axscheduler.scheduler.remote;
 
-import io.axscheduler.api.Metadata;
 import io.axscheduler.api.job.StartJob;
 import io.axscheduler.api.problem.IllegalTransitionException;
-import io.axscheduler.api.problem.RefusedOnCachedState;
 import io.axscheduler.scheduler.NodeProperties;
+import io.axscheduler.scheduler.SchedulerCommands;
 import java.util.Map;
-import org.axonframework.commandhandling.CommandMessage;
-import org.axonframework.commandhandling.GenericCommandMessage;
-import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
@@ -26,10 +22,10 @@ public class WorkerCommands {
 
     private static final Logger log = LoggerFactory.getLogger(WorkerCommands.class);
 
-    private final CommandGateway commands;
+    private final SchedulerCommands commands;
     private final String node;
 
-    public WorkerCommands(CommandGateway commands, NodeProperties node) {
+    public WorkerCommands(SchedulerCommands commands, NodeProperties node) {
         this.commands = commands;
         this.node = node.id();
     }
@@ -72,17 +68,7 @@ public class WorkerCommands {
         }
     }
 
-    /**
-     * Sends the command; refused on the state this node had cached ({@link RefusedOnCachedState}: a callback landing on
-     * the node that made the job, which another node dispatched), sends it once more, decided on the store's state.
-     */
     private void send(Object command, String worker) {
-        CommandMessage<?> message = GenericCommandMessage.asCommandMessage(command)
-                .andMetaData(Map.of(Metadata.ACTOR, Metadata.SCHEDULER, WORKER, worker));
-        try {
-            commands.sendAndWait(message);
-        } catch (RefusedOnCachedState stale) {
-            commands.sendAndWait(message);
-        }
+        commands.sendAndWait(command, Map.of(WORKER, worker));
     }
 }
