@@ -46,14 +46,13 @@ class JobCommandController {
     @PostMapping
     ResponseEntity<SubmitResult> submit(
             @RequestBody JsonNode body, @RequestAttribute(name = Caller.ATTRIBUTE, required = false) Caller actor) {
-        Caller who = actor;
         // before the errors, which list the job types of the namespace named
-        JobRequestParser.mayActInNamed(who, body, Role.OPERATOR);
+        JobRequestParser.mayActInNamed(actor, body, Role.OPERATOR);
         List<FieldError> errors = new ArrayList<>();
         SubmitJob command = parser.parse(body, "", errors);
         if (!errors.isEmpty()) throw new InvalidRequestException(errors);
-        Access.act(who, command.namespace(), Role.OPERATOR);
-        SubmitResult result = sender.send("job", command.jobId(), command, who);
+        Access.act(actor, command.namespace(), Role.OPERATOR);
+        SubmitResult result = sender.send("job", command.jobId(), command, actor);
         return ResponseEntity.status(result.created() ? HttpStatus.CREATED : HttpStatus.OK)
                 .body(result);
     }
@@ -65,17 +64,16 @@ class JobCommandController {
         List<FieldError> errors = new ArrayList<>();
         JsonNode jobs = JsonFields.batchItems(body, "jobs", errors);
         List<SubmitJob> commands = new ArrayList<>(jobs.size());
-        Caller who = actor;
-        for (int i = 0; i < jobs.size(); i++) JobRequestParser.mayActInNamed(who, jobs.get(i), Role.OPERATOR);
+        for (int i = 0; i < jobs.size(); i++) JobRequestParser.mayActInNamed(actor, jobs.get(i), Role.OPERATOR);
         for (int i = 0; i < jobs.size(); i++) {
             commands.add(parser.parse(jobs.get(i), "jobs[" + i + "]", errors));
         }
         if (!errors.isEmpty()) throw new InvalidRequestException(errors);
-        for (SubmitJob command : commands) Access.act(who, command.namespace(), Role.OPERATOR);
+        for (SubmitJob command : commands) Access.act(actor, command.namespace(), Role.OPERATOR);
         List<SubmitResult> results = sender.inOneTransaction("job batch", () -> {
             List<SubmitResult> made = new ArrayList<>(commands.size());
             for (SubmitJob command : commands) {
-                made.add(sender.sendOnce("job", command.jobId(), command, who));
+                made.add(sender.sendOnce("job", command.jobId(), command, actor));
             }
             return made;
         });
@@ -89,10 +87,9 @@ class JobCommandController {
             @RequestAttribute(name = Caller.ATTRIBUTE, required = false) Caller actor) {
         List<FieldError> errors = new ArrayList<>();
         String reason = reason(body, errors);
-        Caller who = actor;
         if (!errors.isEmpty()) throw new InvalidRequestException(errors);
-        Access.check(who, view(jobId).namespace(), Role.OPERATOR, "job", jobId);
-        sender.send("job", jobId, new CancelJob(jobId, reason), who);
+        Access.check(actor, view(jobId).namespace(), Role.OPERATOR, "job", jobId);
+        sender.send("job", jobId, new CancelJob(jobId, reason), actor);
         return view(jobId);
     }
 
@@ -102,9 +99,8 @@ class JobCommandController {
             @RequestBody(required = false) JsonNode body,
             @RequestAttribute(name = Caller.ATTRIBUTE, required = false) Caller actor) {
         NoFields.require(body);
-        Caller who = actor;
-        Access.check(who, view(jobId).namespace(), Role.OPERATOR, "job", jobId);
-        sender.send("job", jobId, new RetryJob(jobId), who);
+        Access.check(actor, view(jobId).namespace(), Role.OPERATOR, "job", jobId);
+        sender.send("job", jobId, new RetryJob(jobId), actor);
         return view(jobId);
     }
 

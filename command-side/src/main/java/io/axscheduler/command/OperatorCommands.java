@@ -31,7 +31,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * same sequence number first (the event store's key), the command was refused on the state this node had cached,
  * which another node may have moved on ({@link RefusedOnCachedState}), or the database chose this transaction as a
  * deadlock's victim.
- * The second is ordinary: the fire scan and the claim scan lock a read-model row and then append, while a command
+ * The last is ordinary: the fire scan and the claim scan lock a read-model row and then append, while a command
  * appends and then its projection updates that row.
  */
 @Component
@@ -113,7 +113,7 @@ public class OperatorCommands {
         }
     }
 
-    /** {@code e} as a {@link RaceLost} when it is one of the two ways to lose a race, else {@code e} itself. */
+    /** {@code e} as a {@link RaceLost} when it is one of the three ways to lose a race, else {@code e} itself. */
     private static RuntimeException lostRace(String what, RuntimeException e) {
         if (e instanceof RefusedOnCachedState) {
             return new RaceLost(what + " was refused on this node's cached state: " + e.getMessage());

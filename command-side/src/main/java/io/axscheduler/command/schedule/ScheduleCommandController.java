@@ -56,14 +56,13 @@ class ScheduleCommandController {
     @PostMapping("/api/v1/schedules")
     ResponseEntity<Map<String, Object>> create(
             @RequestBody JsonNode body, @RequestAttribute(name = Caller.ATTRIBUTE, required = false) Caller actor) {
-        Caller who = actor;
         Instant now = clock.instant();
         // before the errors, which list the job types of the namespace named
-        JobRequestParser.mayActInNamed(who, body, Role.EDITOR);
+        JobRequestParser.mayActInNamed(actor, body, Role.EDITOR);
         ScheduleRequest r = parser.parse(body, now);
-        Access.act(who, r.namespace(), Role.EDITOR);
+        Access.act(actor, r.namespace(), Role.EDITOR);
         String scheduleId = TimeOrderedIds.next(now.toEpochMilli());
-        sender.send("schedule", scheduleId, r.create(scheduleId, now), who);
+        sender.send("schedule", scheduleId, r.create(scheduleId, now), actor);
         return ResponseEntity.status(HttpStatus.CREATED).body(answer(scheduleId, r.trigger(), now));
     }
 
@@ -78,13 +77,12 @@ class ScheduleCommandController {
         JsonNode items = JsonFields.batchItems(body, "schedules", errors);
         Instant now = clock.instant();
         List<ScheduleRequest> requests = new ArrayList<>(items.size());
-        Caller who = actor;
-        for (int i = 0; i < items.size(); i++) JobRequestParser.mayActInNamed(who, items.get(i), Role.EDITOR);
+        for (int i = 0; i < items.size(); i++) JobRequestParser.mayActInNamed(actor, items.get(i), Role.EDITOR);
         for (int i = 0; i < items.size(); i++) {
             requests.add(parser.parse(items.get(i), "schedules[" + i + "]", errors, now));
         }
         if (!errors.isEmpty()) throw new InvalidRequestException(errors);
-        for (ScheduleRequest r : requests) Access.act(who, r.namespace(), Role.EDITOR);
+        for (ScheduleRequest r : requests) Access.act(actor, r.namespace(), Role.EDITOR);
         List<CreateSchedule> creates = new ArrayList<>(requests.size());
         List<Map<String, Object>> results = new ArrayList<>(requests.size());
         for (ScheduleRequest r : requests) {
@@ -96,7 +94,7 @@ class ScheduleCommandController {
             results.add(answer);
         }
         sender.inOneTransaction(
-                "schedule batch", () -> sender.sendOnce("schedules", "batch", new CreateSchedules(creates), who));
+                "schedule batch", () -> sender.sendOnce("schedules", "batch", new CreateSchedules(creates), actor));
         return ResponseEntity.status(HttpStatus.CREATED).body(Map.of("results", results));
     }
 
@@ -105,10 +103,9 @@ class ScheduleCommandController {
             @PathVariable String scheduleId,
             @RequestBody JsonNode body,
             @RequestAttribute(name = Caller.ATTRIBUTE, required = false) Caller actor) {
-        Caller who = actor;
         Instant now = clock.instant();
         // the schedule's namespace judges the job type (and the caller may edit there) before the body's errors
-        String namespace = view(scheduleId, who, Role.EDITOR).namespace();
+        String namespace = view(scheduleId, actor, Role.EDITOR).namespace();
         ScheduleRequest r = parser.parseIn(namespace, body, now);
         if (body.hasNonNull("namespace") && !namespace.equals(r.namespace())) {
             throw InvalidRequestException.of("namespace", "cannot change; create the schedule in the other namespace");
@@ -124,7 +121,7 @@ class ScheduleCommandController {
                         r.misfirePolicy(),
                         r.overlapPolicy(),
                         now),
-                who);
+                actor);
         return answer(scheduleId, r.trigger(), now);
     }
 
@@ -169,15 +166,14 @@ class ScheduleCommandController {
             @RequestBody(required = false) JsonNode body,
             @RequestAttribute(name = Caller.ATTRIBUTE, required = false) Caller actor) {
         NoFields.require(body);
-        Caller who = actor;
-        view(scheduleId, who, Role.OPERATOR);
+        view(scheduleId, actor, Role.OPERATOR);
         Instant now = clock.instant();
         String jobId = TimeOrderedIds.next(now.toEpochMilli());
         SubmitResult result = sender.inOneTransaction("schedule " + scheduleId + " trigger", () -> {
             JobTemplate job = sender.sendOnce(
-                    "schedule", scheduleId, new FireSchedule(scheduleId, now, FireKind.MANUAL, jobId, null), who);
+                    "schedule", scheduleId, new FireSchedule(scheduleId, now, FireKind.MANUAL, jobId, null), actor);
             SubmitJob submit = job.toSubmitJob(jobId, scheduleId, now, FireKind.MANUAL);
-            SubmitResult made = sender.sendOnce("schedule", scheduleId, submit, who);
+            SubmitResult made = sender.sendOnce("schedule", scheduleId, submit, actor);
             // the fire names jobId: an answer with another job would record a fire whose job never exists
             if (!made.created() || !jobId.equals(made.jobId()))
                 throw new IllegalStateException("the manual fire's job key " + submit.jobKey() + " was taken");

@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.stereotype.Component;
 
@@ -58,14 +59,10 @@ public class LiveState {
          */
         public String whyNoneScans(boolean schedules) {
             if (nodes.isEmpty()) return "no node is alive";
-            List<String> paused = nodes.stream()
-                    .filter(n -> !n.scanning())
-                    .map(NodeRow::nodeId)
-                    .toList();
-            List<String> stalled = nodes.stream()
-                    .filter(NodeRow::scanning)
-                    .map(NodeRow::nodeId)
-                    .toList();
+            Map<Boolean, List<String>> byScanning = nodes.stream()
+                    .collect(Collectors.partitioningBy(
+                            NodeRow::scanning, Collectors.mapping(NodeRow::nodeId, Collectors.toList())));
+            List<String> paused = byScanning.get(false), stalled = byScanning.get(true);
             String scan = schedules ? "schedule scan" : "scan";
             if (stalled.isEmpty())
                 return "scanning is paused or switched off on every live node " + paused

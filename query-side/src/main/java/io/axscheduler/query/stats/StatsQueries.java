@@ -288,12 +288,8 @@ public class StatsQueries {
         return list.size() > LIST_LIMIT ? list.subList(0, LIST_LIMIT) : list;
     }
 
-    public List<Overview.NodeRow> nodes(long now) {
-        return nodes(now, null);
-    }
-
     /** The nodes, and the jobs each has claimed and runs of {@code namespaces} ({@code null}: every namespace). */
-    public List<Overview.NodeRow> nodes(long now, Set<String> namespaces) {
+    private List<Overview.NodeRow> nodes(long now, Set<String> namespaces) {
         Map<String, long[]> work = new TreeMap<>();
         if (namespaces == null || !namespaces.isEmpty())
             jdbc.query(
