@@ -10,7 +10,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -286,13 +285,7 @@ class HostileInputIT {
 
     @Test
     void a_job_of_a_type_whose_workers_all_left_is_given_up_with_its_reason_recorded() throws Exception {
-        ScanDueJobs scan = node.bean(ScanDueJobs.class);
-        scan.pauseScanning();
-        Instant pausedAt = scan.lastCompletedScan();
-        Await.until(
-                Duration.ofSeconds(10),
-                () -> scan.lastCompletedScan().isAfter(pausedAt),
-                () -> "no scan pass ended since the pause");
+        ScanDueJobs scan = node.pauseJobScan();
         String job;
         try {
             var worker = node.api.post(

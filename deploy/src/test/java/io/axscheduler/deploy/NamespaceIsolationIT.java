@@ -16,7 +16,6 @@ import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -121,14 +120,7 @@ class NamespaceIsolationIT {
             assertThat(unseen.body().toString()).doesNotContain("known types");
 
             // B's worker of the app registered when the job was submitted, and went away before it was claimed
-            ScanDueJobs scan = node.bean(ScanDueJobs.class);
-            scan.pauseScanning();
-            // a pass already under way when the pause came could still claim the job: wait for one to end
-            Instant pausedAt = scan.lastCompletedScan();
-            Await.until(
-                    Duration.ofSeconds(10),
-                    () -> scan.lastCompletedScan().isAfter(pausedAt),
-                    () -> "no scan pass ended since the pause");
+            ScanDueJobs scan = node.pauseJobScan();
             Api.Response standIn = node.api.post(
                     "/api/v1/workers/register",
                     "{\"app\":\"shared\",\"address\":\"http://127.0.0.1:9\",\"jobTypes\":[\"echo\"],\"capacity\":1,"

@@ -1,5 +1,8 @@
 package io.axscheduler.deploy;
 
+import io.axscheduler.scheduler.claim.ScanDueJobs;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -75,6 +78,21 @@ final class Node implements AutoCloseable {
 
     <T> T bean(String name, Class<T> type) {
         return context.getBean(name, type);
+    }
+
+    /**
+     * Pauses this node's job scan and waits for a pass to end: one already under way when the pause came could still
+     * claim a job submitted after it. The scan is returned, to resume.
+     */
+    ScanDueJobs pauseJobScan() {
+        ScanDueJobs scan = bean(ScanDueJobs.class);
+        scan.pauseScanning();
+        Instant pausedAt = scan.lastCompletedScan();
+        Await.until(
+                Duration.ofSeconds(10),
+                () -> scan.lastCompletedScan().isAfter(pausedAt),
+                () -> "no scan pass ended since the pause");
+        return scan;
     }
 
     @Override

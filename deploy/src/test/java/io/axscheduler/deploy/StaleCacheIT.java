@@ -26,6 +26,10 @@ import org.junit.jupiter.api.Test;
  */
 class StaleCacheIT {
 
+    /** A job that runs a minute, far within its timeout, and is not retried. */
+    static final String SLEEPING =
+            "{\"jobType\":\"sleep\",\"params\":{\"ms\":60000},\"timeoutMs\":600000,\"maxRetries\":0}";
+
     static Node a;
     static Node b;
 
@@ -45,18 +49,22 @@ class StaleCacheIT {
         if (a != null) a.close();
     }
 
-    private static boolean cachedOnA(String jobId) {
-        return a.bean(AggregateCaches.JOBS, CommittedOnlyCache.class).containsKey(jobId);
+    /**
+     * A job submitted to node-a that node-b has moved to {@code status}, while node-a still holds it in its cache as it
+     * made it (the case under test).
+     */
+    private static String madeOnAUntil(String body, String status) {
+        String job = a.api.submit(body);
+        b.api.awaitStatus(job, status);
+        assertThat(a.bean(AggregateCaches.JOBS, CommittedOnlyCache.class).containsKey(job))
+                .as("node-a still holds the job as it made it")
+                .isTrue();
+        return job;
     }
 
     @Test
     void a_run_deadline_on_the_node_that_made_the_job_times_out_the_attempt_another_node_runs() {
-        String job =
-                a.api.submit("{\"jobType\":\"sleep\",\"params\":{\"ms\":60000},\"timeoutMs\":600000,\"maxRetries\":0}");
-        b.api.awaitStatus(job, "RUNNING");
-        assertThat(cachedOnA(job))
-                .as("node-a still holds the job as it made it")
-                .isTrue();
+        String job = madeOnAUntil(SLEEPING, "RUNNING");
 
         // what the saga's run deadline sends, wherever db-scheduler runs it
         a.bean(SchedulerCommands.class).sendAndWait(new TimeOutJob(job, 1, TimeoutPhase.RUN));
@@ -66,11 +74,7 @@ class StaleCacheIT {
 
     @Test
     void an_operators_retry_on_the_node_that_made_the_job_is_taken_at_once() {
-        String job = a.api.submit("{\"jobType\":\"flaky\",\"params\":{\"failTimes\":5},\"maxRetries\":0}");
-        b.api.awaitStatus(job, "FAILED");
-        assertThat(cachedOnA(job))
-                .as("node-a still holds the job as it made it")
-                .isTrue();
+        String job = madeOnAUntil("{\"jobType\":\"flaky\",\"params\":{\"failTimes\":5},\"maxRetries\":0}", "FAILED");
 
         var retried = a.api.post("/api/v1/jobs/" + job + "/retry", "{}");
 
@@ -80,10 +84,7 @@ class StaleCacheIT {
     @Test
     void a_jobs_outcome_reported_on_the_node_that_made_it_is_applied() {
         // b started it; a batch of outcomes sent from a (as a worker's callback landing there would) is applied
-        String job =
-                a.api.submit("{\"jobType\":\"sleep\",\"params\":{\"ms\":60000},\"timeoutMs\":600000,\"maxRetries\":0}");
-        b.api.awaitStatus(job, "RUNNING");
-        assertThat(cachedOnA(job)).isTrue();
+        String job = madeOnAUntil(SLEEPING, "RUNNING");
 
         var refusals = a.bean(SchedulerCommands.class).sendBatch(List.of(new SucceedJob(job, 1, "from a", 5)));
 
@@ -94,10 +95,7 @@ class StaleCacheIT {
     @Test
     void a_workers_word_landing_on_the_node_that_made_the_job_is_applied() {
         // what a node does when a worker is lost or a push fails: the attempt fails, even where the job was made
-        String job =
-                a.api.submit("{\"jobType\":\"sleep\",\"params\":{\"ms\":60000},\"timeoutMs\":600000,\"maxRetries\":0}");
-        b.api.awaitStatus(job, "RUNNING");
-        assertThat(cachedOnA(job)).isTrue();
+        String job = madeOnAUntil(SLEEPING, "RUNNING");
 
         a.bean(WorkerCommands.class).sendIgnoringRefusal(new FailJob(job, 1, "worker lost", 0), "worker-1");
 
