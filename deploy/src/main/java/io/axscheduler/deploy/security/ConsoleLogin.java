@@ -18,6 +18,9 @@ import org.springframework.security.web.authentication.WebAuthenticationDetails;
  */
 final class ConsoleLogin implements AuthenticationProvider {
 
+    /** How a console user's actor begins: {@code user:<username>}. */
+    static final String USER = "user:";
+
     private final ConsoleUsers users;
     private final LoginAddresses addresses;
     private final PasswordEncoder encoder;
@@ -59,9 +62,18 @@ final class ConsoleLogin implements AuthenticationProvider {
             throw new BadCredentialsException("bad credentials");
         }
         users.loginSucceeded(username);
-        Caller caller = new Caller("user:" + username, null, user.get().grants());
-        return UsernamePasswordAuthenticationToken.authenticated(caller, null, List.of());
+        Caller caller = new Caller(USER + username, null, user.get().grants());
+        UsernamePasswordAuthenticationToken signedIn =
+                UsernamePasswordAuthenticationToken.authenticated(caller, null, List.of());
+        signedIn.setDetails(new Account(user.get().createdAt()));
+        return signedIn;
     }
+
+    /**
+     * Which account a session signed in to: a user deleted and made again under the same name is another account, and
+     * the sessions of the first end ({@link SignedInUsers}).
+     */
+    record Account(long createdAt) implements java.io.Serializable {}
 
     @Override
     public boolean supports(Class<?> authentication) {

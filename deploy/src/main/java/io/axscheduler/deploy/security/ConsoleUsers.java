@@ -49,7 +49,7 @@ public class ConsoleUsers {
 
     public record UserView(String username, List<Map<String, String>> grants, String createdBy, Instant createdAt) {}
 
-    record Stored(String username, String passwordHash, Set<Grant> grants, long lockedUntil) {}
+    record Stored(String username, String passwordHash, Set<Grant> grants, long lockedUntil, long createdAt) {}
 
     public void create(String username, String password, Set<Grant> grants, Caller by) {
         String hash = encoder.encode(password);
@@ -122,14 +122,15 @@ public class ConsoleUsers {
     Optional<Stored> find(String username) {
         return jdbc
                 .query(
-                        "SELECT username, password_hash, grants, locked_until FROM console_users"
+                        "SELECT username, password_hash, grants, locked_until, created_at FROM console_users"
                                 + " WHERE username = :name",
                         Map.of("name", username),
                         (rs, i) -> new Stored(
                                 rs.getString("username"),
                                 rs.getString("password_hash"),
                                 Grants.parse(rs.getString("grants")),
-                                rs.getLong("locked_until")))
+                                rs.getLong("locked_until"),
+                                rs.getLong("created_at")))
                 .stream()
                 .findFirst();
     }

@@ -47,7 +47,13 @@ class SecuritySetup {
 
     @Bean
     @Order(1)
-    SecurityFilterChain api(HttpSecurity http, ApiKeys keys, ObjectMapper json, Oidc oidc, SecuritySettings settings)
+    SecurityFilterChain api(
+            HttpSecurity http,
+            ApiKeys keys,
+            ConsoleUsers users,
+            ObjectMapper json,
+            Oidc oidc,
+            SecuritySettings settings)
             throws Exception {
         Problems problems = new Problems(json);
         http.securityMatcher("/api/**", "/actuator/**")
@@ -61,6 +67,7 @@ class SecuritySetup {
                 .httpBasic(b -> b.disable())
                 .logout(l -> l.disable())
                 .addFilterBefore(new ApiKeyFilter(keys, oidc.enabled(), problems), AnonymousAuthenticationFilter.class)
+                .addFilterBefore(new SignedInUsers(users), AnonymousAuthenticationFilter.class)
                 .addFilterBefore(new CallerFilter(oidc::caller, problems), AuthorizationFilter.class)
                 .exceptionHandling(e -> e.authenticationEntryPoint((req, res, ex) -> problems.unauthorized(res))
                         .accessDeniedHandler((req, res, ex) -> problems.forbidden(res)))
@@ -123,6 +130,7 @@ class SecuritySetup {
                 .logout(l ->
                         l.logoutUrl("/logout").logoutSuccessUrl("/login?logout").permitAll())
                 .sessionManagement(s -> s.sessionFixation(f -> f.changeSessionId()))
+                .addFilterBefore(new SignedInUsers(users), AnonymousAuthenticationFilter.class)
                 .addFilterBefore(new CallerFilter(oidc::caller, problems), AuthorizationFilter.class)
                 .headers(SecuritySetup::headers)
                 .authorizeHttpRequests(a -> a.dispatcherTypeMatchers(DispatcherType.ASYNC)

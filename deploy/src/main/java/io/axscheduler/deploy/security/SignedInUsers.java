@@ -1,0 +1,62 @@
+package io.axscheduler.deploy.security;
+
+import io.axscheduler.api.security.Caller;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import jakarta.servlet.http.HttpSession;
+import java.io.IOException;
+import java.util.List;
+import java.util.Optional;
+import org.springframework.security.authentication.UsernamePasswordAuthenticationToken;
+import org.springframework.security.core.Authentication;
+import org.springframework.security.core.context.SecurityContext;
+import org.springframework.security.core.context.SecurityContextHolder;
+import org.springframework.web.filter.OncePerRequestFilter;
+
+/**
+ * A console user's session speaks for the user as {@code console_users} holds them now, not as they were at sign-in:
+ * grants changed since take effect at the session's next request, on any node, and the sessions of a user deleted
+ * (or deleted and made again, another account under the same name) end there: the session is invalidated and the
+ * request goes on unauthenticated (the console sends it to /login, the API answers 401). One look-up by primary key per request that rides on a console user's session.
+ */
+final class SignedInUsers extends OncePerRequestFilter {
+
+    private final ConsoleUsers users;
+
+    SignedInUsers(ConsoleUsers users) {
+        this.users = users;
+    }
+
+    @Override
+    protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+            throws ServletException, IOException {
+        Authentication signedIn = SecurityContextHolder.getContext().getAuthentication();
+        if (signedIn instanceof UsernamePasswordAuthenticationToken
+                && signedIn.isAuthenticated()
+                && signedIn.getPrincipal() instanceof Caller caller
+                && caller.actor().startsWith(ConsoleLogin.USER)) {
+            Optional<ConsoleUsers.Stored> now = users.find(caller.actor().substring(ConsoleLogin.USER.length()));
+            boolean madeAgain = signedIn.getDetails() instanceof ConsoleLogin.Account account
+                    && now.isPresent()
+                    && now.get().createdAt() != account.createdAt();
+            if (now.isEmpty() || madeAgain) {
+                HttpSession session = request.getSession(false);
+                if (session != null) session.invalidate();
+                SecurityContextHolder.clearContext();
+            } else if (!now.get().grants().equals(caller.grants())) {
+                UsernamePasswordAuthenticationToken current = UsernamePasswordAuthenticationToken.authenticated(
+                        new Caller(
+                                caller.actor(), caller.onBehalfOf(), now.get().grants()),
+                        null,
+                        List.of());
+                current.setDetails(signedIn.getDetails());
+                SecurityContext context = SecurityContextHolder.createEmptyContext();
+                context.setAuthentication(current);
+                SecurityContextHolder.setContext(context);
+            }
+        }
+        chain.doFilter(request, response);
+    }
+}

@@ -1,0 +1,192 @@
+package io.axscheduler.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.CookieManager;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Console sign-ins are kept in the database: a user signed in on one node is signed in on the other (no sticky
+ * sessions behind a load balancer), a restart signs no one out, signing out on one node signs out of both, and a
+ * deleted user's session ends at its next request on any node.
+ */
+class ConsoleSessionsIT {
+
+    static String db;
+    static Node a;
+    static Node b;
+
+    @BeforeAll
+    static void start() {
+        db = TestDatabase.freshDatabase("console_sessions");
+        a = Node.start(db, "node-a");
+        b = Node.start(db, "node-b");
+    }
+
+    @AfterAll
+    static void stop() {
+        if (a != null) a.close();
+        if (b != null) b.close();
+    }
+
+    /** A browser on 127.0.0.1: one cookie jar for every port (cookies do not tell ports apart), no redirects. */
+    static final class Browser {
+        final HttpClient http = HttpClient.newBuilder()
+                .cookieHandler(new CookieManager())
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .build();
+
+        HttpResponse<String> get(Node node, String path) throws Exception {
+            return http.send(
+                    HttpRequest.newBuilder(uri(node, path)).GET().build(), HttpResponse.BodyHandlers.ofString());
+        }
+
+        HttpResponse<String> postForm(Node node, String path, String form) throws Exception {
+            return http.send(
+                    HttpRequest.newBuilder(uri(node, path))
+                            .header("Content-Type", "application/x-www-form-urlencoded")
+                            .POST(HttpRequest.BodyPublishers.ofString(form))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+        }
+
+        String csrf(Node node, String path) throws Exception {
+            Matcher m = Pattern.compile("name=\"_csrf\"[^>]*value=\"([^\"]+)\"")
+                    .matcher(get(node, path).body());
+            assertThat(m.find()).as("a CSRF token on " + path).isTrue();
+            return m.group(1);
+        }
+
+        void signIn(Node node, String user, String password) throws Exception {
+            HttpResponse<String> r = postForm(
+                    node,
+                    "/login",
+                    "username=" + enc(user) + "&password=" + enc(password) + "&_csrf=" + enc(csrf(node, "/login")));
+            assertThat(r.statusCode()).isEqualTo(302);
+            assertThat(r.headers().firstValue("Location").orElse("")).doesNotContain("error");
+        }
+
+        boolean signedInAt(Node node) throws Exception {
+            int status = get(node, "/console").statusCode();
+            assertThat(status).isIn(200, 302);
+            return status == 200;
+        }
+    }
+
+    static URI uri(Node node, String path) {
+        return URI.create("http://127.0.0.1:" + node.api.port + path);
+    }
+
+    static String enc(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8);
+    }
+
+    static void makeUser(String name, String namespace) {
+        Api.Response made = a.api.post(
+                "/api/v1/admin/users",
+                "{\"username\":\"" + name + "\",\"password\":\"" + name + "-password-1\","
+                        + "\"grants\":[{\"namespace\":\"" + namespace + "\",\"role\":\"VIEWER\"}]}");
+        assertThat(made.status()).as(made.body().toString()).isEqualTo(201);
+    }
+
+    static void deleteUser(String name) throws Exception {
+        HttpResponse<String> deleted = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(uri(b, "/api/v1/admin/users/" + name))
+                                .header("Authorization", "Bearer " + Api.ADMIN_KEY)
+                                .DELETE()
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+        assertThat(deleted.statusCode()).as(deleted.body()).isEqualTo(204);
+    }
+
+    @Test
+    void a_sign_in_on_one_node_holds_on_the_other_and_signing_out_there_ends_it_on_both() throws Exception {
+        makeUser("erin", "default");
+        Browser browser = new Browser();
+        assertThat(browser.signedInAt(b)).isFalse();
+        browser.signIn(a, "erin", "erin-password-1");
+        assertThat(browser.signedInAt(a)).isTrue();
+        assertThat(browser.signedInAt(b))
+                .as("the session made on node a, at node b")
+                .isTrue();
+        // the console's own calls of the API ride on the session, with the CSRF token a page of the other node gave
+        assertThat(browser.get(b, "/api/v1/jobs?namespace=default").statusCode())
+                .isEqualTo(200);
+
+        HttpResponse<String> out = browser.postForm(b, "/logout", "_csrf=" + enc(browser.csrf(a, "/console")));
+        assertThat(out.statusCode()).isEqualTo(302);
+        assertThat(browser.signedInAt(a)).as("signed out on node b, at node a").isFalse();
+        assertThat(browser.signedInAt(b)).isFalse();
+    }
+
+    @Test
+    void a_restart_of_the_node_signs_no_one_out() throws Exception {
+        makeUser("frank", "default");
+        Browser browser = new Browser();
+        browser.signIn(b, "frank", "frank-password-1");
+        a.close();
+        a = Node.start(db, "node-a");
+        assertThat(browser.signedInAt(a)).as("after node a restarted").isTrue();
+        Integer rows = a.jdbc()
+                .queryForObject(
+                        "SELECT COUNT(*) FROM SPRING_SESSION WHERE PRINCIPAL_NAME = 'user:frank'", Integer.class);
+        assertThat(rows).isEqualTo(1);
+    }
+
+    @Test
+    void a_deleted_users_session_ends_at_its_next_request_on_any_node() throws Exception {
+        makeUser("gina", "default");
+        Browser browser = new Browser();
+        browser.signIn(a, "gina", "gina-password-1");
+        assertThat(browser.get(b, "/api/v1/jobs?namespace=default").statusCode())
+                .isEqualTo(200);
+
+        deleteUser("gina");
+        assertThat(browser.get(b, "/api/v1/jobs?namespace=default").statusCode())
+                .as("the API on the deleted user's session")
+                .isEqualTo(401);
+        assertThat(browser.signedInAt(a)).isFalse();
+        Integer rows = a.jdbc()
+                .queryForObject(
+                        "SELECT COUNT(*) FROM SPRING_SESSION WHERE PRINCIPAL_NAME = 'user:gina'", Integer.class);
+        assertThat(rows).as("the session's row").isZero();
+    }
+
+    @Test
+    void a_user_deleted_and_made_again_is_another_account_whose_old_sessions_end() throws Exception {
+        makeUser("hal", "default");
+        makeUser("ivy", "default");
+        Browser browser = new Browser();
+        browser.signIn(a, "hal", "hal-password-1");
+        assertThat(browser.signedInAt(b)).isTrue();
+
+        deleteUser("hal");
+        makeUser("hal", "other");
+        assertThat(browser.signedInAt(b)).as("the first account's session").isFalse();
+
+        String job = a.api.submit("{\"jobType\":\"count\"}");
+        assertThat(browser.get(a, "/api/v1/jobs?namespace=default").statusCode())
+                .isEqualTo(401);
+        Browser again = new Browser();
+        again.signIn(b, "hal", "hal-password-1");
+        HttpResponse<String> seen = again.get(a, "/api/v1/jobs?namespace=default");
+        assertThat(seen.statusCode()).isEqualTo(200);
+        assertThat(seen.body()).as("the new account sees only namespace other").doesNotContain(job);
+        Browser viewer = new Browser();
+        viewer.signIn(a, "ivy", "ivy-password-1");
+        assertThat(viewer.get(b, "/api/v1/jobs?namespace=default").body())
+                .as("a viewer of default sees it")
+                .contains(job);
+    }
+}
