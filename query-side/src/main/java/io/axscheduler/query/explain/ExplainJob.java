@@ -28,6 +28,9 @@ import org.springframework.stereotype.Component;
 @Component
 public class ExplainJob {
 
+    /** The worker name of an attempt run in a node's own pools. */
+    static final String IN_PROCESS = "in-process";
+
     private final EventStreams streams;
     private final LiveState live;
 
@@ -177,7 +180,38 @@ public class ExplainJob {
                         job.timeoutMs > 0 ? job.startedAt.plusMillis(job.timeoutMs) : null));
             case WAITING, RETRY_WAITING -> waiting(job, reasons);
         }
+        if (job.status == JobStatus.CLAIMED
+                || (job.status == JobStatus.RUNNING && (job.worker == null || IN_PROCESS.equals(job.worker)))) {
+            nodeGone(job, reasons);
+        }
         return reasons;
+    }
+
+    /**
+     * A claim or an in-process run whose node no longer reports: nothing will start or end it there. The claim's lease
+     * lapses and another node claims the job; the run is failed when the node starts again under its id, or timed out
+     * at its deadline.
+     */
+    private void nodeGone(Fold job, List<Reason> reasons) {
+        LiveState.Snapshot now = live.snapshot();
+        if (job.node == null || now.nodes().stream().anyMatch(n -> n.nodeId().equals(job.node))) return;
+        Long reported = live.lastReportOf(job.node);
+        Instant timeoutAt = job.timeoutMs > 0 && job.startedAt != null ? job.startedAt.plusMillis(job.timeoutMs) : null;
+        reasons.add(reason(
+                "NODE_GONE",
+                "node " + job.node + " no longer reports"
+                        + (reported == null ? "" : " (last at " + Instant.ofEpochMilli(reported) + ")")
+                        + (job.status == JobStatus.CLAIMED
+                                ? ": its claim lapses at " + job.leaseUntil + " and another node claims the job"
+                                : ": the attempt is failed when the node starts again under its id, or timed out at "
+                                        + timeoutAt + ", and retried by its policy"),
+                reported == null ? null : Instant.ofEpochMilli(reported),
+                "node",
+                job.node,
+                "leaseUntil",
+                job.status == JobStatus.CLAIMED ? job.leaseUntil : null,
+                "timeoutAt",
+                job.status == JobStatus.RUNNING ? timeoutAt : null));
     }
 
     private void waiting(Fold job, List<Reason> reasons) {
@@ -297,7 +331,7 @@ public class ExplainJob {
     }
 
     private static String where(Fold job) {
-        return job.worker == null || "in-process".equals(job.worker)
+        return job.worker == null || IN_PROCESS.equals(job.worker)
                 ? "node " + job.node
                 : "worker " + job.worker + " (via node " + job.node + ")";
     }

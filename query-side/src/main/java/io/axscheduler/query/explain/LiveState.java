@@ -132,6 +132,18 @@ public class LiveState {
         return workers;
     }
 
+    /** When the node last wrote its row of {@code ax_nodes}, or null when it has none. */
+    public Long lastReportOf(String nodeId) {
+        return jdbc
+                .query(
+                        "SELECT reported_at FROM ax_nodes WHERE node_id = :id",
+                        Map.of("id", nodeId),
+                        (rs, i) -> rs.getLong(1))
+                .stream()
+                .findFirst()
+                .orElse(null);
+    }
+
     /** When the app's last worker in {@code namespace} was last heard from, or null when none is registered there. */
     public Long lastHeardOf(String app, String namespace) {
         return jdbc.queryForObject(
