@@ -25,7 +25,8 @@ import org.junit.jupiter.api.Test;
  * in backoff, behind a full pool, for an absent worker app, for a type nobody runs, with no node scanning, claimed,
  * running, canceled, out of retries, succeeded; schedules fired, paused, skipped by misfire and by overlap, queued,
  * asked about outside a fire time, before creation, after deletion, with no node scanning, and held back by another
- * node pacing their type.
+ * node pacing their type. {@code NODE_GONE} is in NodeCrashIT (a node killed), {@code WORKERS_COOLING_DOWN} in
+ * WorkerRemoteIT (a worker whose pushes fail).
  */
 class ExplainIT {
 

@@ -255,6 +255,16 @@ class WorkerRemoteIT {
         assertThat(worker(workerId).path("consecutiveFailures").asInt())
                 .as("no push while cooling down")
                 .isEqualTo(5);
+        // why it waits: its only worker is cooling down (not "due", nothing holding it)
+        JsonNode why = node.api.get("/api/v1/jobs/" + jobId + "/explain").body();
+        assertThat(why.path("reasons").findValuesAsText("code")).containsExactly("WORKERS_COOLING_DOWN");
+        assertThat(why.path("reasons")
+                        .get(0)
+                        .path("details")
+                        .path("coolingUntil")
+                        .has(workerId))
+                .as(why.toString())
+                .isTrue();
         assertThat(deregister(workerId)).isEqualTo(204);
     }
 

@@ -242,7 +242,7 @@ public class ExplainJob {
         }
         if (c.executorApp() != null) {
             // a worker runs only jobs of the namespace it registered in: another namespace's workers do not count
-            Map<String, List<String>> workers = live.liveWorkers(c.executorApp(), c.namespace());
+            Map<String, LiveState.Worker> workers = live.liveWorkers(c.executorApp(), c.namespace());
             if (workers.isEmpty()) {
                 Long heard = live.lastHeardOf(c.executorApp(), c.namespace());
                 reasons.add(reason(
@@ -253,7 +253,7 @@ public class ExplainJob {
                         c.executorApp(),
                         "namespace",
                         c.namespace()));
-            } else if (workers.values().stream().noneMatch(types -> types.contains(c.jobType()))) {
+            } else if (workers.values().stream().noneMatch(w -> w.jobTypes().contains(c.jobType()))) {
                 reasons.add(reason(
                         "NO_HANDLER",
                         "no live worker of app " + c.executorApp() + " in namespace " + c.namespace()
@@ -265,21 +265,26 @@ public class ExplainJob {
                         c.jobType(),
                         "workers",
                         workers.keySet()));
+            } else {
+                coolingDown(job, workers, now, reasons);
             }
         } else {
             List<LiveState.NodeRow> withPool = now.nodes().stream()
                     .filter(n -> n.pools().containsKey(c.jobType()))
                     .toList();
+            Map<String, LiveState.Worker> workers = live.liveWorkers(null, c.namespace());
             boolean remote =
-                    live.liveWorkers(null, c.namespace()).values().stream().anyMatch(t -> t.contains(c.jobType()));
-            if (withPool.isEmpty() && !remote) {
+                    workers.values().stream().anyMatch(w -> w.jobTypes().contains(c.jobType()));
+            if (withPool.isEmpty() && remote) {
+                coolingDown(job, workers, now, reasons);
+            } else if (withPool.isEmpty()) {
                 reasons.add(reason(
                         "NO_HANDLER",
                         "no live node has a handler for job type " + c.jobType() + " and no live worker registered it",
                         null,
                         "jobType",
                         c.jobType()));
-            } else if (!withPool.isEmpty() && !remote) {
+            } else if (!remote) {
                 List<LiveState.NodeRow> scanningWithPool =
                         withPool.stream().filter(scanning::contains).toList();
                 // full pools hold back only a due job: by its time they may have room
@@ -319,6 +324,33 @@ public class ExplainJob {
                     "runAt",
                     job.runAt));
         }
+    }
+
+    /**
+     * A due job only remote workers can take, every one of which that registered its type gets no new work for now:
+     * each failed its pushes often enough in a row to cool down ({@code failures-before-cool-down}).
+     */
+    private static void coolingDown(
+            Fold job, Map<String, LiveState.Worker> workers, LiveState.Snapshot now, List<Reason> reasons) {
+        JobCreated c = job.created;
+        if (job.runAt.toEpochMilli() > now.nowMs()) return;
+        Map<String, Instant> cooling = new LinkedHashMap<>();
+        for (Map.Entry<String, LiveState.Worker> w : workers.entrySet()) {
+            if (!w.getValue().jobTypes().contains(c.jobType())) continue;
+            if (w.getValue().coolingUntil() <= now.nowMs()) return;
+            cooling.put(w.getKey(), Instant.ofEpochMilli(w.getValue().coolingUntil()));
+        }
+        if (cooling.isEmpty()) return;
+        Instant first = java.util.Collections.min(cooling.values());
+        reasons.add(reason(
+                "WORKERS_COOLING_DOWN",
+                "every live worker that registered job type " + c.jobType() + " failed its pushes too often in a row"
+                        + " and gets no new work until its cool-down ends (the first at " + first + ")",
+                null,
+                "jobType",
+                c.jobType(),
+                "coolingUntil",
+                cooling));
     }
 
     private static Map<String, Object> nodeSummary(LiveState.Snapshot now) {

@@ -113,21 +113,26 @@ public class LiveState {
         return new Snapshot(now, nodes, scanStallMs);
     }
 
+    /** A live worker's registered job types, and until when (database time) it gets no new work after failed pushes. */
+    public record Worker(List<String> jobTypes, long coolingUntil) {}
+
     /**
      * Live workers (heartbeat within the silence limit) of {@code app} (any app when null) registered in
-     * {@code namespace}, with their job types.
+     * {@code namespace}, by worker id.
      */
-    public Map<String, List<String>> liveWorkers(String app, String namespace) {
-        Map<String, List<String>> workers = new LinkedHashMap<>();
+    public Map<String, Worker> liveWorkers(String app, String namespace) {
+        Map<String, Worker> workers = new LinkedHashMap<>();
         Map<String, Object> params = new java.util.HashMap<>(Map.of("silence", workerSilenceMs, "ns", namespace));
         if (app != null) params.put("app", app);
         jdbc.query(
-                "SELECT worker_id, job_types FROM workers WHERE last_heartbeat >= " + NOW_MS + " - :silence"
+                "SELECT worker_id, job_types, cooling_until FROM workers WHERE last_heartbeat >= " + NOW_MS
+                        + " - :silence"
                         + " AND namespace = :ns" + (app == null ? "" : " AND app = :app")
                         + " ORDER BY worker_id LIMIT 1000",
                 params,
                 rs -> {
-                    workers.put(rs.getString(1), List.of(rs.getString(2).split(",")));
+                    workers.put(
+                            rs.getString(1), new Worker(List.of(rs.getString(2).split(",")), rs.getLong(3)));
                 });
         return workers;
     }
