@@ -237,6 +237,33 @@ class MetricsIT {
                 .isNaN();
     }
 
+    @Test
+    @Order(4)
+    void workers_are_counted_by_app_and_state_and_an_app_whose_workers_left_shows_zero() throws Exception {
+        ClusterGauges gauges = node.bean(ClusterGauges.class);
+        int closedPort;
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+            closedPort = socket.getLocalPort();
+        }
+        Api.Response registered = node.api.post(
+                "/api/v1/workers/register",
+                "{\"app\":\"metrics-app\",\"address\":\"http://127.0.0.1:" + closedPort
+                        + "\",\"jobTypes\":[\"metrics-type\"],\"capacity\":1}");
+        assertThat(registered.status()).as(registered.body().toString()).isEqualTo(201);
+        gauges.refresh();
+        Scrape with = Scrape.of(node);
+        assertThat(with.value("ax_workers", "app", "metrics-app", "state", "live"))
+                .isEqualTo(1);
+        assertThat(with.value("ax_workers", "app", "metrics-app", "state", "cooling"))
+                .isZero();
+
+        assertThat(WorkerRemoteIT.deregister(node, registered.text("workerId"))).isEqualTo(204);
+        gauges.refresh();
+        assertThat(Scrape.of(node).value("ax_workers", "app", "metrics-app", "state", "live"))
+                .as("the series stays, at zero, once the app's last worker is gone")
+                .isZero();
+    }
+
     private static double zeroIfAbsent(double v) {
         return Double.isNaN(v) ? 0 : v;
     }

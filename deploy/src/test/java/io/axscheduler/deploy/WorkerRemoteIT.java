@@ -269,6 +269,10 @@ class WorkerRemoteIT {
     }
 
     static int deregister(String workerId) throws IOException, InterruptedException {
+        return deregister(node, workerId);
+    }
+
+    static int deregister(Node node, String workerId) throws IOException, InterruptedException {
         return http.send(
                         node.api
                                 .authorized(HttpRequest.newBuilder(URI.create(

@@ -36,6 +36,7 @@ public class ClusterGauges implements SmartLifecycle {
     private static final Logger log = LoggerFactory.getLogger(ClusterGauges.class);
     static final String NOW_MS = "ROUND(UNIX_TIMESTAMP(NOW(3)) * 1000)";
     static final List<String> LIVE_STATUSES = List.of("WAITING", "RETRY_WAITING", "CLAIMED", "RUNNING");
+    static final List<String> WORKER_STATES = List.of("live", "cooling", "silent");
 
     private final NamedParameterJdbcTemplate jdbc;
     private final long refreshMs;
@@ -46,6 +47,9 @@ public class ClusterGauges implements SmartLifecycle {
     private final MultiGauge behind;
     private final MultiGauge workers;
     private final BoundedLabels apps = new BoundedLabels(200);
+    /** Every app label shown since this node started: an app whose workers all left still shows its zeros. */
+    private final Set<String> appsShown = new TreeSet<>();
+
     private ScheduledExecutorService timer;
 
     public ClusterGauges(
@@ -158,9 +162,18 @@ public class ClusterGauges implements SmartLifecycle {
                 rs -> {
                     byState.merge(List.of(apps.of(rs.getString(1)), rs.getString(2)), 1, Integer::sum);
                 });
+        // every state of every app seen, zeros included: an alert on ax_workers{state="live"} < 1 needs the series to
+        // stay when the app's last worker is removed
         List<MultiGauge.Row<?>> workerRows = new ArrayList<>();
-        byState.forEach(
-                (key, n) -> workerRows.add(MultiGauge.Row.of(Tags.of("app", key.get(0), "state", key.get(1)), n)));
+        synchronized (appsShown) {
+            byState.keySet().forEach(key -> appsShown.add(key.get(0)));
+            for (String app : appsShown) {
+                for (String state : WORKER_STATES) {
+                    int n = byState.getOrDefault(List.of(app, state), 0);
+                    workerRows.add(MultiGauge.Row.of(Tags.of("app", app, "state", state), n));
+                }
+            }
+        }
         workers.register(workerRows, true);
     }
 
