@@ -2,6 +2,7 @@ package io.axscheduler.command;
 
 import io.axscheduler.api.problem.IllegalTransitionException;
 import io.axscheduler.api.problem.RefusedOnCachedState;
+import io.axscheduler.api.problem.Unchanged;
 import org.axonframework.commandhandling.CommandBus;
 import org.axonframework.commandhandling.CommandMessage;
 import org.axonframework.common.Registration;
@@ -19,7 +20,9 @@ import org.springframework.context.annotation.Configuration;
  * ran on past its timeout, and an operator's retry here was a 409. Such a refusal, of an aggregate this node has
  * cached, is thrown as {@link RefusedOnCachedState}: the unit of work's rollback drops the entry, and the senders
  * ({@code OperatorCommands}, {@code SchedulerCommands}) send the command again, decided on the store's state.
- * Refusals of aggregates not cached here, and accepted commands, cost nothing more.
+ * Refusals of aggregates not cached here, and accepted commands, cost nothing more. A command that would change
+ * nothing ({@link Unchanged}: pause a paused schedule) is the same question: on a cached state it is decided again
+ * (the state may be stale: another node resumed it), on the store's it is done.
  */
 @Configuration(proxyBeanMethods = false)
 class CachedStateRefusals {
@@ -40,6 +43,7 @@ class CachedStateRefusals {
                 String id = target(targets, unit.getMessage());
                 if (id != null && (jobs.containsKey(id) || schedules.containsKey(id)))
                     throw new RefusedOnCachedState(refused);
+                if (refused instanceof Unchanged) return null;
                 throw refused;
             }
         });

@@ -9,6 +9,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -92,10 +93,14 @@ class ConsoleSessionsIT {
     }
 
     static void makeUser(String name, String namespace) {
+        makeUser(name, namespace, "VIEWER");
+    }
+
+    static void makeUser(String name, String namespace, String role) {
         Api.Response made = a.api.post(
                 "/api/v1/admin/users",
                 "{\"username\":\"" + name + "\",\"password\":\"" + name + "-password-1\","
-                        + "\"grants\":[{\"namespace\":\"" + namespace + "\",\"role\":\"VIEWER\"}]}");
+                        + "\"grants\":[{\"namespace\":\"" + namespace + "\",\"role\":\"" + role + "\"}]}");
         assertThat(made.status()).as(made.body().toString()).isEqualTo(201);
     }
 
@@ -128,6 +133,27 @@ class ConsoleSessionsIT {
         assertThat(out.statusCode()).isEqualTo(302);
         assertThat(browser.signedInAt(a)).as("signed out on node b, at node a").isFalse();
         assertThat(browser.signedInAt(b)).isFalse();
+    }
+
+    @Test
+    void pause_and_resume_from_the_console_hold_whichever_node_takes_them() throws Exception {
+        makeUser("olga", "default", "OPERATOR");
+        String id = ScheduleHttp.create(a.api, """
+                {"name":"console-pause","trigger":{"type":"fixedRate","intervalMs":60000},"job":{"jobType":"noop"}}""");
+        Browser browser = new Browser();
+        browser.signIn(a, "olga", "olga-password-1");
+        String page = "/console/schedules/" + id;
+        // node-a pauses it (and caches it paused), node-b resumes it, node-a is asked to pause it again
+        for (Node node : List.of(a, b, a)) {
+            String action = node == b ? "resume" : "pause";
+            HttpResponse<String> r =
+                    browser.postForm(node, page + "/" + action, "_csrf=" + enc(browser.csrf(node, page)));
+            assertThat(r.statusCode()).isEqualTo(302);
+            String expected = action.equals("pause") ? "PAUSED" : "ACTIVE";
+            assertThat(b.api.get("/api/v1/schedules/" + id).text("state"))
+                    .as("after " + action + " on " + node.id)
+                    .isEqualTo(expected);
+        }
     }
 
     @Test

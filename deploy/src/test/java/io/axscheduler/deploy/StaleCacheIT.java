@@ -63,6 +63,44 @@ class StaleCacheIT {
     }
 
     @Test
+    void pause_and_resume_on_a_node_whose_cache_says_it_is_so_already_are_taken() {
+        String id = ScheduleHttp.create(a.api, """
+                {"name":"stale-pause","trigger":{"type":"fixedRate","intervalMs":60000},"job":{"jobType":"noop"}}""");
+        assertThat(a.api.post("/api/v1/schedules/" + id + "/pause", "{}").text("state"))
+                .isEqualTo("PAUSED");
+        assertThat(b.api.post("/api/v1/schedules/" + id + "/resume", "{}").text("state"))
+                .isEqualTo("ACTIVE");
+        assertThat(a.bean(AggregateCaches.SCHEDULES, CommittedOnlyCache.class).containsKey(id))
+                .as("node-a still holds the schedule as it paused it")
+                .isTrue();
+
+        // node-a's cache says PAUSED: the pause used to be taken as done, 200, and changed nothing
+        assertThat(a.api.post("/api/v1/schedules/" + id + "/pause", "{}").text("state"))
+                .isEqualTo("PAUSED");
+        assertThat(b.api.post("/api/v1/schedules/" + id + "/resume", "{}").text("state"))
+                .isEqualTo("ACTIVE");
+        assertThat(b.api.post("/api/v1/schedules/" + id + "/pause", "{}").text("state"))
+                .isEqualTo("PAUSED");
+        // and node-b's cache says PAUSED now, node-a's ACTIVE (its last look): a resume on a is taken too
+        assertThat(a.api.post("/api/v1/schedules/" + id + "/resume", "{}").text("state"))
+                .isEqualTo("ACTIVE");
+        String history =
+                a.api.get("/api/v1/schedules/" + id + "/history").body().toString();
+        assertThat(countOf(history, "\"SchedulePaused\"")).isEqualTo(3);
+        assertThat(countOf(history, "\"ScheduleResumed\"")).isEqualTo(3);
+        // asked twice on the store's own state: still done, 200, nothing more written
+        assertThat(a.api.post("/api/v1/schedules/" + id + "/resume", "{}").status())
+                .isEqualTo(200);
+        assertThat(countOf(
+                        a.api.get("/api/v1/schedules/" + id + "/history").body().toString(), "\"ScheduleResumed\""))
+                .isEqualTo(3);
+    }
+
+    private static int countOf(String text, String part) {
+        return text.split(java.util.regex.Pattern.quote(part), -1).length - 1;
+    }
+
+    @Test
     void a_run_deadline_on_the_node_that_made_the_job_times_out_the_attempt_another_node_runs() {
         String job = madeOnAUntil(SLEEPING, "RUNNING");
 

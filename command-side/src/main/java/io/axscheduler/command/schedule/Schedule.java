@@ -5,6 +5,7 @@ import static org.axonframework.modelling.command.AggregateLifecycle.apply;
 
 import com.fasterxml.jackson.annotation.JsonAutoDetect;
 import io.axscheduler.api.problem.IllegalTransitionException;
+import io.axscheduler.api.problem.Unchanged;
 import io.axscheduler.api.schedule.*;
 import io.axscheduler.command.AggregateCaches;
 import io.axscheduler.command.Snapshots;
@@ -67,13 +68,15 @@ class Schedule {
     @CommandHandler
     void handle(PauseSchedule c) {
         ScheduleTransitions.check(scheduleId, state, Action.PAUSE, "pause");
-        if (state == ACTIVE) apply(new SchedulePaused(scheduleId));
+        if (state != ACTIVE) throw new Unchanged("schedule " + scheduleId + " is already paused");
+        apply(new SchedulePaused(scheduleId));
     }
 
     @CommandHandler
     void handle(ResumeSchedule c) {
         ScheduleTransitions.check(scheduleId, state, Action.RESUME, "resume");
-        if (state == PAUSED) apply(new ScheduleResumed(scheduleId, nextFireTime));
+        if (state != PAUSED) throw new Unchanged("schedule " + scheduleId + " is already active");
+        apply(new ScheduleResumed(scheduleId, nextFireTime));
     }
 
     @CommandHandler

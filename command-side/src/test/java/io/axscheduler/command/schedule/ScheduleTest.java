@@ -2,6 +2,7 @@ package io.axscheduler.command.schedule;
 
 import io.axscheduler.api.job.RetryPolicy;
 import io.axscheduler.api.problem.IllegalTransitionException;
+import io.axscheduler.api.problem.Unchanged;
 import io.axscheduler.api.schedule.*;
 import java.time.Instant;
 import java.util.Map;
@@ -103,11 +104,16 @@ class ScheduleTest {
     }
 
     @Test
-    void pause_and_resume_are_idempotent_and_resume_keeps_the_missed_fire_time_for_the_misfire_policy() {
+    void pause_and_resume_change_nothing_twice_and_resume_keeps_the_missed_fire_time_for_the_misfire_policy() {
+        // asked for what it already is: Unchanged, which the command bus answers as done (CachedStateRefusals)
         fixture.given(created()).when(new PauseSchedule(ID)).expectEvents(new SchedulePaused(ID));
-        fixture.given(created()).when(new ResumeSchedule(ID)).expectNoEvents();
+        fixture.given(created())
+                .when(new ResumeSchedule(ID))
+                .expectException(Unchanged.class)
+                .expectNoEvents();
         fixture.given(created(), new SchedulePaused(ID))
                 .when(new PauseSchedule(ID))
+                .expectException(Unchanged.class)
                 .expectNoEvents();
         fixture.given(created(), new SchedulePaused(ID))
                 .when(new ResumeSchedule(ID))

@@ -4,6 +4,7 @@ import io.axscheduler.api.Metadata;
 import io.axscheduler.api.job.CancelJob;
 import io.axscheduler.api.job.RetryJob;
 import io.axscheduler.api.problem.NotFoundException;
+import io.axscheduler.api.problem.RefusedOnCachedState;
 import io.axscheduler.api.query.FindJob;
 import io.axscheduler.api.query.JobView;
 import io.axscheduler.api.schedule.DeleteSchedule;
@@ -22,6 +23,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import org.axonframework.commandhandling.GenericCommandMessage;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.modelling.command.AggregateNotFoundException;
+import org.axonframework.modelling.command.ConcurrencyException;
 import org.springframework.stereotype.Controller;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -37,6 +39,8 @@ import org.springframework.web.servlet.mvc.support.RedirectAttributes;
 class ConsoleActions {
 
     static final int MAX_SELECTED = 200;
+    /** Sends of one action, the first included, when each loses a race to another node. */
+    static final int ATTEMPTS = 3;
 
     private final CommandGateway commands;
     private final ConsoleAccess access;
@@ -131,15 +135,25 @@ class ConsoleActions {
         };
     }
 
+    /**
+     * Sends the command; a race lost to another node is sent again, up to {@link #ATTEMPTS} times in all, as the API's
+     * operator commands do: refused (or found unchanged) on the state this node had cached, which another node has
+     * moved on ({@link RefusedOnCachedState}: the refusal dropped the entry), or accepted on it and caught by the event
+     * store's unique key ({@link ConcurrencyException}).
+     */
     private String send(Object command) {
-        try {
-            commands.sendAndWait(GenericCommandMessage.asCommandMessage(command)
-                    .andMetaData(Map.of(Metadata.ACTOR, access.actor())));
-            return null;
-        } catch (AggregateNotFoundException e) {
-            return "not found";
-        } catch (RuntimeException e) {
-            return e.getMessage();
+        for (int attempt = 1; ; attempt++) {
+            try {
+                commands.sendAndWait(GenericCommandMessage.asCommandMessage(command)
+                        .andMetaData(Map.of(Metadata.ACTOR, access.actor())));
+                return null;
+            } catch (AggregateNotFoundException e) {
+                return "not found";
+            } catch (RefusedOnCachedState | ConcurrencyException raceLost) {
+                if (attempt == ATTEMPTS) return raceLost.getMessage();
+            } catch (RuntimeException e) {
+                return e.getMessage();
+            }
         }
     }
 
