@@ -2,6 +2,7 @@ package io.axscheduler.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.File;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -155,6 +156,27 @@ class NodeCrashIT {
             }
         } finally {
             victim.destroyForcibly();
+        }
+    }
+
+    /** Two processes given one node id (a mistake): the second to start must not take the first's attempts for lost. */
+    @Test
+    void a_second_process_under_a_live_nodes_id_leaves_that_nodes_running_attempts_alone() {
+        String db = TestDatabase.freshDatabase("crash_same_id");
+        try (Node first = Node.start(db, "twin")) {
+            String job = first.api.submit(
+                    "{\"jobType\":\"sleep\",\"params\":{\"ms\":30000},\"timeoutMs\":600000,\"maxRetries\":1}");
+            first.api.awaitStatus(job, "RUNNING");
+            try (Node second = Node.start(db, "twin")) {
+                JsonNode now = second.api.get("/api/v1/jobs/" + job).body();
+                assertThat(now.path("status").asText()).isEqualTo("RUNNING");
+                assertThat(now.path("attempt").asInt()).as(now.toString()).isEqualTo(1);
+                assertThat(second.api
+                                .get("/api/v1/jobs/" + job + "/history")
+                                .body()
+                                .toString())
+                        .doesNotContain("JobFailed");
+            }
         }
     }
 

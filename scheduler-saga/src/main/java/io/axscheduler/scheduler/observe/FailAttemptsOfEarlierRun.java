@@ -1,11 +1,14 @@
-package io.axscheduler.scheduler.run;
+package io.axscheduler.scheduler.observe;
 
 import io.axscheduler.api.job.FailJob;
 import io.axscheduler.api.problem.IllegalTransitionException;
+import io.axscheduler.scheduler.DatabaseTime;
 import io.axscheduler.scheduler.NodeProperties;
 import io.axscheduler.scheduler.SchedulerCommands;
+import io.axscheduler.scheduler.run.RunInProcess;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -19,7 +22,10 @@ import org.springframework.stereotype.Component;
  * ran them is gone — so before this process claims or fires anything it fails each of them, naming the restart, and
  * their retry policies take over at once. (A node that never comes back leaves its attempts to their run deadlines:
  * a silent node may only be cut off from the database while its handlers still run, and a retry elsewhere would then
- * run the job twice.) Node ids must be unique among live nodes, as for claims.
+ * run the job twice.) A process that starts under the id of a node still alive (two nodes given one
+ * {@code ax.node.id}) must not fail that node's attempts: when the id's {@code ax_nodes} row was written within
+ * {@code nodeSilentMs}, this waits for it to go silent (the earlier process is gone) or to be written again (another
+ * live process: its attempts are left alone, and the clash is logged as an error).
  */
 @Component
 public class FailAttemptsOfEarlierRun implements SmartLifecycle {
@@ -30,16 +36,30 @@ public class FailAttemptsOfEarlierRun implements SmartLifecycle {
     private final NamedParameterJdbcTemplate jdbc;
     private final SchedulerCommands commands;
     private final String node;
+    private final long silentMs;
     private volatile boolean running;
 
-    public FailAttemptsOfEarlierRun(NamedParameterJdbcTemplate jdbc, SchedulerCommands commands, NodeProperties node) {
+    public FailAttemptsOfEarlierRun(
+            NamedParameterJdbcTemplate jdbc,
+            SchedulerCommands commands,
+            NodeProperties node,
+            ObserveProperties observe) {
         this.jdbc = jdbc;
         this.commands = commands;
         this.node = node.id();
+        this.silentMs = observe.nodeSilentMs();
     }
 
     /** Fails this node's attempts left RUNNING by its earlier process; how many it failed. */
     public int failLeftOvers() {
+        if (!hasRunning()) return 0;
+        if (anotherProcessReports()) {
+            log.error(
+                    "another live process reports as node {} (its ax_nodes row is still being written): the attempts "
+                            + "RUNNING under this id are left to it; give each node its own ax.node.id",
+                    node);
+            return 0;
+        }
         int failed = 0;
         String after = "";
         while (true) {
@@ -71,6 +91,42 @@ public class FailAttemptsOfEarlierRun implements SmartLifecycle {
             }
             if (left.size() < BATCH) return failed;
         }
+    }
+
+    private boolean hasRunning() {
+        return !jdbc.queryForList(
+                        "SELECT job_id FROM job_queue WHERE status = 'RUNNING' AND node = :node AND worker = :worker"
+                                + " LIMIT 1",
+                        Map.of("node", node, "worker", RunInProcess.WORKER),
+                        String.class)
+                .isEmpty();
+    }
+
+    /**
+     * Whether a process other than this one keeps this node id's row of {@code ax_nodes} up to date: false once the
+     * row is older than {@code silentMs} (database time), true when it is written again while this waits.
+     */
+    private boolean anotherProcessReports() {
+        Long first = null;
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(silentMs + 2_000);
+        while (System.nanoTime() < deadline) {
+            List<Map<String, Object>> row = jdbc.queryForList(
+                    "SELECT reported_at, " + DatabaseTime.NOW_MS + " AS now FROM ax_nodes WHERE node_id = :node",
+                    Map.of("node", node));
+            if (row.isEmpty()) return false;
+            long reported = ((Number) row.get(0).get("reported_at")).longValue();
+            long now = ((Number) row.get(0).get("now")).longValue();
+            if (now - reported > silentMs) return false;
+            if (first == null) first = reported;
+            else if (reported != first) return true;
+            try {
+                Thread.sleep(250);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return true;
+            }
+        }
+        return true;
     }
 
     @Override
