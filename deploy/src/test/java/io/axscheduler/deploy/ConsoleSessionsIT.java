@@ -10,6 +10,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -154,6 +156,27 @@ class ConsoleSessionsIT {
                     .as("after " + action + " on " + node.id)
                     .isEqualTo(expected);
         }
+    }
+
+    @Test
+    void a_deleted_users_open_stream_ends_within_its_recheck() throws Exception {
+        makeUser("ned", "default");
+        Browser browser = new Browser();
+        browser.signIn(a, "ned", "ned-password-1");
+        HttpResponse<java.util.stream.Stream<String>> stream = browser.http.send(
+                HttpRequest.newBuilder(uri(b, "/api/v1/stream")).GET().build(), HttpResponse.BodyHandlers.ofLines());
+        assertThat(stream.statusCode()).isEqualTo(200);
+        CompletableFuture<Long> ended =
+                CompletableFuture.supplyAsync(() -> stream.body().count());
+
+        deleteUser("ned");
+        // recheck-ms is 5 s by default: the stream ends then, not at its 30-minute timeout
+        assertThat(ended.get(20, TimeUnit.SECONDS))
+                .as("lines read before the end")
+                .isPositive();
+        assertThat(browser.get(b, "/api/v1/stream").statusCode())
+                .as("the reconnect")
+                .isEqualTo(401);
     }
 
     @Test

@@ -21,7 +21,8 @@ final class EventStream {
 
     /**
      * Reads the stream's data lines into {@code lines} on a thread of its own: first ":open" once the stream answered
-     * 200 as {@code text/event-stream}, or "status N type T" when it answered otherwise.
+     * 200 as {@code text/event-stream}, or "status N type T" when it answered otherwise; ":closed" when the node ended
+     * it.
      */
     static Thread listen(Api api, String path, List<String> lines) {
         AtomicReference<InputStream> body = new AtomicReference<>();
@@ -49,6 +50,7 @@ final class EventStream {
                                 if (line.startsWith("data:")) lines.add(line);
                             }
                         }
+                        if (!Thread.currentThread().isInterrupted()) lines.add(":closed");
                     } catch (Exception e) {
                         if (!Thread.currentThread().isInterrupted()) lines.add("error: " + e);
                     }

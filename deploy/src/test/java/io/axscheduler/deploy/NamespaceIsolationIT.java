@@ -330,6 +330,17 @@ class NamespaceIsolationIT {
                     .filteredOn(l -> l.contains(ofA))
                     .allMatch(l -> l.contains("\"namespace\":\"" + A + "\""));
             assertThat(seenByAdmin).noneMatch(l -> l.contains(ofA));
+
+            // the key revoked: its open stream ends within recheck-ms (5 s), and its reconnect is refused
+            assertThat(ScheduleHttp.delete(node.api, "/api/v1/admin/api-keys/" + made.text("id"))
+                            .status())
+                    .isEqualTo(204);
+            Await.until(Duration.ofSeconds(15), () -> seenByA.contains(":closed"), seenByA::toString);
+            List<String> again = new CopyOnWriteArrayList<>();
+            EventStream.listen(viewerOfA, "/api/v1/stream", again);
+            Await.until(Duration.ofSeconds(10), () -> !again.isEmpty(), again::toString);
+            assertThat(again.get(0)).startsWith("status 401");
+            assertThat(seenByAdmin).doesNotContain(":closed");
         } finally {
             a.interrupt();
             admin.interrupt();

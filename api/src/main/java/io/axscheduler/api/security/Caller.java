@@ -12,6 +12,13 @@ public record Caller(String actor, String onBehalfOf, Set<Grant> grants) impleme
 
     public static final String ATTRIBUTE = "io.axscheduler.caller";
 
+    /**
+     * Request attribute: a {@link java.util.function.BooleanSupplier} telling, when asked later, whether the request's
+     * credentials still hold with the grants they gave (an API key not revoked or expired, a console user not deleted
+     * and with the same grants). A response that outlives its request's check (a stream) asks it now and then.
+     */
+    public static final String STILL_HOLDS = "io.axscheduler.caller.still-holds";
+
     /** The node itself, for work no client asked for. */
     public static final Caller SCHEDULER = new Caller("scheduler", null, Set.of(new Grant(Grant.ALL, Role.ADMIN)));
 

@@ -1,6 +1,7 @@
 package io.axscheduler.deploy.security;
 
 import io.axscheduler.api.security.Caller;
+import io.axscheduler.api.security.Grant;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -8,6 +9,8 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.function.BooleanSupplier;
 import org.springframework.dao.DataAccessException;
 import org.springframework.security.authentication.UsernamePasswordAuthenticationToken;
 import org.springframework.security.core.context.SecurityContextHolder;
@@ -60,6 +63,16 @@ final class ApiKeyFilter extends OncePerRequestFilter {
         }
         Caller caller =
                 new Caller("key:" + holder.get().name(), null, holder.get().grants());
+        Set<Grant> grants = holder.get().grants();
+        request.setAttribute(Caller.STILL_HOLDS, (BooleanSupplier) () -> {
+            try {
+                return keys.authenticate(token)
+                        .map(h -> h.grants().equals(grants))
+                        .orElse(false);
+            } catch (DataAccessException e) {
+                return true; // cannot be checked now: asked again later
+            }
+        });
         SecurityContextHolder.getContext()
                 .setAuthentication(UsernamePasswordAuthenticationToken.authenticated(caller, null, List.of()));
         chain.doFilter(request, response);

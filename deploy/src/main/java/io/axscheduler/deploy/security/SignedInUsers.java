@@ -1,6 +1,7 @@
 package io.axscheduler.deploy.security;
 
 import io.axscheduler.api.security.Caller;
+import io.axscheduler.api.security.Grant;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -9,6 +10,9 @@ import jakarta.servlet.http.HttpSession;
 import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.function.BooleanSupplier;
+import org.springframework.dao.DataAccessException;
 import org.springframework.security.authentication.UsernamePasswordAuthenticationToken;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.core.context.SecurityContext;
@@ -37,11 +41,9 @@ final class SignedInUsers extends OncePerRequestFilter {
                 && signedIn.isAuthenticated()
                 && signedIn.getPrincipal() instanceof Caller caller
                 && caller.actor().startsWith(ConsoleLogin.USER)) {
-            Optional<ConsoleUsers.Stored> now = users.find(caller.actor().substring(ConsoleLogin.USER.length()));
-            boolean madeAgain = signedIn.getDetails() instanceof ConsoleLogin.Account account
-                    && now.isPresent()
-                    && now.get().createdAt() != account.createdAt();
-            if (now.isEmpty() || madeAgain) {
+            String username = caller.actor().substring(ConsoleLogin.USER.length());
+            Optional<ConsoleUsers.Stored> now = users.find(username);
+            if (now.isEmpty() || madeAgain(signedIn, now.get())) {
                 HttpSession session = request.getSession(false);
                 if (session != null) session.invalidate();
                 SecurityContextHolder.clearContext();
@@ -56,7 +58,25 @@ final class SignedInUsers extends OncePerRequestFilter {
                 context.setAuthentication(current);
                 SecurityContextHolder.setContext(context);
             }
+            if (now.isPresent()) {
+                Set<Grant> grants = now.get().grants();
+                request.setAttribute(Caller.STILL_HOLDS, (BooleanSupplier) () -> {
+                    try {
+                        return users.find(username)
+                                .filter(u ->
+                                        !madeAgain(signedIn, u) && u.grants().equals(grants))
+                                .isPresent();
+                    } catch (DataAccessException e) {
+                        return true; // cannot be checked now: asked again later
+                    }
+                });
+            }
         }
         chain.doFilter(request, response);
+    }
+
+    /** Another account under the same name: the user was deleted and made again since this session signed in. */
+    private static boolean madeAgain(Authentication signedIn, ConsoleUsers.Stored now) {
+        return signedIn.getDetails() instanceof ConsoleLogin.Account account && now.createdAt() != account.createdAt();
     }
 }

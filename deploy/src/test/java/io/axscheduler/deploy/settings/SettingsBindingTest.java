@@ -80,7 +80,7 @@ class SettingsBindingTest {
     @Test
     void the_console_stream_and_count_settings_bind_their_documented_names_and_defaults() {
         assertThat(bind("ax.console.stream", StreamProperties.class, Map.of()))
-                .isEqualTo(new StreamProperties(200, 1_000, 250, 1_800_000, 15_000, 30_000));
+                .isEqualTo(new StreamProperties(200, 1_000, 250, 1_800_000, 15_000, 30_000, 5_000));
         assertThat(bind(
                         "ax.console.stream",
                         StreamProperties.class,
@@ -90,8 +90,9 @@ class SettingsBindingTest {
                                 "ax.console.stream.flush-ms", "50",
                                 "ax.console.stream.timeout-ms", "6000",
                                 "ax.console.stream.heartbeat-ms", "700",
-                                "ax.console.stream.idle-stop-ms", "800")))
-                .isEqualTo(new StreamProperties(3, 4, 50, 6_000, 700, 800));
+                                "ax.console.stream.idle-stop-ms", "800",
+                                "ax.console.stream.recheck-ms", "900")))
+                .isEqualTo(new StreamProperties(3, 4, 50, 6_000, 700, 800, 900));
         assertThat(bind("ax.console.counts", StatusCountProperties.class, Map.of()))
                 .isEqualTo(new StatusCountProperties(10_000, 30_000));
         assertThat(bind(

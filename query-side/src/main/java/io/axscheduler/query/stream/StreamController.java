@@ -7,6 +7,7 @@ import io.axscheduler.api.security.Caller;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -20,7 +21,8 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
  * {@code GET /api/v1/stream}: server-sent events of job and schedule changes (events {@code job} and
  * {@code schedule}, data a {@link Change}), filtered by {@code namespace}, {@code jobId} and {@code scheduleId};
  * {@code events=changed} sends only a {@code changed} event at most every flush interval instead. A subscriber
- * hears only of the namespaces it may see.
+ * hears only of the namespaces it may see, and a stream ends once its credentials no longer hold as they did
+ * ({@link Caller#STILL_HOLDS}, checked every {@code recheck-ms}): the browser's reconnect is then authenticated anew.
  */
 @RestController
 public class StreamController {
@@ -39,7 +41,8 @@ public class StreamController {
             @RequestParam(name = "jobId", required = false) String jobId,
             @RequestParam(name = "scheduleId", required = false) String scheduleId,
             @RequestParam(name = "events", required = false) String events,
-            @RequestAttribute(name = Caller.ATTRIBUTE, required = false) Caller caller) {
+            @RequestAttribute(name = Caller.ATTRIBUTE, required = false) Caller caller,
+            @RequestAttribute(name = Caller.STILL_HOLDS, required = false) BooleanSupplier stillHolds) {
         List<FieldError> errors = new ArrayList<>();
         String ns = bounded("namespace", namespace, errors);
         String job = bounded("jobId", jobId, errors);
@@ -49,7 +52,9 @@ public class StreamController {
             errors.add(new FieldError("events", "must be all or changed"));
         if (!errors.isEmpty()) throw new InvalidRequestException(errors);
         Set<String> visible = Access.listable(caller, ns);
-        SseEmitter emitter = hub.subscribe(new StreamHub.Filter(ns, job, schedule, "changed".equals(kind), visible));
+        SseEmitter emitter = hub.subscribe(
+                new StreamHub.Filter(ns, job, schedule, "changed".equals(kind), visible),
+                stillHolds == null ? () -> true : stillHolds);
         if (emitter == null)
             throw new ResponseStatusException(HttpStatus.SERVICE_UNAVAILABLE, "too many stream subscribers");
         return emitter;

@@ -13,6 +13,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
@@ -35,6 +36,7 @@ public class StreamHub implements DisposableBean {
     private final int queueCapacity;
     private final long timeoutMs;
     private final long heartbeatMs;
+    private final long recheckMs;
     private final ScheduledExecutorService ticks;
     private final ThreadPoolExecutor senders;
 
@@ -44,6 +46,7 @@ public class StreamHub implements DisposableBean {
         this.queueCapacity = settings.queue();
         this.timeoutMs = settings.timeoutMs();
         this.heartbeatMs = settings.heartbeatMs();
+        this.recheckMs = settings.recheckMs();
         long flushMs = settings.flushMs();
         this.ticks = Executors.newSingleThreadScheduledExecutor(daemon("ax-stream-tick"));
         this.senders = new ThreadPoolExecutor(
@@ -82,12 +85,21 @@ public class StreamHub implements DisposableBean {
         this.beforeSubscribe = action;
     }
 
-    /** A new subscriber, or null when the node already serves {@code max-subscribers}. */
+    /** A subscriber whose credentials always hold (tests, the node's own). */
     public SseEmitter subscribe(Filter filter) {
+        return subscribe(filter, () -> true);
+    }
+
+    /**
+     * A new subscriber, or null when the node already serves {@code max-subscribers}. {@code stillHolds} is asked every
+     * {@code recheck-ms}; the stream ends when it says no.
+     */
+    public SseEmitter subscribe(Filter filter, BooleanSupplier stillHolds) {
         if (subscribers.size() >= maxSubscribers) return null;
         beforeSubscribe.run();
         SseEmitter emitter = new SseEmitter(timeoutMs);
-        Subscriber s = new Subscriber(emitter, filter, new ArrayBlockingQueue<>(queueCapacity), clock.millis());
+        Subscriber s =
+                new Subscriber(emitter, filter, new ArrayBlockingQueue<>(queueCapacity), clock.millis(), stillHolds);
         emitter.onCompletion(() -> subscribers.remove(s));
         emitter.onTimeout(() -> subscribers.remove(s));
         emitter.onError(e -> subscribers.remove(s));
@@ -125,6 +137,15 @@ public class StreamHub implements DisposableBean {
     }
 
     private void flush(Subscriber s, long now) {
+        if (now - s.checkedAt >= recheckMs) {
+            s.checkedAt = now;
+            if (!s.stillHolds.getAsBoolean()) {
+                // revoked, deleted or given other grants: what is queued is not sent, and the reconnect is judged anew
+                subscribers.remove(s);
+                s.emitter.complete();
+                return;
+            }
+        }
         List<Change> batch = new ArrayList<>();
         s.queue.drainTo(batch);
         for (Change c : batch) {
@@ -179,13 +200,22 @@ public class StreamHub implements DisposableBean {
         final AtomicLong dropped = new AtomicLong();
         final AtomicBoolean changed = new AtomicBoolean();
         final AtomicBoolean busy = new AtomicBoolean();
+        final BooleanSupplier stillHolds;
         volatile long lastSent;
+        volatile long checkedAt;
 
-        Subscriber(SseEmitter emitter, Filter filter, ArrayBlockingQueue<Change> queue, long openedAt) {
+        Subscriber(
+                SseEmitter emitter,
+                Filter filter,
+                ArrayBlockingQueue<Change> queue,
+                long openedAt,
+                BooleanSupplier stillHolds) {
             this.emitter = emitter;
             this.filter = filter;
             this.queue = queue;
             this.lastSent = openedAt;
+            this.checkedAt = openedAt;
+            this.stillHolds = stillHolds;
         }
     }
 }

@@ -13,6 +13,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param heartbeatMs    an idle stream gets a comment line this often, so proxies keep it open
  * @param idleStopMs     the node stops reading the event store for streams once it has had no subscriber this long,
  *                       and starts again, from the head of the store, with the next one
+ * @param recheckMs      how often a stream's credentials are checked again: a stream whose API key was revoked or
+ *                       expired, or whose console user was deleted or given other grants, ends at the next check
  */
 @ConfigurationProperties("ax.console.stream")
 public record StreamProperties(
@@ -21,7 +23,8 @@ public record StreamProperties(
         @DefaultValue("250") long flushMs,
         @DefaultValue("1800000") long timeoutMs,
         @DefaultValue("15000") long heartbeatMs,
-        @DefaultValue("30000") long idleStopMs) {
+        @DefaultValue("30000") long idleStopMs,
+        @DefaultValue("5000") long recheckMs) {
 
     public StreamProperties {
         if (maxSubscribers < 0 || maxSubscribers > 10_000)
@@ -33,5 +36,7 @@ public record StreamProperties(
         if (heartbeatMs < 100)
             throw new IllegalArgumentException("ax.console.stream.heartbeat-ms must be at least 100");
         if (idleStopMs < 0) throw new IllegalArgumentException("ax.console.stream.idle-stop-ms must be at least 0");
+        if (recheckMs < 100 || recheckMs > 600_000)
+            throw new IllegalArgumentException("ax.console.stream.recheck-ms must be 100..600000");
     }
 }
