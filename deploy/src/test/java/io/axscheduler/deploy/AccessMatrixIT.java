@@ -187,6 +187,8 @@ class AccessMatrixIT {
         all.add(new Endpoint(
                 "POST", () -> "/api/v1/admin/projections/job-queue/rebuild", null, Role.ADMIN, Kind.ADMIN));
         all.add(new Endpoint("GET", () -> "/actuator/prometheus", null, Role.VIEWER, Kind.SOMEWHERE));
+        all.add(new Endpoint("GET", () -> "/api/v1/alerts", null, Role.VIEWER, Kind.LIST));
+        all.add(new Endpoint("GET", () -> "/api/v1/alerts/rules", null, Role.VIEWER, Kind.LIST));
         return all;
     }
 

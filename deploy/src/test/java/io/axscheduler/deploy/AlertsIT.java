@@ -115,6 +115,16 @@ class AlertsIT {
         return json;
     }
 
+    /** A client whose key is a VIEWER of {@code namespace} only. */
+    private static Api viewer(String namespace) {
+        Api.Response made = node.api.post(
+                "/api/v1/admin/api-keys",
+                "{\"name\":\"viewer-" + namespace + "-" + System.nanoTime() + "\",\"grants\":[{\"namespace\":\""
+                        + namespace + "\",\"role\":\"VIEWER\"}]}");
+        assertThat(made.status()).as(made.body().toString()).isEqualTo(201);
+        return node.api.as(made.text("key"));
+    }
+
     private static void pausedJobScan(Runnable body) {
         ScanDueJobs scan = node.bean(ScanDueJobs.class);
         scan.pauseScanning();
@@ -233,6 +243,16 @@ class AlertsIT {
         JsonNode failed = awaitHook("failed-ns", "FIRING");
         assertThat(failed.at("/details/count").asInt()).isEqualTo(1);
         assertThat(failed.at("/details/jobs/0/jobId").asText()).isEqualTo(failedInA);
+        // a viewer of alerts-a sees the rule and its alert; a viewer of alerts-b sees neither (they name A's job)
+        Api viewerOfA = viewer("alerts-a"), viewerOfB = viewer("alerts-b");
+        assertThat(viewerOfA.get("/api/v1/alerts/rules").body().findValuesAsText("name"))
+                .contains("failed-ns", "depth-ns");
+        assertThat(viewerOfA.get("/api/v1/alerts?rule=failed-ns").body().toString())
+                .contains(failedInA);
+        assertThat(viewerOfB.get("/api/v1/alerts/rules").body().findValuesAsText("name"))
+                .doesNotContain("failed-ns", "depth-ns");
+        assertThat(viewerOfB.get("/api/v1/alerts/rules/failed-ns").status()).isEqualTo(404);
+        assertThat(viewerOfB.get("/api/v1/alerts").body().toString()).doesNotContain(failedInA, "failed-ns");
         pausedJobScan(() -> {
             for (int i = 0; i < 5; i++) node.api.submit("{\"jobType\":\"noop\",\"namespace\":\"alerts-b\"}");
             for (int i = 0; i < 2; i++) node.api.submit("{\"jobType\":\"noop\",\"namespace\":\"alerts-a\"}");

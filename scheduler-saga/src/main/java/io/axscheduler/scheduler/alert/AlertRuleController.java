@@ -1,7 +1,11 @@
 package io.axscheduler.scheduler.alert;
 
+import io.axscheduler.api.problem.NotFoundException;
+import io.axscheduler.api.security.Caller;
+import io.axscheduler.api.security.Role;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -9,6 +13,7 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.PutMapping;
+import org.springframework.web.bind.annotation.RequestAttribute;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
@@ -25,13 +30,28 @@ public class AlertRuleController {
     }
 
     @GetMapping
-    public Map<String, List<AlertRule>> list() {
-        return Map.of("items", rules.all());
+    public Map<String, List<AlertRule>> list(@RequestAttribute(Caller.ATTRIBUTE) Caller caller) {
+        return Map.of(
+                "items", rules.all().stream().filter(r -> visible(r, caller)).toList());
     }
 
     @GetMapping("/{name}")
-    public AlertRule find(@PathVariable("name") String name) {
-        return rules.find(name);
+    public AlertRule find(@PathVariable("name") String name, @RequestAttribute(Caller.ATTRIBUTE) Caller caller) {
+        AlertRule rule = rules.find(name);
+        if (!visible(rule, caller)) throw new NotFoundException("alert rule", name);
+        return rule;
+    }
+
+    /**
+     * An admin sees every rule; anyone else only those narrowed to a namespace it may see: a rule's alerts name the jobs,
+     * schedules and errors it watches, and a rule of the whole cluster watches every namespace.
+     */
+    static boolean visible(AlertRule rule, Caller caller) {
+        Set<String> namespaces = caller.namespaces(Role.VIEWER);
+        if (namespaces == null) return true;
+        return rule.filter() != null
+                && rule.filter().namespace() != null
+                && namespaces.contains(rule.filter().namespace());
     }
 
     @PostMapping
