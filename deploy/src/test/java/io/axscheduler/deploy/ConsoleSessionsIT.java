@@ -145,6 +145,9 @@ class ConsoleSessionsIT {
         Browser browser = new Browser();
         browser.signIn(a, "olga", "olga-password-1");
         String page = "/console/schedules/" + id;
+        // an OPERATOR pauses and resumes, and is not offered the forms it may not save
+        assertThat(browser.get(b, page + "/edit").statusCode()).isEqualTo(403);
+        assertThat(browser.get(b, "/console/schedules/new").statusCode()).isEqualTo(403);
         // node-a pauses it (and caches it paused), node-b resumes it, node-a is asked to pause it again
         for (Node node : List.of(a, b, a)) {
             String action = node == b ? "resume" : "pause";

@@ -156,13 +156,17 @@
           testid(form, 'cron-warning').textContent = b.firesPerDay > warnAbove
             ? form.getAttribute('data-warn-text').replace('{n}', b.firesPerDay) : '';
           testid(form, 'cron-next-title').textContent = form.getAttribute('data-fires-text').replace('{zone}', b.timezone);
-          var local = new Intl.DateTimeFormat('sv-SE', {
-            timeZone: b.timezone, year: 'numeric', month: '2-digit', day: '2-digit',
-            hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false });
+          // the browser may not know a zone Java does (GMT+8): the instants are shown then, without local times
+          var local = null;
+          try {
+            local = new Intl.DateTimeFormat('sv-SE', {
+              timeZone: b.timezone, year: 'numeric', month: '2-digit', day: '2-digit',
+              hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false });
+          } catch (e) { local = null; }
           (b.nextFireTimes || []).forEach(function (t) {
             var li = document.createElement('li');
             li.setAttribute('data-testid', 'cron-next-fire');
-            li.textContent = local.format(new Date(t)) + '  (' + t + ')';
+            li.textContent = local ? local.format(new Date(t)) + '  (' + t + ')' : t;
             list.appendChild(li);
           });
         })
@@ -174,15 +178,23 @@
     event.preventDefault();
     var form = event.target;
     var errors = testid(form, 'schedule-errors');
-    var params;
+    var params, backoff;
     try { params = JSON.parse(field(form, 'params').value || '{}'); }
     catch (e) { errors.textContent = 'params: ' + e.message; return false; }
+    try { backoff = field(form, 'backoff').value.trim() ? JSON.parse(field(form, 'backoff').value) : null; }
+    catch (e) { errors.textContent = 'backoff: ' + e.message; return false; }
+    // every field of the job the API takes: one left out would be saved as its default
+    var job = { jobType: field(form, 'jobType').value, params: params,
+                priority: Number(field(form, 'priority').value || 0),
+                maxRetries: Number(field(form, 'maxRetries').value), timeoutMs: Number(field(form, 'timeoutMs').value) };
+    if (backoff !== null) job.backoff = backoff;
+    if (field(form, 'executorApp').value.trim()) job.executorApp = field(form, 'executorApp').value.trim();
+    if (field(form, 'routeStrategy').value) job.routeStrategy = field(form, 'routeStrategy').value;
     var body = {
       name: field(form, 'name').value,
       namespace: field(form, 'namespace').value.trim() || 'default',
       trigger: triggerOf(form),
-      job: { jobType: field(form, 'jobType').value, params: params,
-             maxRetries: Number(field(form, 'maxRetries').value), timeoutMs: Number(field(form, 'timeoutMs').value) },
+      job: job,
       misfirePolicy: field(form, 'misfirePolicy').value,
       overlapPolicy: field(form, 'overlapPolicy').value
     };

@@ -3,6 +3,7 @@ package io.axscheduler.console;
 import io.axscheduler.api.Namespaces;
 import io.axscheduler.api.job.JobStatus;
 import io.axscheduler.api.problem.FieldError;
+import io.axscheduler.api.problem.ForbiddenException;
 import io.axscheduler.api.problem.InvalidRequestException;
 import io.axscheduler.api.problem.NotFoundException;
 import io.axscheduler.api.query.FindJob;
@@ -229,12 +230,17 @@ class ConsolePages {
 
     @GetMapping("/console/schedules/new")
     String newSchedule(Model model) {
+        // the form is for one who may save it: an EDITOR somewhere (the API checks the namespace it is saved in)
+        if (!access.mayIn(ConsoleAccess.Action.EDIT_SCHEDULE.name(), null))
+            throw new ForbiddenException("not allowed: " + ConsoleAccess.Action.EDIT_SCHEDULE);
         return scheduleForm(null, model);
     }
 
     @GetMapping("/console/schedules/{scheduleId}/edit")
     String editSchedule(@PathVariable("scheduleId") String scheduleId, Model model) {
-        return scheduleForm(schedule(scheduleId), model);
+        ScheduleView schedule = schedule(scheduleId);
+        access.require(ConsoleAccess.Action.EDIT_SCHEDULE, schedule.namespace());
+        return scheduleForm(schedule, model);
     }
 
     /** The form posts to the schedule API itself, which validates it as it validates any client's request. */
@@ -246,6 +252,14 @@ class ConsolePages {
                     schedule == null
                             ? "{}"
                             : json.writeValueAsString(schedule.job().params()));
+            // every field of the job the form does not show as its own input is carried as it is, so a save
+            // changes only what the user changed
+            model.addAttribute(
+                    "backoffJson",
+                    schedule == null
+                            ? ""
+                            : json.writeValueAsString(
+                                    withoutNulls(schedule.job().retryPolicy().backoff())));
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
@@ -260,6 +274,8 @@ class ConsolePages {
         model.addAttribute("misfirePolicies", io.axscheduler.api.schedule.MisfirePolicy.values());
         model.addAttribute("overlapPolicies", io.axscheduler.api.schedule.OverlapPolicy.values());
         model.addAttribute("warnAbove", firesPerDayWarning);
+        model.addAttribute("routeStrategies", io.axscheduler.api.job.RouteStrategy.values());
+        model.addAttribute("defaultMaxRetries", io.axscheduler.api.job.RetryPolicy.DEFAULT_MAX_RETRIES);
         model.addAttribute("page", "schedules");
         return "console/schedule-form";
     }
@@ -383,6 +399,16 @@ class ConsolePages {
                 .orElseThrow(() -> new NotFoundException("schedule", scheduleId));
         access.see(s.namespace(), "schedule", scheduleId);
         return s;
+    }
+
+    /** A backoff as the API takes it back: only the fields it has (exponential or a list of delays, never both). */
+    static Map<String, Object> withoutNulls(io.axscheduler.api.job.Backoff backoff) {
+        Map<String, Object> fields = new java.util.LinkedHashMap<>();
+        if (backoff.initialMs() != null) fields.put("initialMs", backoff.initialMs());
+        if (backoff.multiplier() != null) fields.put("multiplier", backoff.multiplier());
+        if (backoff.maxMs() != null) fields.put("maxMs", backoff.maxMs());
+        if (backoff.delaysMs() != null) fields.put("delaysMs", backoff.delaysMs());
+        return fields;
     }
 
     /** An instant as a datetime-local input shows it: the console reads such values as UTC. */
