@@ -17,6 +17,7 @@ import io.axscheduler.api.security.Access;
 import io.axscheduler.api.security.Caller;
 import io.axscheduler.api.security.Role;
 import io.axscheduler.api.spi.JobTypeCatalog;
+import io.axscheduler.api.worker.RegisterWorker;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
@@ -90,7 +91,7 @@ public final class JobRequestParser {
         } else {
             checkJobType(f, jobTypes, namespace, jobType);
         }
-        String jobKey = f.string("jobKey", MAX_KEY_LENGTH);
+        String jobKey = f.name("jobKey", MAX_KEY_LENGTH);
         if (jobKey != null) {
             RESERVED_KEY_PREFIXES.stream()
                     .filter(jobKey::startsWith)
@@ -105,7 +106,7 @@ public final class JobRequestParser {
                 (int) f.integer("maxRetries", 0, RetryPolicy.MAX_RETRIES_LIMIT, RetryPolicy.DEFAULT_MAX_RETRIES);
         Backoff backoff = readBackoff(f);
         long timeoutMs = f.integer("timeoutMs", 1, MAX_TIMEOUT_MS, 30_000);
-        String executorApp = f.string("executorApp", MAX_NAME_LENGTH);
+        String executorApp = executorApp(f);
         String routeStrategy = f.string("routeStrategy", MAX_NAME_LENGTH);
         if (routeStrategy != null && !isRouteStrategy(routeStrategy)) {
             f.error("routeStrategy", "must be one of " + List.of(RouteStrategy.values()));
@@ -234,6 +235,16 @@ public final class JobRequestParser {
     }
 
     /** {@code backoff}: exponential or an explicit list of delays, each bounded. Shared with schedules. */
+    /** A job's {@code executorApp}: a name a worker can register under ({@link RegisterWorker#NAME}), or none. */
+    public static String executorApp(JsonFields f) {
+        String app = f.string("executorApp", MAX_NAME_LENGTH);
+        if (app != null && !RegisterWorker.NAME.matcher(app).matches()) {
+            f.error("executorApp", "must match " + RegisterWorker.NAME.pattern() + ", as a worker's app does");
+            return null;
+        }
+        return app;
+    }
+
     public static Backoff readBackoff(JsonFields f) {
         JsonNode node = f.node("backoff");
         if (node == null) return Backoff.defaults();

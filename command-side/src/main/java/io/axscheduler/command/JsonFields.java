@@ -99,6 +99,24 @@ public final class JsonFields {
         return s;
     }
 
+    /**
+     * A string that names something (a job key, a schedule's name): as {@link #string}, and without control characters
+     * or bidirectional formatting characters, which would break the lines of logs and make a name display as another.
+     */
+    public String name(String field, int maxLength) {
+        String s = string(field, maxLength);
+        if (s == null) return null;
+        if (s.codePoints().anyMatch(JsonFields::unprintable)) {
+            error(field, "must not hold control characters or bidirectional formatting characters");
+            return null;
+        }
+        return s;
+    }
+
+    private static boolean unprintable(int c) {
+        return Character.isISOControl(c) || (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069);
+    }
+
     public long integer(String field, long min, long max, long fallback) {
         return has(field) ? integer(field, min, max) : fallback;
     }

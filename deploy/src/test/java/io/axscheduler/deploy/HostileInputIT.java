@@ -185,6 +185,34 @@ class HostileInputIT {
     }
 
     @Test
+    void control_and_bidi_characters_in_names_and_an_app_no_worker_could_have_are_refused() {
+        for (String key : List.of("a\\u0000b", "line\\nbreak", "\\u001b[31mred", "txt\\u202eexe.txt", "x\\u2066y")) {
+            assertRefused(send("POST", "/api/v1/jobs", "{\"jobKey\":\"" + key + "\",\"jobType\":\"noop\"}"), "jobKey");
+        }
+        assertRefused(
+                send(
+                        "POST",
+                        "/api/v1/schedules",
+                        "{\"name\":\"line1\\nline2\",\"trigger\":{\"type\":\"fixedRate\",\"intervalMs\":60000},"
+                                + "\"job\":{\"jobType\":\"noop\"}}"),
+                "name");
+        assertRefused(
+                send("POST", "/api/v1/jobs", "{\"jobType\":\"noop\",\"executorApp\":\"bad app\\u0000\"}"),
+                "executorApp");
+        assertRefused(
+                send(
+                        "POST",
+                        "/api/v1/schedules",
+                        "{\"name\":\"remote\",\"trigger\":{\"type\":\"fixedRate\",\"intervalMs\":60000},"
+                                + "\"job\":{\"jobType\":\"noop\",\"executorApp\":\"has space\"}}"),
+                "job.executorApp");
+        // what names may hold: any printable text, in any script
+        assertThat(send("POST", "/api/v1/jobs", "{\"jobKey\":\"订单-42 ✓\",\"jobType\":\"noop\"}")
+                        .status())
+                .isEqualTo(201);
+    }
+
+    @Test
     void parallel_manual_triggers_each_make_a_job_that_exists() throws Exception {
         String schedule = ScheduleHttp.create(node.api, """
                 {"name":"yearly","trigger":{"type":"cron","expression":"0 0 0 1 1 ?","timezone":"UTC"},

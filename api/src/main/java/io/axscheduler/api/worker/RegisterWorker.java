@@ -1,12 +1,19 @@
 package io.axscheduler.api.worker;
 
 import java.util.List;
+import java.util.regex.Pattern;
 
 /**
  * A worker announces itself: {@code address} is the base URL the scheduler pushes jobs to, {@code capacity} how
  * many jobs it runs at once (its pool size).
  */
 public record RegisterWorker(String app, String address, List<String> jobTypes, int capacity, String namespace) {
+
+    /**
+     * What an app's name and each job type a worker registers must match; a job's {@code executorApp} must too, or no
+     * worker could ever take it.
+     */
+    public static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
 
     public RegisterWorker {
         namespace = io.axscheduler.api.Namespaces.orDefault(namespace);

@@ -88,7 +88,7 @@ final class ScheduleRequestParser {
         int before = errors.size();
         JsonFields f = new JsonFields(body, prefix, errors);
         f.rejectUnknown(FIELDS);
-        String name = f.string("name", MAX_NAME_LENGTH);
+        String name = f.name("name", MAX_NAME_LENGTH);
         Trigger trigger = trigger(f, now);
         String namespace = JobRequestParser.namespace(f);
         JobTemplate job = job(f, schedulesNamespace != null ? schedulesNamespace : namespace);
@@ -213,7 +213,7 @@ final class ScheduleRequestParser {
                 : RetryPolicy.DEFAULT_MAX_RETRIES;
         Backoff backoff = JobRequestParser.readBackoff(f);
         long timeoutMs = f.has("timeoutMs") ? f.integer("timeoutMs", 1, MAX_TIMEOUT_MS) : 30_000;
-        String executorApp = f.string("executorApp", 100);
+        String executorApp = JobRequestParser.executorApp(f);
         String routeStrategy = f.string("routeStrategy", 100);
         if (routeStrategy != null
                 && Arrays.stream(RouteStrategy.values()).noneMatch(s -> s.name().equals(routeStrategy))) {

@@ -38,7 +38,7 @@ public class WorkerRegistry {
 
     static final int MAX_JOB_TYPES = 100;
     static final long MISS_REFRESH_MS = 100;
-    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
+    private static final Pattern NAME = RegisterWorker.NAME;
     private static final String COLUMNS = "worker_id, app, address, job_types, capacity, registered_at, last_heartbeat,"
             + " in_flight, last_used, consecutive_failures, cooling_until, namespace";
     private static final SecureRandom random = new SecureRandom();
