@@ -217,6 +217,16 @@ class ExplainIT {
         assertThat(codes(notAFireTime)).containsExactly("NOT_A_FIRE_TIME");
         assertThat(notAFireTime.at("/reasons/0/details/nextFireTimes").size()).isEqualTo(3);
 
+        // 02:30 does not exist in New York on 2027-03-14: the schedule fires at the gap's end, 03:30 EDT, and explain
+        // says so as the preview does (it said NOT_A_FIRE_TIME, counting from a minute before)
+        String dst = ScheduleHttp.create(node.api, """
+                {"name":"dst","trigger":{"type":"cron","expression":"0 30 2 * * ?","timezone":"America/New_York"},
+                 "job":{"jobType":"noop"}}""");
+        JsonNode gap = explainSchedule(dst, Instant.parse("2027-03-14T07:30:00Z"));
+        assertThat(codes(gap)).containsExactly("WAITING_UNTIL_DUE");
+        assertThat(gap.path("fireTime").asText()).startsWith("2027-03-14T07:30:00");
+        ScheduleHttp.delete(node.api, "/api/v1/schedules/" + dst);
+
         ScheduleHttp.delete(node.api, "/api/v1/schedules/" + id);
         assertThat(codes(explainSchedule(id, Instant.now().plusSeconds(1)))).containsExactly("DELETED");
         ScheduleHttp.delete(node.api, "/api/v1/schedules/" + nightly);

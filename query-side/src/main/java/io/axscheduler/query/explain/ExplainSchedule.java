@@ -287,8 +287,22 @@ public class ExplainSchedule {
         if (near.isPresent()) return near.get();
         Optional<Instant> next = FireTimes.next(trigger, anchor, at.minusMillis(NEAR_MS + 1));
         if (next.isPresent() && Math.abs(next.get().toEpochMilli() - at.toEpochMilli()) <= NEAR_MS) return next.get();
+        // a cron time that a daylight-saving gap skips fires at the gap's end, but only when counted from before
+        // the gap (as the schedule counts, from its previous fire): count from before any gap too
+        Instant from = at.minus(DST_REACH);
+        for (int i = 0; i < DST_STEPS; i++) {
+            Optional<Instant> n = FireTimes.next(trigger, anchor, from);
+            if (n.isEmpty() || n.get().toEpochMilli() > at.toEpochMilli() + NEAR_MS) return null;
+            if (Math.abs(n.get().toEpochMilli() - at.toEpochMilli()) <= NEAR_MS) return n.get();
+            from = n.get();
+        }
         return null;
     }
+
+    /** How far before an instant a daylight-saving gap that moved a fire onto it can begin: the largest gap is 1 h. */
+    private static final java.time.Duration DST_REACH = java.time.Duration.ofHours(2);
+    /** At most this many fire times are stepped through from there (a schedule firing every second has 7,200). */
+    private static final int DST_STEPS = 8_000;
 
     /** A skip covers its own fire time and, up to (not including) the next fire time it names, those it skipped. */
     private static boolean covers(ScheduleFireSkipped skip, Instant fireTime) {
