@@ -125,7 +125,11 @@ public final class FireTimes {
         };
     }
 
-    /** How many times the trigger fires in the 24 hours after {@code from} (a fixed delay: at most, if runs took no time). */
+    /**
+     * How many times the trigger fires in a day (a fixed delay: at most, if runs took no time). A cron expression is
+     * counted over the 24 hours from its first fire at or after {@code from}, so a day it does not fire at all (a
+     * weekday schedule looked at on a Sunday, a weekly one between its days) does not count as its day.
+     */
     public static long firesPerDay(Trigger trigger, Instant anchor, Instant from) {
         Instant end = from.plus(Duration.ofDays(1));
         return switch (trigger.type()) {
@@ -175,7 +179,9 @@ public final class FireTimes {
     // walk the day by minutes (at most 1,440 steps) and multiply, instead of stepping up to 86,400 times. The day
     // counted is the 24 hours from the start of the minute of `from`.
     private static long countCron(Trigger trigger, Instant from) {
-        Instant start = from.truncatedTo(ChronoUnit.MINUTES);
+        Optional<Instant> first = nextCron(trigger, from.minusMillis(1));
+        if (first.isEmpty()) return 0;
+        Instant start = first.get().truncatedTo(ChronoUnit.MINUTES);
         Instant end = start.plus(Duration.ofDays(1));
         Trigger byMinute = trigger;
         long perMinute = 1;

@@ -182,6 +182,20 @@ class FireTimesTest {
     }
 
     @Test
+    void fires_per_day_of_a_cron_counts_from_its_next_fire_so_a_day_without_fires_is_not_its_day() {
+        Instant saturday = Instant.parse("2026-12-05T12:00:00Z");
+        assertThat(FireTimes.firesPerDay(Trigger.cron("* * * ? * MON-FRI", "UTC", null), saturday, saturday))
+                .as("every second on weekdays, looked at on a Saturday")
+                .isEqualTo(86_400);
+        assertThat(FireTimes.firesPerDay(Trigger.cron("0 0 9 ? * MON", "UTC", null), saturday, saturday))
+                .as("weekly")
+                .isEqualTo(1);
+        assertThat(FireTimes.firesPerDay(Trigger.cron("0 0 0 1 1 ? 2020", "UTC", null), saturday, saturday))
+                .as("no fire ahead")
+                .isZero();
+    }
+
+    @Test
     void shortest_interval_is_what_the_floor_is_checked_against() {
         assertThat(FireTimes.shortestInterval(
                         Trigger.cron("*/1 * * * * ?", "UTC", null), clock.instant(), clock.instant()))
