@@ -145,6 +145,10 @@ class ConsoleSessionsIT {
         Browser browser = new Browser();
         browser.signIn(a, "olga", "olga-password-1");
         String page = "/console/schedules/" + id;
+        // the API on the session: a write without the session's CSRF token is told so, not that its role falls short
+        HttpResponse<String> noToken = browser.postForm(a, "/api/v1/schedules/" + id + "/pause", "");
+        assertThat(noToken.statusCode()).isEqualTo(403);
+        assertThat(noToken.body()).contains("CSRF token", "\"instance\":\"/api/v1/schedules/" + id + "/pause\"");
         // an OPERATOR pauses and resumes, and is not offered the forms it may not save
         assertThat(browser.get(b, page + "/edit").statusCode()).isEqualTo(403);
         assertThat(browser.get(b, "/console/schedules/new").statusCode()).isEqualTo(403);

@@ -5,6 +5,8 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.springframework.web.context.request.RequestContextHolder;
+import org.springframework.web.context.request.ServletRequestAttributes;
 
 /** 401 and 403 as application/problem+json, saying no more than that. */
 final class Problems {
@@ -22,6 +24,16 @@ final class Problems {
 
     void forbidden(HttpServletResponse response) throws IOException {
         write(response, 403, "Forbidden", "the credentials do not allow this");
+    }
+
+    /** A write riding on the console's session cookie without the session's CSRF token: not a matter of roles. */
+    void csrf(HttpServletResponse response) throws IOException {
+        write(
+                response,
+                403,
+                "Forbidden",
+                "missing or wrong CSRF token: a request on the console's session sends the token of its pages"
+                        + " (header X-CSRF-TOKEN or field _csrf); an API client sends a bearer token instead");
     }
 
     /** 400 naming one field (a header, a query parameter) and why, as the controllers' refusals do. */
@@ -46,6 +58,9 @@ final class Problems {
         body.put("title", title);
         body.put("status", status);
         body.put("detail", detail);
+        // as the controllers' problems name theirs: the path asked for (filters run inside RequestContextFilter)
+        if (RequestContextHolder.getRequestAttributes() instanceof ServletRequestAttributes request)
+            body.put("instance", request.getRequest().getRequestURI());
         if (error != null) body.put("errors", java.util.List.of(error));
         response.setStatus(status);
         response.setContentType("application/problem+json");

@@ -24,6 +24,7 @@ import org.springframework.security.web.access.intercept.AuthorizationFilter;
 import org.springframework.security.web.access.intercept.RequestAuthorizationContext;
 import org.springframework.security.web.authentication.AnonymousAuthenticationFilter;
 import org.springframework.security.web.context.HttpSessionSecurityContextRepository;
+import org.springframework.security.web.csrf.CsrfException;
 import org.springframework.security.web.header.writers.ReferrerPolicyHeaderWriter;
 import org.springframework.web.cors.CorsConfiguration;
 import org.springframework.web.cors.UrlBasedCorsConfigurationSource;
@@ -70,7 +71,10 @@ class SecuritySetup {
                 .addFilterBefore(new SignedInUsers(users), AnonymousAuthenticationFilter.class)
                 .addFilterBefore(new CallerFilter(oidc::caller, problems), AuthorizationFilter.class)
                 .exceptionHandling(e -> e.authenticationEntryPoint((req, res, ex) -> problems.unauthorized(res))
-                        .accessDeniedHandler((req, res, ex) -> problems.forbidden(res)))
+                        .accessDeniedHandler((req, res, ex) -> {
+                            if (ex instanceof CsrfException) problems.csrf(res);
+                            else problems.forbidden(res);
+                        }))
                 .headers(SecuritySetup::headers)
                 // a stream's end (its client gone, its time up) is dispatched again without the key's filter; the
                 // request it ends was authorized when it began
