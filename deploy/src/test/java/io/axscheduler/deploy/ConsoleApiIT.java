@@ -64,6 +64,27 @@ class ConsoleApiIT {
     }
 
     @Test
+    void a_node_no_longer_seen_is_gone_whatever_it_last_said_of_its_health() {
+        // a node that reported UP and then was killed: its row stays as it last wrote it
+        long minuteAgo = System.currentTimeMillis() - 60_000;
+        node.jdbc()
+                .update(
+                        "INSERT INTO console_nodes (node_id, started_at, last_seen, health, last_scan)"
+                                + " VALUES ('killed-node', ?, ?, 'UP', ?)",
+                        minuteAgo - 60_000,
+                        minuteAgo,
+                        minuteAgo);
+        JsonNode killed = null;
+        for (JsonNode n : node.api.get("/api/v1/stats/overview").body().path("nodes")) {
+            if (n.path("nodeId").asText().equals("killed-node")) killed = n;
+        }
+        assertThat(killed).as("the killed node's row").isNotNull();
+        assertThat(killed.path("alive").asBoolean()).isFalse();
+        assertThat(killed.path("health").asText()).isEqualTo("GONE");
+        node.jdbc().update("DELETE FROM console_nodes WHERE node_id = 'killed-node'");
+    }
+
+    @Test
     void outcomes_are_counted_per_minute_and_rebuilt_by_replay() {
         List<String> ids = new ArrayList<>();
         for (int i = 0; i < 5; i++) ids.add(node.api.submit("{\"jobType\":\"noop\"}"));

@@ -37,7 +37,13 @@ public record Overview(
 
     public record Failures(String jobType, long failed, long timedOut) {}
 
-    /** {@code alive}: seen within the last {@link StatsQueries#NODE_ALIVE_MS}. */
+    /** The health of a node no longer seen. */
+    public static final String GONE = "GONE";
+
+    /**
+     * {@code alive}: seen within the last {@link StatsQueries#NODE_ALIVE_MS}; {@code health}: what it last reported
+     * while alive, {@link #GONE} once it is not.
+     */
     public record NodeRow(
             String nodeId,
             Instant startedAt,

@@ -310,12 +310,14 @@ public class StatsQueries {
                 rs -> {
                     long[] w = work.getOrDefault(rs.getString(1), new long[2]);
                     long lastScan = rs.getLong(5);
+                    boolean alive = now - rs.getLong(3) <= NODE_ALIVE_MS;
                     list.add(new Overview.NodeRow(
                             rs.getString(1),
                             Instant.ofEpochMilli(rs.getLong(2)),
                             Instant.ofEpochMilli(rs.getLong(3)),
-                            now - rs.getLong(3) <= NODE_ALIVE_MS,
-                            rs.getString(4),
+                            alive,
+                            // what a node last said of itself holds only while it still says it
+                            alive ? rs.getString(4) : Overview.GONE,
                             rs.wasNull() || lastScan == 0 ? null : Instant.ofEpochMilli(lastScan),
                             w[0],
                             w[1]));
