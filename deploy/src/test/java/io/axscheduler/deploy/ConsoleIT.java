@@ -296,6 +296,15 @@ class ConsoleIT {
         assertThat(after.path("misfirePolicy").asText()).isEqualTo("SKIP");
         assertThat(after.path("overlapPolicy").asText()).isEqualTo("QUEUE");
         assertThat(after.path("job").path("priority").asInt()).isEqualTo(7);
+
+        // run now on a schedule deleted meanwhile (another tab, another user): the refusal is said
+        ScheduleHttp.delete(node.api, "/api/v1/schedules/" + scheduleId);
+        browser.find("schedule-trigger").click();
+        browser.await(Duration.ofSeconds(5), ExpectedConditions.alertIsPresent())
+                .accept();
+        org.openqa.selenium.Alert refused = browser.await(Duration.ofSeconds(5), ExpectedConditions.alertIsPresent());
+        assertThat(refused.getText()).as("the API's refusal").containsIgnoringCase("deleted");
+        refused.accept();
         ScheduleHttp.delete(node.api, "/api/v1/workers/" + worker.text("workerId"));
     }
 

@@ -213,8 +213,15 @@
 
   window.axTrigger = function (button) {
     if (!window.confirm(button.getAttribute('data-confirm-text'))) return;
+    // a refusal (the schedule deleted or paused meanwhile, a role) is said, not hidden behind a reload
     fetch(button.getAttribute('data-trigger'), {
       method: 'POST', headers: csrf({ 'Accept': 'application/json' }) })
-      .then(function () { window.location.reload(); });
+      .then(function (r) {
+        if (r.ok) { window.location.reload(); return; }
+        return r.json().then(
+          function (b) { window.alert(problemText(b)); },
+          function () { window.alert('HTTP ' + r.status); });
+      })
+      .catch(function (e) { window.alert(String(e)); });
   };
 })();
