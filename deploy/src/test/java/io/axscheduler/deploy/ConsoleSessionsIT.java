@@ -149,6 +149,14 @@ class ConsoleSessionsIT {
         HttpResponse<String> noToken = browser.postForm(a, "/api/v1/schedules/" + id + "/pause", "");
         assertThat(noToken.statusCode()).isEqualTo(403);
         assertThat(noToken.body()).contains("CSRF token", "\"instance\":\"/api/v1/schedules/" + id + "/pause\"");
+        // a bad instant asked of a page is said on the page (it was a raw problem+json document)
+        HttpResponse<String> badAt = browser.get(b, page + "?at=yesterday");
+        assertThat(badAt.statusCode()).isEqualTo(200);
+        assertThat(badAt.body()).contains("data-testid=\"why-at-error\"", "must be an ISO-8601 instant");
+        String job = a.api.submit("{\"jobType\":\"noop\"}");
+        HttpResponse<String> beforeJob = browser.get(b, "/console/jobs/" + job + "?asOf=1900-01-01T00:00:00Z");
+        assertThat(beforeJob.statusCode()).isEqualTo(200);
+        assertThat(beforeJob.body()).contains("data-testid=\"asof-error\"");
         // an OPERATOR pauses and resumes, and is not offered the forms it may not save
         assertThat(browser.get(b, page + "/edit").statusCode()).isEqualTo(403);
         assertThat(browser.get(b, "/console/schedules/new").statusCode()).isEqualTo(403);

@@ -203,9 +203,13 @@ class ConsolePages {
         model.addAttribute("timeline", Timeline.of(events));
         model.addAttribute("why", why.job(jobId, locale));
         if (blank(asOf) != null) {
-            Instant at = instant("asOf", asOf, null);
-            JobStateAsOf state = jobHistory.replayUntil(jobId, at);
-            model.addAttribute("asOf", state);
+            // a bad instant, or one before the job existed, is said beside the field: the page still shows the job
+            try {
+                JobStateAsOf state = jobHistory.replayUntil(jobId, instant("asOf", asOf, null));
+                model.addAttribute("asOf", state);
+            } catch (InvalidRequestException | NotFoundException e) {
+                model.addAttribute("asOfError", e.getMessage());
+            }
         }
         model.addAttribute("page", "jobs");
         return "console/job";
@@ -288,7 +292,15 @@ class ConsolePages {
             Locale locale,
             Model model) {
         ScheduleView s = schedule(scheduleId);
-        Instant whyAt = blank(at) == null ? clock.instant() : instant("at", at, null);
+        Instant whyAt = clock.instant();
+        if (blank(at) != null) {
+            // a bad instant is said beside the field, and the page answers for now
+            try {
+                whyAt = instant("at", at, null);
+            } catch (InvalidRequestException e) {
+                model.addAttribute("atError", e.getMessage());
+            }
+        }
         Long newest = jdbc.queryForObject(
                 "SELECT MAX(sequenceNumber) FROM DomainEventEntry WHERE aggregateIdentifier = :id",
                 Map.of("id", scheduleId),
