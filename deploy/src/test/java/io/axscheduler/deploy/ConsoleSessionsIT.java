@@ -170,6 +170,12 @@ class ConsoleSessionsIT {
             assertThat(b.api.get("/api/v1/schedules/" + id).text("state"))
                     .as("after " + action + " on " + node.id)
                     .isEqualTo(expected);
+            // a paused schedule's next fire time is said not to come until it is resumed, on its page and the list
+            for (String shown : List.of(page, "/console/schedules?name=console-pause")) {
+                assertThat(browser.get(node, shown).body().contains("paused: not until resumed"))
+                        .as(shown + " after " + action)
+                        .isEqualTo(expected.equals("PAUSED"));
+            }
         }
     }
 
