@@ -181,8 +181,9 @@ class AlertsIT {
         String job =
                 node.api.submit("{\"jobType\":\"sleep\",\"params\":{\"ms\":3000},\"timeoutMs\":300,\"maxRetries\":0}");
         node.api.awaitStatus(job, "TIMED_OUT");
-        assertThat(awaitHook("timeouts", "FIRING").at("/details/jobs/0/jobId").asText())
-                .isEqualTo(job);
+        JsonNode firing = awaitHook("timeouts", "FIRING");
+        assertThat(firing.at("/details/jobs/0/jobId").asText()).isEqualTo(job);
+        assertThat(firing.path("message").asText()).as("it counts runs").contains("1 run(s) of sleep timed out");
         awaitHook("timeouts", "RESOLVED");
     }
 

@@ -60,8 +60,10 @@ class AlertConditions {
         long threshold = rule.thresholdOrDefault();
         AlertRule.Filter f = rule.filter();
         return switch (rule.type()) {
-            case JOB_FAILED -> failures(nowMs, f, threshold, " AND for_good = 1", "failed for good");
-            case JOB_TIMED_OUT -> failures(nowMs, f, threshold, " AND outcome = 'TIMED_OUT'", "timed out");
+            // a job's last run failed or timed out with no retry left: each such job once
+            case JOB_FAILED -> failures(nowMs, f, threshold, " AND for_good = 1", "job(s)", "failed for good");
+            // every run that timed out, retried or not: a job timed out twice counts twice
+            case JOB_TIMED_OUT -> failures(nowMs, f, threshold, " AND outcome = 'TIMED_OUT'", "run(s)", "timed out");
             case SCHEDULE_BEHIND -> schedulesBehind(nowMs, f, threshold);
             case SCANNER_STALLED -> scannersStalled(nowMs, threshold);
             case QUEUE_DEPTH -> queueDepth(nowMs, f, threshold);
@@ -73,7 +75,7 @@ class AlertConditions {
     }
 
     private Map<String, Violation> failures(
-            long nowMs, AlertRule.Filter f, long threshold, String condition, String what) {
+            long nowMs, AlertRule.Filter f, long threshold, String condition, String counted, String what) {
         Map<String, Object> p = new HashMap<>(Map.of("since", nowMs - properties.eventWindowMs()));
         String where = filter(f, p, "job_type", "schedule_id");
         Map<String, List<Map<String, Object>>> byKey = new LinkedHashMap<>();
@@ -98,7 +100,7 @@ class AlertConditions {
             out.put(
                     key,
                     new Violation(
-                            jobs.size() + " job(s) of " + key + " " + what + " in the last "
+                            jobs.size() + " " + counted + " of " + key + " " + what + " in the last "
                                     + properties.eventWindowMs() / 1000 + " s; latest " + first.get("jobId") + ": "
                                     + first.get("error"),
                             Map.of(
