@@ -1,4 +1,5 @@
--- the console's signed-in sessions (Spring Session JDBC's own layout, its MySQL schema): any node serves a user
+-- the console's signed-in sessions (Spring Session JDBC's own layout, its MySQL schema, with unnamed primary keys,
+-- which MariaDB would otherwise warn about at every migration): any node serves a user
 -- signed in on another, and a restart signs no one out. Expired rows are deleted every minute by each node
 CREATE TABLE SPRING_SESSION (
     PRIMARY_ID            CHAR(36)     NOT NULL,
@@ -8,7 +9,7 @@ CREATE TABLE SPRING_SESSION (
     MAX_INACTIVE_INTERVAL INT          NOT NULL,
     EXPIRY_TIME           BIGINT       NOT NULL,
     PRINCIPAL_NAME        VARCHAR(100),
-    CONSTRAINT SPRING_SESSION_PK PRIMARY KEY (PRIMARY_ID)
+    PRIMARY KEY (PRIMARY_ID)
 ) ENGINE = InnoDB ROW_FORMAT = DYNAMIC;
 
 CREATE UNIQUE INDEX SPRING_SESSION_IX1 ON SPRING_SESSION (SESSION_ID);
@@ -19,7 +20,7 @@ CREATE TABLE SPRING_SESSION_ATTRIBUTES (
     SESSION_PRIMARY_ID CHAR(36)     NOT NULL,
     ATTRIBUTE_NAME     VARCHAR(200) NOT NULL,
     ATTRIBUTE_BYTES    MEDIUMBLOB   NOT NULL,
-    CONSTRAINT SPRING_SESSION_ATTRIBUTES_PK PRIMARY KEY (SESSION_PRIMARY_ID, ATTRIBUTE_NAME),
+    PRIMARY KEY (SESSION_PRIMARY_ID, ATTRIBUTE_NAME),
     CONSTRAINT SPRING_SESSION_ATTRIBUTES_FK FOREIGN KEY (SESSION_PRIMARY_ID)
         REFERENCES SPRING_SESSION (PRIMARY_ID) ON DELETE CASCADE
 ) ENGINE = InnoDB ROW_FORMAT = DYNAMIC;
