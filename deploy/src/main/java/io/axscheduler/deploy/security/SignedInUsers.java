@@ -42,29 +42,25 @@ final class SignedInUsers extends OncePerRequestFilter {
                 && signedIn.getPrincipal() instanceof Caller caller
                 && caller.actor().startsWith(ConsoleLogin.USER)) {
             String username = caller.actor().substring(ConsoleLogin.USER.length());
-            Optional<ConsoleUsers.Stored> now = users.find(username);
-            if (now.isEmpty() || madeAgain(signedIn, now.get())) {
+            Optional<ConsoleUsers.Stored> now = sameAccount(username, signedIn);
+            if (now.isEmpty()) {
                 HttpSession session = request.getSession(false);
                 if (session != null) session.invalidate();
                 SecurityContextHolder.clearContext();
-            } else if (!now.get().grants().equals(caller.grants())) {
-                UsernamePasswordAuthenticationToken current = UsernamePasswordAuthenticationToken.authenticated(
-                        new Caller(
-                                caller.actor(), caller.onBehalfOf(), now.get().grants()),
-                        null,
-                        List.of());
-                current.setDetails(signedIn.getDetails());
-                SecurityContext context = SecurityContextHolder.createEmptyContext();
-                context.setAuthentication(current);
-                SecurityContextHolder.setContext(context);
-            }
-            if (now.isPresent()) {
+            } else {
                 Set<Grant> grants = now.get().grants();
+                if (!grants.equals(caller.grants())) {
+                    UsernamePasswordAuthenticationToken current = UsernamePasswordAuthenticationToken.authenticated(
+                            new Caller(caller.actor(), caller.onBehalfOf(), grants), null, List.of());
+                    current.setDetails(signedIn.getDetails());
+                    SecurityContext context = SecurityContextHolder.createEmptyContext();
+                    context.setAuthentication(current);
+                    SecurityContextHolder.setContext(context);
+                }
                 request.setAttribute(Caller.STILL_HOLDS, (BooleanSupplier) () -> {
                     try {
-                        return users.find(username)
-                                .filter(u ->
-                                        !madeAgain(signedIn, u) && u.grants().equals(grants))
+                        return sameAccount(username, signedIn)
+                                .filter(u -> u.grants().equals(grants))
                                 .isPresent();
                     } catch (DataAccessException e) {
                         return true; // cannot be checked now: asked again later
@@ -75,8 +71,13 @@ final class SignedInUsers extends OncePerRequestFilter {
         chain.doFilter(request, response);
     }
 
-    /** Another account under the same name: the user was deleted and made again since this session signed in. */
-    private static boolean madeAgain(Authentication signedIn, ConsoleUsers.Stored now) {
-        return signedIn.getDetails() instanceof ConsoleLogin.Account account && now.createdAt() != account.createdAt();
+    /**
+     * The user as {@code console_users} holds them now, if it is still the account the session signed in to: empty when
+     * deleted, or deleted and made again under the same name since.
+     */
+    private Optional<ConsoleUsers.Stored> sameAccount(String username, Authentication signedIn) {
+        return users.find(username)
+                .filter(u -> !(signedIn.getDetails() instanceof ConsoleLogin.Account account)
+                        || u.createdAt() == account.createdAt());
     }
 }
