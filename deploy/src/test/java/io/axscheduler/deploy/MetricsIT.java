@@ -241,14 +241,7 @@ class MetricsIT {
     @Order(4)
     void workers_are_counted_by_app_and_state_and_an_app_whose_workers_left_shows_zero() throws Exception {
         ClusterGauges gauges = node.bean(ClusterGauges.class);
-        int closedPort;
-        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
-            closedPort = socket.getLocalPort();
-        }
-        Api.Response registered = node.api.post(
-                "/api/v1/workers/register",
-                "{\"app\":\"metrics-app\",\"address\":\"http://127.0.0.1:" + closedPort
-                        + "\",\"jobTypes\":[\"metrics-type\"],\"capacity\":1}");
+        Api.Response registered = WorkerRemoteIT.registerUnreachable(node, "metrics-app", "metrics-type");
         assertThat(registered.status()).as(registered.body().toString()).isEqualTo(201);
         gauges.refresh();
         Scrape with = Scrape.of(node);

@@ -225,14 +225,7 @@ class WorkerRemoteIT {
 
     @Test
     void a_worker_whose_pushes_keep_failing_cools_down_and_gets_no_new_work() throws Exception {
-        int closedPort;
-        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
-            closedPort = socket.getLocalPort();
-        }
-        Api.Response registered = node.api.post(
-                "/api/v1/workers/register",
-                "{\"app\":\"unreachable\",\"address\":\"http://127.0.0.1:" + closedPort
-                        + "\",\"jobTypes\":[\"unreachable-type\"],\"capacity\":1}");
+        Api.Response registered = registerUnreachable(node, "unreachable", "unreachable-type");
         String workerId = registered.text("workerId");
         String jobId = node.api.submit("{\"jobType\":\"unreachable-type\",\"executorApp\":\"unreachable\"}");
 
@@ -266,6 +259,18 @@ class WorkerRemoteIT {
                 .as(why.toString())
                 .isTrue();
         assertThat(deregister(workerId)).isEqualTo(204);
+    }
+
+    /** Registers a worker of {@code app} running {@code jobType} at an address where nothing listens: pushes fail. */
+    static Api.Response registerUnreachable(Node node, String app, String jobType) throws IOException {
+        int closedPort;
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+            closedPort = socket.getLocalPort();
+        }
+        return node.api.post(
+                "/api/v1/workers/register",
+                "{\"app\":\"" + app + "\",\"address\":\"http://127.0.0.1:" + closedPort + "\",\"jobTypes\":[\""
+                        + jobType + "\"],\"capacity\":1}");
     }
 
     static int deregister(String workerId) throws IOException, InterruptedException {
