@@ -72,6 +72,15 @@ class DatabaseOutageIT {
                     "node-outage",
                     Map.of("spring.datasource.username", "root", "spring.datasource.password", ""))) {
                 assertThat(node.api.submit("{\"jobType\":\"noop\"}")).isNotBlank();
+                // a console user signed in before the outage: its requests load their session from the database
+                Api.Response made = node.api.post(
+                        "/api/v1/admin/users",
+                        "{\"username\":\"olga\",\"password\":\"olga-password-1\","
+                                + "\"grants\":[{\"namespace\":\"default\",\"role\":\"VIEWER\"}]}");
+                assertThat(made.status()).as(made.body().toString()).isEqualTo(201);
+                ConsoleSessionsIT.Browser browser = new ConsoleSessionsIT.Browser();
+                browser.signIn(node, "olga", "olga-password-1");
+                assertThat(browser.signedInAt(node)).isTrue();
 
                 server.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
 
@@ -83,6 +92,20 @@ class DatabaseOutageIT {
                     assertThat(answer.headers().firstValue("Retry-After")).isPresent();
                     assertThat(answer.headers().firstValue("Content-Type").orElse(""))
                             .startsWith("application/problem+json");
+                }
+                // the session cannot be loaded: the same 503, not an internal error
+                for (String path : new String[] {"/api/v1/jobs", "/console"}) {
+                    HttpResponse<String> answer = browser.get(node, path);
+                    assertThat(answer.statusCode())
+                            .as(path + " " + answer.body())
+                            .isEqualTo(503);
+                    assertThat(answer.headers().firstValue("Retry-After"))
+                            .as(path)
+                            .isPresent();
+                    assertThat(answer.headers().firstValue("Content-Type").orElse(""))
+                            .as(path)
+                            .startsWith("application/problem+json");
+                    assertThat(answer.body()).contains("the database is unreachable");
                 }
             }
         } finally {
