@@ -358,6 +358,25 @@ class HostileInputIT {
         assertRefused(negative, "durationMs");
     }
 
+    @Test
+    void an_unknown_query_parameter_is_named_not_ignored() {
+        String job = node.api.submit("{\"jobType\":\"noop\"}");
+        // a misspelt filter listed every job as if it were the filtered list
+        Raw misspelt = send("GET", "/api/v1/jobs?stauts=FAILED", null);
+        assertRefused(misspelt, "stauts");
+        assertThat(misspelt.body()).contains("status");
+        assertRefused(send("GET", "/api/v1/schedules?state=ACTIVE&nmae=x", null), "nmae");
+        assertRefused(send("GET", "/api/v1/jobs/" + job + "?asOf=2026-01-01T00:00:00Z", null), "asOf");
+        assertRefused(send("POST", "/api/v1/jobs?dryRun=true", "{\"jobType\":\"noop\"}"), "dryRun");
+        assertRefused(send("GET", "/api/v1/jobs?%73tauts=1", null), "stauts");
+        // the known ones, encoded or not, and an empty pair
+        assertThat(send("GET", "/api/v1/jobs?status=SUCCEEDED&&%73ize=5", null).status())
+                .isEqualTo(200);
+        assertThat(send("GET", "/api/v1/jobs/" + job + "/history?asOf=" + java.time.Instant.now(), null)
+                        .status())
+                .isEqualTo(200);
+    }
+
     private static void assertRefused(Raw answer, String field) {
         assertThat(answer.status()).as(answer.body()).isEqualTo(400);
         assertThat(answer.contentType()).startsWith("application/problem+json");

@@ -1,0 +1,81 @@
+package io.axscheduler.deploy;
+
+import io.axscheduler.api.problem.InvalidRequestException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.MethodParameter;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.method.HandlerMethod;
+import org.springframework.web.servlet.HandlerInterceptor;
+import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
+import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
+
+/**
+ * A query parameter the API does not know is refused with 400 naming it, instead of being ignored: a misspelt filter
+ * ({@code ?stauts=FAILED}) would otherwise answer the whole unfiltered list as if it were the filtered one. The known
+ * names of an endpoint are those of its {@code @RequestParam}s; an endpoint that takes a map of them takes any.
+ */
+@Configuration(proxyBeanMethods = false)
+class KnownQueryParameters implements WebMvcConfigurer {
+
+    @Override
+    public void addInterceptors(InterceptorRegistry registry) {
+        registry.addInterceptor(new Refuse()).addPathPatterns("/api/**");
+    }
+
+    static final class Refuse implements HandlerInterceptor {
+
+        /** Per handler method its parameter names; empty when it takes any. */
+        private final Map<java.lang.reflect.Method, Optional<Set<String>>> known = new ConcurrentHashMap<>();
+
+        @Override
+        public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler) {
+            String query = request.getQueryString();
+            if (query == null || query.isEmpty() || !(handler instanceof HandlerMethod method)) return true;
+            Optional<Set<String>> names = known.computeIfAbsent(method.getMethod(), m -> namesOf(method));
+            if (names.isEmpty()) return true;
+            for (String pair : query.split("&")) {
+                if (pair.isEmpty()) continue;
+                int equals = pair.indexOf('=');
+                String name = decode(equals < 0 ? pair : pair.substring(0, equals));
+                if (!names.get().contains(name))
+                    throw InvalidRequestException.of(
+                            name.isEmpty() ? "query" : name,
+                            names.get().isEmpty()
+                                    ? "is not a parameter of this endpoint, which takes none"
+                                    : "is not a parameter of this endpoint; it takes "
+                                            + String.join(", ", names.get()));
+            }
+            return true;
+        }
+
+        private static Optional<Set<String>> namesOf(HandlerMethod method) {
+            Set<String> names = new TreeSet<>();
+            for (MethodParameter parameter : method.getMethodParameters()) {
+                RequestParam param = parameter.getParameterAnnotation(RequestParam.class);
+                if (param == null) continue;
+                if (Map.class.isAssignableFrom(parameter.getParameterType())) return Optional.empty();
+                String name = param.name().isEmpty() ? parameter.getParameterName() : param.name();
+                if (name == null) return Optional.empty();
+                names.add(name);
+            }
+            return Optional.of(names);
+        }
+
+        private static String decode(String name) {
+            try {
+                return URLDecoder.decode(name, StandardCharsets.UTF_8);
+            } catch (IllegalArgumentException e) {
+                return name;
+            }
+        }
+    }
+}
