@@ -46,4 +46,15 @@ public final class Access {
         if (visible == null || visible.contains(requested)) return Set.of(requested);
         return Set.of();
     }
+
+    /**
+     * Whether {@code caller} sees an alert rule narrowed to {@code ruleNamespace} ({@code null}: the whole cluster) and
+     * the alerts it raises: an admin every rule; anyone else only those narrowed to a namespace it may see, since a
+     * rule's alerts name the jobs, schedules and errors it watches, and a rule of the whole cluster watches every one.
+     */
+    public static boolean seesAlertRule(Caller caller, String ruleNamespace) {
+        if (caller == null) return false;
+        Set<String> namespaces = caller.namespaces(Role.VIEWER);
+        return namespaces == null || (ruleNamespace != null && namespaces.contains(ruleNamespace));
+    }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.axscheduler.api.problem.InvalidRequestException;
+import io.axscheduler.api.security.Access;
 import io.axscheduler.api.security.Caller;
 import io.axscheduler.api.security.Role;
 import java.time.Instant;
@@ -12,7 +13,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestAttribute;
@@ -36,14 +36,14 @@ public class AlertQueryController {
         this.json = json;
     }
 
-    /** The rules narrowed to one of {@code namespaces} ({@code filter.namespace}); at most a few hundred rules exist. */
-    private List<String> visibleRules(Set<String> namespaces) {
+    /** The rules {@code caller} sees ({@code filter.namespace}); at most a few hundred rules exist. */
+    private List<String> visibleRules(Caller caller) {
         List<String> names = new ArrayList<>();
         jdbc.query("SELECT name, filter_json FROM alert_rules", Map.of(), rs -> {
             try {
                 String namespace =
                         json.readTree(rs.getString(2)).path("namespace").asText(null);
-                if (namespace != null && namespaces.contains(namespace)) names.add(rs.getString(1));
+                if (Access.seesAlertRule(caller, namespace)) names.add(rs.getString(1));
             } catch (JsonProcessingException e) {
                 throw new IllegalStateException("alert_rules holds unreadable JSON", e);
             }
@@ -80,10 +80,9 @@ public class AlertQueryController {
             where.append(" AND rule = :rule");
             params.put("rule", rule);
         }
-        Set<String> namespaces = caller.namespaces(Role.VIEWER);
-        if (namespaces != null) {
-            // not an admin: the alerts of rules narrowed to a namespace the caller may see, no others
-            List<String> rules = visibleRules(namespaces);
+        if (caller.namespaces(Role.VIEWER) != null) {
+            // not an admin: the alerts of the rules the caller sees, no others
+            List<String> rules = visibleRules(caller);
             if (rules.isEmpty()) return Map.of("items", List.of());
             where.append(" AND rule IN (:visibleRules)");
             params.put("visibleRules", rules);

@@ -1,11 +1,10 @@
 package io.axscheduler.scheduler.alert;
 
 import io.axscheduler.api.problem.NotFoundException;
+import io.axscheduler.api.security.Access;
 import io.axscheduler.api.security.Caller;
-import io.axscheduler.api.security.Role;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -42,16 +41,8 @@ public class AlertRuleController {
         return rule;
     }
 
-    /**
-     * An admin sees every rule; anyone else only those narrowed to a namespace it may see: a rule's alerts name the jobs,
-     * schedules and errors it watches, and a rule of the whole cluster watches every namespace.
-     */
     static boolean visible(AlertRule rule, Caller caller) {
-        Set<String> namespaces = caller.namespaces(Role.VIEWER);
-        if (namespaces == null) return true;
-        return rule.filter() != null
-                && rule.filter().namespace() != null
-                && namespaces.contains(rule.filter().namespace());
+        return Access.seesAlertRule(caller, rule.filter() == null ? null : rule.filter().namespace());
     }
 
     @PostMapping
