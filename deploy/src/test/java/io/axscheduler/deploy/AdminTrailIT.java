@@ -110,6 +110,63 @@ class AdminTrailIT {
     }
 
     @Test
+    void alert_rule_changes_are_events_with_their_actor() {
+        String suffix = UUID.randomUUID().toString().substring(0, 8);
+        Api.Response admin = node.api.post(
+                "/api/v1/admin/api-keys",
+                "{\"name\":\"rules-admin-" + suffix + "\",\"grants\":[{\"role\":\"ADMIN\"}]}");
+        assertThat(admin.status()).isEqualTo(201);
+        Api second = node.api.as(admin.text("key"));
+        String rule = "failures-" + suffix;
+        Api.Response made = node.api.post(
+                "/api/v1/alerts/rules",
+                "{\"name\":\"" + rule + "\",\"type\":\"JOB_FAILED\",\"filter\":{\"namespace\":\"team-a\"},"
+                        + "\"threshold\":1,\"forMs\":0,\"channels\":[]}");
+        assertThat(made.status()).as(made.body().toString()).isEqualTo(201);
+        Api.Response changed = ScheduleHttp.put(
+                second,
+                "/api/v1/alerts/rules/" + rule,
+                "{\"type\":\"JOB_FAILED\",\"filter\":{\"namespace\":\"team-a\"},\"threshold\":5,\"forMs\":60000,"
+                        + "\"channels\":[]}");
+        assertThat(changed.status()).as(changed.body().toString()).isEqualTo(200);
+        // a refused change records nothing
+        assertThat(ScheduleHttp.put(
+                                second,
+                                "/api/v1/alerts/rules/" + rule,
+                                "{\"type\":\"JOB_FAILED\",\"threshold\":5,\"forMs\":-1,\"channels\":[]}")
+                        .status())
+                .isEqualTo(400);
+        assertThat(ScheduleHttp.delete(second, "/api/v1/alerts/rules/" + rule).status())
+                .isEqualTo(204);
+        assertThat(ScheduleHttp.delete(second, "/api/v1/alerts/rules/" + rule).status())
+                .isEqualTo(404);
+
+        List<JsonNode> trail = new ArrayList<>();
+        node.api.get("/api/v1/admin/audit?limit=500").body().path("events").forEach(e -> {
+            if (e.path("payload").path("name").asText().equals(rule)) trail.add(e);
+        });
+        assertThat(trail)
+                .extracting(e -> e.path("type").asText())
+                .containsExactly("AlertRuleDeleted", "AlertRuleUpdated", "AlertRuleCreated");
+        assertThat(trail)
+                .extracting(e -> e.path("actor").asText())
+                .containsExactly("key:rules-admin-" + suffix, "key:rules-admin-" + suffix, "key:bootstrap-admin");
+        JsonNode updated = trail.get(1).path("payload").path("rule");
+        assertThat(updated.path("threshold").asLong()).isEqualTo(5);
+        assertThat(updated.path("forMs").asLong()).isEqualTo(60000);
+        assertThat(updated.path("filter").path("namespace").asText()).isEqualTo("team-a");
+        assertThat(trail.get(2).path("payload").path("rule").path("threshold").asLong())
+                .isEqualTo(1);
+        // the stream of the rule, in the store
+        assertThat(node.jdbc()
+                        .queryForObject(
+                                "SELECT COUNT(*) FROM DomainEventEntry WHERE aggregateIdentifier = ?",
+                                Integer.class,
+                                "admin:alert-rule:" + rule))
+                .isEqualTo(3);
+    }
+
+    @Test
     void the_audit_pages_newest_first_and_only_for_an_admin() {
         for (int i = 0; i < 3; i++) {
             assertThat(node.api

@@ -1,7 +1,7 @@
 package io.axscheduler.api.admin;
 
 /**
- * The streams of the admin trail: key, user and rebuild changes are events of the aggregate type {@link #TYPE}, each
+ * The streams of the admin trail: key, user, alert rule and rebuild changes are events of the aggregate type {@link #TYPE}, each
  * stream named by what it is about. The common prefix keeps them apart from job and schedule ids (UUIDs) in the event
  * store's one namespace of aggregate ids, and lets the trail be read by a range of that key.
  */
@@ -18,6 +18,10 @@ public final class AdminTrails {
 
     public static String user(String username) {
         return PREFIX + "user:" + username;
+    }
+
+    public static String alertRule(String name) {
+        return PREFIX + "alert-rule:" + name;
     }
 
     public static String rebuild(String rebuildId) {

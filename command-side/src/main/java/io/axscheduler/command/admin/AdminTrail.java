@@ -3,6 +3,9 @@ package io.axscheduler.command.admin;
 import static org.axonframework.modelling.command.AggregateLifecycle.apply;
 
 import io.axscheduler.api.admin.AdminTrails;
+import io.axscheduler.api.admin.AlertRuleCreated;
+import io.axscheduler.api.admin.AlertRuleDeleted;
+import io.axscheduler.api.admin.AlertRuleUpdated;
 import io.axscheduler.api.admin.ApiKeyCreated;
 import io.axscheduler.api.admin.ApiKeyRevoked;
 import io.axscheduler.api.admin.ConsoleUserCreated;
@@ -11,6 +14,7 @@ import io.axscheduler.api.admin.CreateApiKey;
 import io.axscheduler.api.admin.CreateConsoleUser;
 import io.axscheduler.api.admin.DeleteConsoleUser;
 import io.axscheduler.api.admin.ProjectionRebuildRequested;
+import io.axscheduler.api.admin.RecordAlertRuleChange;
 import io.axscheduler.api.admin.RequestProjectionRebuild;
 import io.axscheduler.api.admin.RevokeApiKey;
 import java.util.List;
@@ -22,7 +26,7 @@ import org.axonframework.modelling.command.CreationPolicy;
 import org.axonframework.spring.stereotype.Aggregate;
 
 /**
- * The event-store record of an admin action on one key, one user name or one rebuild request, with its actor in the
+ * The event-store record of an admin action on one key, one user name, one alert rule or one rebuild request, with its actor in the
  * metadata like every other event. The tables (api_keys, console_users) decide what is allowed — a taken name, an
  * unknown id — and are written in the same transaction as these events, so the two agree. Every handler creates the
  * stream when it is missing: keys and users made before the trail existed are revoked and deleted like any other,
@@ -62,6 +66,16 @@ class AdminTrail {
 
     @CommandHandler
     @CreationPolicy(AggregateCreationPolicy.CREATE_IF_MISSING)
+    void handle(RecordAlertRuleChange c) {
+        switch (c.change()) {
+            case CREATED -> apply(new AlertRuleCreated(c.name(), c.rule()));
+            case UPDATED -> apply(new AlertRuleUpdated(c.name(), c.rule()));
+            case DELETED -> apply(new AlertRuleDeleted(c.name()));
+        }
+    }
+
+    @CommandHandler
+    @CreationPolicy(AggregateCreationPolicy.CREATE_IF_MISSING)
     void handle(RequestProjectionRebuild c) {
         apply(new ProjectionRebuildRequested(c.rebuildId(), c.name()));
     }
@@ -84,6 +98,21 @@ class AdminTrail {
     @EventSourcingHandler
     void on(ConsoleUserDeleted e) {
         trailId = AdminTrails.user(e.username());
+    }
+
+    @EventSourcingHandler
+    void on(AlertRuleCreated e) {
+        trailId = AdminTrails.alertRule(e.name());
+    }
+
+    @EventSourcingHandler
+    void on(AlertRuleUpdated e) {
+        trailId = AdminTrails.alertRule(e.name());
+    }
+
+    @EventSourcingHandler
+    void on(AlertRuleDeleted e) {
+        trailId = AdminTrails.alertRule(e.name());
     }
 
     @EventSourcingHandler

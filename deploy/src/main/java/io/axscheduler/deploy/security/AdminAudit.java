@@ -18,7 +18,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * {@code GET /api/v1/admin/audit}: the admin trail (key, user and rebuild events) read from the event store, newest
+ * {@code GET /api/v1/admin/audit}: the admin trail (key, user, alert rule and rebuild events) read from the event store, newest
  * first, {@link #DEFAULT_LIMIT} (at most {@link #MAX_LIMIT}) a page, the next page below the cursor {@code next}.
  * The trail's streams share the aggregate-id prefix {@code admin:}, so the read is a range of the event store's
  * unique (aggregateIdentifier, sequenceNumber) key, not a scan of every job's events.

@@ -42,22 +42,28 @@ public class AlertRuleController {
     }
 
     static boolean visible(AlertRule rule, Caller caller) {
-        return Access.seesAlertRule(caller, rule.filter() == null ? null : rule.filter().namespace());
+        return Access.seesAlertRule(
+                caller, rule.filter() == null ? null : rule.filter().namespace());
     }
 
     @PostMapping
-    public ResponseEntity<AlertRule> create(@RequestBody AlertRule rule) {
-        return ResponseEntity.status(HttpStatus.CREATED).body(rules.create(rule));
+    public ResponseEntity<AlertRule> create(
+            @RequestBody AlertRule rule, @RequestAttribute(Caller.ATTRIBUTE) Caller caller) {
+        return ResponseEntity.status(HttpStatus.CREATED).body(rules.create(rule, caller));
     }
 
     @PutMapping("/{name}")
-    public AlertRule update(@PathVariable("name") String name, @RequestBody AlertRule rule) {
-        return rules.update(name, rule);
+    public AlertRule update(
+            @PathVariable("name") String name,
+            @RequestBody AlertRule rule,
+            @RequestAttribute(Caller.ATTRIBUTE) Caller caller) {
+        return rules.update(name, rule, caller);
     }
 
     @DeleteMapping("/{name}")
-    public ResponseEntity<Void> delete(@PathVariable("name") String name) {
-        rules.delete(name);
+    public ResponseEntity<Void> delete(
+            @PathVariable("name") String name, @RequestAttribute(Caller.ATTRIBUTE) Caller caller) {
+        rules.delete(name, caller);
         return ResponseEntity.noContent().build();
     }
 }

@@ -3,28 +3,38 @@ package io.axscheduler.scheduler.alert;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.axscheduler.api.Metadata;
 import io.axscheduler.api.Namespaces;
+import io.axscheduler.api.admin.AlertRuleChange;
+import io.axscheduler.api.admin.RecordAlertRuleChange;
 import io.axscheduler.api.alert.AlertType;
 import io.axscheduler.api.problem.FieldError;
 import io.axscheduler.api.problem.IllegalTransitionException;
 import io.axscheduler.api.problem.InvalidRequestException;
 import io.axscheduler.api.problem.NotFoundException;
+import io.axscheduler.api.security.Caller;
 import io.axscheduler.scheduler.DatabaseTime;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
+import org.axonframework.commandhandling.GenericCommandMessage;
+import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.event.EventListener;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * The alert rules, kept in {@code alert_rules} so every node evaluates the same ones: the rules of the properties are
  * written there as each node starts (theirs win over an API rule of the same name), the API adds, changes and removes
- * the others. Every rule is checked before it is stored: a known type, named channels, bounded names and numbers.
+ * the others, each change an event of the admin trail with its actor (the properties' rules are the configuration's,
+ * not recorded). Every rule is checked before it is stored: a known type, named channels, bounded names and numbers.
  */
 @Component
 public class AlertRules {
@@ -34,15 +44,25 @@ public class AlertRules {
     static final int MAX_NAME = 100;
     static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.:-]{1,100}");
     private static final TypeReference<List<String>> STRINGS = new TypeReference<>() {};
+    private static final TypeReference<Map<String, Object>> STORED = new TypeReference<>() {};
 
     private final NamedParameterJdbcTemplate jdbc;
     private final AlertProperties properties;
     private final ObjectMapper json;
+    private final CommandGateway commands;
+    private final TransactionTemplate transaction;
 
-    public AlertRules(NamedParameterJdbcTemplate jdbc, AlertProperties properties, ObjectMapper json) {
+    public AlertRules(
+            NamedParameterJdbcTemplate jdbc,
+            AlertProperties properties,
+            ObjectMapper json,
+            CommandGateway commands,
+            PlatformTransactionManager transactions) {
         this.jdbc = jdbc;
         this.properties = properties;
         this.json = json;
+        this.commands = commands;
+        this.transaction = new TransactionTemplate(transactions);
     }
 
     @EventListener(ApplicationReadyEvent.class)
@@ -81,42 +101,69 @@ public class AlertRules {
                 .orElseThrow(() -> new NotFoundException("alert rule", name));
     }
 
-    public AlertRule create(AlertRule rule) {
+    /** Stores a new rule and records who made it (409 when the name is taken). */
+    public AlertRule create(AlertRule rule, Caller by) {
         requireValid(rule);
-        Integer count = jdbc.queryForObject("SELECT COUNT(*) FROM alert_rules", Map.of(), Integer.class);
-        if (count != null && count >= MAX_RULES)
-            throw InvalidRequestException.of("name", "at most " + MAX_RULES + " rules exist at once");
-        try {
-            jdbc.update(
-                    "INSERT INTO alert_rules (name, type, filter_json, threshold, for_ms, channels, max_per_window,"
-                            + " source, created_at, updated_at) VALUES (:name, :type, :filter, :threshold, :forMs,"
-                            + " :channels, :maxPerWindow, 'api', " + DatabaseTime.NOW_MS + ", " + DatabaseTime.NOW_MS
-                            + ")",
-                    params(rule));
-        } catch (DuplicateKeyException taken) {
-            throw new IllegalTransitionException("alert rule " + rule.name() + " already exists");
-        }
-        return find(rule.name());
+        return transaction.execute(tx -> {
+            Integer count = jdbc.queryForObject("SELECT COUNT(*) FROM alert_rules", Map.of(), Integer.class);
+            if (count != null && count >= MAX_RULES)
+                throw InvalidRequestException.of("name", "at most " + MAX_RULES + " rules exist at once");
+            try {
+                jdbc.update(
+                        "INSERT INTO alert_rules (name, type, filter_json, threshold, for_ms, channels, max_per_window,"
+                                + " source, created_at, updated_at) VALUES (:name, :type, :filter, :threshold, :forMs,"
+                                + " :channels, :maxPerWindow, 'api', " + DatabaseTime.NOW_MS + ", "
+                                + DatabaseTime.NOW_MS + ")",
+                        params(rule));
+            } catch (DuplicateKeyException taken) {
+                throw new IllegalTransitionException("alert rule " + rule.name() + " already exists");
+            }
+            AlertRule stored = find(rule.name());
+            record(stored.name(), AlertRuleChange.CREATED, stored, by);
+            return stored;
+        });
     }
 
-    public AlertRule update(String name, AlertRule rule) {
+    /** Changes a rule (404 when there is none of that name) and records who did. */
+    public AlertRule update(String name, AlertRule rule, Caller by) {
         AlertRule named = new AlertRule(
                 name, rule.type(), rule.filter(), rule.threshold(), rule.forMs(), rule.channels(), rule.maxPerWindow());
         requireValid(named);
-        int n = jdbc.update(
-                "UPDATE alert_rules SET type = :type, filter_json = :filter, threshold = :threshold, for_ms = :forMs,"
-                        + " channels = :channels, max_per_window = :maxPerWindow, updated_at = " + DatabaseTime.NOW_MS
-                        + " WHERE name = :name",
-                params(named));
-        if (n == 0) throw new NotFoundException("alert rule", name);
-        forgetPending(name);
-        return find(name);
+        return transaction.execute(tx -> {
+            int n = jdbc.update(
+                    "UPDATE alert_rules SET type = :type, filter_json = :filter, threshold = :threshold,"
+                            + " for_ms = :forMs, channels = :channels, max_per_window = :maxPerWindow, updated_at = "
+                            + DatabaseTime.NOW_MS + " WHERE name = :name",
+                    params(named));
+            if (n == 0) throw new NotFoundException("alert rule", name);
+            forgetPending(name);
+            AlertRule stored = find(name);
+            record(name, AlertRuleChange.UPDATED, stored, by);
+            return stored;
+        });
     }
 
-    public void delete(String name) {
-        if (jdbc.update("DELETE FROM alert_rules WHERE name = :name", Map.of("name", name)) == 0)
-            throw new NotFoundException("alert rule", name);
-        forgetPending(name);
+    /** Removes a rule (404 when there is none of that name) and records who did. */
+    public void delete(String name, Caller by) {
+        transaction.executeWithoutResult(tx -> {
+            if (jdbc.update("DELETE FROM alert_rules WHERE name = :name", Map.of("name", name)) == 0)
+                throw new NotFoundException("alert rule", name);
+            forgetPending(name);
+            record(name, AlertRuleChange.DELETED, null, by);
+        });
+    }
+
+    /**
+     * The change as an event of the admin trail, in the transaction of the row: the row's lock, taken first, puts two
+     * changes of one rule in line, so each appends after the other's event.
+     */
+    private void record(String name, AlertRuleChange change, AlertRule rule, Caller by) {
+        Map<String, Object> metadata = new HashMap<>();
+        metadata.put(Metadata.ACTOR, by == null ? Metadata.ANONYMOUS : by.actor());
+        if (by != null && by.onBehalfOf() != null) metadata.put(Metadata.ON_BEHALF_OF, by.onBehalfOf());
+        Map<String, Object> stored = rule == null ? null : json.convertValue(rule, STORED);
+        commands.sendAndWait(GenericCommandMessage.asCommandMessage(new RecordAlertRuleChange(name, change, stored))
+                .andMetaData(metadata));
     }
 
     /** A changed condition starts its forMs again: what held under the old one says nothing of the new. */

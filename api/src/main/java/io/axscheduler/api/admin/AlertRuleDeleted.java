@@ -1,0 +1,4 @@
+package io.axscheduler.api.admin;
+
+/** An alert rule removed through the API. */
+public record AlertRuleDeleted(String name) {}
