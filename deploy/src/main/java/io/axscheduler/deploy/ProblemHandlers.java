@@ -37,6 +37,8 @@ class ProblemHandlers extends ResponseEntityExceptionHandler {
     private static final Logger log = LoggerFactory.getLogger(ProblemHandlers.class);
     /** What a 503 asks a client to wait: about a connection timeout and a retry of the pool. */
     static final int RETRY_AFTER_S = 5;
+    /** The detail of every 503 for an unreachable database, whichever layer answers it. */
+    static final String UNREACHABLE = "the database is unreachable; nothing was written, try again";
 
     @ExceptionHandler(InvalidRequestException.class)
     ProblemDetail invalid(InvalidRequestException e) {
@@ -76,8 +78,7 @@ class ProblemHandlers extends ResponseEntityExceptionHandler {
     ResponseEntity<ProblemDetail> unexpected(Exception e) {
         if (databaseUnreachable(e)) {
             log.warn("request refused, the database is unreachable: {}", e.toString());
-            ProblemDetail problem = ProblemDetail.forStatusAndDetail(
-                    HttpStatus.SERVICE_UNAVAILABLE, "the database is unreachable; nothing was written, try again");
+            ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE, UNREACHABLE);
             problem.setTitle("Service unavailable");
             return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
                     .header(HttpHeaders.RETRY_AFTER, String.valueOf(RETRY_AFTER_S))

@@ -60,7 +60,7 @@ class SessionStoreOutage {
                 problem.put("type", "about:blank");
                 problem.put("title", "Service unavailable");
                 problem.put("status", 503);
-                problem.put("detail", "the database is unreachable; nothing was written, try again");
+                problem.put("detail", ProblemHandlers.UNREACHABLE);
                 problem.put("instance", request.getRequestURI());
                 json.writeValue(response.getOutputStream(), problem);
             }
