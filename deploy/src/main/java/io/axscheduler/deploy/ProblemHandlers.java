@@ -6,14 +6,11 @@ import io.axscheduler.api.problem.IllegalTransitionException;
 import io.axscheduler.api.problem.InvalidRequestException;
 import io.axscheduler.api.problem.JsonRefusals;
 import io.axscheduler.api.problem.NotFoundException;
-import java.sql.SQLException;
-import java.sql.SQLNonTransientConnectionException;
-import java.sql.SQLTransientConnectionException;
+import io.axscheduler.scheduler.DatabaseUnreachable;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.TypeMismatchException;
-import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
@@ -21,8 +18,6 @@ import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
-import org.springframework.jdbc.CannotGetJdbcConnectionException;
-import org.springframework.transaction.CannotCreateTransactionException;
 import org.springframework.web.bind.MissingRequestHeaderException;
 import org.springframework.web.bind.MissingServletRequestParameterException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
@@ -95,23 +90,9 @@ class ProblemHandlers extends ResponseEntityExceptionHandler {
                 .body(problem);
     }
 
-    /**
-     * A connection that could not be had or was lost (the pool's timeout, a refused or broken socket), however Spring,
-     * Axon or the driver wrapped it.
-     */
+    /** The database is out of reach (see {@link DatabaseUnreachable}): a 503, not an internal error. */
     static boolean databaseUnreachable(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof CannotGetJdbcConnectionException
-                    || t instanceof CannotCreateTransactionException
-                    || t instanceof DataAccessResourceFailureException
-                    || t instanceof SQLTransientConnectionException
-                    || t instanceof SQLNonTransientConnectionException) return true;
-            if (t instanceof SQLException sql
-                    && sql.getSQLState() != null
-                    && sql.getSQLState().startsWith("08")) return true;
-            if (t.getCause() == t) break;
-        }
-        return false;
+        return DatabaseUnreachable.in(e);
     }
 
     /**

@@ -2,6 +2,7 @@ package io.axscheduler.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.File;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -13,6 +14,8 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
@@ -20,7 +23,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A node whose database goes away answers 503 with Retry-After and problem+json, not 500: the client may try again,
- * and nothing was half-written. The database is a MariaDB server of this test's own (its own data directory and
+ * and nothing was half-written. A job that ends meanwhile is recorded as it ended once the database is back. The database is a MariaDB server of this test's own (its own data directory and
  * port), killed with SIGKILL under the running node.
  */
 class DatabaseOutageIT {
@@ -33,37 +36,11 @@ class DatabaseOutageIT {
         Assumptions.assumeTrue(
                 Files.isExecutable(MARIADBD) && Files.isExecutable(INSTALL_DB), "needs a local MariaDB install");
         Path dir = Files.createTempDirectory("ax-outage-db");
-        int port;
-        try (ServerSocket free = new ServerSocket(0)) {
-            port = free.getLocalPort();
-        }
-        Process install = new ProcessBuilder(
-                        INSTALL_DB.toString(),
-                        "--no-defaults",
-                        "--datadir=" + dir.resolve("data"),
-                        "--auth-root-authentication-method=normal",
-                        "--user=" + System.getProperty("user.name"))
-                .redirectErrorStream(true)
-                .redirectOutput(dir.resolve("install.log").toFile())
-                .start();
-        assertThat(install.waitFor(120, TimeUnit.SECONDS)).isTrue();
-        Process server = new ProcessBuilder(
-                        MARIADBD.toString(),
-                        "--no-defaults",
-                        "--datadir=" + dir.resolve("data"),
-                        "--port=" + port,
-                        "--bind-address=127.0.0.1",
-                        "--socket=" + dir.resolve("mysql.sock"),
-                        "--pid-file=" + dir.resolve("mysqld.pid"),
-                        "--skip-log-bin",
-                        "--innodb-buffer-pool-size=32M",
-                        "--user=" + System.getProperty("user.name"))
-                .redirectErrorStream(true)
-                .redirectOutput(new File(dir.resolve("server.log").toString()))
-                .start();
+        int port = freePort();
+        install(dir);
+        Process server = serve(dir, port);
         try {
             String url = "jdbc:mariadb://127.0.0.1:" + port + "/";
-            Await.until(Duration.ofSeconds(60), () -> canConnect(url), () -> "the test's MariaDB did not start");
             try (Connection c = DriverManager.getConnection(url, "root", "")) {
                 c.createStatement().execute("CREATE DATABASE ax_outage");
             }
@@ -81,8 +58,14 @@ class DatabaseOutageIT {
                 ConsoleSessionsIT.Browser browser = new ConsoleSessionsIT.Browser();
                 browser.signIn(node, "olga", "olga-password-1");
                 assertThat(browser.signedInAt(node)).isTrue();
+                // a job that ends while the database is away: its outcome waits for the database, and is written
+                // before the run deadline (due during the outage) can time the attempt out and run it again
+                String sleeper = node.api.submit(
+                        "{\"jobType\":\"sleep\",\"params\":{\"ms\":3000},\"timeoutMs\":6000,\"maxRetries\":1}");
+                node.api.awaitStatus(sleeper, "RUNNING");
 
                 server.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+                long killedAt = System.currentTimeMillis();
 
                 for (String[] request : new String[][] {
                     {"POST", "/api/v1/jobs", "{\"jobType\":\"noop\"}"}, {"GET", "/api/v1/jobs", null}
@@ -107,10 +90,65 @@ class DatabaseOutageIT {
                             .startsWith("application/problem+json");
                     assertThat(answer.body()).contains("the database is unreachable");
                 }
+
+                // well past the job's end, its run deadline, and the writer's few tries of old
+                Thread.sleep(Math.max(0, killedAt + 35_000 - System.currentTimeMillis()));
+                server = serve(dir, port);
+                JsonNode ended = node.api.awaitStatus(sleeper, "SUCCEEDED");
+                assertThat(ended.path("attempt").asInt()).as(ended.toString()).isEqualTo(1);
+                List<String> types = new ArrayList<>();
+                node.api
+                        .get("/api/v1/jobs/" + sleeper + "/history")
+                        .body()
+                        .path("events")
+                        .forEach(e -> types.add(e.path("type").asText()));
+                assertThat(types).as("ran once, never timed out").doesNotContain("JobTimedOut");
+                assertThat(types.stream().filter("JobStarted"::equals).count()).isEqualTo(1);
             }
         } finally {
             server.destroyForcibly();
         }
+    }
+
+    private static int freePort() throws Exception {
+        try (ServerSocket free = new ServerSocket(0)) {
+            return free.getLocalPort();
+        }
+    }
+
+    private static void install(Path dir) throws Exception {
+        Process install = new ProcessBuilder(
+                        INSTALL_DB.toString(),
+                        "--no-defaults",
+                        "--datadir=" + dir.resolve("data"),
+                        "--auth-root-authentication-method=normal",
+                        "--user=" + System.getProperty("user.name"))
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve("install.log").toFile())
+                .start();
+        assertThat(install.waitFor(120, TimeUnit.SECONDS)).isTrue();
+    }
+
+    /** The test's MariaDB on {@code dir}'s data, started (again) and answering on {@code port}. */
+    private static Process serve(Path dir, int port) throws Exception {
+        Process server = new ProcessBuilder(
+                        MARIADBD.toString(),
+                        "--no-defaults",
+                        "--datadir=" + dir.resolve("data"),
+                        "--port=" + port,
+                        "--bind-address=127.0.0.1",
+                        "--socket=" + dir.resolve("mysql.sock"),
+                        "--pid-file=" + dir.resolve("mysqld.pid"),
+                        "--skip-log-bin",
+                        "--innodb-buffer-pool-size=32M",
+                        "--user=" + System.getProperty("user.name"))
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(
+                        new File(dir.resolve("server.log").toString())))
+                .start();
+        String url = "jdbc:mariadb://127.0.0.1:" + port + "/";
+        Await.until(Duration.ofSeconds(60), () -> canConnect(url), () -> "the test's MariaDB did not start");
+        return server;
     }
 
     private static boolean canConnect(String url) {

@@ -38,6 +38,11 @@ public class JobLifecycleSaga {
     public static final String PROCESSING_GROUP = "job-lifecycle";
     static final String JOB_ID = "jobId";
     static final String RUN_DEADLINE = "job-run-timeout";
+    /** A run deadline firing later than this after it was due was held up: by the database or by no node running. */
+    static final long LATE_MS = 5_000;
+    /** What a late run deadline waits once more, for an outcome its node may hold queued until the database is back. */
+    static final Duration GRACE = Duration.ofSeconds(10);
+
     private static final Logger log = LoggerFactory.getLogger(JobLifecycleSaga.class);
 
     private String jobId;
@@ -47,7 +52,7 @@ public class JobLifecycleSaga {
 
     @StartSaga
     @SagaEventHandler(associationProperty = JOB_ID)
-    void on(JobStarted event, DeadlineManager deadlines, NamedParameterJdbcTemplate jdbc) {
+    void on(JobStarted event, DeadlineManager deadlines, NamedParameterJdbcTemplate jdbc, Clock clock) {
         jobId = event.jobId();
         attempt = event.attempt();
         retryPolicy = event.retryPolicy();
@@ -60,7 +65,9 @@ public class JobLifecycleSaga {
             return;
         }
         deadlineId = deadlines.schedule(
-                Duration.ofMillis(event.timeoutMs()), RUN_DEADLINE, new RunDeadline(event.attempt()));
+                Duration.ofMillis(event.timeoutMs()),
+                RUN_DEADLINE,
+                new RunDeadline(event.attempt(), clock.millis() + event.timeoutMs(), false));
     }
 
     @EndSaga
@@ -92,8 +99,26 @@ public class JobLifecycleSaga {
         cancelDeadline(deadlines);
     }
 
+    /**
+     * Times the attempt out. A deadline that comes more than {@link #LATE_MS} late was held up by a database outage (or
+     * by no node running), during which the attempt may well have ended: its node then holds the outcome until the
+     * database is back (see {@code ReportOutcomes}), and timing it out first would run the job again. Such a deadline
+     * waits {@link #GRACE} once more; an attempt that did not end is timed out then.
+     */
     @DeadlineHandler(deadlineName = RUN_DEADLINE)
-    void onRunDeadline(RunDeadline deadline, SchedulerCommands commands) {
+    void onRunDeadline(RunDeadline deadline, SchedulerCommands commands, DeadlineManager deadlines, Clock clock) {
+        long lateMs = deadline.dueAtMs() == 0 ? 0 : clock.millis() - deadline.dueAtMs();
+        if (!deadline.grace() && lateMs > LATE_MS) {
+            log.info(
+                    "run deadline of job {} attempt {} came {} ms late; its outcome may still be on its way, {} more",
+                    jobId,
+                    deadline.attempt(),
+                    lateMs,
+                    GRACE);
+            deadlineId = deadlines.schedule(
+                    GRACE, RUN_DEADLINE, new RunDeadline(deadline.attempt(), clock.millis() + GRACE.toMillis(), true));
+            return;
+        }
         try {
             commands.sendAndWait(new TimeOutJob(jobId, deadline.attempt(), TimeoutPhase.RUN));
         } catch (IllegalTransitionException alreadyEnded) {

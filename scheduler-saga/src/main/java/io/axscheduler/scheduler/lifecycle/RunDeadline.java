@@ -1,4 +1,8 @@
 package io.axscheduler.scheduler.lifecycle;
 
-/** The payload of a run deadline: which attempt it guards, so a late deadline cannot time out a newer attempt. */
-public record RunDeadline(int attempt) {}
+/**
+ * The payload of a run deadline: which attempt it guards, so a late deadline cannot time out a newer attempt; when it
+ * was due ({@code dueAtMs}, 0 in deadlines stored before it was kept); and whether it is already the grace period a
+ * late deadline gives the attempt's outcome ({@code grace}).
+ */
+public record RunDeadline(int attempt, long dueAtMs, boolean grace) {}

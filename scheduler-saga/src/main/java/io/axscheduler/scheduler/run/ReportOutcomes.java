@@ -2,6 +2,7 @@ package io.axscheduler.scheduler.run;
 
 import io.axscheduler.api.job.JobCommand;
 import io.axscheduler.api.problem.IllegalTransitionException;
+import io.axscheduler.scheduler.DatabaseUnreachable;
 import io.axscheduler.scheduler.SchedulerCommands;
 import io.axscheduler.scheduler.SchedulerProperties;
 import java.time.Clock;
@@ -17,17 +18,21 @@ import org.springframework.stereotype.Component;
 
 /**
  * Writes the outcomes of finished attempts, many in one transaction: a handler hands its outcome over and its thread
- * is free for the next job at once. The queue is bounded (a handler that finds it full waits). A batch that fails
- * whole — another node moved one of its jobs — is written again one outcome at a time, each tried a few times; an
- * outcome that still cannot be written is left to the saga's run deadline, which times the attempt out, so no job is
- * ever stuck. An outcome the job refuses (the attempt was canceled or timed out meanwhile) is dropped: the job only
- * takes the outcome of the attempt that is running.
+ * is free for the next job at once. The queue is bounded (a handler that finds it full waits). While the database is
+ * out of reach the writer waits for it, trying the batch again every {@link #OUTAGE_PAUSE_MS}, however long it takes:
+ * an outcome given up then would be timed out by its run deadline and the job run again (the run deadline, late after
+ * an outage, gives the writer a grace period first: see {@code JobLifecycleSaga}). A batch that fails whole for
+ * another reason — another node moved one of its jobs — is written again one outcome at a time, each tried a few
+ * times; an outcome that still cannot be written is left to the saga's run deadline, which times the attempt out, so
+ * no job is ever stuck. An outcome the job refuses (the attempt was canceled or timed out meanwhile) is dropped: the
+ * job only takes the outcome of the attempt that is running.
  */
 @Component
 public class ReportOutcomes {
 
     private static final Logger log = LoggerFactory.getLogger(ReportOutcomes.class);
     private static final int TRIES_ONE_BY_ONE = 5;
+    static final long OUTAGE_PAUSE_MS = 500;
 
     private final SchedulerCommands commands;
     private final BlockingQueue<JobCommand> queue;
@@ -132,7 +137,7 @@ public class ReportOutcomes {
     private void write(List<JobCommand> batch) {
         List<String> refusals;
         try {
-            refusals = commands.sendBatch(batch);
+            refusals = sendWaitingOutOutages(batch);
         } catch (RuntimeException whole) {
             log.debug(
                     "a batch of {} outcomes failed whole ({}); writing them one by one",
@@ -146,6 +151,29 @@ public class ReportOutcomes {
         }
     }
 
+    /** The batch, sent again while the database is out of reach (until the node stops); other failures thrown. */
+    private List<String> sendWaitingOutOutages(List<JobCommand> batch) {
+        long since = 0;
+        while (true) {
+            try {
+                List<String> refusals = commands.sendBatch(batch);
+                if (since != 0)
+                    log.info(
+                            "the database is back: {} outcomes written after {} ms",
+                            batch.size(),
+                            clock.millis() - since);
+                return refusals;
+            } catch (RuntimeException e) {
+                if (!DatabaseUnreachable.in(e) || stopping) throw e;
+                if (since == 0) {
+                    since = clock.millis();
+                    log.warn("the database is out of reach: {} outcomes wait for it ({})", batch.size(), e.toString());
+                }
+                sleepQuietly(OUTAGE_PAUSE_MS);
+            }
+        }
+    }
+
     private void writeOne(JobCommand outcome) {
         for (int i = 1; ; i++) {
             try {
@@ -155,6 +183,12 @@ public class ReportOutcomes {
                 log.debug("outcome refused, the attempt already ended: {}", refused.getMessage());
                 return;
             } catch (RuntimeException e) {
+                if (DatabaseUnreachable.in(e) && !stopping) {
+                    // not a try: the outcome waits for the database as the batches do
+                    i--;
+                    sleepQuietly(OUTAGE_PAUSE_MS);
+                    continue;
+                }
                 if (i == TRIES_ONE_BY_ONE) {
                     log.error("could not write {}; its run deadline will time the attempt out", outcome, e);
                     return;

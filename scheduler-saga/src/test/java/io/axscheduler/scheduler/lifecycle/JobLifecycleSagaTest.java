@@ -42,6 +42,9 @@ class JobLifecycleSagaTest {
         fixture.registerResource(new NamedParameterJdbcTemplate(new DriverManagerDataSource()));
     }
 
+    /** How far the saga's clock is ahead of the fixture's, whose deadlines always come on time: a late deadline. */
+    private Duration clockAhead = Duration.ZERO;
+
     /** The saga's clock follows the fixture's time, so runAt can be checked against it. */
     private final class FixtureClock extends Clock {
         @Override
@@ -56,8 +59,13 @@ class JobLifecycleSagaTest {
 
         @Override
         public Instant instant() {
-            return fixture.currentTime();
+            return fixture.currentTime().plus(clockAhead);
         }
+    }
+
+    /** The run deadline of an attempt started at T0. */
+    private static RunDeadline deadline(int attempt) {
+        return new RunDeadline(attempt, T0.plus(TIMEOUT).toEpochMilli(), false);
     }
 
     private static JobStarted started(int attempt, RetryPolicy policy) {
@@ -91,9 +99,9 @@ class JobLifecycleSagaTest {
     void a_started_attempt_gets_a_run_deadline_of_its_timeout_naming_the_attempt() {
         fixture.givenCurrentTime(T0)
                 .whenPublishingA(started(2))
-                .expectScheduledDeadline(TIMEOUT, new RunDeadline(2))
+                .expectScheduledDeadline(TIMEOUT, deadline(2))
                 .expectScheduledDeadlineWithName(TIMEOUT, "job-run-timeout")
-                .expectScheduledDeadline(T0.plus(TIMEOUT), new RunDeadline(2));
+                .expectScheduledDeadline(T0.plus(TIMEOUT), deadline(2));
     }
 
     @Test
@@ -102,8 +110,8 @@ class JobLifecycleSagaTest {
                 .andThenAPublished(started(1))
                 .whenPublishingA(started(2))
                 .expectActiveSagas(1)
-                .expectScheduledDeadline(TIMEOUT, new RunDeadline(2))
-                .expectNoScheduledDeadline(TIMEOUT, new RunDeadline(1));
+                .expectScheduledDeadline(TIMEOUT, deadline(2))
+                .expectNoScheduledDeadline(TIMEOUT, deadline(1));
     }
 
     @Test
@@ -113,7 +121,7 @@ class JobLifecycleSagaTest {
                 .andThenAPublished(failed(1))
                 .whenPublishingA(started(2))
                 .expectActiveSagas(1)
-                .expectScheduledDeadline(TIMEOUT, new RunDeadline(2))
+                .expectScheduledDeadline(TIMEOUT, deadline(2))
                 .expectNoDispatchedCommands();
     }
 
@@ -248,7 +256,7 @@ class JobLifecycleSagaTest {
                 .andThenAPublished(started(2))
                 .whenTimeElapses(TIMEOUT)
                 .expectTriggeredDeadlinesWithName("job-run-timeout")
-                .expectTriggeredDeadlines(new RunDeadline(2))
+                .expectTriggeredDeadlines(deadline(2))
                 .expectDispatchedCommands(new TimeOutJob(JOB_ID, 2, TimeoutPhase.RUN))
                 .expectActiveSagas(1);
     }
@@ -259,7 +267,7 @@ class JobLifecycleSagaTest {
                 .andThenAPublished(started(1))
                 .whenTimeElapses(TIMEOUT.minusMillis(1))
                 .expectNoDispatchedCommands()
-                .expectScheduledDeadline(Duration.ofMillis(1), new RunDeadline(1));
+                .expectScheduledDeadline(Duration.ofMillis(1), deadline(1));
     }
 
     @Test
@@ -302,7 +310,7 @@ class JobLifecycleSagaTest {
                 .whenPublishingA(new JobTimedOut(JOB_ID, 2, TimeoutPhase.CLAIM))
                 .expectNoDispatchedCommands()
                 .expectActiveSagas(1)
-                .expectScheduledDeadline(TIMEOUT, new RunDeadline(1));
+                .expectScheduledDeadline(TIMEOUT, deadline(1));
     }
 
     // --- cancel ---
@@ -323,6 +331,46 @@ class JobLifecycleSagaTest {
                 .andThenAPublished(started(1))
                 .whenPublishingA(new JobSucceeded("job-2", 1, "ok", 10))
                 .expectActiveSagas(1)
-                .expectScheduledDeadline(TIMEOUT, new RunDeadline(1));
+                .expectScheduledDeadline(TIMEOUT, deadline(1));
+    }
+
+    // --- a run deadline held up by an outage ---
+
+    @Test
+    void a_run_deadline_coming_late_waits_a_grace_period_for_the_outcome_on_its_way() {
+        var given = fixture.givenCurrentTime(T0).andThenAPublished(started(1));
+        // the database was out of reach when the deadline was due: it comes half a minute late
+        clockAhead = Duration.ofSeconds(30);
+        given.whenTimeElapses(TIMEOUT)
+                .expectNoDispatchedCommands()
+                .expectActiveSagas(1)
+                .expectScheduledDeadlineWithName(JobLifecycleSaga.GRACE, "job-run-timeout");
+    }
+
+    @Test
+    void the_outcome_arriving_in_the_grace_period_ends_the_saga_without_a_timeout() throws Exception {
+        var given = fixture.givenCurrentTime(T0).andThenAPublished(started(1));
+        clockAhead = Duration.ofSeconds(30);
+        given.andThenTimeElapses(TIMEOUT)
+                .whenPublishingA(new JobSucceeded(JOB_ID, 1, "ok", 10))
+                .expectActiveSagas(0)
+                .expectNoScheduledDeadlines()
+                .expectNoDispatchedCommands();
+    }
+
+    @Test
+    void after_its_grace_period_a_late_run_deadline_times_the_attempt_out() throws Exception {
+        var given = fixture.givenCurrentTime(T0).andThenAPublished(started(1));
+        clockAhead = Duration.ofSeconds(30);
+        given.andThenTimeElapses(TIMEOUT)
+                .whenTimeElapses(JobLifecycleSaga.GRACE)
+                .expectDispatchedCommands(new TimeOutJob(JOB_ID, 1, TimeoutPhase.RUN));
+    }
+
+    @Test
+    void a_run_deadline_late_by_less_than_the_limit_times_out_at_once() {
+        var given = fixture.givenCurrentTime(T0).andThenAPublished(started(1));
+        clockAhead = Duration.ofMillis(JobLifecycleSaga.LATE_MS);
+        given.whenTimeElapses(TIMEOUT).expectDispatchedCommands(new TimeOutJob(JOB_ID, 1, TimeoutPhase.RUN));
     }
 }

@@ -1,0 +1,33 @@
+package io.axscheduler.scheduler;
+
+import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLTransientConnectionException;
+import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.jdbc.CannotGetJdbcConnectionException;
+import org.springframework.transaction.CannotCreateTransactionException;
+
+/** Whether a failure is the database being out of reach, rather than anything about the work itself. */
+public final class DatabaseUnreachable {
+
+    private DatabaseUnreachable() {}
+
+    /**
+     * A connection that could not be had or was lost (the pool's timeout, a refused or broken socket), however Spring,
+     * Axon or the driver wrapped it.
+     */
+    public static boolean in(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof CannotGetJdbcConnectionException
+                    || t instanceof CannotCreateTransactionException
+                    || t instanceof DataAccessResourceFailureException
+                    || t instanceof SQLTransientConnectionException
+                    || t instanceof SQLNonTransientConnectionException) return true;
+            if (t instanceof SQLException sql
+                    && sql.getSQLState() != null
+                    && sql.getSQLState().startsWith("08")) return true;
+            if (t.getCause() == t) break;
+        }
+        return false;
+    }
+}
