@@ -284,7 +284,9 @@ public class ExplainJob {
                         null,
                         "jobType",
                         c.jobType()));
-            } else if (!remote) {
+            } else if (!remote || scanning.stream().allMatch(n -> n.pools().containsKey(c.jobType()))) {
+                // a job bound to no app goes to workers only from nodes without a pool of its type: with a pool on
+                // every scanning node, the workers that registered the type never get it
                 List<LiveState.NodeRow> scanningWithPool =
                         withPool.stream().filter(scanning::contains).toList();
                 // full pools hold back only a due job: by its time they may have room
