@@ -127,34 +127,25 @@ public class ExplainSchedule {
         if (fireTime == null) {
             List<Instant> next = FireTimes.preview(trigger, anchor, at, 3);
             Instant previous = previousRecorded(at, fired, skipped);
-            return answer(
-                    scheduleId,
-                    at,
+            // asked about a moment of a pause (the console asks about now): the pause first, as for a fire time
+            Optional<Reason> paused = pausedAt(pauses, at);
+            List<Reason> reasons = new ArrayList<>();
+            paused.ifPresent(reasons::add);
+            reasons.add(reason(
+                    "NOT_A_FIRE_TIME",
+                    "no fire time within " + NEAR_MS + " ms of " + at + "; the next are " + next
+                            + (paused.isPresent() ? " (none fires while the schedule is paused)" : ""),
                     null,
-                    reason(
-                            "NOT_A_FIRE_TIME",
-                            "no fire time within " + NEAR_MS + " ms of " + at + "; the next are " + next,
-                            null,
-                            "nextFireTimes",
-                            next,
-                            "previousFireTime",
-                            previous));
+                    "nextFireTimes",
+                    next,
+                    "previousFireTime",
+                    previous));
+            return new ScheduleExplanation(scheduleId, at, null, reasons);
         }
 
         List<Reason> reasons = new ArrayList<>();
+        pausedAt(pauses, fireTime).ifPresent(reasons::add);
         Instant f = fireTime;
-        pauses.stream()
-                .filter(p -> p.covers(f))
-                .findFirst()
-                .ifPresent(p -> reasons.add(reason(
-                        "PAUSED",
-                        "paused by " + actorName(p.actor()) + " from " + p.from()
-                                + (p.until() == null ? "" : " until " + p.until()),
-                        p.from(),
-                        "by",
-                        p.actor(),
-                        "until",
-                        p.until())));
         Optional<Timed<ScheduleFired>> fire =
                 fired.stream().filter(x -> x.event().fireTime().equals(f)).findFirst();
         Optional<Timed<ScheduleFireQueued>> held =
@@ -339,6 +330,22 @@ public class ExplainSchedule {
 
     private static String actorName(String actor) {
         return actor == null ? "an unnamed actor" : actor;
+    }
+
+    /** The pause that covers {@code t}, as a reason. */
+    private static Optional<Reason> pausedAt(List<Pause> pauses, Instant t) {
+        return pauses.stream()
+                .filter(p -> p.covers(t))
+                .findFirst()
+                .map(p -> reason(
+                        "PAUSED",
+                        "paused by " + actorName(p.actor()) + " from " + p.from()
+                                + (p.until() == null ? "" : " until " + p.until()),
+                        p.from(),
+                        "by",
+                        p.actor(),
+                        "until",
+                        p.until()));
     }
 
     private static ScheduleExplanation answer(String scheduleId, Instant at, Instant fireTime, Reason reason) {
