@@ -176,6 +176,36 @@ class AlertsIT {
     }
 
     @Test
+    void job_failed_counts_jobs_not_their_runs_again() {
+        rule("failed-twice", "JOB_FAILED", "{\"namespace\":\"alerts-c\"}", 2L, "[\"hook\"]");
+        String first = node.api.submit(
+                "{\"jobType\":\"flaky\",\"params\":{\"failTimes\":9},\"maxRetries\":0,\"namespace\":\"alerts-c\"}");
+        node.api.awaitStatus(first, "FAILED");
+        // an operator runs it again, and it fails for good again: still one job (it raised the alert before)
+        Api.Response again = node.api.post("/api/v1/jobs/" + first + "/retry", "{}");
+        assertThat(again.status()).as(again.body().toString()).isEqualTo(200);
+        Await.until(
+                Duration.ofSeconds(30),
+                () -> node.api
+                                        .get("/api/v1/jobs/" + first)
+                                        .body()
+                                        .path("attempt")
+                                        .asInt()
+                                == 2
+                        && node.api.get("/api/v1/jobs/" + first).text("status").equals("FAILED"),
+                () -> node.api.get("/api/v1/jobs/" + first).body().toString());
+        String second = node.api.submit(
+                "{\"jobType\":\"flaky\",\"params\":{\"failTimes\":9},\"maxRetries\":0,\"namespace\":\"alerts-c\"}");
+        node.api.awaitStatus(second, "FAILED");
+        JsonNode fired = awaitHook("failed-twice", "FIRING");
+        assertThat(fired.at("/details/count").asInt()).as(fired.toString()).isEqualTo(2);
+        List<String> jobs = new ArrayList<>();
+        fired.at("/details/jobs").forEach(j -> jobs.add(j.path("jobId").asText()));
+        assertThat(jobs).containsExactlyInAnyOrder(first, second);
+        assertThat(fired.path("message").asText()).contains("2 job(s)");
+    }
+
+    @Test
     void a_timed_out_run_raises_then_resolves() {
         rule("timeouts", "JOB_TIMED_OUT", "{\"jobType\":\"sleep\"}", 1L, "[\"hook\"]");
         String job =

@@ -60,10 +60,12 @@ class AlertConditions {
         long threshold = rule.thresholdOrDefault();
         AlertRule.Filter f = rule.filter();
         return switch (rule.type()) {
-            // a job's last run failed or timed out with no retry left: each such job once
-            case JOB_FAILED -> failures(nowMs, f, threshold, " AND for_good = 1", "job(s)", "failed for good");
+            // a job's last run failed or timed out with no retry left: each such job once, however often an operator
+            // ran it again and it failed again
+            case JOB_FAILED -> failures(nowMs, f, threshold, " AND for_good = 1", true, "job(s)", "failed for good");
             // every run that timed out, retried or not: a job timed out twice counts twice
-            case JOB_TIMED_OUT -> failures(nowMs, f, threshold, " AND outcome = 'TIMED_OUT'", "run(s)", "timed out");
+            case JOB_TIMED_OUT ->
+                failures(nowMs, f, threshold, " AND outcome = 'TIMED_OUT'", false, "run(s)", "timed out");
             case SCHEDULE_BEHIND -> schedulesBehind(nowMs, f, threshold);
             case SCANNER_STALLED -> scannersStalled(nowMs, threshold);
             case QUEUE_DEPTH -> queueDepth(nowMs, f, threshold);
@@ -74,17 +76,27 @@ class AlertConditions {
         };
     }
 
+    /** {@code perJob}: a job's latest row only (jobs counted), else every row (runs counted). */
     private Map<String, Violation> failures(
-            long nowMs, AlertRule.Filter f, long threshold, String condition, String counted, String what) {
+            long nowMs,
+            AlertRule.Filter f,
+            long threshold,
+            String condition,
+            boolean perJob,
+            String counted,
+            String what) {
         Map<String, Object> p = new HashMap<>(Map.of("since", nowMs - properties.eventWindowMs()));
         String where = filter(f, p, "job_type", "schedule_id");
         Map<String, List<Map<String, Object>>> byKey = new LinkedHashMap<>();
+        Set<String> jobsSeen = new HashSet<>();
         jdbc.query(
                 "SELECT job_id, attempt, job_type, schedule_id, error, failed_at FROM job_failures"
                         + " WHERE failed_at >= :since"
                         + condition + where + " ORDER BY failed_at DESC LIMIT 1000",
                 p,
                 rs -> {
+                    // newest first: a job's later rows are its earlier failures
+                    if (perJob && !jobsSeen.add(rs.getString("job_id"))) return;
                     String key = f.scheduleId() != null ? rs.getString("schedule_id") : rs.getString("job_type");
                     Map<String, Object> job = new LinkedHashMap<>();
                     job.put("jobId", rs.getString("job_id"));
