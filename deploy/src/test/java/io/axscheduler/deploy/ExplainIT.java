@@ -121,6 +121,16 @@ class ExplainIT {
         assertThat(codes(blocked)).containsExactly("NO_FREE_SLOT");
         assertThat(blocked.at("/reasons/0/details/pools/explain-node/threads").asInt())
                 .isEqualTo(2);
+        // a worker that registered the type changes nothing: a job bound to no app, of a type this node runs in
+        // its own pools, is never pushed to a worker (it was told DUE, as if the worker had room for it)
+        String worker = register("bystander", List.of("sleep"), "http://127.0.0.1:9");
+        try {
+            assertThat(codes(explainJob(third))).containsExactly("NO_FREE_SLOT");
+        } finally {
+            assertThat(ScheduleHttp.delete(node.api, "/api/v1/workers/" + worker)
+                            .status())
+                    .isEqualTo(204);
+        }
 
         JsonNode running = explainJob(first);
         assertThat(codes(running)).containsExactly("RUNNING");
@@ -244,6 +254,20 @@ class ExplainIT {
         assertThat(codes(paused)).first().isEqualTo("PAUSED");
         assertThat(paused.at("/reasons/0/details/by").asText()).isEqualTo("key:bootstrap-admin");
         ScheduleHttp.delete(node.api, "/api/v1/schedules/" + id);
+
+        // asked about now (the console's default), between fire times of a paused hourly cron: the pause first
+        String hourly = ScheduleHttp.create(node.api, """
+                {"name":"hourly","trigger":{"type":"cron","expression":"0 0 * * * ?"},"job":{"jobType":"noop"}}""");
+        node.api.post("/api/v1/schedules/" + hourly + "/pause", "{}");
+        Instant now = Instant.now().plusMillis(500);
+        if (now.atZone(java.time.ZoneOffset.UTC).getMinute() == 0) now = now.plusSeconds(120); // not near a fire time
+        JsonNode pausedNow = explainSchedule(hourly, now);
+        assertThat(codes(pausedNow)).containsExactly("PAUSED", "NOT_A_FIRE_TIME");
+        assertThat(pausedNow.at("/reasons/1/message").asText()).contains("none fires while the schedule is paused");
+        node.api.post("/api/v1/schedules/" + hourly + "/resume", "{}");
+        assertThat(codes(explainSchedule(hourly, Instant.now().plusMillis(500))))
+                .doesNotContain("PAUSED");
+        ScheduleHttp.delete(node.api, "/api/v1/schedules/" + hourly);
 
         String stalled = ScheduleHttp.create(node.api, """
                 {"name":"stalled","trigger":{"type":"fixedRate","intervalMs":1000},"job":{"jobType":"noop"}}""");
