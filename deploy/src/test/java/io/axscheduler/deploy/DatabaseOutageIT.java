@@ -77,7 +77,7 @@ class DatabaseOutageIT {
                             .startsWith("application/problem+json");
                 }
                 // the session cannot be loaded: the same 503, not an internal error
-                for (String path : new String[] {"/api/v1/jobs", "/console"}) {
+                for (String path : new String[] {"/api/v1/jobs", "/console", "/login"}) {
                     HttpResponse<String> answer = browser.get(node, path);
                     assertThat(answer.statusCode())
                             .as(path + " " + answer.body())
