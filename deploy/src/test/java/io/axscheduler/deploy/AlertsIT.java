@@ -194,6 +194,9 @@ class AlertsIT {
                                 == 2
                         && node.api.get("/api/v1/jobs/" + first).text("status").equals("FAILED"),
                 () -> node.api.get("/api/v1/jobs/" + first).body().toString());
+        assertThat(node.api.get("/api/v1/jobs/" + first + "/explain").body().toString())
+                .as("not 'attempt 2 of 1'")
+                .contains("attempt 2 (run again by hand; its policy allows 1)");
         String second = node.api.submit(
                 "{\"jobType\":\"flaky\",\"params\":{\"failTimes\":9},\"maxRetries\":0,\"namespace\":\"alerts-c\"}");
         node.api.awaitStatus(second, "FAILED");

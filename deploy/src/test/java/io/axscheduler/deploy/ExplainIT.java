@@ -259,11 +259,14 @@ class ExplainIT {
         String hourly = ScheduleHttp.create(node.api, """
                 {"name":"hourly","trigger":{"type":"cron","expression":"0 0 * * * ?"},"job":{"jobType":"noop"}}""");
         node.api.post("/api/v1/schedules/" + hourly + "/pause", "{}");
-        Instant now = Instant.now().plusMillis(500);
-        if (now.atZone(java.time.ZoneOffset.UTC).getMinute() == 0) now = now.plusSeconds(120); // not near a fire time
-        JsonNode pausedNow = explainSchedule(hourly, now);
+        Instant soon = Instant.now().plusMillis(500);
+        if (soon.atZone(java.time.ZoneOffset.UTC).getMinute() == 0) soon = soon.plusSeconds(120); // not near a fire
+        JsonNode pausedNow = explainSchedule(hourly, soon);
         assertThat(codes(pausedNow)).containsExactly("PAUSED", "NOT_A_FIRE_TIME");
         assertThat(pausedNow.at("/reasons/1/message").asText()).contains("none fires while the schedule is paused");
+        // asked without an instant: now, in milliseconds in the message as everywhere else (it had nanoseconds)
+        JsonNode now = node.api.get("/api/v1/schedules/" + hourly + "/explain").body();
+        assertThat(now.toString()).as(now.toString()).doesNotContainPattern("\\.\\d{4,}Z");
         node.api.post("/api/v1/schedules/" + hourly + "/resume", "{}");
         assertThat(codes(explainSchedule(hourly, Instant.now().plusMillis(500))))
                 .doesNotContain("PAUSED");

@@ -79,7 +79,9 @@ public final class FireTimes {
                     "cannot be evaluated for every month (" + e.getMessage() + "); a W day past the 28th or a # past"
                             + " the 4th does not exist in every month");
         }
-        if (fires == 0) throw new InvalidTriggerException("expression", "never fires after " + now);
+        if (fires == 0)
+            throw new InvalidTriggerException(
+                    "expression", "never fires after " + now.truncatedTo(java.time.temporal.ChronoUnit.MILLIS));
     }
 
     /**

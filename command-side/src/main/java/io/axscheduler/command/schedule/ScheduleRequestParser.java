@@ -142,7 +142,10 @@ final class ScheduleRequestParser {
                 build(f, () -> new Trigger(type, expression, timezone, dialect, intervalMs, delayMs, at, startAt));
         if (trigger == null) return null;
         if (type == TriggerType.ONCE && !at.isAfter(now)) {
-            f.error("at", "must lie in the future; it is " + at + " and now is " + now);
+            f.error(
+                    "at",
+                    "must lie in the future; it is " + at + " and now is "
+                            + now.truncatedTo(java.time.temporal.ChronoUnit.MILLIS));
             return null;
         }
         if (type == TriggerType.ONCE && at.isAfter(now.plusMillis(10 * MAX_INTERVAL_MS))) {

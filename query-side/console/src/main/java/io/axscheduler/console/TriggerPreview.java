@@ -58,7 +58,9 @@ class TriggerPreview {
             throw new InvalidRequestException(List.of(new FieldError("trigger." + e.field(), e.reason())));
         }
         if (trigger.type() == TriggerType.ONCE && !trigger.at().isAfter(now)) {
-            throw InvalidRequestException.of("trigger.at", "must lie in the future; now is " + now);
+            throw InvalidRequestException.of(
+                    "trigger.at",
+                    "must lie in the future; now is " + now.truncatedTo(java.time.temporal.ChronoUnit.MILLIS));
         }
         Map<String, Object> answer = new LinkedHashMap<>();
         answer.put("valid", true);

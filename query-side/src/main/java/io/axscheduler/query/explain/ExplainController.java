@@ -56,7 +56,9 @@ public class ExplainController {
             @RequestAttribute(name = Caller.ATTRIBUTE, required = false) Caller caller) {
         Instant instant;
         try {
-            instant = at == null ? clock.instant() : Instant.parse(at);
+            // in milliseconds, as every instant the API shows, the messages included
+            instant =
+                    at == null ? clock.instant().truncatedTo(java.time.temporal.ChronoUnit.MILLIS) : Instant.parse(at);
         } catch (DateTimeParseException e) {
             throw InvalidRequestException.of("at", "must be an ISO-8601 instant such as 2026-12-01T10:00:00Z");
         }

@@ -130,7 +130,11 @@ public class ExplainJob {
                 if (job.attempt > maxRetries) {
                     reasons.add(reason(
                             "RETRIES_EXHAUSTED",
-                            "attempt " + job.attempt + " of " + (maxRetries + 1) + " ended " + job.status
+                            (job.attempt <= maxRetries + 1
+                                            ? "attempt " + job.attempt + " of " + (maxRetries + 1)
+                                            : "attempt " + job.attempt + " (run again by hand; its policy allows "
+                                                    + (maxRetries + 1) + ")")
+                                    + " ended " + job.status
                                     + "; no retry is left: " + job.lastError,
                             job.since,
                             "lastError",
