@@ -124,6 +124,9 @@ class ConsoleSessionsIT {
         assertThat(browser.signedInAt(b)).isFalse();
         browser.signIn(a, "erin", "erin-password-1");
         assertThat(browser.signedInAt(a)).isTrue();
+        // a viewer's job list offers no selection: there is nothing it may do with one
+        String jobs = browser.get(a, "/console/jobs").body();
+        assertThat(jobs).contains("data-testid=\"job-list\"").doesNotContain("select-all", "bulk-retry", "job-select");
         assertThat(browser.signedInAt(b))
                 .as("the session made on node a, at node b")
                 .isTrue();
