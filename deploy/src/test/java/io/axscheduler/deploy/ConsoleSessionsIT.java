@@ -70,13 +70,15 @@ class ConsoleSessionsIT {
             return m.group(1);
         }
 
-        void signIn(Node node, String user, String password) throws Exception {
+        /** Signs in; the answer is the redirect to where the browser goes next. */
+        HttpResponse<String> signIn(Node node, String user, String password) throws Exception {
             HttpResponse<String> r = postForm(
                     node,
                     "/login",
                     "username=" + enc(user) + "&password=" + enc(password) + "&_csrf=" + enc(csrf(node, "/login")));
             assertThat(r.statusCode()).isEqualTo(302);
             assertThat(r.headers().firstValue("Location").orElse("")).doesNotContain("error");
+            return r;
         }
 
         boolean signedInAt(Node node) throws Exception {
@@ -122,7 +124,10 @@ class ConsoleSessionsIT {
         makeUser("erin", "default");
         Browser browser = new Browser();
         assertThat(browser.signedInAt(b)).isFalse();
-        browser.signIn(a, "erin", "erin-password-1");
+        // signed in, the browser goes back to the page it asked for, as it asked for it
+        assertThat(browser.get(a, "/console/workers").statusCode()).isEqualTo(302);
+        assertThat(browser.signIn(a, "erin", "erin-password-1").headers().firstValue("Location"))
+                .hasValueSatisfying(l -> assertThat(l).endsWith("/console/workers"));
         assertThat(browser.signedInAt(a)).isTrue();
         // a viewer's job list offers no selection: there is nothing it may do with one
         String jobs = browser.get(a, "/console/jobs").body();

@@ -26,6 +26,7 @@ import org.springframework.security.web.authentication.AnonymousAuthenticationFi
 import org.springframework.security.web.context.HttpSessionSecurityContextRepository;
 import org.springframework.security.web.csrf.CsrfException;
 import org.springframework.security.web.header.writers.ReferrerPolicyHeaderWriter;
+import org.springframework.security.web.savedrequest.HttpSessionRequestCache;
 import org.springframework.web.cors.CorsConfiguration;
 import org.springframework.web.cors.UrlBasedCorsConfigurationSource;
 
@@ -131,6 +132,8 @@ class SecuritySetup {
         http.authenticationProvider(new ConsoleLogin(users, addresses, encoder))
                 // the console's sign-in page at /login (LoginPage, with its CSRF token); POST /login signs in
                 .formLogin(f -> f.loginPage("/login").permitAll())
+                // back to the page asked for after sign-in, as it was asked for (no "?continue" marker on it)
+                .requestCache(c -> c.requestCache(plainRequestCache()))
                 .logout(l ->
                         l.logoutUrl("/logout").logoutSuccessUrl("/login?logout").permitAll())
                 .sessionManagement(s -> s.sessionFixation(f -> f.changeSessionId()))
@@ -145,6 +148,12 @@ class SecuritySetup {
                         .authenticated());
         oidc.configureLogin(http, problems);
         return http.build();
+    }
+
+    private static HttpSessionRequestCache plainRequestCache() {
+        HttpSessionRequestCache cache = new HttpSessionRequestCache();
+        cache.setMatchingRequestParameterName(null);
+        return cache;
     }
 
     /**
