@@ -14,9 +14,11 @@ import com.sun.net.httpserver.HttpServer;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Date;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -52,7 +54,9 @@ class OidcIT {
                         "ax.oidc.jwk-set-uri",
                         "http://127.0.0.1:" + jwks.getAddress().getPort() + "/jwks",
                         "ax.oidc.grants-claim",
-                        "groups"));
+                        "groups",
+                        "ax.console.stream.recheck-ms",
+                        "1000"));
     }
 
     @AfterAll
@@ -97,6 +101,25 @@ class OidcIT {
         assertThat(node.api.get("/api/v1/jobs").status())
                 .as("API keys still work beside OIDC")
                 .isEqualTo(200);
+    }
+
+    @Test
+    void a_stream_opened_with_a_token_ends_when_the_token_expires() throws Exception {
+        Api shortLived = node.api.as(token(signing, "carl", List.of("team-a:VIEWER"), 4_000));
+        Api longLived = node.api.as(token(signing, "dora", List.of("team-a:VIEWER"), 600_000));
+        List<String> expiring = new CopyOnWriteArrayList<>(), lasting = new CopyOnWriteArrayList<>();
+        Thread a = EventStream.listen(shortLived, "/api/v1/stream", expiring);
+        Thread b = EventStream.listen(longLived, "/api/v1/stream", lasting);
+        try {
+            Await.until(Duration.ofSeconds(10), () -> expiring.contains(":open"), expiring::toString);
+            Await.until(Duration.ofSeconds(10), () -> lasting.contains(":open"), lasting::toString);
+            // it ran on for its stream timeout (30 min) after the token's expiry
+            Await.until(Duration.ofSeconds(15), () -> expiring.contains(":closed"), expiring::toString);
+            assertThat(lasting).doesNotContain(":closed");
+        } finally {
+            a.interrupt();
+            b.interrupt();
+        }
     }
 
     @Test

@@ -7,10 +7,14 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.time.Clock;
+import java.time.Instant;
 import java.util.Optional;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.core.context.SecurityContextHolder;
+import org.springframework.security.oauth2.server.resource.authentication.JwtAuthenticationToken;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
@@ -25,17 +29,28 @@ final class CallerFilter extends OncePerRequestFilter {
 
     private final Function<Authentication, Optional<Caller>> callers;
     private final Problems problems;
+    private final Clock clock;
 
-    CallerFilter(Function<Authentication, Optional<Caller>> callers, Problems problems) {
+    CallerFilter(Function<Authentication, Optional<Caller>> callers, Problems problems, Clock clock) {
         this.callers = callers;
         this.problems = problems;
+        this.clock = clock;
     }
 
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
-        Optional<Caller> caller =
-                callers.apply(SecurityContextHolder.getContext().getAuthentication());
+        Authentication authentication = SecurityContextHolder.getContext().getAuthentication();
+        Optional<Caller> caller = callers.apply(authentication);
+        // a bearer JWT holds until it expires: an open stream on it ends then (keys and sessions set their own check)
+        if (caller.isPresent()
+                && request.getAttribute(Caller.STILL_HOLDS) == null
+                && authentication instanceof JwtAuthenticationToken jwt
+                && jwt.getToken().getExpiresAt() != null) {
+            Instant expires = jwt.getToken().getExpiresAt();
+            request.setAttribute(
+                    Caller.STILL_HOLDS, (BooleanSupplier) () -> clock.instant().isBefore(expires));
+        }
         if (caller.isPresent()) {
             Caller who = caller.get();
             String onBehalfOf = request.getHeader(ON_BEHALF_OF_HEADER);

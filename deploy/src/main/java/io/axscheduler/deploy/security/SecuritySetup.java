@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.axscheduler.api.security.Caller;
 import io.axscheduler.api.security.Role;
 import jakarta.servlet.DispatcherType;
+import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -55,7 +56,8 @@ class SecuritySetup {
             ConsoleUsers users,
             ObjectMapper json,
             Oidc oidc,
-            SecuritySettings settings)
+            SecuritySettings settings,
+            Clock clock)
             throws Exception {
         Problems problems = new Problems(json);
         http.securityMatcher("/api/**", "/actuator/**")
@@ -70,7 +72,7 @@ class SecuritySetup {
                 .logout(l -> l.disable())
                 .addFilterBefore(new ApiKeyFilter(keys, oidc.enabled(), problems), AnonymousAuthenticationFilter.class)
                 .addFilterBefore(new SignedInUsers(users), AnonymousAuthenticationFilter.class)
-                .addFilterBefore(new CallerFilter(oidc::caller, problems), AuthorizationFilter.class)
+                .addFilterBefore(new CallerFilter(oidc::caller, problems, clock), AuthorizationFilter.class)
                 .exceptionHandling(e -> e.authenticationEntryPoint((req, res, ex) -> problems.unauthorized(res))
                         .accessDeniedHandler((req, res, ex) -> {
                             if (ex instanceof CsrfException) problems.csrf(res);
@@ -126,7 +128,8 @@ class SecuritySetup {
             LoginAddresses addresses,
             PasswordEncoder encoder,
             ObjectMapper json,
-            Oidc oidc)
+            Oidc oidc,
+            Clock clock)
             throws Exception {
         Problems problems = new Problems(json);
         http.authenticationProvider(new ConsoleLogin(users, addresses, encoder))
@@ -138,7 +141,7 @@ class SecuritySetup {
                         l.logoutUrl("/logout").logoutSuccessUrl("/login?logout").permitAll())
                 .sessionManagement(s -> s.sessionFixation(f -> f.changeSessionId()))
                 .addFilterBefore(new SignedInUsers(users), AnonymousAuthenticationFilter.class)
-                .addFilterBefore(new CallerFilter(oidc::caller, problems), AuthorizationFilter.class)
+                .addFilterBefore(new CallerFilter(oidc::caller, problems, clock), AuthorizationFilter.class)
                 .headers(SecuritySetup::headers)
                 .authorizeHttpRequests(a -> a.dispatcherTypeMatchers(DispatcherType.ASYNC)
                         .permitAll()
