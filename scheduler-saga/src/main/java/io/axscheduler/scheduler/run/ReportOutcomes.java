@@ -12,14 +12,18 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
 /**
  * Writes the outcomes of finished attempts, many in one transaction: a handler hands its outcome over and its thread
  * is free for the next job at once. The queue is bounded (a handler that finds it full waits). While the database is
- * out of reach the writer waits for it, trying the batch again every {@link #OUTAGE_PAUSE_MS}, however long it takes:
+ * out of reach (a connection failure, and it does not answer) the writer waits for it, asking every
+ * {@link #OUTAGE_PAUSE_MS}, however long it takes, and then sends the batch again:
  * an outcome given up then would be timed out by its run deadline and the job run again (the run deadline, late after
  * an outage, gives the writer a grace period first: see {@code JobLifecycleSaga}). A batch that fails whole for
  * another reason — another node moved one of its jobs — is written again one outcome at a time, each tried a few
@@ -46,8 +50,16 @@ public class ReportOutcomes {
     private volatile Runnable onWritten = () -> {};
 
     private final Clock clock;
+    private final BooleanSupplier reachable;
 
-    public ReportOutcomes(SchedulerCommands commands, SchedulerProperties properties, Clock clock) {
+    @Autowired
+    public ReportOutcomes(SchedulerCommands commands, SchedulerProperties properties, Clock clock, JdbcTemplate jdbc) {
+        this(commands, properties, clock, () -> answers(jdbc));
+    }
+
+    /** {@code reachable}: whether the database answers now (it waits at most the pool's connection timeout). */
+    ReportOutcomes(SchedulerCommands commands, SchedulerProperties properties, Clock clock, BooleanSupplier reachable) {
+        this.reachable = reachable;
         this.clock = clock;
         this.commands = commands;
         this.queue = new ArrayBlockingQueue<>(properties.execution().reportQueue());
@@ -139,6 +151,13 @@ public class ReportOutcomes {
         try {
             refusals = sendWaitingOutOutages(batch);
         } catch (RuntimeException whole) {
+            if (stopping && DatabaseUnreachable.in(whole)) {
+                log.warn(
+                        "{} outcomes not written: the node stops while the database is out of reach; their run"
+                                + " deadlines will time those attempts out",
+                        batch.size());
+                return;
+            }
             log.debug(
                     "a batch of {} outcomes failed whole ({}); writing them one by one",
                     batch.size(),
@@ -151,7 +170,10 @@ public class ReportOutcomes {
         }
     }
 
-    /** The batch, sent again while the database is out of reach (until the node stops); other failures thrown. */
+    /**
+     * The batch, sent again once the database answers again while it is out of reach (until the node stops); a
+     * connection failure while the database answers is the batch's own, thrown as other failures are.
+     */
     private List<String> sendWaitingOutOutages(List<JobCommand> batch) {
         long since = 0;
         while (true) {
@@ -164,13 +186,33 @@ public class ReportOutcomes {
                             clock.millis() - since);
                 return refusals;
             } catch (RuntimeException e) {
-                if (!DatabaseUnreachable.in(e) || stopping) throw e;
-                if (since == 0) {
-                    since = clock.millis();
-                    log.warn("the database is out of reach: {} outcomes wait for it ({})", batch.size(), e.toString());
-                }
-                sleepQuietly(OUTAGE_PAUSE_MS);
+                long failedAt = clock.millis();
+                if (!DatabaseUnreachable.in(e) || since != 0 || !awaitDatabase(batch.size(), e)) throw e;
+                since = failedAt;
             }
+        }
+    }
+
+    /**
+     * After a connection failure: false when the database answers (the failure was not an outage), else waits until
+     * it answers again and says true (false when the node stops or the thread is interrupted meanwhile).
+     */
+    private boolean awaitDatabase(int waiting, RuntimeException cause) {
+        if (reachable.getAsBoolean()) return false;
+        log.warn("the database is out of reach: {} outcomes wait for it ({})", waiting, cause.toString());
+        while (!stopping && !Thread.currentThread().isInterrupted()) {
+            sleepQuietly(OUTAGE_PAUSE_MS);
+            if (reachable.getAsBoolean()) return true;
+        }
+        return false;
+    }
+
+    private static boolean answers(JdbcTemplate jdbc) {
+        try {
+            jdbc.queryForObject("SELECT 1", Integer.class);
+            return true;
+        } catch (RuntimeException e) {
+            return false;
         }
     }
 
@@ -183,10 +225,8 @@ public class ReportOutcomes {
                 log.debug("outcome refused, the attempt already ended: {}", refused.getMessage());
                 return;
             } catch (RuntimeException e) {
-                if (DatabaseUnreachable.in(e) && !stopping) {
-                    // not a try: the outcome waits for the database as the batches do
-                    i--;
-                    sleepQuietly(OUTAGE_PAUSE_MS);
+                if (DatabaseUnreachable.in(e) && !stopping && awaitDatabase(1, e)) {
+                    i--; // not a try: the outcome waited for the database as the batches do
                     continue;
                 }
                 if (i == TRIES_ONE_BY_ONE) {

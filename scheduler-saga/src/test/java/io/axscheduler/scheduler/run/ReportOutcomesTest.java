@@ -39,8 +39,30 @@ class ReportOutcomesTest {
         }
     }
 
-    private final RecordingCommands commands = new RecordingCommands();
+    /** Sends fail as a lost connection while {@code down}; every try counted. */
+    static class FlakyConnection extends RecordingCommands {
+        volatile boolean down = true;
+        final java.util.concurrent.atomic.AtomicInteger tries = new java.util.concurrent.atomic.AtomicInteger();
+
+        @Override
+        public List<String> sendBatch(List<? extends JobCommand> batch) {
+            tries.incrementAndGet();
+            if (down) throw new org.springframework.jdbc.CannotGetJdbcConnectionException("connection refused");
+            return super.sendBatch(batch);
+        }
+
+        @Override
+        public <R> R sendAndWait(Object command) {
+            tries.incrementAndGet();
+            if (down) throw new org.springframework.jdbc.CannotGetJdbcConnectionException("connection refused");
+            batches.add(List.of((JobCommand) command));
+            return null;
+        }
+    }
+
+    private RecordingCommands commands = new RecordingCommands();
     private ReportOutcomes outcomes;
+    private volatile boolean databaseAnswers = true;
 
     /** A writer with the given {@code ax.scheduler.execution} settings. */
     private void start(Map<String, String> execution) {
@@ -48,7 +70,7 @@ class ReportOutcomesTest {
         execution.forEach((key, value) -> values.put("ax.scheduler.execution." + key, value));
         SchedulerProperties settings = new Binder(new MapConfigurationPropertySource(values))
                 .bindOrCreate("ax.scheduler", SchedulerProperties.class);
-        outcomes = new ReportOutcomes(commands, settings, Clock.systemUTC());
+        outcomes = new ReportOutcomes(commands, settings, Clock.systemUTC(), () -> databaseAnswers);
     }
 
     @AfterEach
@@ -88,5 +110,36 @@ class ReportOutcomesTest {
         reportApart(3, 0);
         assertThat(System.currentTimeMillis() - start).isLessThan(900);
         assertThat(commands.batches).hasSize(1);
+    }
+
+    @Test
+    void outcomes_wait_out_a_database_outage_however_long_and_are_written_once_it_answers() throws Exception {
+        FlakyConnection flaky = new FlakyConnection();
+        commands = flaky;
+        databaseAnswers = false;
+        start(Map.of("report-gather-ms", "0"));
+        outcomes.report(new SucceedJob("job-1", 1, "ok", 1));
+        // well past the five tries an outcome had before it was given up to its run deadline
+        Thread.sleep(4_000);
+        assertThat(flaky.written()).isZero();
+        flaky.down = false;
+        databaseAnswers = true;
+        long until = System.currentTimeMillis() + 5_000;
+        while (flaky.written() < 1 && System.currentTimeMillis() < until) Thread.sleep(5);
+        assertThat(flaky.batches).containsExactly(List.of(new SucceedJob("job-1", 1, "ok", 1)));
+    }
+
+    @Test
+    void a_connection_failure_while_the_database_answers_is_the_batchs_own_and_ends_after_its_tries() throws Exception {
+        FlakyConnection flaky = new FlakyConnection();
+        commands = flaky;
+        start(Map.of("report-gather-ms", "0"));
+        outcomes.report(new SucceedJob("job-1", 1, "ok", 1));
+        // the batch once, then the outcome alone five times (200 + 400 + 600 + 800 ms apart), then given up
+        long until = System.currentTimeMillis() + 10_000;
+        while (flaky.tries.get() < 6 && System.currentTimeMillis() < until) Thread.sleep(5);
+        Thread.sleep(1_000);
+        assertThat(flaky.tries.get()).isEqualTo(6);
+        assertThat(outcomes.behind()).isFalse();
     }
 }
