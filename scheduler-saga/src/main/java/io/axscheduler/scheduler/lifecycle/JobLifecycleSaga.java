@@ -24,8 +24,10 @@ import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
  * attempt. It lives from {@code JobStarted} to the end of that attempt; the next attempt starts a new one.
  *
  * <p>Resources are handler parameters, never fields: the saga is serialized with Jackson between events. The
- * deadline handler only sends a command to the {@code Job} aggregate — it may run on another node than the one
- * handling this saga's events, and saga state is not version-checked, but the job's event stream is.
+ * deadline handler decides by sending a command to the {@code Job} aggregate — it may run on another node than the
+ * one handling this saga's events, and saga state is not version-checked, but the job's event stream is. The one
+ * saga state it writes, the id of a late deadline's grace deadline, may be lost to a concurrent event: that leaves a
+ * deadline uncancelled, whose {@code TimeOutJob} the ended attempt refuses.
  */
 @Saga
 @ProcessingGroup(JobLifecycleSaga.PROCESSING_GROUP)
@@ -38,8 +40,11 @@ public class JobLifecycleSaga {
     public static final String PROCESSING_GROUP = "job-lifecycle";
     static final String JOB_ID = "jobId";
     static final String RUN_DEADLINE = "job-run-timeout";
-    /** A run deadline firing later than this after it was due was held up: by the database or by no node running. */
-    static final long LATE_MS = 5_000;
+    /**
+     * A run deadline firing later than this after it was due was held up: by the database or by no node running. Four
+     * deadline polls (db-scheduler.polling-interval, 500 ms): a deadline due in an outage's last seconds is late too.
+     */
+    static final long LATE_MS = 2_000;
     /** What a late run deadline waits once more, for an outcome its node may hold queued until the database is back. */
     static final Duration GRACE = Duration.ofSeconds(10);
 
@@ -108,7 +113,8 @@ public class JobLifecycleSaga {
     @DeadlineHandler(deadlineName = RUN_DEADLINE)
     void onRunDeadline(RunDeadline deadline, SchedulerCommands commands, DeadlineManager deadlines, Clock clock) {
         long lateMs = deadline.dueAtMs() == 0 ? 0 : clock.millis() - deadline.dueAtMs();
-        if (!deadline.grace() && lateMs > LATE_MS) {
+        // the grace is the running attempt's: a late deadline of an earlier one is refused by the job as ever
+        if (!deadline.grace() && lateMs > LATE_MS && deadline.attempt() == attempt) {
             log.info(
                     "run deadline of job {} attempt {} came {} ms late; its outcome may still be on its way, {} more",
                     jobId,

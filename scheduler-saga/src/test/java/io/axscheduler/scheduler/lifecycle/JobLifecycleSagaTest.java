@@ -344,7 +344,15 @@ class JobLifecycleSagaTest {
         given.whenTimeElapses(TIMEOUT)
                 .expectNoDispatchedCommands()
                 .expectActiveSagas(1)
-                .expectScheduledDeadlineWithName(JobLifecycleSaga.GRACE, "job-run-timeout");
+                .expectScheduledDeadline(
+                        JobLifecycleSaga.GRACE,
+                        new RunDeadline(
+                                1,
+                                T0.plus(TIMEOUT)
+                                        .plus(clockAhead)
+                                        .plus(JobLifecycleSaga.GRACE)
+                                        .toEpochMilli(),
+                                true));
     }
 
     @Test
@@ -362,8 +370,10 @@ class JobLifecycleSagaTest {
     void after_its_grace_period_a_late_run_deadline_times_the_attempt_out() throws Exception {
         var given = fixture.givenCurrentTime(T0).andThenAPublished(started(1));
         clockAhead = Duration.ofSeconds(30);
-        given.andThenTimeElapses(TIMEOUT)
-                .whenTimeElapses(JobLifecycleSaga.GRACE)
+        var graced = given.andThenTimeElapses(TIMEOUT);
+        // the grace deadline comes late too: it times the attempt out all the same, it gives no second grace
+        clockAhead = Duration.ofSeconds(60);
+        graced.whenTimeElapses(JobLifecycleSaga.GRACE)
                 .expectDispatchedCommands(new TimeOutJob(JOB_ID, 1, TimeoutPhase.RUN));
     }
 
@@ -372,5 +382,12 @@ class JobLifecycleSagaTest {
         var given = fixture.givenCurrentTime(T0).andThenAPublished(started(1));
         clockAhead = Duration.ofMillis(JobLifecycleSaga.LATE_MS);
         given.whenTimeElapses(TIMEOUT).expectDispatchedCommands(new TimeOutJob(JOB_ID, 1, TimeoutPhase.RUN));
+    }
+
+    @Test
+    void a_run_deadline_stored_before_it_kept_its_due_time_reads_as_on_time() throws Exception {
+        RunDeadline old =
+                new com.fasterxml.jackson.databind.ObjectMapper().readValue("{\"attempt\":1}", RunDeadline.class);
+        assertThat(old).isEqualTo(new RunDeadline(1, 0, false));
     }
 }
