@@ -46,7 +46,8 @@ class KnownQueryParameters implements WebMvcConfigurer {
                 if (pair.isEmpty()) continue;
                 int equals = pair.indexOf('=');
                 String name = decode(equals < 0 ? pair : pair.substring(0, equals));
-                if (!names.get().contains(name))
+                // Spring Security takes a session's CSRF token as a parameter too
+                if (!names.get().contains(name) && !name.equals("_csrf"))
                     throw InvalidRequestException.of(
                             name.isEmpty() ? "query" : name,
                             names.get().isEmpty()
