@@ -1,14 +1,11 @@
 package io.axscheduler.command;
 
-import io.axscheduler.api.Metadata;
 import io.axscheduler.api.problem.IllegalTransitionException;
 import io.axscheduler.api.problem.NotFoundException;
 import io.axscheduler.api.problem.RefusedOnCachedState;
 import io.axscheduler.api.security.Caller;
 import java.sql.SQLException;
 import java.sql.SQLTransactionRollbackException;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
@@ -100,12 +97,9 @@ public class OperatorCommands {
 
     /** Meant inside {@link #inOneTransaction}: a lost race aborts the transaction, which is then run again. */
     public <R> R sendOnce(String kind, String id, Object command, Caller actor) {
-        Map<String, Object> metadata = new HashMap<>();
-        metadata.put(Metadata.ACTOR, actor == null ? Metadata.ANONYMOUS : actor.actor());
-        if (actor != null && actor.onBehalfOf() != null) metadata.put(Metadata.ON_BEHALF_OF, actor.onBehalfOf());
         try {
             return commands.sendAndWait(
-                    GenericCommandMessage.asCommandMessage(command).andMetaData(metadata));
+                    GenericCommandMessage.asCommandMessage(command).andMetaData(Caller.metadataOf(actor)));
         } catch (AggregateNotFoundException e) {
             throw new NotFoundException(kind, id);
         } catch (RuntimeException e) {

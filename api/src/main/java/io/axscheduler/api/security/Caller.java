@@ -1,5 +1,8 @@
 package io.axscheduler.api.security;
 
+import io.axscheduler.api.Metadata;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -50,5 +53,16 @@ public record Caller(String actor, String onBehalfOf, Set<Grant> grants) impleme
                 .filter(g -> g.role().covers(role))
                 .map(Grant::namespace)
                 .collect(Collectors.toUnmodifiableSet());
+    }
+
+    /**
+     * The metadata of a command {@code caller} sends: its actor ({@code anonymous} without a caller) and whom it acts
+     * for, which every event the command causes carries.
+     */
+    public static Map<String, Object> metadataOf(Caller caller) {
+        Map<String, Object> metadata = new HashMap<>();
+        metadata.put(Metadata.ACTOR, caller == null ? Metadata.ANONYMOUS : caller.actor());
+        if (caller != null && caller.onBehalfOf() != null) metadata.put(Metadata.ON_BEHALF_OF, caller.onBehalfOf());
+        return metadata;
     }
 }

@@ -1,10 +1,8 @@
 package io.axscheduler.query.admin;
 
-import io.axscheduler.api.Metadata;
 import io.axscheduler.api.admin.RequestProjectionRebuild;
 import io.axscheduler.api.problem.NotFoundException;
 import io.axscheduler.api.security.Caller;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -39,12 +37,9 @@ public class ProjectionAdminController {
     public Object rebuild(@PathVariable("name") String name, @RequestAttribute(Caller.ATTRIBUTE) Caller caller) {
         ProjectionRebuild rebuild = rebuilds.get(name);
         if (rebuild == null) throw new NotFoundException("projection", name);
-        Map<String, Object> metadata = new HashMap<>();
-        metadata.put(Metadata.ACTOR, caller.actor());
-        if (caller.onBehalfOf() != null) metadata.put(Metadata.ON_BEHALF_OF, caller.onBehalfOf());
         commands.sendAndWait(GenericCommandMessage.asCommandMessage(
                         new RequestProjectionRebuild(UUID.randomUUID().toString(), name))
-                .andMetaData(metadata));
+                .andMetaData(Caller.metadataOf(caller)));
         return rebuild.rebuild();
     }
 }

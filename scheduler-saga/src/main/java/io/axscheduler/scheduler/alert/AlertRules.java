@@ -3,7 +3,6 @@ package io.axscheduler.scheduler.alert;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.axscheduler.api.Metadata;
 import io.axscheduler.api.Namespaces;
 import io.axscheduler.api.admin.AlertRuleChange;
 import io.axscheduler.api.admin.RecordAlertRuleChange;
@@ -15,7 +14,6 @@ import io.axscheduler.api.problem.NotFoundException;
 import io.axscheduler.api.security.Caller;
 import io.axscheduler.scheduler.DatabaseTime;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -158,12 +156,9 @@ public class AlertRules {
      * changes of one rule in line, so each appends after the other's event.
      */
     private void record(String name, AlertRuleChange change, AlertRule rule, Caller by) {
-        Map<String, Object> metadata = new HashMap<>();
-        metadata.put(Metadata.ACTOR, by == null ? Metadata.ANONYMOUS : by.actor());
-        if (by != null && by.onBehalfOf() != null) metadata.put(Metadata.ON_BEHALF_OF, by.onBehalfOf());
         Map<String, Object> stored = rule == null ? null : json.convertValue(rule, STORED);
         commands.sendAndWait(GenericCommandMessage.asCommandMessage(new RecordAlertRuleChange(name, change, stored))
-                .andMetaData(metadata));
+                .andMetaData(Caller.metadataOf(by)));
     }
 
     /** A changed condition starts its forMs again: what held under the old one says nothing of the new. */
