@@ -2,6 +2,7 @@ package io.axscheduler.api.schedule;
 
 import com.cronutils.model.Cron;
 import com.cronutils.model.time.ExecutionTime;
+import io.axscheduler.api.IsoInstants;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
@@ -79,9 +80,7 @@ public final class FireTimes {
                     "cannot be evaluated for every month (" + e.getMessage() + "); a W day past the 28th or a # past"
                             + " the 4th does not exist in every month");
         }
-        if (fires == 0)
-            throw new InvalidTriggerException(
-                    "expression", "never fires after " + now.truncatedTo(java.time.temporal.ChronoUnit.MILLIS));
+        if (fires == 0) throw new InvalidTriggerException("expression", "never fires after " + IsoInstants.millis(now));
     }
 
     /**

@@ -2,6 +2,7 @@ package io.axscheduler.command.schedule;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.axscheduler.api.IsoInstants;
 import io.axscheduler.api.job.Backoff;
 import io.axscheduler.api.job.RetryPolicy;
 import io.axscheduler.api.job.RouteStrategy;
@@ -144,8 +145,8 @@ final class ScheduleRequestParser {
         if (type == TriggerType.ONCE && !at.isAfter(now)) {
             f.error(
                     "at",
-                    "must lie in the future; it is " + at + " and now is "
-                            + now.truncatedTo(java.time.temporal.ChronoUnit.MILLIS));
+                    "must lie in the future; it is " + IsoInstants.millis(at) + " and now is "
+                            + IsoInstants.millis(now));
             return null;
         }
         if (type == TriggerType.ONCE && at.isAfter(now.plusMillis(10 * MAX_INTERVAL_MS))) {

@@ -1,6 +1,7 @@
 package io.axscheduler.console;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.axscheduler.api.IsoInstants;
 import io.axscheduler.api.problem.FieldError;
 import io.axscheduler.api.problem.InvalidRequestException;
 import io.axscheduler.api.schedule.FireTimes;
@@ -58,9 +59,7 @@ class TriggerPreview {
             throw new InvalidRequestException(List.of(new FieldError("trigger." + e.field(), e.reason())));
         }
         if (trigger.type() == TriggerType.ONCE && !trigger.at().isAfter(now)) {
-            throw InvalidRequestException.of(
-                    "trigger.at",
-                    "must lie in the future; now is " + now.truncatedTo(java.time.temporal.ChronoUnit.MILLIS));
+            throw InvalidRequestException.of("trigger.at", "must lie in the future; now is " + IsoInstants.millis(now));
         }
         Map<String, Object> answer = new LinkedHashMap<>();
         answer.put("valid", true);
