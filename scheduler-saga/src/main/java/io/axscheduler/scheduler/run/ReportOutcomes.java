@@ -171,25 +171,18 @@ public class ReportOutcomes {
     }
 
     /**
-     * The batch, sent again once the database answers again while it is out of reach (until the node stops); a
-     * connection failure while the database answers is the batch's own, thrown as other failures are.
+     * The batch; after a connection failure while the database does not answer, sent once more when it does (a
+     * connection failure while it answers is the batch's own, thrown as other failures are).
      */
     private List<String> sendWaitingOutOutages(List<JobCommand> batch) {
-        long since = 0;
-        while (true) {
-            try {
-                List<String> refusals = commands.sendBatch(batch);
-                if (since != 0)
-                    log.info(
-                            "the database is back: {} outcomes written after {} ms",
-                            batch.size(),
-                            clock.millis() - since);
-                return refusals;
-            } catch (RuntimeException e) {
-                long failedAt = clock.millis();
-                if (!DatabaseUnreachable.in(e) || since != 0 || !awaitDatabase(batch.size(), e)) throw e;
-                since = failedAt;
-            }
+        try {
+            return commands.sendBatch(batch);
+        } catch (RuntimeException e) {
+            long failedAt = clock.millis();
+            if (!DatabaseUnreachable.in(e) || !awaitDatabase(batch.size(), e)) throw e;
+            List<String> refusals = commands.sendBatch(batch);
+            log.info("the database is back: {} outcomes written after {} ms", batch.size(), clock.millis() - failedAt);
+            return refusals;
         }
     }
 
