@@ -32,8 +32,6 @@ class ProblemHandlers extends ResponseEntityExceptionHandler {
     private static final Logger log = LoggerFactory.getLogger(ProblemHandlers.class);
     /** What a 503 asks a client to wait: about a connection timeout and a retry of the pool. */
     static final int RETRY_AFTER_S = 5;
-    /** The detail of every 503 for an unreachable database, whichever layer answers it. */
-    static final String UNREACHABLE = "the database is unreachable; nothing was written, try again";
 
     @ExceptionHandler(InvalidRequestException.class)
     ProblemDetail invalid(InvalidRequestException e) {
@@ -73,12 +71,10 @@ class ProblemHandlers extends ResponseEntityExceptionHandler {
     ResponseEntity<ProblemDetail> unexpected(Exception e) {
         if (databaseUnreachable(e)) {
             log.warn("request refused, the database is unreachable: {}", e.toString());
-            ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE, UNREACHABLE);
-            problem.setTitle("Service unavailable");
             return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
                     .header(HttpHeaders.RETRY_AFTER, String.valueOf(RETRY_AFTER_S))
                     .contentType(MediaType.APPLICATION_PROBLEM_JSON)
-                    .body(problem);
+                    .body(unreachable());
         }
         log.error("request failed", e);
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(
@@ -88,6 +84,14 @@ class ProblemHandlers extends ResponseEntityExceptionHandler {
         return ResponseEntity.status(HttpStatus.INTERNAL_SERVER_ERROR)
                 .contentType(MediaType.APPLICATION_PROBLEM_JSON)
                 .body(problem);
+    }
+
+    /** The 503 of an unreachable database, whichever layer answers it (with Retry-After: {@link #RETRY_AFTER_S}). */
+    static ProblemDetail unreachable() {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(
+                HttpStatus.SERVICE_UNAVAILABLE, "the database is unreachable; nothing was written, try again");
+        problem.setTitle("Service unavailable");
+        return problem;
     }
 
     /** The database is out of reach (see {@link DatabaseUnreachable}): a 503, not an internal error. */

@@ -6,8 +6,7 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.net.URI;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
@@ -15,6 +14,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
 import org.springframework.session.web.http.SessionRepositoryFilter;
 import org.springframework.web.filter.OncePerRequestFilter;
 
@@ -56,12 +56,8 @@ class SessionStoreOutage {
                 response.setStatus(503);
                 response.setHeader(HttpHeaders.RETRY_AFTER, String.valueOf(ProblemHandlers.RETRY_AFTER_S));
                 response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
-                Map<String, Object> problem = new LinkedHashMap<>();
-                problem.put("type", "about:blank");
-                problem.put("title", "Service unavailable");
-                problem.put("status", 503);
-                problem.put("detail", ProblemHandlers.UNREACHABLE);
-                problem.put("instance", request.getRequestURI());
+                ProblemDetail problem = ProblemHandlers.unreachable();
+                problem.setInstance(URI.create(request.getRequestURI()));
                 json.writeValue(response.getOutputStream(), problem);
             }
         }
