@@ -9,6 +9,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * Real HTTP against a node, as a client would call it: with the admin API key every test node is started with
@@ -77,6 +78,16 @@ final class Api {
         Response r = post("/api/v1/jobs", json);
         if (r.status() != 201) throw new AssertionError("submit answered " + r.status() + ": " + r.body());
         return r.text("jobId");
+    }
+
+    /** The types of the job's events, in order, as its history answers them. */
+    List<String> eventTypes(String jobId) {
+        List<String> types = new java.util.ArrayList<>();
+        get("/api/v1/jobs/" + jobId + "/history")
+                .body()
+                .path("events")
+                .forEach(e -> types.add(e.path("type").asText()));
+        return types;
     }
 
     /** Waits up to 30 s for the job to reach {@code status} and returns it as the API shows it then. */

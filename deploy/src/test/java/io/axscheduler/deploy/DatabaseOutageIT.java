@@ -14,7 +14,6 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -96,12 +95,7 @@ class DatabaseOutageIT {
                 server = serve(dir, port);
                 JsonNode ended = node.api.awaitStatus(sleeper, "SUCCEEDED");
                 assertThat(ended.path("attempt").asInt()).as(ended.toString()).isEqualTo(1);
-                List<String> types = new ArrayList<>();
-                node.api
-                        .get("/api/v1/jobs/" + sleeper + "/history")
-                        .body()
-                        .path("events")
-                        .forEach(e -> types.add(e.path("type").asText()));
+                List<String> types = node.api.eventTypes(sleeper);
                 assertThat(types).as("ran once, never timed out").doesNotContain("JobTimedOut");
                 assertThat(types.stream().filter("JobStarted"::equals).count()).isEqualTo(1);
             }

@@ -44,13 +44,7 @@ class JobLifecycleIT {
     }
 
     static List<String> eventTypes(String jobId) {
-        List<String> types = new ArrayList<>();
-        node.api
-                .get("/api/v1/jobs/" + jobId + "/history")
-                .body()
-                .path("events")
-                .forEach(e -> types.add(e.path("type").asText()));
-        return types;
+        return node.api.eventTypes(jobId);
     }
 
     @Test

@@ -90,12 +90,7 @@ class WorkerFailoverIT {
                     .hasSize(1);
             if (onLeaving.contains(jobId)) {
                 assertThat(job.path("attempt").asInt()).isEqualTo(2);
-                List<String> types = new ArrayList<>();
-                node.api
-                        .get("/api/v1/jobs/" + jobId + "/history")
-                        .body()
-                        .path("events")
-                        .forEach(e -> types.add(e.path("type").asText()));
+                List<String> types = node.api.eventTypes(jobId);
                 assertThat(types).contains("JobTimedOut", "JobRetryScheduled");
             } else {
                 assertThat(job.path("attempt").asInt()).isEqualTo(1);

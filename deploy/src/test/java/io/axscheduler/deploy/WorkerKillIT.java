@@ -77,12 +77,7 @@ class WorkerKillIT {
                                 .toString());
                 for (String jobId : jobIds) {
                     JsonNode job = node.api.get("/api/v1/jobs/" + jobId).body();
-                    List<String> types = new ArrayList<>();
-                    node.api
-                            .get("/api/v1/jobs/" + jobId + "/history")
-                            .body()
-                            .path("events")
-                            .forEach(e -> types.add(e.path("type").asText()));
+                    List<String> types = node.api.eventTypes(jobId);
                     assertThat(job.path("worker").asText()).isEqualTo(stays.workerId());
                     assertThat(types.stream().filter("JobSucceeded"::equals)).hasSize(1);
                     assertThat(runs.stream().filter(r -> r.jobId().equals(jobId) && r.succeeded()))
