@@ -311,6 +311,39 @@ class SecurityIT {
     }
 
     @Test
+    void a_key_or_user_name_in_use_is_a_conflict_on_either_node_even_at_once() throws Exception {
+        String grants = "[{\"namespace\":\"default\",\"role\":\"VIEWER\"}]";
+        String name = "taken-" + UUID.randomUUID().toString().substring(0, 8);
+        key(name, grants);
+        Api.Response again =
+                b.api.post("/api/v1/admin/api-keys", "{\"name\":\"" + name + "\",\"grants\":" + grants + "}");
+        assertThat(again.status()).as(again.body().toString()).isEqualTo(409);
+        assertThat(again.text("detail")).contains(name);
+        assertThat(a.jdbc().queryForObject("SELECT COUNT(*) FROM api_keys WHERE name = ?", Integer.class, name))
+                .isEqualTo(1);
+
+        String user =
+                "{\"username\":\"" + name + "\",\"password\":\"a-long-enough-password\",\"grants\":" + grants + "}";
+        assertThat(a.api.post("/api/v1/admin/users", user).status()).isEqualTo(201);
+        Api.Response userAgain = b.api.post("/api/v1/admin/users", user);
+        assertThat(userAgain.status()).as(userAgain.body().toString()).isEqualTo(409);
+        assertThat(userAgain.text("detail")).contains(name);
+
+        // both nodes at once: the name's unique key decides, and the loser is told so, not a 500
+        for (int round = 0; round < 5; round++) {
+            String raced = "raced-" + round + "-" + UUID.randomUUID().toString().substring(0, 8);
+            String body = "{\"name\":\"" + raced + "\",\"grants\":" + grants + "}";
+            var onA = java.util.concurrent.CompletableFuture.supplyAsync(
+                    () -> a.api.post("/api/v1/admin/api-keys", body).status());
+            var onB = java.util.concurrent.CompletableFuture.supplyAsync(
+                    () -> b.api.post("/api/v1/admin/api-keys", body).status());
+            assertThat(List.of(onA.get(), onB.get())).as(raced).containsExactlyInAnyOrder(201, 409);
+            assertThat(a.jdbc().queryForObject("SELECT COUNT(*) FROM api_keys WHERE name = ?", Integer.class, raced))
+                    .isEqualTo(1);
+        }
+    }
+
+    @Test
     void the_first_start_on_a_fresh_data_directory_makes_and_prints_an_admin() throws Exception {
         Path dataDir = Files.createTempDirectory("ax-bootstrap");
         String db = TestDatabase.freshDatabase("bootstrap");

@@ -49,8 +49,6 @@ class AdminController {
         String name = body.path("name").asText("");
         if (!NAME.matcher(name).matches()) {
             errors.add(new FieldError("name", "is required: 1-100 letters, digits, '.', '_' or '-'"));
-        } else if (keys.nameTaken(name)) {
-            errors.add(new FieldError("name", "is taken by another key"));
         }
         Set<Grant> grants = Grants.fromJson(body.get("grants"), errors);
         Instant expiresAt = null;
@@ -65,6 +63,7 @@ class AdminController {
             }
         }
         if (!errors.isEmpty()) throw new InvalidRequestException(errors);
+        if (keys.nameTaken(name)) throw ApiKeys.nameInUse(name);
         String key = ApiKeys.newKey();
         String id = keys.create(name, grants, expiresAt, caller, key);
         Map<String, Object> answer = new LinkedHashMap<>();
@@ -101,8 +100,6 @@ class AdminController {
         String username = body.path("username").asText("");
         if (!NAME.matcher(username).matches()) {
             errors.add(new FieldError("username", "is required: 1-100 letters, digits, '.', '_' or '-'"));
-        } else if (users.exists(username)) {
-            errors.add(new FieldError("username", "is taken"));
         }
         String password = body.path("password").asText("");
         if (password.length() < Bootstrap.MIN_PASSWORD_LENGTH || password.length() > MAX_PASSWORD) {
@@ -111,6 +108,7 @@ class AdminController {
         }
         Set<Grant> grants = Grants.fromJson(body.get("grants"), errors);
         if (!errors.isEmpty()) throw new InvalidRequestException(errors);
+        if (users.exists(username)) throw ConsoleUsers.taken(username);
         users.create(username, password, grants, caller);
         Map<String, Object> answer = new LinkedHashMap<>();
         answer.put("username", username);

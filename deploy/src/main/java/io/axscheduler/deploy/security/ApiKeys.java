@@ -2,6 +2,7 @@ package io.axscheduler.deploy.security;
 
 import io.axscheduler.api.admin.CreateApiKey;
 import io.axscheduler.api.admin.RevokeApiKey;
+import io.axscheduler.api.problem.IllegalTransitionException;
 import io.axscheduler.api.problem.NotFoundException;
 import io.axscheduler.api.security.Caller;
 import io.axscheduler.api.security.Grant;
@@ -20,6 +21,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.stereotype.Component;
@@ -81,9 +83,18 @@ public class ApiKeys {
         return commands.inOneTransaction("api key " + name, () -> {
             // the event first: a row that then cannot be written (a name taken meanwhile) takes it back with it
             commands.sendOnce("api key", id, new CreateApiKey(id, name, List.copyOf(grants), expiresAt), by);
-            insert(id, name, grants, expiresAt, by.actor(), key);
+            try {
+                insert(id, name, grants, expiresAt, by.actor(), key);
+            } catch (DuplicateKeyException e) {
+                throw nameInUse(name);
+            }
             return id;
         });
+    }
+
+    /** A key's name names one key: another of the name is a conflict with what exists (409), not a bad field. */
+    public static IllegalTransitionException nameInUse(String name) {
+        return new IllegalTransitionException("an api key named " + name + " exists; revoke it or choose another name");
     }
 
     private void insert(String id, String name, Set<Grant> grants, Instant expiresAt, String createdBy, String key) {

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.security.crypto.password.PasswordEncoder;
@@ -56,9 +57,18 @@ public class ConsoleUsers {
         commands.inOneTransaction("user " + username, () -> {
             // the event first: a row that then cannot be written (a name taken meanwhile) takes it back with it
             commands.sendOnce("user", username, new CreateConsoleUser(username, List.copyOf(grants)), by);
-            insert(username, hash, grants, by.actor());
+            try {
+                insert(username, hash, grants, by.actor());
+            } catch (DuplicateKeyException e) {
+                throw taken(username);
+            }
             return null;
         });
+    }
+
+    /** A user name names one user: another of the name is a conflict with what exists (409), not a bad field. */
+    public static IllegalTransitionException taken(String username) {
+        return new IllegalTransitionException("user " + username + " exists; delete it or choose another name");
     }
 
     private void insert(String username, String hash, Set<Grant> grants, String createdBy) {
