@@ -3,6 +3,7 @@ package io.axscheduler.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.CookieManager;
+import java.net.HttpCookie;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -37,8 +38,9 @@ class ConsoleLoginIT {
 
     /** A browser: keeps cookies, does not follow redirects. */
     static final class Browser {
+        final CookieManager cookies = new CookieManager();
         final HttpClient http = HttpClient.newBuilder()
-                .cookieHandler(new CookieManager())
+                .cookieHandler(cookies)
                 .followRedirects(HttpClient.Redirect.NEVER)
                 .build();
 
@@ -99,6 +101,56 @@ class ConsoleLoginIT {
         assertThat(out.headers().firstValue("Location").orElse("")).endsWith("/login?logout");
         assertThat(browser.get("/login?logout").body()).contains("Signed out.");
         assertThat(browser.get("/console").statusCode()).isEqualTo(302);
+    }
+
+    @Test
+    void a_visitor_not_signed_in_leaves_no_session_and_is_sent_back_only_within_this_server() throws Exception {
+        Integer before = node.jdbc().queryForObject("SELECT COUNT(*) FROM SPRING_SESSION", Integer.class);
+        Browser browser = new Browser();
+        HttpResponse<String> asked = browser.get("/console/jobs?status=FAILED");
+        assertThat(asked.statusCode()).isEqualTo(302);
+        assertThat(browser.get("/login").statusCode()).isEqualTo(200);
+        HttpResponse<String> failed = browser.login("carol", "not-her-password");
+        assertThat(failed.headers().firstValue("Location").orElse("")).endsWith("/login?error");
+        assertThat(browser.get("/login?error").statusCode()).isEqualTo(200);
+        // the token and the page to go back to are cookies; a session (a row) is made at sign-in and not before
+        assertThat(browser.cookies.getCookieStore().getCookies())
+                .extracting(HttpCookie::getName)
+                .contains("AX_CSRF", "AX_RETURN_TO")
+                .doesNotContain("SESSION");
+        assertThat(node.jdbc().queryForObject("SELECT COUNT(*) FROM SPRING_SESSION", Integer.class))
+                .isEqualTo(before);
+
+        HttpResponse<String> signedIn = browser.login("carol", "carol-password-1");
+        assertThat(signedIn.headers().firstValue("Location").orElse("")).endsWith("/console/jobs?status=FAILED");
+        assertThat(browser.cookies.getCookieStore().getCookies())
+                .extracting(HttpCookie::getName)
+                .contains("SESSION");
+        assertThat(browser.get("/console/jobs?status=FAILED").statusCode()).isEqualTo(200);
+        assertThat(browser.cookies.getCookieStore().getCookies())
+                .extracting(HttpCookie::getName)
+                .as("the page reached, its return path is spent")
+                .doesNotContain("AX_RETURN_TO");
+
+        // a return path someone else set (another site's page on a shared parent domain, say) is followed only to a
+        // path of this server
+        for (String planted : new String[] {"//evil.example/x", "/\\evil.example", "https://evil.example/"}) {
+            Browser other = new Browser();
+            HttpCookie cookie = new HttpCookie(
+                    "AX_RETURN_TO",
+                    java.util.Base64.getUrlEncoder()
+                            .withoutPadding()
+                            .encodeToString(planted.getBytes(StandardCharsets.UTF_8)));
+            cookie.setPath("/");
+            cookie.setVersion(0);
+            other.cookies.getCookieStore().add(uri("/"), cookie);
+            String location = other.login("carol", "carol-password-1")
+                    .headers()
+                    .firstValue("Location")
+                    .orElse("");
+            assertThat(location).as(planted).matches("(http://127\\.0\\.0\\.1:\\d+)?/(?![/\\\\]).*");
+            assertThat(location).as(planted).doesNotContain("evil");
+        }
     }
 
     @Test

@@ -89,6 +89,20 @@ class DatabaseOutageIT {
                             .startsWith("application/problem+json");
                     assertThat(answer.body()).contains("the database is unreachable");
                 }
+                // a visitor not signed in needs no database until the sign-in itself: the page answers at once
+                ConsoleSessionsIT.Browser visitor = new ConsoleSessionsIT.Browser();
+                HttpResponse<String> console = visitor.get(node, "/console");
+                assertThat(console.statusCode()).as(console.body()).isEqualTo(302);
+                HttpResponse<String> login = visitor.get(node, "/login");
+                assertThat(login.statusCode()).as(login.body()).isEqualTo(200);
+                HttpResponse<String> signIn = visitor.postForm(
+                        node,
+                        "/login",
+                        "username=olga&password=olga-password-1&_csrf="
+                                + ConsoleSessionsIT.enc(visitor.csrf(node, "/login")));
+                assertThat(signIn.statusCode()).as(signIn.body()).isEqualTo(503);
+                assertThat(signIn.headers().allValues("Retry-After")).hasSize(1);
+                assertThat(signIn.body()).contains("the database is unreachable");
 
                 // well past the job's end, its run deadline, and the writer's few tries of old
                 Thread.sleep(Math.max(0, killedAt + 35_000 - System.currentTimeMillis()));

@@ -4,6 +4,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.axscheduler.api.security.Caller;
 import io.axscheduler.api.security.Role;
 import jakarta.servlet.DispatcherType;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
@@ -24,12 +29,16 @@ import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.access.intercept.AuthorizationFilter;
 import org.springframework.security.web.access.intercept.RequestAuthorizationContext;
 import org.springframework.security.web.authentication.AnonymousAuthenticationFilter;
+import org.springframework.security.web.authentication.SimpleUrlAuthenticationFailureHandler;
 import org.springframework.security.web.context.HttpSessionSecurityContextRepository;
+import org.springframework.security.web.csrf.CookieCsrfTokenRepository;
 import org.springframework.security.web.csrf.CsrfException;
+import org.springframework.security.web.csrf.CsrfFilter;
+import org.springframework.security.web.csrf.CsrfToken;
 import org.springframework.security.web.header.writers.ReferrerPolicyHeaderWriter;
-import org.springframework.security.web.savedrequest.HttpSessionRequestCache;
 import org.springframework.web.cors.CorsConfiguration;
 import org.springframework.web.cors.UrlBasedCorsConfigurationSource;
+import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
  * Two filter chains. {@code /api/**} and {@code /actuator/**}: bearer API keys (or OIDC JWTs), stateless, no CSRF (a
@@ -63,7 +72,7 @@ class SecuritySetup {
         http.securityMatcher("/api/**", "/actuator/**")
                 // the console's own pages call the API with the signed-in session: such a request (a cookie, no
                 // Authorization header) needs the session's CSRF token; a bearer request needs none
-                .csrf(c -> c.requireCsrfProtectionMatcher(SecuritySetup::sessionWrite))
+                .csrf(c -> c.csrfTokenRepository(CSRF_COOKIE).requireCsrfProtectionMatcher(SecuritySetup::sessionWrite))
                 .securityContext(c -> c.securityContextRepository(sessionIfAny()))
                 .sessionManagement(s -> s.sessionCreationPolicy(SessionCreationPolicy.NEVER))
                 .requestCache(c -> c.disable())
@@ -134,9 +143,13 @@ class SecuritySetup {
         Problems problems = new Problems(json);
         http.authenticationProvider(new ConsoleLogin(users, addresses, encoder))
                 // the console's sign-in page at /login (LoginPage, with its CSRF token); POST /login signs in
-                .formLogin(f -> f.loginPage("/login").permitAll())
-                // back to the page asked for after sign-in, as it was asked for (no "?continue" marker on it)
-                .requestCache(c -> c.requestCache(plainRequestCache()))
+                .formLogin(f ->
+                        f.loginPage("/login").failureHandler(failedSignIn()).permitAll())
+                // no session before sign-in (ReturnPathCookie): the CSRF token and the page to go back to, as it was
+                // asked for (no "?continue" marker on it), are cookies
+                .csrf(c -> c.csrfTokenRepository(CSRF_COOKIE))
+                .addFilterAfter(new CsrfCookieFirst(), CsrfFilter.class)
+                .requestCache(c -> c.requestCache(new ReturnPathCookie()))
                 .logout(l ->
                         l.logoutUrl("/logout").logoutSuccessUrl("/login?logout").permitAll())
                 .sessionManagement(s -> s.sessionFixation(f -> f.changeSessionId()))
@@ -153,10 +166,40 @@ class SecuritySetup {
         return http.build();
     }
 
-    private static HttpSessionRequestCache plainRequestCache() {
-        HttpSessionRequestCache cache = new HttpSessionRequestCache();
-        cache.setMatchingRequestParameterName(null);
-        return cache;
+    /**
+     * The console's CSRF token, in an HttpOnly cookie its pages repeat as a field or header: a token in the session
+     * would make a session (a database row) for every visitor of the sign-in page. The API chain reads the same
+     * cookie for the console's calls on its session.
+     */
+    private static final CookieCsrfTokenRepository CSRF_COOKIE = csrfCookie();
+
+    private static CookieCsrfTokenRepository csrfCookie() {
+        CookieCsrfTokenRepository repository = new CookieCsrfTokenRepository();
+        repository.setCookieName("AX_CSRF");
+        repository.setHeaderName("X-CSRF-TOKEN");
+        repository.setCookieCustomizer(c -> c.sameSite("Lax"));
+        return repository;
+    }
+
+    /**
+     * Loads a console request's CSRF token before the page is written, so that a new token's cookie goes out with the
+     * headers: a page that reached the token only after the response was committed (a long page, its form at the end)
+     * would carry a token whose cookie never left.
+     */
+    private static final class CsrfCookieFirst extends OncePerRequestFilter {
+        @Override
+        protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+                throws ServletException, IOException {
+            if (request.getAttribute(CsrfToken.class.getName()) instanceof CsrfToken token) token.getToken();
+            chain.doFilter(request, response);
+        }
+    }
+
+    /** Back to the sign-in page with {@code ?error}; Spring's handler would keep the failure in a new session. */
+    private static SimpleUrlAuthenticationFailureHandler failedSignIn() {
+        SimpleUrlAuthenticationFailureHandler handler = new SimpleUrlAuthenticationFailureHandler("/login?error");
+        handler.setAllowSessionCreation(false);
+        return handler;
     }
 
     /**
@@ -170,7 +213,7 @@ class SecuritySetup {
     }
 
     /** A state-changing request riding on an existing session cookie rather than a bearer token. */
-    private static boolean sessionWrite(jakarta.servlet.http.HttpServletRequest request) {
+    private static boolean sessionWrite(HttpServletRequest request) {
         String method = request.getMethod();
         boolean safe = method.equals("GET") || method.equals("HEAD") || method.equals("OPTIONS");
         return !safe && request.getHeader("Authorization") == null && request.getSession(false) != null;
