@@ -74,8 +74,12 @@ class OidcLoginIT {
                         "ax.oidc.issuer-uri", issuer,
                         "ax.oidc.client-id", CLIENT_ID,
                         "ax.oidc.client-secret", CLIENT_SECRET,
-                        "ax.oidc.grants-claim", "groups"));
+                        "ax.oidc.grants-claim", "groups",
+                        "ax.oidc.session-max", SESSION_MAX_MS + "ms"));
     }
+
+    /** Long enough for a test's sign-in and its steps on a slow machine, short enough to be waited out. */
+    static final long SESSION_MAX_MS = 12_000;
 
     @AfterAll
     static void stop() {
@@ -267,6 +271,29 @@ class OidcLoginIT {
         JsonNode last = events.get(events.size() - 1);
         assertThat(last.path("type").asText()).isEqualTo("JobCanceled");
         assertThat(last.path("metadata").path("actor").asText()).isEqualTo("oidc:alice");
+    }
+
+    @Test
+    void a_sign_in_through_the_provider_ends_at_its_maximum_however_busy() throws Exception {
+        Browser browser = new Browser();
+        long before = System.currentTimeMillis();
+        HttpResponse<String> console = browser.follow(at("/oauth2/authorization/oidc"));
+        assertThat(console.statusCode()).as(console.body()).isEqualTo(200);
+        // busy all along: each request would renew an idle timeout, not this one
+        while (System.currentTimeMillis() < before + SESSION_MAX_MS - 3_000) {
+            assertThat(browser.get(at("/console")).statusCode()).as("signed in").isEqualTo(200);
+            Thread.sleep(1_000);
+        }
+        // the ID token's issue time is in whole seconds, at most one before the sign-in began
+        Thread.sleep(Math.max(0, before + SESSION_MAX_MS + 500 - System.currentTimeMillis()));
+        assertThat(browser.get(at("/api/v1/jobs")).statusCode()).isEqualTo(401);
+        HttpResponse<String> after = browser.get(at("/console"));
+        assertThat(after.statusCode()).isEqualTo(302);
+        assertThat(after.headers().firstValue("Location").orElse("")).endsWith("/login");
+        // a new sign-in through the provider gets fresh claims and a new session
+        assertThat(browser.follow(at("/oauth2/authorization/oidc")).statusCode())
+                .isEqualTo(200);
+        assertThat(browser.get(at("/console")).statusCode()).isEqualTo(200);
     }
 
     @Test

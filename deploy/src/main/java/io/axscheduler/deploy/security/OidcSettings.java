@@ -20,6 +20,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param loginLabel   the sign-in link's text on the login page
  * @param discoveryRetry how long after a failed read of the provider's discovery document the next sign-in tries
  *                     again (the sign-ins between answer 503)
+ * @param sessionMax   how long a console sign-in through the provider holds, from its ID token's issue: its grants
+ *                     are the token's claims, which cannot be asked again, so a grant taken away at the provider
+ *                     holds in a session at most this long
  */
 @ConfigurationProperties("ax.oidc")
 public record OidcSettings(
@@ -30,7 +33,8 @@ public record OidcSettings(
         @DefaultValue("") String clientSecret,
         @DefaultValue("openid") List<String> scopes,
         @DefaultValue("Single sign-on") String loginLabel,
-        @DefaultValue("10s") Duration discoveryRetry) {
+        @DefaultValue("10s") Duration discoveryRetry,
+        @DefaultValue("1h") Duration sessionMax) {
 
     public OidcSettings {
         issuerUri = issuerUri.trim();
@@ -38,6 +42,8 @@ public record OidcSettings(
         clientId = clientId.trim();
         if (discoveryRetry.isNegative() || discoveryRetry.compareTo(Duration.ofHours(1)) > 0)
             throw new IllegalArgumentException("ax.oidc.discovery-retry must be between 0 and 1h");
+        if (sessionMax.compareTo(Duration.ofSeconds(1)) < 0 || sessionMax.compareTo(Duration.ofDays(1)) > 0)
+            throw new IllegalArgumentException("ax.oidc.session-max must be between 1s and 1d");
         if (grantsClaim.isBlank()) throw new IllegalArgumentException("ax.oidc.grants-claim must not be empty");
         if (!clientId.isEmpty() && issuerUri.isEmpty())
             throw new IllegalArgumentException("ax.oidc.client-id needs ax.oidc.issuer-uri (AX_OIDC_ISSUER_URI)");

@@ -65,6 +65,7 @@ class SecuritySetup {
             ConsoleUsers users,
             ObjectMapper json,
             Oidc oidc,
+            OidcSettings oidcSettings,
             SecuritySettings settings,
             Clock clock)
             throws Exception {
@@ -80,7 +81,8 @@ class SecuritySetup {
                 .httpBasic(b -> b.disable())
                 .logout(l -> l.disable())
                 .addFilterBefore(new ApiKeyFilter(keys, oidc.enabled(), problems), AnonymousAuthenticationFilter.class)
-                .addFilterBefore(new SignedInUsers(users), AnonymousAuthenticationFilter.class)
+                .addFilterBefore(
+                        new SignedInUsers(users, clock, oidcSettings.sessionMax()), AnonymousAuthenticationFilter.class)
                 .addFilterBefore(new CallerFilter(oidc::caller, problems, clock), AuthorizationFilter.class)
                 .exceptionHandling(e -> e.authenticationEntryPoint((req, res, ex) -> problems.unauthorized(res))
                         .accessDeniedHandler((req, res, ex) -> {
@@ -138,6 +140,7 @@ class SecuritySetup {
             PasswordEncoder encoder,
             ObjectMapper json,
             Oidc oidc,
+            OidcSettings oidcSettings,
             Clock clock)
             throws Exception {
         Problems problems = new Problems(json);
@@ -153,7 +156,8 @@ class SecuritySetup {
                 .logout(l ->
                         l.logoutUrl("/logout").logoutSuccessUrl("/login?logout").permitAll())
                 .sessionManagement(s -> s.sessionFixation(f -> f.changeSessionId()))
-                .addFilterBefore(new SignedInUsers(users), AnonymousAuthenticationFilter.class)
+                .addFilterBefore(
+                        new SignedInUsers(users, clock, oidcSettings.sessionMax()), AnonymousAuthenticationFilter.class)
                 .addFilterBefore(new CallerFilter(oidc::caller, problems, clock), AuthorizationFilter.class)
                 .headers(SecuritySetup::headers)
                 .authorizeHttpRequests(a -> a.dispatcherTypeMatchers(DispatcherType.ASYNC)

@@ -184,7 +184,15 @@ class SettingsBindingTest {
 
         assertThat(bind("ax.oidc", OidcSettings.class, Map.of()))
                 .isEqualTo(new OidcSettings(
-                        "", "", "ax_grants", "", "", List.of("openid"), "Single sign-on", Duration.ofSeconds(10)));
+                        "",
+                        "",
+                        "ax_grants",
+                        "",
+                        "",
+                        List.of("openid"),
+                        "Single sign-on",
+                        Duration.ofSeconds(10),
+                        Duration.ofHours(1)));
         OidcSettings login = bind(
                 "ax.oidc",
                 OidcSettings.class,
@@ -197,6 +205,9 @@ class SettingsBindingTest {
         assertThatThrownBy(() -> bind("ax.oidc", OidcSettings.class, Map.of("ax.oidc.discovery-retry", "-1s")))
                 .rootCause()
                 .hasMessageContaining("ax.oidc.discovery-retry");
+        assertThatThrownBy(() -> bind("ax.oidc", OidcSettings.class, Map.of("ax.oidc.session-max", "0s")))
+                .rootCause()
+                .hasMessageContaining("ax.oidc.session-max");
         assertThat(bind("ax.bootstrap", BootstrapSettings.class, Map.of())).isEqualTo(new BootstrapSettings("", ""));
 
         assertThatThrownBy(() -> bind(
