@@ -44,7 +44,12 @@ class WorkerRemoteIT {
                 Map.of(
                         "ax.scheduler.workers.heartbeat-interval-ms", "1000",
                         "ax.scheduler.workers.expiry-check-ms", "500"));
-        one = WorkerNode.start("one", node.api.port, "demo", runs, Map.of());
+        // worker one speaks with a key of its own, as a deployment gives each app one; two with the admin's
+        Api.Response key = node.api.post(
+                "/api/v1/admin/api-keys",
+                "{\"name\":\"demo-worker-one\",\"grants\":[{\"namespace\":\"default\",\"role\":\"WORKER\"}]}");
+        assertThat(key.status()).as(key.body().toString()).isEqualTo(201);
+        one = WorkerNode.start("one", node.api.port, "demo", runs, Map.of("ax.worker.api-key", key.text("key")));
         two = WorkerNode.start("two", node.api.port, "demo", runs, Map.of());
         Await.until(
                 Duration.ofSeconds(20),
@@ -122,6 +127,18 @@ class WorkerRemoteIT {
         assertThat(started.path("payload").path("worker").asText()).isIn(one.workerId(), two.workerId());
         assertThat(succeeded.path("metadata").path("worker").asText())
                 .isEqualTo(started.path("payload").path("worker").asText());
+
+        // an outcome is told by the worker's callback: its actor is the key that sent it, not the node
+        for (String jobId : jobIds) {
+            JsonNode outcome = events(jobId).stream()
+                    .filter(e -> e.path("type").asText().equals("JobSucceeded"))
+                    .findFirst()
+                    .orElseThrow();
+            String worker = outcome.path("metadata").path("worker").asText();
+            assertThat(outcome.path("metadata").path("actor").asText())
+                    .as(outcome.toString())
+                    .isEqualTo(worker.equals(one.workerId()) ? "key:demo-worker-one" : "key:bootstrap-admin");
+        }
     }
 
     @Test

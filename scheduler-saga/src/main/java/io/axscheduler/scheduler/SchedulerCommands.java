@@ -6,6 +6,7 @@ import io.axscheduler.api.job.JobCommandBatch;
 import io.axscheduler.api.job.SubmitJob;
 import io.axscheduler.api.job.SubmitResult;
 import io.axscheduler.api.problem.RefusedOnCachedState;
+import io.axscheduler.api.security.Caller;
 import java.util.List;
 import java.util.Map;
 import org.axonframework.commandhandling.CommandMessage;
@@ -13,7 +14,7 @@ import org.axonframework.commandhandling.GenericCommandMessage;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.springframework.stereotype.Component;
 
-/** Commands the node sends on its own behalf: their events name the actor {@code scheduler}. */
+/** Commands the node sends on its own behalf: their events name the actor {@code scheduler}, unless said otherwise. */
 @Component
 public class SchedulerCommands {
 
@@ -33,6 +34,16 @@ public class SchedulerCommands {
         return sendDecidedOnTheStore(GenericCommandMessage.asCommandMessage(command)
                 .andMetaData(metadata)
                 .andMetaData(Map.of(Metadata.ACTOR, Metadata.SCHEDULER)));
+    }
+
+    /**
+     * A command a request caused, done by the node for its caller: the events name the caller as actor (a worker's
+     * callback reports an outcome with its key), with {@code metadata} besides.
+     */
+    public <R> R sendAndWaitFor(Caller caller, Object command, Map<String, ?> metadata) {
+        return sendDecidedOnTheStore(GenericCommandMessage.asCommandMessage(command)
+                .andMetaData(metadata)
+                .andMetaData(Caller.metadataOf(caller)));
     }
 
     /**

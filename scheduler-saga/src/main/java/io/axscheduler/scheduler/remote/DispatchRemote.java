@@ -5,6 +5,7 @@ import io.axscheduler.api.job.FailJob;
 import io.axscheduler.api.job.RouteStrategy;
 import io.axscheduler.api.job.TimeOutJob;
 import io.axscheduler.api.job.TimeoutPhase;
+import io.axscheduler.api.security.Caller;
 import io.axscheduler.api.worker.JobCallback;
 import io.axscheduler.api.worker.PushedJob;
 import io.axscheduler.scheduler.ClaimedJob;
@@ -193,7 +194,8 @@ public class DispatchRemote {
                         job.attempt(),
                         workers,
                         new FailJob(
-                                job.jobId(), job.attempt(), applied.outcome().error(), 0));
+                                job.jobId(), job.attempt(), applied.outcome().error(), 0),
+                        Caller.SCHEDULER);
             }
         }
     }

@@ -7,6 +7,7 @@ import io.axscheduler.api.job.FailJob;
 import io.axscheduler.api.job.SucceedJob;
 import io.axscheduler.api.problem.InvalidRequestException;
 import io.axscheduler.api.problem.JsonRefusals;
+import io.axscheduler.api.security.Caller;
 import io.axscheduler.api.worker.JobCallback;
 import io.axscheduler.scheduler.NodeMetrics;
 import java.time.Clock;
@@ -20,7 +21,7 @@ import org.springframework.stereotype.Component;
  * the worker (a worker runs only its namespace's jobs, whatever a dispatch row says), then counted against the
  * attempt's dispatch row,
  * then — when the attempt's shards add up to an outcome — sent to the job as SucceedJob or FailJob naming the
- * worker. The aggregate takes an outcome only for the attempt that is running, so a late one changes nothing.
+ * worker, with the key that sent the callback as the actor. The aggregate takes an outcome only for the attempt that is running, so a late one changes nothing.
  */
 @Component
 public class ReceiveCallback {
@@ -61,7 +62,8 @@ public class ReceiveCallback {
         this.refusedCallbacks = new RateLimitedLog(log, 10, 60_000, clock);
     }
 
-    public Result receive(String body, String timestamp, String signature) {
+    /** {@code by}: the caller whose request brought the callback (the worker's key), the actor of the outcome. */
+    public Result receive(String body, String timestamp, String signature, Caller by) {
         JobCallback callback;
         try {
             callback = json.readValue(body, JobCallback.class);
@@ -101,7 +103,7 @@ public class ReceiveCallback {
         Object command = outcome.succeeded()
                 ? new SucceedJob(callback.jobId(), callback.attempt(), outcome.result(), outcome.durationMs())
                 : new FailJob(callback.jobId(), callback.attempt(), outcome.error(), outcome.durationMs());
-        return commands.finish(callback.jobId(), callback.attempt(), outcome.workers(), command)
+        return commands.finish(callback.jobId(), callback.attempt(), outcome.workers(), command, by)
                 ? Result.APPLIED
                 : Result.IGNORED;
     }

@@ -2,6 +2,7 @@ package io.axscheduler.scheduler.remote;
 
 import io.axscheduler.api.job.StartJob;
 import io.axscheduler.api.problem.IllegalTransitionException;
+import io.axscheduler.api.security.Caller;
 import io.axscheduler.scheduler.NodeProperties;
 import io.axscheduler.scheduler.SchedulerCommands;
 import java.util.Map;
@@ -32,26 +33,33 @@ public class WorkerCommands {
 
     /** True when this call started the attempt, false when it had already started or moved on. */
     public boolean start(String jobId, int attempt, String worker) {
+        return start(jobId, attempt, worker, Caller.SCHEDULER);
+    }
+
+    private boolean start(String jobId, int attempt, String worker, Caller by) {
         try {
-            send(new StartJob(jobId, attempt, node, worker), worker);
+            send(new StartJob(jobId, attempt, node, worker), worker, by);
             return true;
         } catch (IllegalTransitionException refused) {
             return false;
         }
     }
 
-    /** Sends SucceedJob or FailJob; false when the attempt already ended (a duplicate or late outcome). */
-    public boolean finish(String jobId, int attempt, String worker, Object outcome) {
+    /**
+     * Sends SucceedJob or FailJob as {@code by} (the key whose callback told it, or the node's own decision); false
+     * when the attempt already ended (a duplicate or late outcome).
+     */
+    public boolean finish(String jobId, int attempt, String worker, Object outcome, Caller by) {
         try {
-            send(outcome, worker);
+            send(outcome, worker, by);
             return true;
         } catch (IllegalTransitionException notRunning) {
             // still only claimed: start it here. If the start is refused, the dispatcher's StartJob may just have
             // landed (or the attempt ended): either way the second try of the outcome tells which.
-            start(jobId, attempt, worker);
+            start(jobId, attempt, worker, by);
         }
         try {
-            send(outcome, worker);
+            send(outcome, worker, by);
             return true;
         } catch (IllegalTransitionException refused) {
             log.debug("outcome of job {} attempt {} refused: {}", jobId, attempt, refused.getMessage());
@@ -69,6 +77,10 @@ public class WorkerCommands {
     }
 
     private void send(Object command, String worker) {
-        commands.sendAndWait(command, Map.of(WORKER, worker));
+        send(command, worker, Caller.SCHEDULER);
+    }
+
+    private void send(Object command, String worker, Caller by) {
+        commands.sendAndWaitFor(by, command, Map.of(WORKER, worker));
     }
 }

@@ -98,8 +98,9 @@ public class WorkerController {
     ResponseEntity<?> callback(
             @RequestBody String body,
             @RequestHeader(name = CallbackSignature.TIMESTAMP_HEADER, required = false) String timestamp,
-            @RequestHeader(name = CallbackSignature.SIGNATURE_HEADER, required = false) String signature) {
-        ReceiveCallback.Result result = callbacks.receive(body, timestamp, signature);
+            @RequestHeader(name = CallbackSignature.SIGNATURE_HEADER, required = false) String signature,
+            @RequestAttribute(name = Caller.ATTRIBUTE, required = false) Caller caller) {
+        ReceiveCallback.Result result = callbacks.receive(body, timestamp, signature, caller);
         if (result == ReceiveCallback.Result.UNAUTHORIZED) {
             ProblemDetail problem = ProblemDetail.forStatusAndDetail(
                     HttpStatus.UNAUTHORIZED,
