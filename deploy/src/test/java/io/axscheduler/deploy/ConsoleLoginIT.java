@@ -149,8 +149,58 @@ class ConsoleLoginIT {
                     .firstValue("Location")
                     .orElse("");
             assertThat(location).as(planted).matches("(http://127\\.0\\.0\\.1:\\d+)?/(?![/\\\\]).*");
-            assertThat(location).as(planted).doesNotContain("evil");
+            assertThat(location).as(planted).doesNotContain("evil").doesNotContain("..");
         }
+    }
+
+    @Test
+    void after_sign_in_only_the_sessions_own_csrf_token_holds() throws Exception {
+        Browser browser = new Browser();
+        String before = browser.csrf("/login");
+        String cookieBefore = cookie(browser, "AX_CSRF");
+        assertThat(cookieBefore).isNotNull();
+        assertThat(browser.login("carol", "carol-password-1")
+                        .headers()
+                        .firstValue("Location")
+                        .orElse(""))
+                .doesNotContain("error");
+        assertThat(cookie(browser, "AX_CSRF")).as("spent at sign-in").isNull();
+
+        // a cookie and a token of someone else's making (a page on a sibling host of a shared parent domain can set
+        // such a cookie): a double-submit cookie alone would take them
+        String planted = java.util.UUID.randomUUID().toString();
+        plant(browser, planted);
+        byte[] token = planted.getBytes(StandardCharsets.UTF_8);
+        byte[] masked = new byte[token.length * 2]; // zero mask, then the token xor zero
+        System.arraycopy(token, 0, masked, token.length, token.length);
+        assertThat(browser.postForm(
+                                "/logout",
+                                "_csrf=" + enc(java.util.Base64.getUrlEncoder().encodeToString(masked)))
+                        .statusCode())
+                .isEqualTo(403);
+        // the token of before sign-in, its cookie put back
+        plant(browser, cookieBefore);
+        assertThat(browser.postForm("/logout", "_csrf=" + enc(before)).statusCode())
+                .isEqualTo(403);
+        assertThat(browser.get("/console").statusCode()).as("still signed in").isEqualTo(200);
+
+        HttpResponse<String> out = browser.postForm("/logout", "_csrf=" + enc(browser.csrf("/console")));
+        assertThat(out.headers().firstValue("Location").orElse("")).endsWith("/login?logout");
+    }
+
+    private static String cookie(Browser browser, String name) {
+        return browser.cookies.getCookieStore().getCookies().stream()
+                .filter(c -> c.getName().equals(name))
+                .map(HttpCookie::getValue)
+                .findFirst()
+                .orElse(null);
+    }
+
+    private static void plant(Browser browser, String csrfCookie) {
+        HttpCookie cookie = new HttpCookie("AX_CSRF", csrfCookie);
+        cookie.setPath("/");
+        cookie.setVersion(0);
+        browser.cookies.getCookieStore().add(uri("/"), cookie);
     }
 
     @Test

@@ -341,6 +341,27 @@ class SecurityIT {
             assertThat(a.jdbc().queryForObject("SELECT COUNT(*) FROM api_keys WHERE name = ?", Integer.class, raced))
                     .isEqualTo(1);
         }
+        for (int round = 0; round < 5; round++) {
+            String raced =
+                    "raced-user-" + round + "-" + UUID.randomUUID().toString().substring(0, 8);
+            String body = "{\"username\":\"" + raced + "\",\"password\":\"a-long-enough-password\",\"grants\":" + grants
+                    + "}";
+            var onA = java.util.concurrent.CompletableFuture.supplyAsync(() -> a.api.post("/api/v1/admin/users", body));
+            var onB = java.util.concurrent.CompletableFuture.supplyAsync(() -> b.api.post("/api/v1/admin/users", body));
+            List<Api.Response> answers = List.of(onA.get(), onB.get());
+            assertThat(answers.stream().map(Api.Response::status).toList())
+                    .as(raced)
+                    .containsExactlyInAnyOrder(201, 409);
+            Api.Response lost =
+                    answers.stream().filter(r -> r.status() == 409).findFirst().orElseThrow();
+            assertThat(lost.text("detail"))
+                    .as("told the name is taken, not a retry's story")
+                    .contains("exists");
+            assertThat(a.jdbc()
+                            .queryForObject(
+                                    "SELECT COUNT(*) FROM console_users WHERE username = ?", Integer.class, raced))
+                    .isEqualTo(1);
+        }
     }
 
     @Test

@@ -94,7 +94,8 @@ public class ApiKeys {
 
     /** A key's name names one key: another of the name is a conflict with what exists (409), not a bad field. */
     public static IllegalTransitionException nameInUse(String name) {
-        return new IllegalTransitionException("an api key named " + name + " exists; revoke it or choose another name");
+        return new IllegalTransitionException(
+                "an api key named " + name + " exists (a revoked key keeps its name); choose another name");
     }
 
     private void insert(String id, String name, Set<Grant> grants, Instant expiresAt, String createdBy, String key) {

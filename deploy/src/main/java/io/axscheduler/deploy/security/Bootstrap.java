@@ -1,5 +1,6 @@
 package io.axscheduler.deploy.security;
 
+import io.axscheduler.api.problem.IllegalTransitionException;
 import io.axscheduler.api.security.Caller;
 import io.axscheduler.api.security.Grant;
 import io.axscheduler.api.security.Role;
@@ -65,12 +66,21 @@ class Bootstrap implements ApplicationRunner {
     @Override
     public void run(ApplicationArguments args) throws IOException {
         if (!givenKey.isEmpty() && !keys.hashExists(givenKey)) {
-            keys.create(freeName("bootstrap-admin"), ADMIN, null, BY, givenKey);
-            log.info("added the admin API key given in AX_BOOTSTRAP_ADMIN_KEY");
+            try {
+                keys.create(freeName("bootstrap-admin"), ADMIN, null, BY, givenKey);
+                log.info("added the admin API key given in AX_BOOTSTRAP_ADMIN_KEY");
+            } catch (IllegalTransitionException madeMeanwhile) {
+                // nodes started together with the same settings: one of them adds the key
+                if (!keys.hashExists(givenKey)) throw madeMeanwhile;
+            }
         }
         if (!givenPassword.isEmpty() && !users.exists("admin")) {
-            users.create("admin", givenPassword, ADMIN, BY);
-            log.info("added the console user admin with the password given in AX_BOOTSTRAP_ADMIN_PASSWORD");
+            try {
+                users.create("admin", givenPassword, ADMIN, BY);
+                log.info("added the console user admin with the password given in AX_BOOTSTRAP_ADMIN_PASSWORD");
+            } catch (IllegalTransitionException madeMeanwhile) {
+                if (!users.exists("admin")) throw madeMeanwhile;
+            }
         }
         boolean first = jdbc.update(
                         "INSERT IGNORE INTO security_bootstrap (id, done_at) VALUES (1, :at)",

@@ -55,13 +55,15 @@ public class ConsoleUsers {
     public void create(String username, String password, Set<Grant> grants, Caller by) {
         String hash = encoder.encode(password);
         commands.inOneTransaction("user " + username, () -> {
-            // the event first: a row that then cannot be written (a name taken meanwhile) takes it back with it
-            commands.sendOnce("user", username, new CreateConsoleUser(username, List.copyOf(grants)), by);
+            // the row first: of two nodes making one name at once, the second waits on the first's row and is told the
+            // name is taken (the user's event stream would clash too, but as a race to retry); the event then goes in
+            // the same transaction
             try {
                 insert(username, hash, grants, by.actor());
             } catch (DuplicateKeyException e) {
                 throw taken(username);
             }
+            commands.sendOnce("user", username, new CreateConsoleUser(username, List.copyOf(grants)), by);
             return null;
         });
     }

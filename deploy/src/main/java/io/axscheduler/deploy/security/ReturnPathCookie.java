@@ -38,18 +38,18 @@ final class ReturnPathCookie implements RequestCache {
                 MAX_AGE_S);
     }
 
+    /** Asked at sign-in: the path is gone back to once, and the cookie spent with it (the redirect may re-encode it). */
     @Override
     public SavedRequest getRequest(HttpServletRequest request, HttpServletResponse response) {
         String path = saved(request);
+        removeRequest(request, response);
         // a path without the context's: the redirect puts it in front
         return path == null ? null : new SimpleSavedRequest(path);
     }
 
-    /** The page asked for before sign-in, reached now: the cookie has done its work. */
+    /** Nothing to restore: the path was a GET's, and the cookie is spent at sign-in. */
     @Override
     public HttpServletRequest getMatchingRequest(HttpServletRequest request, HttpServletResponse response) {
-        String path = saved(request);
-        if (path != null && path.equals(pathOf(request))) removeRequest(request, response);
         return null;
     }
 
@@ -75,11 +75,20 @@ final class ReturnPathCookie implements RequestCache {
         return request.getQueryString() == null ? path : path + "?" + request.getQueryString();
     }
 
-    /** A path on this server: one slash, then no second slash or backslash a browser would read as another host. */
+    /**
+     * A path on this server: one slash, then no second slash or backslash a browser would read as another host, no
+     * control character, and no {@code .} or {@code ..} segment (the servlet container cannot make a redirect of one
+     * that climbs above the root, and no page of the console is asked for so).
+     */
     static boolean local(String path) {
         if (path.length() < 1 || path.charAt(0) != '/') return false;
         if (path.length() > 1 && (path.charAt(1) == '/' || path.charAt(1) == '\\')) return false;
-        return path.chars().noneMatch(c -> c < 0x20 || c == 0x7f);
+        if (path.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) return false;
+        int query = path.indexOf('?');
+        for (String segment : (query < 0 ? path : path.substring(0, query)).split("/")) {
+            if (segment.equals(".") || segment.equals("..")) return false;
+        }
+        return true;
     }
 
     private static void write(HttpServletRequest request, HttpServletResponse response, String value, int maxAge) {

@@ -31,7 +31,6 @@ import org.springframework.security.web.access.intercept.RequestAuthorizationCon
 import org.springframework.security.web.authentication.AnonymousAuthenticationFilter;
 import org.springframework.security.web.authentication.SimpleUrlAuthenticationFailureHandler;
 import org.springframework.security.web.context.HttpSessionSecurityContextRepository;
-import org.springframework.security.web.csrf.CookieCsrfTokenRepository;
 import org.springframework.security.web.csrf.CsrfException;
 import org.springframework.security.web.csrf.CsrfFilter;
 import org.springframework.security.web.csrf.CsrfToken;
@@ -73,7 +72,7 @@ class SecuritySetup {
         http.securityMatcher("/api/**", "/actuator/**")
                 // the console's own pages call the API with the signed-in session: such a request (a cookie, no
                 // Authorization header) needs the session's CSRF token; a bearer request needs none
-                .csrf(c -> c.csrfTokenRepository(CSRF_COOKIE).requireCsrfProtectionMatcher(SecuritySetup::sessionWrite))
+                .csrf(c -> c.csrfTokenRepository(CSRF_TOKENS).requireCsrfProtectionMatcher(SecuritySetup::sessionWrite))
                 .securityContext(c -> c.securityContextRepository(sessionIfAny()))
                 .sessionManagement(s -> s.sessionCreationPolicy(SessionCreationPolicy.NEVER))
                 .requestCache(c -> c.disable())
@@ -144,17 +143,20 @@ class SecuritySetup {
             Clock clock)
             throws Exception {
         Problems problems = new Problems(json);
+        ReturnPathCookie returnPath = new ReturnPathCookie();
         http.authenticationProvider(new ConsoleLogin(users, addresses, encoder))
                 // the console's sign-in page at /login (LoginPage, with its CSRF token); POST /login signs in
                 .formLogin(f ->
                         f.loginPage("/login").failureHandler(failedSignIn()).permitAll())
-                // no session before sign-in (ReturnPathCookie): the CSRF token and the page to go back to, as it was
-                // asked for (no "?continue" marker on it), are cookies
-                .csrf(c -> c.csrfTokenRepository(CSRF_COOKIE))
+                // no session before sign-in: the CSRF token (CsrfTokens) and the page to go back to, as it was asked
+                // for (no "?continue" marker on it; ReturnPathCookie), are cookies until then
+                .csrf(c -> c.csrfTokenRepository(CSRF_TOKENS))
                 .addFilterAfter(new CsrfCookieFirst(), CsrfFilter.class)
-                .requestCache(c -> c.requestCache(new ReturnPathCookie()))
-                .logout(l ->
-                        l.logoutUrl("/logout").logoutSuccessUrl("/login?logout").permitAll())
+                .requestCache(c -> c.requestCache(returnPath))
+                .logout(l -> l.logoutUrl("/logout")
+                        .addLogoutHandler((request, response, signedOut) -> returnPath.removeRequest(request, response))
+                        .logoutSuccessUrl("/login?logout")
+                        .permitAll())
                 .sessionManagement(s -> s.sessionFixation(f -> f.changeSessionId()))
                 .addFilterBefore(
                         new SignedInUsers(users, clock, oidcSettings.sessionMax()), AnonymousAuthenticationFilter.class)
@@ -170,20 +172,8 @@ class SecuritySetup {
         return http.build();
     }
 
-    /**
-     * The console's CSRF token, in an HttpOnly cookie its pages repeat as a field or header: a token in the session
-     * would make a session (a database row) for every visitor of the sign-in page. The API chain reads the same
-     * cookie for the console's calls on its session.
-     */
-    private static final CookieCsrfTokenRepository CSRF_COOKIE = csrfCookie();
-
-    private static CookieCsrfTokenRepository csrfCookie() {
-        CookieCsrfTokenRepository repository = new CookieCsrfTokenRepository();
-        repository.setCookieName("AX_CSRF");
-        repository.setHeaderName("X-CSRF-TOKEN");
-        repository.setCookieCustomizer(c -> c.sameSite("Lax"));
-        return repository;
-    }
+    /** One store of the console's CSRF tokens for both chains: the API reads the console's token on its calls. */
+    private static final CsrfTokens CSRF_TOKENS = new CsrfTokens();
 
     /**
      * Loads a console request's CSRF token before the page is written, so that a new token's cookie goes out with the
