@@ -15,6 +15,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /** The worker's calls to the scheduler, each bounded by the connect and read timeouts. */
 public class SchedulerClient {
@@ -27,18 +29,17 @@ public class SchedulerClient {
     }
 
     private final HttpClient http;
-    private final String base;
+    private final List<String> bases;
+    /** The node answering last: calls go there first. */
+    private final AtomicInteger preferred = new AtomicInteger();
+
     private final Duration readTimeout;
     private final ObjectMapper json;
     private final Clock clock;
     private final String apiKey;
 
     public SchedulerClient(AxWorkerProperties properties, ObjectMapper json, Clock clock) {
-        this.base = properties.schedulerUrl().endsWith("/")
-                ? properties
-                        .schedulerUrl()
-                        .substring(0, properties.schedulerUrl().length() - 1)
-                : properties.schedulerUrl();
+        this.bases = properties.schedulerUrls();
         this.readTimeout = Duration.ofMillis(properties.readTimeoutMs());
         this.apiKey = properties.apiKey() == null ? "" : properties.apiKey().trim();
         this.json = json;
@@ -76,7 +77,30 @@ public class SchedulerClient {
                 "POST", "/api/v1/workers/callbacks", body, timestamp, CallbackSignature.sign(secret, timestamp, body));
     }
 
+    /**
+     * To the node that answered last, then, when it cannot be reached or answers that it cannot serve (502, 503,
+     * 504), to each other node in turn: every call here may be repeated (a registration made twice leaves one silent
+     * worker id, which expires).
+     */
     private Answer send(String method, String path, String body, Long timestamp, String signature) {
+        int first = preferred.get();
+        Answer answer = null;
+        for (int i = 0; i < bases.size(); i++) {
+            int index = (first + i) % bases.size();
+            answer = sendTo(bases.get(index), method, path, body, timestamp, signature);
+            if (!unavailable(answer)) {
+                if (index != first) preferred.set(index);
+                return answer;
+            }
+        }
+        return answer;
+    }
+
+    static boolean unavailable(Answer answer) {
+        return answer.status() == 0 || answer.status() == 502 || answer.status() == 503 || answer.status() == 504;
+    }
+
+    private Answer sendTo(String base, String method, String path, String body, Long timestamp, String signature) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path))
                 .timeout(readTimeout)
                 .method(
@@ -91,8 +115,8 @@ public class SchedulerClient {
         try {
             HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
             return new Answer(response.statusCode(), response.body());
-        } catch (IOException e) {
-            return new Answer(0, e.toString());
+        } catch (IOException | IllegalArgumentException e) {
+            return new Answer(0, base + ": " + e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return new Answer(0, "interrupted");

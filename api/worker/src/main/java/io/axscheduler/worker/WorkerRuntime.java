@@ -4,8 +4,10 @@ import io.axscheduler.api.worker.JobCallback;
 import io.axscheduler.api.worker.RegisterWorker;
 import io.axscheduler.api.worker.WorkerRegistered;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.web.context.WebServerApplicationContext;
@@ -30,6 +32,16 @@ public class WorkerRuntime implements SmartLifecycle, WorkerRuns.Reporter {
         t.setDaemon(true);
         return t;
     });
+    private final ScheduledExecutorService retries = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "ax-worker-callbacks");
+        t.setDaemon(true);
+        return t;
+    });
+    /** Callbacks waiting to be tried again. */
+    private final AtomicInteger pending = new AtomicInteger();
+
+    static final long MAX_BACKOFF_MS = 5000;
+
     private WorkerRuns runs;
     private volatile WorkerRegistered registration;
     private volatile boolean running;
@@ -92,9 +104,18 @@ public class WorkerRuntime implements SmartLifecycle, WorkerRuns.Reporter {
         if (running) ticks.schedule(this::tick, next, TimeUnit.MILLISECONDS);
     }
 
-    /** Retries a few times; if the scheduler cannot be told, the attempt's run deadline times it out there. */
+    /**
+     * Tells the scheduler an attempt's outcome: at once, on the run's thread, and when no node could take it (all
+     * unreachable or unavailable: a restart, a database outage), again from a thread of its own, backing off up to
+     * {@value #MAX_BACKOFF_MS} ms, for {@code callback-retry-ms}; after that the attempt's run deadline decides
+     * there. An outcome that arrives after the deadline changes nothing, so trying long costs nothing.
+     */
     @Override
     public void report(JobCallback outcome) {
+        deliver(outcome, System.currentTimeMillis(), 1);
+    }
+
+    private void deliver(JobCallback outcome, long since, int attempt) {
         WorkerRegistered current = registration;
         if (current == null || !current.workerId().equals(outcome.workerId())) {
             log.warn(
@@ -103,36 +124,70 @@ public class WorkerRuntime implements SmartLifecycle, WorkerRuns.Reporter {
                     outcome.attempt());
             return;
         }
-        for (int i = 1; i <= properties.callbackAttempts(); i++) {
-            SchedulerClient.Answer answer = scheduler.callback(outcome, current.secret());
-            if (answer.ok()) return;
-            if (answer.status() / 100 == 4) {
-                log.warn(
-                        "callback for job {} attempt {} refused ({}): {}",
-                        outcome.jobId(),
-                        outcome.attempt(),
-                        answer.status(),
-                        answer.body());
-                return;
-            }
-            try {
-                Thread.sleep(200L * i);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
+        SchedulerClient.Answer answer = scheduler.callback(outcome, current.secret());
+        if (answer.ok()) return;
+        if (!SchedulerClient.unavailable(answer) && answer.status() / 100 == 4) {
+            log.warn(
+                    "callback for job {} attempt {} refused ({}): {}",
+                    outcome.jobId(),
+                    outcome.attempt(),
+                    answer.status(),
+                    answer.body());
+            return;
         }
-        log.warn(
-                "callback for job {} attempt {} not delivered after {} tries",
-                outcome.jobId(),
-                outcome.attempt(),
-                properties.callbackAttempts());
+        long waited = System.currentTimeMillis() - since;
+        if (waited >= properties.callbackRetryMs() || retries.isShutdown()) {
+            log.warn(
+                    "callback for job {} attempt {} not delivered in {} ms ({} tries); last answer {} {}",
+                    outcome.jobId(),
+                    outcome.attempt(),
+                    waited,
+                    attempt,
+                    answer.status(),
+                    answer.body());
+            return;
+        }
+        if (attempt == 1)
+            log.info(
+                    "callback for job {} attempt {} not delivered ({}); trying again for up to {} ms",
+                    outcome.jobId(),
+                    outcome.attempt(),
+                    answer.status(),
+                    properties.callbackRetryMs());
+        long backoff = Math.min(MAX_BACKOFF_MS, 200L << Math.min(attempt - 1, 5));
+        pending.incrementAndGet();
+        try {
+            retries.schedule(
+                    () -> {
+                        try {
+                            deliver(outcome, since, attempt + 1);
+                        } finally {
+                            pending.decrementAndGet();
+                        }
+                    },
+                    backoff,
+                    TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException stopped) {
+            pending.decrementAndGet();
+        }
     }
 
     @Override
     public void stop() {
         running = false;
+        long graceEnds = System.currentTimeMillis() + properties.shutdownGraceMs();
         runs.stop(properties.shutdownGraceMs());
+        // outcomes still waiting for a node get what is left of the grace: told before the deregistration, they
+        // count; after it, the scheduler has timed their attempts out
+        while (pending.get() > 0 && System.currentTimeMillis() < graceEnds) {
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        retries.shutdownNow();
         WorkerRegistered current = registration;
         if (current != null) {
             SchedulerClient.Answer answer = scheduler.deregister(current.workerId());
