@@ -142,6 +142,23 @@ class WorkerRemoteIT {
     }
 
     @Test
+    void a_remote_run_stopped_at_its_timeout_is_timed_out_as_in_process_not_failed() {
+        String jobId = node.api.submit("{\"jobType\":\"sleep\",\"executorApp\":\"demo\",\"params\":{\"ms\":5000},"
+                + "\"timeoutMs\":1000,\"maxRetries\":0}");
+        JsonNode job = awaitStatus(jobId, "TIMED_OUT");
+        assertThat(job.path("attempt").asInt()).isEqualTo(1);
+        List<JsonNode> history = events(jobId);
+        assertThat(history.stream().map(e -> e.path("type").asText()))
+                .contains("JobTimedOut")
+                .doesNotContain("JobFailed");
+        JsonNode timedOut = history.stream()
+                .filter(e -> e.path("type").asText().equals("JobTimedOut"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(timedOut.path("payload").path("phase").asText()).isEqualTo("RUN");
+    }
+
+    @Test
     void a_sharding_broadcast_runs_once_on_each_worker_and_succeeds_when_both_shards_do() {
         String jobId = node.api.submit(
                 "{\"jobType\":\"echo\",\"executorApp\":\"demo\",\"routeStrategy\":\"SHARDING_BROADCAST\"}");

@@ -121,8 +121,10 @@ public class WorkerRuns {
 
     private void run(PushedRun run, JobHandler handler) {
         PushedJob job = run.job();
-        var timeout = timeouts.schedule(run::cancel, Math.max(1, job.timeoutMs()), TimeUnit.MILLISECONDS);
+        // started before the timer is set: a run the timer stopped reports at least its timeout, which the scheduler
+        // records as a timeout rather than a failure
         long started = System.nanoTime();
+        var timeout = timeouts.schedule(run::cancel, Math.max(1, job.timeoutMs()), TimeUnit.MILLISECONDS);
         String result = null;
         String error = null;
         try {

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.axscheduler.api.StrictJson;
 import io.axscheduler.api.job.FailJob;
 import io.axscheduler.api.job.SucceedJob;
+import io.axscheduler.api.job.TimeOutJob;
+import io.axscheduler.api.job.TimeoutPhase;
 import io.axscheduler.api.problem.InvalidRequestException;
 import io.axscheduler.api.problem.JsonRefusals;
 import io.axscheduler.api.security.Caller;
@@ -12,8 +14,10 @@ import io.axscheduler.api.worker.JobCallback;
 import io.axscheduler.scheduler.NodeMetrics;
 import java.time.Clock;
 import java.util.List;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.stereotype.Component;
 
 /**
@@ -41,6 +45,7 @@ public class ReceiveCallback {
     private final ObjectMapper json;
     private final CallbackVerifier verifier;
     private final NodeMetrics metrics;
+    private final NamedParameterJdbcTemplate jdbc;
     /** Anyone can post callbacks: their refusals are logged a few a minute, with how many were left out. */
     private final RateLimitedLog refusedCallbacks;
 
@@ -51,7 +56,9 @@ public class ReceiveCallback {
             ObjectMapper json,
             WorkerProperties properties,
             Clock clock,
-            NodeMetrics metrics) {
+            NodeMetrics metrics,
+            NamedParameterJdbcTemplate jdbc) {
+        this.jdbc = jdbc;
         this.registry = registry;
         this.metrics = metrics;
         this.dispatches = dispatches;
@@ -100,12 +107,26 @@ public class ReceiveCallback {
         registry.callbackReceived(callback.workerId());
         WorkerDispatches.Outcome outcome = applied.outcome();
         if (outcome == null) return Result.APPLIED;
-        Object command = outcome.succeeded()
-                ? new SucceedJob(callback.jobId(), callback.attempt(), outcome.result(), outcome.durationMs())
-                : new FailJob(callback.jobId(), callback.attempt(), outcome.error(), outcome.durationMs());
+        Object command;
+        if (outcome.succeeded()) {
+            command = new SucceedJob(callback.jobId(), callback.attempt(), outcome.result(), outcome.durationMs());
+        } else if (ranItsTimeout(callback.jobId(), outcome.durationMs())) {
+            // the worker stopped the run at the job's timeout (its own timer is the run deadline's twin, and fires
+            // first): a timeout, as the same run in process would be recorded, not a failure of the handler
+            command = new TimeOutJob(callback.jobId(), callback.attempt(), TimeoutPhase.RUN);
+        } else {
+            command = new FailJob(callback.jobId(), callback.attempt(), outcome.error(), outcome.durationMs());
+        }
         return commands.finish(callback.jobId(), callback.attempt(), outcome.workers(), command, by)
                 ? Result.APPLIED
                 : Result.IGNORED;
+    }
+
+    /** Whether a failed run lasted at least its job's {@code timeoutMs}: one primary-key read, for failures only. */
+    private boolean ranItsTimeout(String jobId, long durationMs) {
+        List<Long> timeout = jdbc.queryForList(
+                "SELECT timeout_ms FROM job_queue WHERE job_id = :id", Map.of("id", jobId), Long.class);
+        return !timeout.isEmpty() && timeout.get(0) != null && durationMs >= timeout.get(0);
     }
 
     /**
