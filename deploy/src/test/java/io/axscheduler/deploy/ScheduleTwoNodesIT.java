@@ -159,6 +159,35 @@ class ScheduleTwoNodesIT {
     }
 
     @Test
+    void an_edit_that_keeps_the_trigger_keeps_the_fire_times_and_a_new_trigger_counts_from_the_edit() throws Exception {
+        String body = """
+                {"name":"%s","trigger":{"type":"fixedRate","intervalMs":3600000},"job":{"jobType":"noop"}}""";
+        String id = ScheduleHttp.create(a.api, body.formatted("rate-kept"));
+        String next = a.api.get("/api/v1/schedules/" + id).text("nextFireTime");
+        Thread.sleep(1_500);
+
+        // a rename (on the other node): the hourly phase stays, the next fire is not put off by the edit
+        var renamed = ScheduleHttp.put(b.api, "/api/v1/schedules/" + id, body.formatted("rate-renamed"));
+        assertThat(renamed.status()).as(renamed.body().toString()).isEqualTo(200);
+        assertThat(renamed.body().path("nextFireTimes").get(0).asText()).isEqualTo(next);
+        assertThat(Instant.parse(renamed.body().path("nextFireTimes").get(1).asText()))
+                .isEqualTo(Instant.parse(next).plusSeconds(3600));
+        Await.until(
+                Duration.ofSeconds(10),
+                () -> "rate-renamed".equals(a.api.get("/api/v1/schedules/" + id).text("name")),
+                () -> a.api.get("/api/v1/schedules/" + id).body().toString());
+        assertThat(a.api.get("/api/v1/schedules/" + id).text("nextFireTime")).isEqualTo(next);
+
+        // a new interval counts from the edit
+        Instant before = Instant.now();
+        var faster = ScheduleHttp.put(a.api, "/api/v1/schedules/" + id, """
+                {"name":"rate-renamed","trigger":{"type":"fixedRate","intervalMs":1800000},"job":{"jobType":"noop"}}""");
+        assertThat(faster.status()).isEqualTo(200);
+        assertThat(Instant.parse(faster.body().path("nextFireTimes").get(0).asText()))
+                .isBetween(before.plusSeconds(1800 - 5), before.plusSeconds(1800 + 5));
+    }
+
+    @Test
     void a_fixed_rate_with_start_at_fires_first_exactly_then_and_a_batch_lands_whole_or_not_at_all() {
         Instant startAt =
                 Instant.now().plusSeconds(3).truncatedTo(ChronoUnit.SECONDS).plusMillis(250);

@@ -40,6 +40,9 @@ class Schedule {
     private Trigger trigger;
     private JobTemplate job;
     private Instant nextFireTime;
+    /** What fixed-rate times without {@code startAt} count from; null in a snapshot made before it was kept. */
+    private Instant anchor;
+
     private Instant queuedFireTime;
     private String lastJobId;
 
@@ -51,9 +54,18 @@ class Schedule {
                 c, FireTimes.next(c.trigger(), c.anchor(), c.anchor()).orElse(null)));
     }
 
+    /**
+     * Answers the next fire time after the update. An edit that leaves the trigger as it was (a rename, another job
+     * template or policy) keeps the fire times where they were — the next one, a fixed rate's phase, a due fire not
+     * made yet; a new trigger counts from the update.
+     */
     @CommandHandler
-    void handle(UpdateSchedule c) {
+    Instant handle(UpdateSchedule c) {
         ScheduleTransitions.check(scheduleId, state, Action.UPDATE, "update");
+        boolean sameTimes = c.trigger().equals(trigger) && anchor != null;
+        Instant next = sameTimes
+                ? nextFireTime
+                : FireTimes.next(c.trigger(), c.anchor(), c.anchor()).orElse(null);
         apply(new ScheduleUpdated(
                 scheduleId,
                 c.name(),
@@ -61,8 +73,9 @@ class Schedule {
                 c.job(),
                 c.misfirePolicy(),
                 c.overlapPolicy(),
-                c.anchor(),
-                FireTimes.next(c.trigger(), c.anchor(), c.anchor()).orElse(null)));
+                sameTimes ? anchor : c.anchor(),
+                next));
+        return next;
     }
 
     @CommandHandler
@@ -156,6 +169,7 @@ class Schedule {
         trigger = e.trigger();
         job = e.job();
         nextFireTime = e.nextFireTime();
+        anchor = e.anchor();
     }
 
     @EventSourcingHandler
@@ -163,6 +177,7 @@ class Schedule {
         trigger = e.trigger();
         job = e.job();
         nextFireTime = e.nextFireTime();
+        anchor = e.anchor();
     }
 
     @EventSourcingHandler

@@ -110,7 +110,7 @@ class ScheduleCommandController {
         if (body.hasNonNull("namespace") && !namespace.equals(r.namespace())) {
             throw InvalidRequestException.of("namespace", "cannot change; create the schedule in the other namespace");
         }
-        sender.send(
+        Instant next = sender.send(
                 "schedule",
                 scheduleId,
                 new UpdateSchedule(
@@ -122,7 +122,14 @@ class ScheduleCommandController {
                         r.overlapPolicy(),
                         now),
                 actor);
-        return answer(scheduleId, r.trigger(), now);
+        Map<String, Object> answer = answer(scheduleId, r.trigger(), now);
+        if (next != null) {
+            // the times kept by an edit of everything but the trigger: the next one, then those after it
+            List<Instant> times = new ArrayList<>(List.of(next));
+            times.addAll(FireTimes.preview(r.trigger(), next, next, PREVIEW - 1));
+            answer.put("nextFireTimes", times);
+        }
+        return answer;
     }
 
     @DeleteMapping("/api/v1/schedules/{scheduleId}")
