@@ -142,6 +142,53 @@ class WorkerRemoteIT {
     }
 
     @Test
+    void a_job_waiting_while_every_worker_is_at_capacity_is_explained_so() {
+        // two workers of capacity 4: eight run, the ninth waits for room
+        List<String> jobIds = new ArrayList<>();
+        for (int i = 0; i < 9; i++) {
+            jobIds.add(node.api.submit(
+                    "{\"jobType\":\"sleep\",\"executorApp\":\"demo\",\"params\":{\"ms\":6000},\"timeoutMs\":60000}"));
+        }
+        Await.until(
+                Duration.ofSeconds(20),
+                () -> jobIds.stream()
+                                .filter(id -> node.api
+                                        .get("/api/v1/jobs/" + id)
+                                        .text("status")
+                                        .equals("RUNNING"))
+                                .count()
+                        == 8,
+                () -> jobIds.stream()
+                        .map(id -> node.api.get("/api/v1/jobs/" + id).text("status"))
+                        .toList()
+                        .toString());
+        String waiting = jobIds.stream()
+                .filter(id -> !node.api.get("/api/v1/jobs/" + id).text("status").equals("RUNNING"))
+                .findFirst()
+                .orElseThrow();
+        // a heartbeat carries the worker's own count, which can lag a push for a moment: the next one agrees
+        Await.until(
+                Duration.ofSeconds(4),
+                () -> node.api
+                        .get("/api/v1/jobs/" + waiting + "/explain")
+                        .body()
+                        .at("/reasons/0/code")
+                        .asText()
+                        .equals("WORKERS_FULL"),
+                () -> node.api.get("/api/v1/jobs/" + waiting + "/explain").body() + " "
+                        + node.jdbc().queryForList("SELECT worker_id, capacity, in_flight, job_types FROM workers"));
+        JsonNode explained =
+                node.api.get("/api/v1/jobs/" + waiting + "/explain").body();
+        assertThat(explained.at("/reasons/0/details/workers").size()).isEqualTo(2);
+        assertThat(explained
+                        .at("/reasons/0/details/workers/" + one.workerId() + "/capacity")
+                        .asInt())
+                .isEqualTo(4);
+        // and it runs when one has room
+        jobIds.forEach(id -> awaitStatus(id, "SUCCEEDED"));
+    }
+
+    @Test
     void a_remote_run_stopped_at_its_timeout_is_timed_out_as_in_process_not_failed() {
         String jobId = node.api.submit("{\"jobType\":\"sleep\",\"executorApp\":\"demo\",\"params\":{\"ms\":5000},"
                 + "\"timeoutMs\":1000,\"maxRetries\":0}");

@@ -270,7 +270,7 @@ public class ExplainJob {
                         "workers",
                         workers.keySet()));
             } else {
-                coolingDown(job, workers, now, reasons);
+                workersBusy(job, workers, now, reasons);
             }
         } else {
             List<LiveState.NodeRow> withPool = now.nodes().stream()
@@ -280,7 +280,7 @@ public class ExplainJob {
             boolean remote =
                     workers.values().stream().anyMatch(w -> w.jobTypes().contains(c.jobType()));
             if (withPool.isEmpty() && remote) {
-                coolingDown(job, workers, now, reasons);
+                workersBusy(job, workers, now, reasons);
             } else if (withPool.isEmpty()) {
                 reasons.add(reason(
                         "NO_HANDLER",
@@ -333,30 +333,50 @@ public class ExplainJob {
     }
 
     /**
-     * A due job only remote workers can take, every one of which that registered its type gets no new work for now:
-     * each failed its pushes often enough in a row to cool down ({@code failures-before-cool-down}).
+     * A due job only remote workers can take, none of which takes more for now: every live worker that registered its
+     * type is cooling down after failing its pushes too often in a row ({@code failures-before-cool-down}), or is
+     * running as many jobs as its capacity (or one and the other).
      */
-    private static void coolingDown(
+    private static void workersBusy(
             Fold job, Map<String, LiveState.Worker> workers, LiveState.Snapshot now, List<Reason> reasons) {
         JobCreated c = job.created;
         if (job.runAt.toEpochMilli() > now.nowMs()) return;
         Map<String, Instant> cooling = new LinkedHashMap<>();
+        Map<String, Object> full = new LinkedHashMap<>();
         for (Map.Entry<String, LiveState.Worker> w : workers.entrySet()) {
-            if (!w.getValue().jobTypes().contains(c.jobType())) continue;
-            if (w.getValue().coolingUntil() <= now.nowMs()) return;
-            cooling.put(w.getKey(), Instant.ofEpochMilli(w.getValue().coolingUntil()));
+            LiveState.Worker worker = w.getValue();
+            if (!worker.jobTypes().contains(c.jobType())) continue;
+            boolean coolingDown = worker.coolingUntil() > now.nowMs();
+            if (!coolingDown && !worker.full()) return;
+            if (coolingDown) cooling.put(w.getKey(), Instant.ofEpochMilli(worker.coolingUntil()));
+            else full.put(w.getKey(), Map.of("capacity", worker.capacity(), "inFlight", worker.inFlight()));
         }
-        if (cooling.isEmpty()) return;
-        Instant first = java.util.Collections.min(cooling.values());
+        if (full.isEmpty() && cooling.isEmpty()) return;
+        if (full.isEmpty()) {
+            Instant first = java.util.Collections.min(cooling.values());
+            reasons.add(reason(
+                    "WORKERS_COOLING_DOWN",
+                    "every live worker that registered job type " + c.jobType() + " failed its pushes too often in a"
+                            + " row and gets no new work until its cool-down ends (the first at " + first + ")",
+                    null,
+                    "jobType",
+                    c.jobType(),
+                    "coolingUntil",
+                    cooling));
+            return;
+        }
         reasons.add(reason(
-                "WORKERS_COOLING_DOWN",
-                "every live worker that registered job type " + c.jobType() + " failed its pushes too often in a row"
-                        + " and gets no new work until its cool-down ends (the first at " + first + ")",
+                "WORKERS_FULL",
+                "every live worker that registered job type " + c.jobType() + " runs as many jobs as its capacity"
+                        + (cooling.isEmpty() ? "" : " or is cooling down")
+                        + "; the job is pushed when one has room",
                 null,
                 "jobType",
                 c.jobType(),
+                "workers",
+                full,
                 "coolingUntil",
-                cooling));
+                cooling.isEmpty() ? null : cooling));
     }
 
     private static Map<String, Object> nodeSummary(LiveState.Snapshot now) {

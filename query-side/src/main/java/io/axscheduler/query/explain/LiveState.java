@@ -114,7 +114,12 @@ public class LiveState {
     }
 
     /** A live worker's registered job types, and until when (database time) it gets no new work after failed pushes. */
-    public record Worker(List<String> jobTypes, long coolingUntil) {}
+    public record Worker(List<String> jobTypes, long coolingUntil, int capacity, int inFlight) {
+
+        boolean full() {
+            return inFlight >= capacity;
+        }
+    }
 
     /**
      * Live workers (heartbeat within the silence limit) of {@code app} (any app when null) registered in
@@ -125,14 +130,16 @@ public class LiveState {
         Map<String, Object> params = new java.util.HashMap<>(Map.of("silence", workerSilenceMs, "ns", namespace));
         if (app != null) params.put("app", app);
         jdbc.query(
-                "SELECT worker_id, job_types, cooling_until FROM workers WHERE last_heartbeat >= " + NOW_MS
+                "SELECT worker_id, job_types, cooling_until, capacity, in_flight FROM workers WHERE last_heartbeat >= "
+                        + NOW_MS
                         + " - :silence"
                         + " AND namespace = :ns" + (app == null ? "" : " AND app = :app")
                         + " ORDER BY worker_id LIMIT 1000",
                 params,
                 rs -> {
                     workers.put(
-                            rs.getString(1), new Worker(List.of(rs.getString(2).split(",")), rs.getLong(3)));
+                            rs.getString(1),
+                            new Worker(List.of(rs.getString(2).split(",")), rs.getLong(3), rs.getInt(4), rs.getInt(5)));
                 });
         return workers;
     }
