@@ -11,6 +11,7 @@ import com.cronutils.parser.CronParser;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
 
 /** Parsing and describing cron expressions with cron-utils; parsed expressions are cached (they are immutable). */
 final class CronSupport {
@@ -30,9 +31,9 @@ final class CronSupport {
         if (cached != null) return cached;
         Cron cron;
         try {
-            cron = (dialect == CronDialect.UNIX ? UNIX : QUARTZ)
-                    .parse(expression)
-                    .validate();
+            cron = dialect == CronDialect.UNIX
+                    ? UNIX.parse(sundayFirst(expression)).validate()
+                    : QUARTZ.parse(expression).validate();
         } catch (IllegalArgumentException e) {
             String hint = dialect == CronDialect.UNIX
                     ? " (unix dialect: five fields, minute hour day-of-month month day-of-week)"
@@ -58,7 +59,36 @@ final class CronSupport {
         return cron.retrieve(CronFieldName.HOUR).getExpression() instanceof Always;
     }
 
-    static String describe(Cron cron) {
-        return CronDescriptor.instance(Locale.UK).describe(cron);
+    private static final Pattern SUNDAY_FIRST = Pattern.compile("(?i)(^|,)SUN-");
+    private static final Pattern AT_DAY =
+            Pattern.compile("at (Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday) day");
+
+    /**
+     * A unix day-of-week range from Sunday ({@code SUN-TUE}) as {@code 0-TUE}: cron-utils reads {@code SUN} as 7 and
+     * refuses the range 7-2, where unix cron takes Sunday as the week's first day.
+     */
+    private static String sundayFirst(String expression) {
+        String[] fields = expression.trim().split("\\s+");
+        if (fields.length != 5) return expression;
+        fields[4] = SUNDAY_FIRST.matcher(fields[4]).replaceAll("$10-");
+        return String.join(" ", fields);
     }
+
+    static String describe(Cron cron) {
+        Cron described = cron;
+        String[] fields = cron.asString().split("\\s+");
+        // Quartz's day-of-week L alone is the week's last day, Saturday; cron-utils describes it as "last Sunday of
+        // every month"
+        if (cron.getCronDefinition().equals(QUARTZ_DEFINITION)
+                && fields.length >= 6
+                && fields[5].equalsIgnoreCase("L")) {
+            fields[5] = "SAT";
+            described = QUARTZ.parse(String.join(" ", fields));
+        }
+        String text = CronDescriptor.instance(Locale.UK).describe(described);
+        return AT_DAY.matcher(text).replaceAll("every $1");
+    }
+
+    private static final com.cronutils.model.definition.CronDefinition QUARTZ_DEFINITION =
+            CronDefinitionBuilder.instanceDefinitionFor(CronType.QUARTZ);
 }

@@ -116,6 +116,20 @@ class FireTimesTest {
     }
 
     @Test
+    void unix_day_of_week_ranges_may_start_on_sunday() {
+        // the clock's day is a Friday
+        for (String range : new String[] {"SUN-TUE", "sun-tue", "0-2", "FRI,SUN-TUE"}) {
+            Trigger trigger = Trigger.cron("0 0 * * " + range, "UTC", CronDialect.UNIX);
+            assertThat(FireTimes.preview(trigger, clock.instant(), clock.instant(), 3))
+                    .as(range)
+                    .endsWith(times("2026-03-29T00:00:00Z", "2026-03-30T00:00:00Z", "2026-03-31T00:00:00Z")
+                            .toArray(Instant[]::new));
+        }
+        assertThat(FireTimes.describe(Trigger.cron("0 0 * * SUN-TUE", "UTC", CronDialect.UNIX)))
+                .isEqualTo("at 00:00 every day between Sunday and Tuesday");
+    }
+
+    @Test
     void fixed_rate_fires_at_the_anchor_plus_whole_intervals() {
         Instant anchor = clock.instant();
         Trigger rate = Trigger.fixedRate(30_000);
@@ -215,6 +229,10 @@ class FireTimesTest {
         assertThat(FireTimes.describe(Trigger.cron("0 */5 * * * ?", null, null)))
                 .isEqualTo("every 5 minutes");
         assertThat(FireTimes.describe(Trigger.fixedRate(30_000))).isEqualTo("every 30 seconds");
+        // Quartz's day-of-week L alone is Saturday, every week (cron-utils said "last Sunday of every month")
+        assertThat(FireTimes.describe(Trigger.cron("0 0 0 ? * L", null, null))).isEqualTo("at 00:00 every Saturday");
+        assertThat(FireTimes.describe(Trigger.cron("0 0 0 ? * 6L", null, null)))
+                .isEqualTo("at 00:00 last Friday of every month");
         assertThat(FireTimes.describe(Trigger.fixedDelay(60_000))).isEqualTo("1 minute after the previous run ended");
     }
 }
