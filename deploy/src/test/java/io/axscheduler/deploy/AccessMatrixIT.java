@@ -278,8 +278,23 @@ class AccessMatrixIT {
                     .as(sent[0])
                     .isEqualTo(Integer.parseInt(sent[1]));
         }
+        // without a count the heartbeat is heard and the scheduler's count stays
+        jdbcSetInFlight(id, 1);
+        for (String body : new String[] {"{}", "{\"inFlight\":null}"}) {
+            assertThat(worker.post("/api/v1/workers/" + id + "/heartbeat", body).status())
+                    .as(body)
+                    .isEqualTo(200);
+            assertThat(node.jdbc()
+                            .queryForObject("SELECT in_flight FROM workers WHERE worker_id = ?", Integer.class, id))
+                    .as(body)
+                    .isEqualTo(1);
+        }
         assertThat(ScheduleHttp.delete(worker, "/api/v1/workers/" + id).status())
                 .isEqualTo(204);
+    }
+
+    private static void jdbcSetInFlight(String workerId, int inFlight) {
+        node.jdbc().update("UPDATE workers SET in_flight = ? WHERE worker_id = ?", inFlight, workerId);
     }
 
     private static int call(Endpoint e, String key) throws Exception {

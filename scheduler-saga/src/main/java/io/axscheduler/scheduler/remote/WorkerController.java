@@ -57,7 +57,7 @@ public class WorkerController {
             @RequestBody(required = false) Heartbeat heartbeat,
             @RequestAttribute(name = Caller.ATTRIBUTE, required = false) Caller caller) {
         itself(workerId, caller);
-        registry.heartbeat(workerId, heartbeat == null ? 0 : heartbeat.inFlight());
+        registry.heartbeat(workerId, heartbeat == null ? null : heartbeat.inFlight());
         return Map.of("workerId", workerId);
     }
 

@@ -104,14 +104,15 @@ public class WorkerRegistry {
         return new WorkerRegistered(workerId, secret, properties.heartbeatIntervalMs());
     }
 
-    public void heartbeat(String workerId, int inFlight) {
+    /** {@code inFlight} null: a heartbeat without a count, which leaves the scheduler's own. */
+    public void heartbeat(String workerId, Integer inFlight) {
         int updated = jdbc.update(
                 // a heartbeat is always heard; its count is taken within 0..capacity (the library counts a push
                 // before it checks its capacity, so one over is possible for a moment)
                 "UPDATE workers SET last_heartbeat = " + DatabaseTime.NOW_MS
-                        + ", in_flight = LEAST(GREATEST(:inFlight, 0), capacity)"
+                        + (inFlight == null ? "" : ", in_flight = LEAST(GREATEST(:inFlight, 0), capacity)")
                         + " WHERE worker_id = :id",
-                Map.of("id", workerId, "inFlight", inFlight));
+                inFlight == null ? Map.of("id", workerId) : Map.of("id", workerId, "inFlight", inFlight));
         if (updated == 0) throw new NotFoundException("worker", workerId);
     }
 
