@@ -226,6 +226,10 @@ class ExplainIT {
         JsonNode notAFireTime = explainSchedule(nightly, Instant.now().plusSeconds(60));
         assertThat(codes(notAFireTime)).containsExactly("NOT_A_FIRE_TIME");
         assertThat(notAFireTime.at("/reasons/0/details/nextFireTimes").size()).isEqualTo(3);
+        // asked about now, as the console does (no ?at=): the message's instants have the API's milliseconds, not the
+        // clock's nanoseconds
+        JsonNode now = node.api.get("/api/v1/schedules/" + nightly + "/explain").body();
+        assertThat(now.at("/reasons/0/message").asText()).as(now.toString()).doesNotContainPattern("\\.\\d{4,}Z");
 
         // 02:30 does not exist in New York on 2027-03-14: the schedule fires at the gap's end, 03:30 EDT, and explain
         // says so as the preview does (it said NOT_A_FIRE_TIME, counting from a minute before)

@@ -20,6 +20,7 @@ import io.axscheduler.query.metrics.SkipCause;
 import io.axscheduler.query.observe.LivenessProperties;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -62,7 +63,9 @@ public class ExplainSchedule {
         }
     }
 
-    public ScheduleExplanation explain(String scheduleId, Instant at) {
+    public ScheduleExplanation explain(String scheduleId, Instant asked) {
+        // the API's instants have milliseconds; the clock's now may have nanoseconds, which the messages would print
+        Instant at = asked.truncatedTo(ChronoUnit.MILLIS);
         List<DomainEventMessage<?>> events = streams.read("schedule", scheduleId, ScheduleCreated.class);
         Instant createdAt = events.get(0).getTimestamp();
         ScheduleCreated created = (ScheduleCreated) events.get(0).getPayload();
