@@ -146,6 +146,30 @@ class ConsoleSessionsIT {
     }
 
     @Test
+    void what_a_user_may_not_see_or_do_is_a_console_page_saying_so_not_raw_json() throws Exception {
+        makeUser("gil", "team-g");
+        Browser browser = new Browser();
+        browser.signIn(a, "gil", "gil-password-1");
+        String hidden = a.api.submit("{\"jobType\":\"noop\",\"delayMs\":3600000}"); // in default, not team-g
+        for (String[] ask : new String[][] {
+            {"/console/jobs/" + hidden, "404", "Not found"},
+            {"/console/jobs/no-such-job", "404", "Not found"},
+            {"/console/schedules/new", "403", "Not allowed"},
+            {"/console/jobs/no-such-job?lang=zh-CN", "404", "未找到"}
+        }) {
+            HttpResponse<String> page = browser.get(a, ask[0]);
+            assertThat(page.statusCode()).as(ask[0]).isEqualTo(Integer.parseInt(ask[1]));
+            assertThat(page.headers().firstValue("Content-Type").orElse(""))
+                    .as(ask[0])
+                    .startsWith("text/html");
+            assertThat(page.body()).as(ask[0]).contains("data-testid=\"error-title\"", ask[2], "/logout");
+        }
+        // the API answers as ever
+        assertThat(browser.get(a, "/api/v1/jobs/" + hidden).headers().firstValue("Content-Type"))
+                .hasValueSatisfying(t -> assertThat(t).startsWith("application/problem+json"));
+    }
+
+    @Test
     void pause_and_resume_from_the_console_hold_whichever_node_takes_them() throws Exception {
         makeUser("olga", "default", "OPERATOR");
         String id = ScheduleHttp.create(a.api, """

@@ -2,6 +2,8 @@ package io.axscheduler.console;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.axscheduler.api.problem.ForbiddenException;
+import io.axscheduler.api.problem.NotFoundException;
 import io.axscheduler.query.stats.Overview;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -9,14 +11,20 @@ import java.time.format.DateTimeFormatter;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
+import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.ControllerAdvice;
+import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.ModelAttribute;
+import org.springframework.web.servlet.ModelAndView;
 
 /**
  * What every console page gets: the asset paths, {@code fmt} to show instants, durations and chart data, and who is
  * signed in (for the header's sign-out).
  */
 @ControllerAdvice(assignableTypes = {ConsolePages.class, ConsoleActions.class})
+@Order(Ordered.HIGHEST_PRECEDENCE)
 class ConsoleModel {
 
     private final Map<String, String> assets;
@@ -39,6 +47,23 @@ class ConsoleModel {
     @ModelAttribute("assets")
     Map<String, String> assets() {
         return assets;
+    }
+
+    /**
+     * A page or form of something the user may not see (or that is not there), or may not do: the console's own page
+     * saying so, in its look and language, instead of the API's problem+json (which a browser shows as raw text).
+     */
+    @ExceptionHandler({NotFoundException.class, ForbiddenException.class})
+    ModelAndView refused(RuntimeException e) {
+        HttpStatus status = e instanceof NotFoundException ? HttpStatus.NOT_FOUND : HttpStatus.FORBIDDEN;
+        ModelAndView page = new ModelAndView("console/error", status);
+        page.addObject("status", status.value());
+        page.addObject("detail", e.getMessage());
+        // an exception handler's model gets none of the @ModelAttribute methods' attributes
+        page.addObject("signedIn", signedIn());
+        page.addObject("assets", assets);
+        page.addObject("fmt", formats);
+        return page;
     }
 
     @ModelAttribute("fmt")
