@@ -76,6 +76,7 @@ class ConsoleModel {
 
         private static final DateTimeFormatter AT =
                 DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS").withZone(ZoneOffset.UTC);
+        private static final DateTimeFormatter LOCAL = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
         private static final DateTimeFormatter MINUTE =
                 DateTimeFormatter.ofPattern("HH:mm").withZone(ZoneOffset.UTC);
         private static final DateTimeFormatter HOUR =
@@ -89,6 +90,19 @@ class ConsoleModel {
 
         public String at(Instant at) {
             return utc(at);
+        }
+
+        /**
+         * The instant as a wall clock of {@code zone} shows it ({@code 2026-12-07 09:30 Asia/Kolkata}), or empty for
+         * none, UTC, or a zone Java does not know.
+         */
+        public String inZone(Instant at, String zone) {
+            if (at == null || zone == null || zone.isBlank() || zone.equals("UTC")) return "";
+            try {
+                return LOCAL.withZone(java.time.ZoneId.of(zone)).format(at) + " " + zone;
+            } catch (java.time.DateTimeException unknown) {
+                return "";
+            }
         }
 
         static String utc(Instant at) {
