@@ -30,6 +30,8 @@ class WorkerKillIT {
                         "node-k",
                         Map.of(
                                 "ax.scheduler.workers.heartbeat-interval-ms", "500",
+                                // removed after 3 s: explain has two seconds to say the worker went quiet
+                                "ax.scheduler.workers.missed-heartbeats", "6",
                                 "ax.scheduler.workers.expiry-check-ms", "300"));
                 WorkerNode stays = WorkerNode.start("stays", node.api.port, "demo", runs, Map.of())) {
             Process victim = startVictim(node.api.port);
@@ -64,6 +66,20 @@ class WorkerKillIT {
                 assertThat(onVictim).isNotEmpty();
 
                 victim.destroyForcibly().waitFor();
+
+                // while its attempts still show RUNNING there, explain says the worker went quiet
+                String oneOnVictim = onVictim.iterator().next();
+                Await.until(
+                        Duration.ofSeconds(10),
+                        () -> node.api
+                                .get("/api/v1/jobs/" + oneOnVictim + "/explain")
+                                .body()
+                                .toString()
+                                .contains("\"WORKER_SILENT\""),
+                        () -> node.api
+                                .get("/api/v1/jobs/" + oneOnVictim + "/explain")
+                                .body()
+                                .toString());
 
                 Await.until(
                         Duration.ofSeconds(40),

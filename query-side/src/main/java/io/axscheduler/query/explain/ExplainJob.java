@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.axonframework.eventhandling.DomainEventMessage;
 import org.springframework.stereotype.Component;
 
@@ -187,8 +188,34 @@ public class ExplainJob {
         if (job.status == JobStatus.CLAIMED
                 || (job.status == JobStatus.RUNNING && (job.worker == null || IN_PROCESS.equals(job.worker)))) {
             nodeGone(job, reasons);
+        } else if (job.status == JobStatus.RUNNING) {
+            workerSilent(job, reasons);
         }
         return reasons;
+    }
+
+    /**
+     * A run on a remote worker that has missed its heartbeats (killed, cut off): once silent for the removal limit it
+     * is removed, and its attempts are timed out and retried by their policy.
+     */
+    private void workerSilent(Fold job, List<Reason> reasons) {
+        // a shard broadcast names its workers joined by commas: each is asked
+        for (String worker : job.worker.split(",")) {
+            Optional<LiveState.Heard> heard = live.heardOf(worker);
+            if (heard.isPresent() && heard.get().agoMs() <= live.workerQuietMs()) continue;
+            Instant last = heard.map(h -> Instant.ofEpochMilli(h.atMs())).orElse(null);
+            reasons.add(reason(
+                    "WORKER_SILENT",
+                    heard.isEmpty()
+                            ? "worker " + worker + " is no longer registered: the attempt is timed out and retried by"
+                                    + " its policy"
+                            : "worker " + worker + " has missed its heartbeats (last at " + last + "): silent for "
+                                    + live.workerSilenceMs() + " ms it is removed, and the attempt timed out and"
+                                    + " retried by its policy",
+                    last,
+                    "worker",
+                    worker));
+        }
     }
 
     /**

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
@@ -77,6 +78,7 @@ public class LiveState {
     private final long nodeSilentMs;
     private final long scanStallMs;
     private final long workerSilenceMs;
+    private final long workerHeartbeatMs;
 
     public LiveState(
             NamedParameterJdbcTemplate jdbc,
@@ -89,6 +91,29 @@ public class LiveState {
         this.nodeSilentMs = observe.nodeSilentMs();
         this.scanStallMs = liveness.health().scanStallMs();
         this.workerSilenceMs = liveness.workers().silenceMs();
+        this.workerHeartbeatMs = liveness.workers().heartbeatIntervalMs();
+    }
+
+    /** A worker's last heartbeat and how long ago by the database's clock, or empty when its row is gone. */
+    public record Heard(long atMs, long agoMs) {}
+
+    public Optional<Heard> heardOf(String workerId) {
+        return jdbc
+                .query(
+                        "SELECT last_heartbeat, " + NOW_MS + " - last_heartbeat FROM workers WHERE worker_id = :id",
+                        Map.of("id", workerId),
+                        (rs, i) -> new Heard(rs.getLong(1), rs.getLong(2)))
+                .stream()
+                .findFirst();
+    }
+
+    /** Heard from longer ago than two heartbeats: missing them (a worker is removed after {@link #workerSilenceMs}). */
+    public long workerQuietMs() {
+        return 2 * workerHeartbeatMs;
+    }
+
+    public long workerSilenceMs() {
+        return workerSilenceMs;
     }
 
     public Snapshot snapshot() {
