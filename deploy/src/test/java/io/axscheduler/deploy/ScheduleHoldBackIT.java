@@ -160,6 +160,26 @@ class ScheduleHoldBackIT {
         Await.until(Duration.ofSeconds(20), () -> !heldBack().contains("sleep"), () -> "held back: " + heldBack());
         Await.until(Duration.ofSeconds(20), () -> jobsOf(slow) > beforeRelease, () -> "no fire after the release");
         assertThat(jobsOf(slow) - beforeRelease).isLessThan(5);
+        // the catch-up's skip says why the times were missed: the type was held back, no node was down
+        Await.until(
+                Duration.ofSeconds(10),
+                () -> skipReasons(slow).stream().anyMatch(r -> r.contains("was held back")),
+                () -> "skips: " + skipReasons(slow));
+    }
+
+    private static List<String> skipReasons(String scheduleId) {
+        List<String> reasons = new java.util.ArrayList<>();
+        for (int page = 0; page < 20; page++) {
+            JsonNode history = node.api
+                    .get("/api/v1/schedules/" + scheduleId + "/history?size=500&page=" + page)
+                    .body();
+            history.path("events").forEach(e -> {
+                if (e.path("type").asText().equals("ScheduleFireSkipped"))
+                    reasons.add(e.path("payload").path("reason").asText());
+            });
+            if (!history.path("hasMore").asBoolean()) break;
+        }
+        return reasons;
     }
 
     @Test

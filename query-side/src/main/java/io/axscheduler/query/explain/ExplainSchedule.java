@@ -194,9 +194,10 @@ public class ExplainSchedule {
                     e.fireTime(),
                     "nextFireTime",
                     e.nextFireTime(),
-                    // a misfire's downtime: from the first missed fire time to the scan that saw it
+                    // a misfire's downtime: from the first missed fire time to the scan that saw it (none when the
+                    // fires were late because their job type was held back, which the reason says)
                     "downtimeMs",
-                    overlap
+                    overlap || e.reason().contains("was held back")
                             ? null
                             : skip.get().at().toEpochMilli() - e.fireTime().toEpochMilli(),
                     "runningJobId",

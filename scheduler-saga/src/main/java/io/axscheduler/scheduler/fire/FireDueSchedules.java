@@ -57,7 +57,7 @@ public class FireDueSchedules {
 
     private static final String LOCK_COLUMNS =
             "SELECT schedule_id, trigger_json, anchor_at, next_fire_at, queued_fire_at,"
-                    + " misfire_policy, overlap_policy, last_job_id FROM schedules";
+                    + " misfire_policy, overlap_policy, last_job_id, job_type FROM schedules";
     /** Active and due by database time within the look-ahead ({@code :ahead}). */
     private static final String DUE = "state = 'ACTIVE' AND next_fire_at <= " + DatabaseTime.NOW_MS + " + :ahead";
 
@@ -242,6 +242,16 @@ public class FireDueSchedules {
                 params(Map.of("ids", ids, "ahead", fireAheadMs), held, only));
     }
 
+    /** When each job type was last seen held back by this node's scan (database ms), for the reasons of late fires. */
+    private final Map<String, Long> heldAtMs = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** The scan's pass: these job types are held back (paced) now. */
+    public void heldNow(Set<String> types) {
+        if (types.isEmpty()) return;
+        long now = databaseTime.nowMs();
+        types.forEach(type -> heldAtMs.put(type, now));
+    }
+
     /** Fires what is due of one schedule; returns the jobs made (0 when another node holds it or it is no longer due). */
     public int fire(String scheduleId) {
         Integer made = transaction.execute(tx -> {
@@ -288,8 +298,8 @@ public class FireDueSchedules {
             PlannedFire planned = plan.fires().get(i);
             Instant next = plan.nextAfter(i);
             if (!planned.fires()) {
-                commands.sendHoldingRows(
-                        new SkipScheduleFire(scheduleId, planned.fireTime(), planned.skipReason(), next));
+                commands.sendHoldingRows(new SkipScheduleFire(
+                        scheduleId, planned.fireTime(), skipReason(planned, (String) row.get("job_type"), due), next));
                 continue;
             }
             OverlapDecision decision = OverlapDecision.decide(overlap, lastJob, queued);
@@ -313,6 +323,17 @@ public class FireDueSchedules {
             }
         }
         return made;
+    }
+
+    /**
+     * The plan's reason for a skip, and when the schedule's job type was held back since its first missed time, that
+     * this is why the times were missed: no node was down, the type's jobs were behind.
+     */
+    private String skipReason(PlannedFire skip, String jobType, Instant firstMissed) {
+        Long heldAt = jobType == null ? null : heldAtMs.get(jobType);
+        if (heldAt == null || heldAt < firstMissed.toEpochMilli()) return skip.skipReason();
+        return skip.skipReason() + " (late because job type " + jobType
+                + " was held back: its jobs waited to be claimed longer than hold-back-after-ms)";
     }
 
     /** Releases fires held back by overlap policy QUEUE whose job has ended; returns the jobs made. */

@@ -103,6 +103,7 @@ public class ScanSchedules implements SmartLifecycle {
         }
         Map<String, Long> paced = pacedTypes();
         Set<String> held = paced.keySet();
+        fire.heldNow(held);
         int made = firePaced(paced);
         FireDueSchedules.Fired first = fireBatch(held, null, batchSize);
         made += first.jobs();
