@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.axscheduler.api.problem.IllegalTransitionException;
 import io.axscheduler.api.security.Caller;
 import io.axscheduler.api.security.Grant;
 import io.axscheduler.api.security.Role;
+import io.axscheduler.deploy.security.ApiKeys;
 import io.axscheduler.deploy.security.ConsoleUsers;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,7 +17,6 @@ import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.springframework.dao.DataIntegrityViolationException;
 
 /** Key, user and rebuild changes are events in the store, with the authenticated actor, read back by an admin. */
 class AdminTrailIT {
@@ -199,14 +200,23 @@ class AdminTrailIT {
 
     @Test
     void a_change_whose_row_cannot_be_written_leaves_no_event() {
-        String countSql = "SELECT COUNT(*) FROM DomainEventEntry WHERE aggregateIdentifier = 'admin:user:admin'";
-        Integer before = node.jdbc().queryForObject(countSql, Integer.class);
         Caller caller = new Caller("key:someone", null, Set.of(Grant.of(Grant.ALL, Role.ADMIN)));
-        // the row exists, so its INSERT fails after the event was appended in the same transaction
+        // a user of a name in use: its row goes first and fails, told as a conflict, and no event is appended
+        String userEvents = "SELECT COUNT(*) FROM DomainEventEntry WHERE aggregateIdentifier = 'admin:user:admin'";
+        Integer usersBefore = node.jdbc().queryForObject(userEvents, Integer.class);
         assertThatThrownBy(() -> node.bean(ConsoleUsers.class)
                         .create("admin", "another-long-password", Set.of(Grant.of(Grant.ALL, Role.ADMIN)), caller))
-                .isInstanceOf(DataIntegrityViolationException.class);
-        assertThat(node.jdbc().queryForObject(countSql, Integer.class)).isEqualTo(before);
+                .isInstanceOf(IllegalTransitionException.class);
+        assertThat(node.jdbc().queryForObject(userEvents, Integer.class)).isEqualTo(usersBefore);
+        // a key of a name in use, past the API's own check: its event is appended first (a new stream), then its
+        // row's INSERT fails in the same transaction, which takes the event back with it
+        String keyEvents = "SELECT COUNT(*) FROM DomainEventEntry WHERE aggregateIdentifier LIKE 'admin:key:%'";
+        Integer keysBefore = node.jdbc().queryForObject(keyEvents, Integer.class);
+        String taken = node.jdbc().queryForObject("SELECT name FROM api_keys LIMIT 1", String.class);
+        assertThatThrownBy(() -> node.bean(ApiKeys.class)
+                        .create(taken, Set.of(Grant.of(Grant.ALL, Role.ADMIN)), null, caller, ApiKeys.newKey()))
+                .isInstanceOf(IllegalTransitionException.class);
+        assertThat(node.jdbc().queryForObject(keyEvents, Integer.class)).isEqualTo(keysBefore);
         assertThat(node.api.get("/api/v1/admin/audit?limit=500").body().toString())
                 .doesNotContain("key:someone");
     }

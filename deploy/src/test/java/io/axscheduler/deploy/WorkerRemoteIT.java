@@ -189,6 +189,27 @@ class WorkerRemoteIT {
     }
 
     @Test
+    void an_outcome_recorded_but_not_told_to_the_job_is_told_when_the_callback_comes_again() {
+        // as if a node had stored the callback's row and died before the job's command: the row says SUCCEEDED, the
+        // job still runs; the worker's callback (here its first, in life its retry on another node) finishes it
+        String jobId = node.api.submit("{\"jobType\":\"sleep\",\"executorApp\":\"demo\",\"params\":{\"ms\":3000},"
+                + "\"timeoutMs\":120000,\"maxRetries\":0}");
+        awaitStatus(jobId, "RUNNING");
+        int rows = node.jdbc()
+                .update(
+                        "UPDATE worker_dispatches SET status = 'SUCCEEDED', result = 'told before', duration_ms = 5"
+                                + " WHERE job_id = ? AND status = 'PUSHED'",
+                        jobId);
+        assertThat(rows).isEqualTo(1);
+        Await.until(
+                Duration.ofSeconds(15),
+                () -> node.api.get("/api/v1/jobs/" + jobId).text("status").equals("SUCCEEDED"),
+                () -> node.api.get("/api/v1/jobs/" + jobId).body().toString());
+        assertThat(node.api.get("/api/v1/jobs/" + jobId).text("result")).isEqualTo("told before");
+        assertThat(node.api.eventTypes(jobId)).doesNotContain("JobTimedOut");
+    }
+
+    @Test
     void a_remote_run_stopped_at_its_timeout_is_timed_out_as_in_process_not_failed() {
         String jobId = node.api.submit("{\"jobType\":\"sleep\",\"executorApp\":\"demo\",\"params\":{\"ms\":5000},"
                 + "\"timeoutMs\":1000,\"maxRetries\":0}");
@@ -203,6 +224,8 @@ class WorkerRemoteIT {
                 .findFirst()
                 .orElseThrow();
         assertThat(timedOut.path("payload").path("phase").asText()).isEqualTo("RUN");
+        // told by the worker's callback (its key), not decided by the node's run deadline (scheduler)
+        assertThat(timedOut.path("metadata").path("actor").asText()).startsWith("key:");
     }
 
     @Test

@@ -10,7 +10,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * off.
  *
  * @param schedulerUrl     base URL of a scheduler node or load balancer, e.g. {@code http://localhost:8080}, or several
- *                         nodes' separated by commas: a call that finds one unreachable or unavailable goes to the
+ *                         nodes' separated by commas: a call that finds one unreachable or answering a server error goes to the
  *                         next, so a node's restart holds up no heartbeat or callback
  * @param app              the executor app this worker belongs to (jobs name it in {@code executorApp})
  * @param address          base URL the scheduler pushes to; default {@code http://127.0.0.1:<server port>}

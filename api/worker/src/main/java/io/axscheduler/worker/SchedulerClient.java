@@ -78,8 +78,8 @@ public class SchedulerClient {
     }
 
     /**
-     * To the node that answered last, then, when it cannot be reached or answers that it cannot serve (502, 503,
-     * 504), to each other node in turn: every call here may be repeated (a registration made twice leaves one silent
+     * To the node that answered last, then, when it cannot be reached or answers with a server error (5xx), to each
+     * other node in turn: every call here may be repeated (a registration made twice leaves one silent
      * worker id, which expires).
      */
     private Answer send(String method, String path, String body, Long timestamp, String signature) {
@@ -96,8 +96,9 @@ public class SchedulerClient {
         return answer;
     }
 
+    /** Not reached, or a server error: another node may do better (every call here may be repeated). */
     static boolean unavailable(Answer answer) {
-        return answer.status() == 0 || answer.status() == 502 || answer.status() == 503 || answer.status() == 504;
+        return answer.status() == 0 || answer.status() / 100 == 5;
     }
 
     private Answer sendTo(String base, String method, String path, String body, Long timestamp, String signature) {

@@ -42,7 +42,14 @@ public class WorkerRuns {
 
     /** Delivers an outcome to the scheduler (signed, retried); the runtime knows the worker id and secret. */
     public interface Reporter {
+        /** Tells the outcome now, on the caller's thread, and goes on trying in the background if no node took it. */
         void report(JobCallback outcome);
+
+        /** Tells the outcome from the background at once: for a caller that must not wait (a push's answer). */
+        default void reportSoon(JobCallback outcome) {
+            report(outcome);
+        }
+
         /** The worker id callbacks are sent as right now (null before registration). */
         String workerId();
     }
@@ -94,16 +101,22 @@ public class WorkerRuns {
         if (stopping) return new PushAnswer(PushState.BUSY, null);
         JobHandler handler = handlers.get(job.jobType());
         PushedRun run;
+        JobCallback done = null;
         synchronized (runs) {
             PushedRun known = runs.get(job.runKey());
             if (known != null) {
-                JobCallback outcome = known.outcome();
-                if (outcome == null) return new PushAnswer(PushState.RUNNING, null);
-                reporter.report(outcome);
-                return new PushAnswer(PushState.DONE, outcome);
+                done = known.outcome();
+                if (done == null) return new PushAnswer(PushState.RUNNING, null);
+                run = null;
+            } else {
+                run = new PushedRun(job);
+                runs.put(job.runKey(), run);
             }
-            run = new PushedRun(job);
-            runs.put(job.runKey(), run);
+        }
+        if (done != null) {
+            // outside the lock and off this thread: the push's answer waits for no call to the scheduler
+            reporter.reportSoon(done);
+            return new PushAnswer(PushState.DONE, done);
         }
         boolean room = inFlight.incrementAndGet() <= capacity;
         try {
@@ -148,13 +161,18 @@ public class WorkerRuns {
                 TextLimit.truncate(error),
                 durationMs);
         run.ended(outcome);
-        inFlight.decrementAndGet();
-        if (stopping && run.isCancelled()) {
-            // the scheduler timed this attempt out when the worker deregistered; it runs elsewhere now
-            log.info("job {} attempt {} stopped with the worker; not reported", job.jobId(), job.attempt());
-            return;
+        try {
+            if (stopping && run.isCancelled()) {
+                // the scheduler timed this attempt out when the worker deregistered; it runs elsewhere now
+                log.info("job {} attempt {} stopped with the worker; not reported", job.jobId(), job.attempt());
+                return;
+            }
+            // the run counts as in flight until its outcome's first try is over (or handed to the retries): a stopping
+            // worker waits for it before it deregisters, which would time the attempt out and run it again
+            reporter.report(outcome);
+        } finally {
+            inFlight.decrementAndGet();
         }
-        reporter.report(outcome);
     }
 
     /** Stops taking pushes, waits up to the grace period for running jobs, then asks the rest to stop. */

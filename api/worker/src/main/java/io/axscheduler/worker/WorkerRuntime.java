@@ -115,6 +115,23 @@ public class WorkerRuntime implements SmartLifecycle, WorkerRuns.Reporter {
         deliver(outcome, System.currentTimeMillis(), 1);
     }
 
+    @Override
+    public void reportSoon(JobCallback outcome) {
+        long since = System.currentTimeMillis();
+        pending.incrementAndGet();
+        try {
+            retries.execute(() -> {
+                try {
+                    deliver(outcome, since, 1);
+                } finally {
+                    pending.decrementAndGet();
+                }
+            });
+        } catch (RejectedExecutionException stopped) {
+            pending.decrementAndGet();
+        }
+    }
+
     private void deliver(JobCallback outcome, long since, int attempt) {
         WorkerRegistered current = registration;
         if (current == null || !current.workerId().equals(outcome.workerId())) {

@@ -242,14 +242,21 @@ public class FireDueSchedules {
                 params(Map.of("ids", ids, "ahead", fireAheadMs), held, only));
     }
 
-    /** When each job type was last seen held back by this node's scan (database ms), for the reasons of late fires. */
-    private final Map<String, Long> heldAtMs = new java.util.concurrent.ConcurrentHashMap<>();
+    /** A job type's last hold on this node's scan, from its start to its end (database ms; MAX_VALUE while held). */
+    private record Hold(long sinceMs, long untilMs) {}
 
-    /** The scan's pass: these job types are held back (paced) now. */
+    private final Map<String, Hold> holds = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** The scan's pass: these job types are held back (paced) now, the others are not. */
     public void heldNow(Set<String> types) {
-        if (types.isEmpty()) return;
-        long now = databaseTime.nowMs();
-        types.forEach(type -> heldAtMs.put(type, now));
+        if (types.isEmpty() && holds.values().stream().noneMatch(h -> h.untilMs() == Long.MAX_VALUE)) return;
+        long now = databaseTime.approximateNowMs();
+        for (String type : types) {
+            holds.compute(
+                    type, (t, h) -> h == null || h.untilMs() != Long.MAX_VALUE ? new Hold(now, Long.MAX_VALUE) : h);
+        }
+        holds.replaceAll(
+                (type, h) -> h.untilMs() == Long.MAX_VALUE && !types.contains(type) ? new Hold(h.sinceMs(), now) : h);
     }
 
     /** Fires what is due of one schedule; returns the jobs made (0 when another node holds it or it is no longer due). */
@@ -326,12 +333,15 @@ public class FireDueSchedules {
     }
 
     /**
-     * The plan's reason for a skip, and when the schedule's job type was held back since its first missed time, that
-     * this is why the times were missed: no node was down, the type's jobs were behind.
+     * The plan's reason for a skip, and when the schedule's job type was already held back as its first missed time
+     * came due (and that hold had not ended by then), that this is why the times were missed: the type's jobs were
+     * behind, no node was down. A hold that began after the first missed time (the backlog of an outage, say) says
+     * nothing about why it was missed.
      */
     private String skipReason(PlannedFire skip, String jobType, Instant firstMissed) {
-        Long heldAt = jobType == null ? null : heldAtMs.get(jobType);
-        if (heldAt == null || heldAt < firstMissed.toEpochMilli()) return skip.skipReason();
+        Hold hold = jobType == null ? null : holds.get(jobType);
+        long missed = firstMissed.toEpochMilli();
+        if (hold == null || hold.sinceMs() > missed || hold.untilMs() < missed) return skip.skipReason();
         return skip.skipReason() + " (late because job type " + jobType
                 + " was held back: its jobs waited to be claimed longer than hold-back-after-ms)";
     }

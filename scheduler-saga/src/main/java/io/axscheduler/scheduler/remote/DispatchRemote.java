@@ -188,7 +188,7 @@ public class DispatchRemote {
                     null,
                     "no worker took shard " + shard.getKey() + " of " + total,
                     0));
-            if (applied.outcome() != null) {
+            if (applied.counted() && applied.outcome() != null) {
                 commands.finish(
                         job.jobId(),
                         job.attempt(),

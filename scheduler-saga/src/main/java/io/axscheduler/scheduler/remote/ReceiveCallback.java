@@ -94,6 +94,21 @@ public class ReceiveCallback {
                     verdict);
             return Result.UNAUTHORIZED;
         }
+        if (by != null
+                && !by.admin()
+                && !registry.ownerOf(callback.workerId())
+                        .map(owner -> owner.registeredBy().equals(by.actor()))
+                        .orElse(false)) {
+            // as heartbeats: a worker's outcomes come with the key that registered it (or an admin's), so a revoked
+            // key ends its worker's say, whoever else holds the secret
+            metrics.callbackRejected("principal");
+            refusedCallbacks.warn(
+                    "callback for job {} from worker {} refused: sent as {}, not as the principal that registered it",
+                    printable(callback.jobId()),
+                    printable(callback.workerId()),
+                    by.actor());
+            return Result.FORBIDDEN;
+        }
         if (!registry.mayReport(callback.workerId(), callback.jobId())) {
             metrics.callbackRejected("namespace");
             refusedCallbacks.warn(
@@ -103,8 +118,8 @@ public class ReceiveCallback {
             return Result.FORBIDDEN;
         }
         WorkerDispatches.Applied applied = dispatches.record(callback);
-        if (!applied.counted()) return Result.IGNORED;
-        registry.callbackReceived(callback.workerId());
+        if (!applied.counted() && applied.outcome() == null) return Result.IGNORED;
+        if (applied.counted()) registry.callbackReceived(callback.workerId());
         WorkerDispatches.Outcome outcome = applied.outcome();
         if (outcome == null) return Result.APPLIED;
         Object command;

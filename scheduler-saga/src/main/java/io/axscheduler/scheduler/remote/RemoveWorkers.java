@@ -2,6 +2,7 @@ package io.axscheduler.scheduler.remote;
 
 import io.axscheduler.api.job.TimeOutJob;
 import io.axscheduler.api.job.TimeoutPhase;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import org.slf4j.Logger;
@@ -25,16 +26,27 @@ public class RemoveWorkers implements SchedulingConfigurer {
     private final WorkerDispatches dispatches;
     private final WorkerCommands commands;
     private final Duration every;
+    private final Clock clock;
+    private final long silenceMs;
+    /**
+     * Since when this node has reached the database without a break (its clock), or -1 after a failure: a worker's
+     * silence counts only once the node has itself been able to hear heartbeats that long.
+     */
+    private volatile long reachableSinceMs;
 
     public RemoveWorkers(
             WorkerRegistry registry,
             WorkerDispatches dispatches,
             WorkerCommands commands,
-            WorkerProperties properties) {
+            WorkerProperties properties,
+            Clock clock) {
         this.registry = registry;
         this.dispatches = dispatches;
         this.commands = commands;
         this.every = Duration.ofMillis(properties.expiryCheckMs());
+        this.clock = clock;
+        this.silenceMs = properties.silenceMs();
+        this.reachableSinceMs = clock.millis();
     }
 
     @Override
@@ -47,13 +59,28 @@ public class RemoveWorkers implements SchedulingConfigurer {
         timeOutAttemptsOf(List.of(workerId));
     }
 
+    /**
+     * Removes the workers silent for too long. Not in the first silence period after this node started or the
+     * database came back: heartbeats could not be stored meanwhile (a database outage, every node down), so every
+     * worker looks silent then; removed at once, their finished runs' outcomes — waiting in the workers for a node —
+     * would find no worker to count for, and the runs would be timed out and run again.
+     */
     public void removeSilent() {
         try {
+            long now = clock.millis();
+            if (reachableSinceMs < 0) {
+                registry.ping();
+                reachableSinceMs = now;
+                log.info("the database answers again: silent workers are removed after {} ms more", silenceMs);
+                return;
+            }
+            if (now - reachableSinceMs < silenceMs) return;
             List<String> silent = registry.removeSilent();
             if (silent.isEmpty()) return;
             log.warn("removed workers {}: no heartbeat for too long", silent);
             timeOutAttemptsOf(silent);
         } catch (RuntimeException e) {
+            reachableSinceMs = -1;
             log.warn("removing silent workers failed; retried at the next tick: {}", e.toString());
         }
     }

@@ -56,7 +56,7 @@ public class WorkerCommands {
         } catch (IllegalTransitionException notRunning) {
             // still only claimed: start it here. If the start is refused, the dispatcher's StartJob may just have
             // landed (or the attempt ended): either way the second try of the outcome tells which.
-            start(jobId, attempt, worker, by);
+            start(jobId, attempt, worker, Caller.SCHEDULER); // the node's decision, not the reporter's
         }
         try {
             send(outcome, worker, by);

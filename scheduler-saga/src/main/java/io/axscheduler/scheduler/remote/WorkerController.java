@@ -110,7 +110,9 @@ public class WorkerController {
         }
         if (result == ReceiveCallback.Result.FORBIDDEN) {
             ProblemDetail problem = ProblemDetail.forStatusAndDetail(
-                    HttpStatus.FORBIDDEN, "the job is not in the worker's namespace; nothing changed");
+                    HttpStatus.FORBIDDEN,
+                    "the job is not in the worker's namespace, or the callback does not come with the key that"
+                            + " registered the worker; nothing changed");
             problem.setTitle("Forbidden");
             return ResponseEntity.status(HttpStatus.FORBIDDEN).body(problem);
         }

@@ -29,7 +29,10 @@ public class WorkerDispatches {
         this.transaction = transaction;
     }
 
-    /** One attempt (or shard) ended here; {@code outcome} is what to tell the job, or null when nothing is to be told. */
+    /**
+     * One attempt (or shard) ended here ({@code counted}: this callback changed its row); {@code outcome} is what to
+     * tell the job, or null when nothing is to be told.
+     */
     public record Applied(boolean counted, Outcome outcome) {
         static final Applied IGNORED = new Applied(false, null);
     }
@@ -106,9 +109,23 @@ public class WorkerDispatches {
                     .filter(s -> s.index() == callback.shardIndex())
                     .findFirst()
                     .orElse(null);
-            if (mine == null || !mine.workerId().equals(callback.workerId()) || !"PUSHED".equals(mine.status())) {
-                return Applied.IGNORED;
+            if (mine == null || !mine.workerId().equals(callback.workerId())) return Applied.IGNORED;
+            if ("SUCCEEDED".equals(mine.status()) || "FAILED".equals(mine.status())) {
+                // told before: the outcome its row holds is told to the job again, which refuses it unless the
+                // first telling was lost (the node failed, or lost a race, between this row's commit and the job's
+                // command) and the attempt still runs
+                JobCallback stored = new JobCallback(
+                        mine.workerId(),
+                        callback.jobId(),
+                        callback.attempt(),
+                        mine.index(),
+                        "SUCCEEDED".equals(mine.status()),
+                        mine.result(),
+                        mine.error(),
+                        mine.durationMs());
+                return new Applied(false, outcomeOf(shards, mine, stored));
             }
+            if (!"PUSHED".equals(mine.status())) return Applied.IGNORED;
             String status = callback.succeeded() ? "SUCCEEDED" : "FAILED";
             int updated = jdbc.update(
                     "UPDATE worker_dispatches SET status = :status, result = :result, error = :error,"

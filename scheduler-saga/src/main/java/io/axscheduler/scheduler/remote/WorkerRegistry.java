@@ -122,6 +122,11 @@ public class WorkerRegistry {
         }
     }
 
+    /** Asks the database something: fails when it cannot be reached. */
+    public void ping() {
+        jdbc.queryForObject("SELECT 1", Map.of(), Integer.class);
+    }
+
     public Optional<Owner> ownerOf(String workerId) {
         return jdbc
                 .query(
