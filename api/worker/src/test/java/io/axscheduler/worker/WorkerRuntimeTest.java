@@ -1,0 +1,118 @@
+package io.axscheduler.worker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.axscheduler.api.worker.JobCallback;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** An outcome no node takes is tried again in the background until one does, and a stop waits for it. */
+class WorkerRuntimeTest {
+
+    private HttpServer scheduler;
+    private WorkerRuntime runtime;
+    private final AtomicInteger callbacks = new AtomicInteger();
+    private volatile int unavailableCallbacks;
+
+    @AfterEach
+    void stop() {
+        if (runtime != null && runtime.isRunning()) runtime.stop();
+        if (scheduler != null) scheduler.stop(0);
+    }
+
+    private void start(int unavailable, long retryMs) throws IOException, InterruptedException {
+        unavailableCallbacks = unavailable;
+        scheduler = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        scheduler.createContext("/api/v1/workers/register", e -> answer(e, 201, """
+                {"workerId":"w1","secret":"00","heartbeatIntervalMs":60000}"""));
+        scheduler.createContext("/api/v1/workers/callbacks", e -> {
+            int n = callbacks.incrementAndGet();
+            answer(e, n <= unavailableCallbacks ? 503 : 200, "{\"applied\":true}");
+        });
+        scheduler.createContext("/api/v1/workers/", e -> answer(e, 204, ""));
+        scheduler.start();
+        AxWorkerProperties properties = new AxWorkerProperties(
+                "http://127.0.0.1:" + scheduler.getAddress().getPort(),
+                "app",
+                "http://127.0.0.1:9",
+                2,
+                1000,
+                2000,
+                10_000,
+                100,
+                retryMs,
+                null,
+                "default");
+        runtime = new WorkerRuntime(
+                properties, new SchedulerClient(properties, new ObjectMapper(), Clock.systemUTC()), null);
+        runtime.runsWith(new WorkerRuns(List.of(), properties, runtime));
+        runtime.start();
+        until(Duration.ofSeconds(5), () -> "w1".equals(runtime.workerId()));
+    }
+
+    private static void answer(HttpExchange exchange, int status, String body) throws IOException {
+        exchange.getRequestBody().readAllBytes();
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        exchange.sendResponseHeaders(status, bytes.length == 0 ? -1 : bytes.length);
+        if (bytes.length > 0) exchange.getResponseBody().write(bytes);
+        exchange.close();
+    }
+
+    private static void until(Duration atMost, BooleanSupplier condition) throws InterruptedException {
+        long end = System.nanoTime() + atMost.toNanos();
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime()).as("waited " + atMost).isLessThan(end);
+            Thread.sleep(20);
+        }
+    }
+
+    private static JobCallback outcome() {
+        return new JobCallback("w1", "job-1", 1, 0, true, "done", null, 5);
+    }
+
+    @Test
+    void an_outcome_no_node_takes_is_tried_again_until_one_does() throws Exception {
+        start(3, 60_000);
+        long began = System.nanoTime();
+        runtime.report(outcome());
+        assertThat(Duration.ofNanos(System.nanoTime() - began))
+                .as("the first try only, on the caller's thread")
+                .isLessThan(Duration.ofSeconds(1));
+        assertThat(callbacks.get()).isEqualTo(1);
+        // backing off 200, 400, 800 ms: the fourth try is taken
+        until(Duration.ofSeconds(5), () -> callbacks.get() == 4);
+        Thread.sleep(1_000);
+        assertThat(callbacks.get()).as("delivered: no more tries").isEqualTo(4);
+    }
+
+    @Test
+    void a_stop_waits_within_its_grace_for_outcomes_still_to_be_told() throws Exception {
+        start(2, 60_000);
+        runtime.report(outcome());
+        runtime.stop();
+        assertThat(callbacks.get()).as("told before the worker left").isEqualTo(3);
+    }
+
+    @Test
+    void an_outcome_is_given_up_after_the_retry_time() throws Exception {
+        start(Integer.MAX_VALUE, 500);
+        runtime.report(outcome());
+        Thread.sleep(2_500);
+        int tries = callbacks.get();
+        assertThat(tries).isBetween(2, 4);
+        Thread.sleep(1_500);
+        assertThat(callbacks.get()).as("no tries after the retry time").isEqualTo(tries);
+    }
+}
