@@ -12,6 +12,17 @@ public final class HoldBack {
     public static final int HEAD_OF_QUEUE = 20;
 
     /**
+     * What a skip's reason says when its fire times were missed because the schedule's job type was held back (no
+     * node was down): the scanner writes it, explain reads it (and gives no downtime for such a skip).
+     */
+    public static final String SKIP_NOTE = "was held back";
+
+    /** {@link #SKIP_NOTE} in a skip's reason: the type was held back when its first missed time came due. */
+    public static boolean causedSkip(String reason) {
+        return reason != null && reason.contains(SKIP_NOTE);
+    }
+
+    /**
      * A {@code job_queue} row some node or worker could take: a worker registered in the job's namespace runs its type
      * (a worker of the job's executor app, when it is bound to one), or, not bound to an app, a node runs its type in
      * process (any node's reported pools, {@code ax_nodes.pools}: JSON of type to pool). A job no one can take waits

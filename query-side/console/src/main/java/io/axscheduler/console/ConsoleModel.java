@@ -5,7 +5,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.axscheduler.api.problem.ForbiddenException;
 import io.axscheduler.api.problem.NotFoundException;
 import io.axscheduler.query.stats.Overview;
+import java.time.DateTimeException;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.LinkedHashMap;
@@ -93,14 +95,14 @@ class ConsoleModel {
         }
 
         /**
-         * The instant as a wall clock of {@code zone} shows it ({@code 2026-12-07 09:30 Asia/Kolkata}), or empty for
+         * The instant as a wall clock of {@code zone} shows it ({@code yyyy-MM-dd HH:mm:ss <zone>}), or empty for
          * none, UTC, or a zone Java does not know.
          */
         public String inZone(Instant at, String zone) {
             if (at == null || zone == null || zone.isBlank() || zone.equals("UTC")) return "";
             try {
-                return LOCAL.withZone(java.time.ZoneId.of(zone)).format(at) + " " + zone;
-            } catch (java.time.DateTimeException unknown) {
+                return LOCAL.withZone(ZoneId.of(zone)).format(at) + " " + zone;
+            } catch (DateTimeException unknown) {
                 return "";
             }
         }

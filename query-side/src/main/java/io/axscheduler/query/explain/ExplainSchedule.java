@@ -197,7 +197,7 @@ public class ExplainSchedule {
                     // a misfire's downtime: from the first missed fire time to the scan that saw it (none when the
                     // fires were late because their job type was held back, which the reason says)
                     "downtimeMs",
-                    overlap || e.reason().contains("was held back")
+                    overlap || HoldBack.causedSkip(e.reason())
                             ? null
                             : skip.get().at().toEpochMilli() - e.fireTime().toEpochMilli(),
                     "runningJobId",

@@ -342,8 +342,8 @@ public class FireDueSchedules {
         Hold hold = jobType == null ? null : holds.get(jobType);
         long missed = firstMissed.toEpochMilli();
         if (hold == null || hold.sinceMs() > missed || hold.untilMs() < missed) return skip.skipReason();
-        return skip.skipReason() + " (late because job type " + jobType
-                + " was held back: its jobs waited to be claimed longer than hold-back-after-ms)";
+        return skip.skipReason() + " (late because job type " + jobType + " " + HoldBack.SKIP_NOTE
+                + ": its jobs waited to be claimed longer than hold-back-after-ms)";
     }
 
     /** Releases fires held back by overlap policy QUEUE whose job has ended; returns the jobs made. */
