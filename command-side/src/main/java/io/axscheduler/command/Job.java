@@ -89,6 +89,13 @@ class Job {
     }
 
     @CommandHandler
+    void handle(HandBackJob c) {
+        requireClaimOf(c.attempt());
+        JobTransitions.check(jobId, status, WAITING);
+        apply(new JobHandedBack(jobId, c.attempt(), c.reason()));
+    }
+
+    @CommandHandler
     void handle(ScheduleRetry c) {
         JobTransitions.checkPolicyRetry(jobId, status, attempt, c.attempt());
         apply(new JobRetryScheduled(jobId, attempt, c.runAt(), false));
@@ -146,6 +153,11 @@ class Job {
 
     @EventSourcingHandler
     void on(JobTimedOut e) {
+        status = JobStatus.after(e);
+    }
+
+    @EventSourcingHandler
+    void on(JobHandedBack e) {
         status = JobStatus.after(e);
     }
 

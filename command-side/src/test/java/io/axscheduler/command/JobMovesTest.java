@@ -54,6 +54,7 @@ class JobMovesTest {
         CLAIM(CLAIMED, started -> new ClaimJob(JOB_ID, "node-a", NOW.plusSeconds(30))),
         START(RUNNING, started -> new StartJob(JOB_ID, started + 1, "node-a", null)),
         CLAIM_TIMES_OUT(WAITING, started -> new TimeOutJob(JOB_ID, started + 1, TimeoutPhase.CLAIM)),
+        HAND_BACK(WAITING, started -> new HandBackJob(JOB_ID, started + 1, HandBackReason.NO_WORKER)),
         SUCCEED(SUCCEEDED, started -> new SucceedJob(JOB_ID, started, "ok", 1)),
         FAIL(FAILED, started -> new FailJob(JOB_ID, started, "boom", 1)),
         RUN_TIMES_OUT(TIMED_OUT, started -> new TimeOutJob(JOB_ID, started, TimeoutPhase.RUN)),

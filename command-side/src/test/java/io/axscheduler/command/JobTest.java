@@ -335,6 +335,30 @@ class JobTest {
     }
 
     @Test
+    void a_claim_handed_back_before_its_start_waits_again_without_using_an_attempt() {
+        fixture.given(historyUpTo(CLAIMED))
+                .when(new HandBackJob(JOB_ID, 1, HandBackReason.NO_WORKER_TOOK_IT))
+                .expectEvents(new JobHandedBack(JOB_ID, 1, HandBackReason.NO_WORKER_TOOK_IT));
+        List<Object> history = historyUpTo(CLAIMED);
+        history.add(new JobHandedBack(JOB_ID, 1, HandBackReason.NO_WORKER));
+        fixture.given(history)
+                .when(new ClaimJob(JOB_ID, "node-b", LEASE))
+                .expectEvents(new JobClaimed(JOB_ID, 1, "node-b", LEASE));
+    }
+
+    @Test
+    void a_hand_back_is_refused_once_the_attempt_started_or_for_another_attempt() {
+        fixture.given(historyUpTo(RUNNING))
+                .when(new HandBackJob(JOB_ID, 1, HandBackReason.NODE_BUSY))
+                .expectException(IllegalTransitionException.class)
+                .expectNoEvents();
+        fixture.given(historyUpTo(CLAIMED))
+                .when(new HandBackJob(JOB_ID, 2, HandBackReason.NODE_BUSY))
+                .expectException(IllegalTransitionException.class)
+                .expectNoEvents();
+    }
+
+    @Test
     void the_running_attempt_times_out() {
         fixture.given(historyUpTo(RUNNING))
                 .when(new TimeOutJob(JOB_ID, 1, TimeoutPhase.RUN))

@@ -14,6 +14,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -144,6 +145,7 @@ class WorkerRemoteIT {
     @Test
     void a_job_waiting_while_every_worker_is_at_capacity_is_explained_so() {
         // two workers of capacity 4: eight run, the ninth waits for room
+        Instant submittedAt = Instant.now();
         List<String> jobIds = new ArrayList<>();
         for (int i = 0; i < 9; i++) {
             jobIds.add(node.api.submit(
@@ -180,6 +182,9 @@ class WorkerRemoteIT {
         JsonNode explained =
                 node.api.get("/api/v1/jobs/" + waiting + "/explain").body();
         assertThat(explained.at("/reasons/0/details/workers").size()).isEqualTo(2);
+        // since the job became due: it has waited for room at least so long
+        assertThat(Instant.parse(explained.at("/reasons/0/since").asText()))
+                .isBetween(submittedAt.minusSeconds(1), Instant.now());
         assertThat(explained
                         .at("/reasons/0/details/workers/" + one.workerId() + "/capacity")
                         .asInt())
@@ -347,6 +352,18 @@ class WorkerRemoteIT {
                 .as("never ran: each failed push handed the claim back")
                 .isEqualTo("WAITING");
         assertThat(job.path("attempt").asInt()).isZero();
+        // each claim was handed back as such, not as a lapsed lease
+        List<JsonNode> history = events(jobId);
+        assertThat(history)
+                .filteredOn(e -> e.path("type").asText().equals("JobHandedBack"))
+                .hasSizeGreaterThanOrEqualTo(5)
+                .allSatisfy(e ->
+                        assertThat(e.path("payload").path("reason").asText()).isEqualTo("NO_WORKER_TOOK_IT"));
+        assertThat(history).noneMatch(e -> e.path("type").asText().equals("JobTimedOut"));
+        Scrape metrics = Scrape.of(node);
+        assertThat(metrics.value("ax_claims_handed_back_total", "reason", "no_worker_took_it"))
+                .isGreaterThanOrEqualTo(5);
+        assertThat(metrics.value("ax_leases_expired_total")).isIn(0.0, Double.NaN);
         Thread.sleep(2500);
         node.api.post("/api/v1/workers/" + workerId + "/heartbeat", "{\"inFlight\":0}");
         assertThat(worker(workerId).path("consecutiveFailures").asInt())
@@ -354,7 +371,9 @@ class WorkerRemoteIT {
                 .isEqualTo(5);
         // why it waits: its only worker is cooling down (not "due", nothing holding it)
         JsonNode why = node.api.get("/api/v1/jobs/" + jobId + "/explain").body();
-        assertThat(why.path("reasons").findValuesAsText("code")).containsExactly("WORKERS_COOLING_DOWN");
+        assertThat(why.path("reasons").findValuesAsText("code")).containsExactly("WORKERS_COOLING_DOWN", "HANDED_BACK");
+        assertThat(why.at("/reasons/1/details/reason").asText()).isEqualTo("NO_WORKER_TOOK_IT");
+        assertThat(why.at("/reasons/1/details/times").asInt()).isGreaterThanOrEqualTo(5);
         assertThat(why.path("reasons")
                         .get(0)
                         .path("details")

@@ -27,6 +27,7 @@ public enum JobStatus {
         if (event instanceof JobSucceeded) return SUCCEEDED;
         if (event instanceof JobFailed) return FAILED;
         if (event instanceof JobTimedOut e) return e.phase() == TimeoutPhase.CLAIM ? WAITING : TIMED_OUT;
+        if (event instanceof JobHandedBack) return WAITING;
         if (event instanceof JobRetryScheduled) return RETRY_WAITING;
         if (event instanceof JobCanceled) return CANCELED;
         return null;

@@ -1,6 +1,7 @@
 package io.axscheduler.console;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.axscheduler.api.job.HandBackReason;
 import io.axscheduler.query.history.HistoryEvent;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -97,6 +98,7 @@ record Timeline(List<Step> steps, List<Attempt> attempts) {
             case "JobSucceeded" -> text(p, "result");
             case "JobFailed" -> firstLine(text(p, "error"));
             case "JobTimedOut" -> "phase " + text(p, "phase");
+            case "JobHandedBack" -> "handed back before it started: " + handBackReason(text(p, "reason"));
             case "JobRetryScheduled" ->
                 "due " + text(p, "runAt") + (p.path("manual").asBoolean() ? " (manual)" : "");
             case "JobCanceled" -> text(p, "reason");
@@ -104,6 +106,13 @@ record Timeline(List<Step> steps, List<Attempt> attempts) {
             case "ScheduleFired" -> "fire " + text(p, "fireTime") + " → job " + text(p, "jobId");
             default -> null;
         };
+    }
+
+    private static String handBackReason(String reason) {
+        for (HandBackReason known : HandBackReason.values()) {
+            if (known.name().equals(reason)) return known.description();
+        }
+        return reason;
     }
 
     private static String firstLine(String s) {

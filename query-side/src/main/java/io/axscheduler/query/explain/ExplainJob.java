@@ -1,10 +1,12 @@
 package io.axscheduler.query.explain;
 
 import io.axscheduler.api.Metadata;
+import io.axscheduler.api.job.HandBackReason;
 import io.axscheduler.api.job.JobCanceled;
 import io.axscheduler.api.job.JobClaimed;
 import io.axscheduler.api.job.JobCreated;
 import io.axscheduler.api.job.JobFailed;
+import io.axscheduler.api.job.JobHandedBack;
 import io.axscheduler.api.job.JobRetryScheduled;
 import io.axscheduler.api.job.JobStarted;
 import io.axscheduler.api.job.JobStatus;
@@ -56,6 +58,11 @@ public class ExplainJob {
         String result;
         String actor;
         String cancelReason;
+        /** The last claim handed back since the last start, and how many were. */
+        JobHandedBack handedBack;
+
+        Instant handedBackAt;
+        int handBacks;
 
         /** The status comes from {@link JobStatus#after}, the one answer to which event means which status. */
         void apply(Object event, Instant at, Map<String, ?> metadata) {
@@ -71,6 +78,8 @@ public class ExplainJob {
                 node = e.node();
                 leaseUntil = e.leaseUntil();
             } else if (event instanceof JobStarted e) {
+                handedBack = null;
+                handBacks = 0;
                 attempt = e.attempt();
                 node = e.node();
                 worker = e.worker();
@@ -82,6 +91,10 @@ public class ExplainJob {
                 lastError = e.error();
             } else if (event instanceof JobTimedOut e && e.phase() == TimeoutPhase.RUN) {
                 lastError = "attempt " + e.attempt() + " timed out";
+            } else if (event instanceof JobHandedBack e) {
+                handedBack = e;
+                handedBackAt = at;
+                handBacks++;
             } else if (event instanceof JobRetryScheduled e) {
                 runAt = e.runAt();
             } else if (event instanceof JobCanceled e) {
@@ -183,7 +196,10 @@ public class ExplainJob {
                         job.attempt,
                         "timeoutAt",
                         job.timeoutMs > 0 ? job.startedAt.plusMillis(job.timeoutMs) : null));
-            case WAITING, RETRY_WAITING -> waiting(job, reasons);
+            case WAITING, RETRY_WAITING -> {
+                waiting(job, reasons);
+                handedBack(job, reasons);
+            }
         }
         if (job.status == JobStatus.CLAIMED
                 || (job.status == JobStatus.RUNNING && (job.worker == null || IN_PROCESS.equals(job.worker)))) {
@@ -243,6 +259,23 @@ public class ExplainJob {
                 job.status == JobStatus.CLAIMED ? job.leaseUntil : null,
                 "timeoutAt",
                 job.status == JobStatus.RUNNING ? timeoutAt : null));
+    }
+
+    /** A claim given back before it started: the job waits again, no retry used; the state above says why now. */
+    private static void handedBack(Fold job, List<Reason> reasons) {
+        if (job.handedBack == null || job.status != JobStatus.WAITING && job.status != JobStatus.RETRY_WAITING) return;
+        HandBackReason why = job.handedBack.reason();
+        reasons.add(reason(
+                "HANDED_BACK",
+                "the claim of attempt " + job.handedBack.attempt() + " was handed back before it started"
+                        + (why == null ? "" : " (" + why.description() + ")")
+                        + (job.handBacks > 1 ? ", " + job.handBacks + " times since the last start" : "")
+                        + "; it waits again without using a retry",
+                job.handedBackAt,
+                "reason",
+                why,
+                "times",
+                job.handBacks));
     }
 
     private void waiting(Fold job, List<Reason> reasons) {
@@ -340,7 +373,7 @@ public class ExplainJob {
                     reasons.add(reason(
                             "NO_FREE_SLOT",
                             "every pool of job type " + c.jobType() + " is full on every scanning node",
-                            null,
+                            dueAndWaiting(job),
                             "jobType",
                             c.jobType(),
                             "pools",
@@ -385,7 +418,7 @@ public class ExplainJob {
                     "WORKERS_COOLING_DOWN",
                     "every live worker that registered job type " + c.jobType() + " failed its pushes too often in a"
                             + " row and gets no new work until its cool-down ends (the first at " + first + ")",
-                    null,
+                    dueAndWaiting(job),
                     "jobType",
                     c.jobType(),
                     "coolingUntil",
@@ -397,13 +430,21 @@ public class ExplainJob {
                 "every live worker that registered job type " + c.jobType() + " runs as many jobs as its capacity"
                         + (cooling.isEmpty() ? "" : " or is cooling down")
                         + "; the job is pushed when one has room",
-                null,
+                dueAndWaiting(job),
                 "jobType",
                 c.jobType(),
                 "workers",
                 full,
                 "coolingUntil",
                 cooling.isEmpty() ? null : cooling));
+    }
+
+    /**
+     * Since when a due job has waited for room: its due time, or its last move back to waiting when later (a claim
+     * handed back, a retry). When the pools or workers filled is not recorded; the job has waited at least this long.
+     */
+    private static Instant dueAndWaiting(Fold job) {
+        return job.since != null && job.since.isAfter(job.runAt) ? job.since : job.runAt;
     }
 
     private static Map<String, Object> nodeSummary(LiveState.Snapshot now) {

@@ -7,6 +7,7 @@ import io.axscheduler.api.job.JobCanceled;
 import io.axscheduler.api.job.JobClaimed;
 import io.axscheduler.api.job.JobCreated;
 import io.axscheduler.api.job.JobFailed;
+import io.axscheduler.api.job.JobHandedBack;
 import io.axscheduler.api.job.JobRetryScheduled;
 import io.axscheduler.api.job.JobStarted;
 import io.axscheduler.api.job.JobStatus;
@@ -149,14 +150,19 @@ public class JobQueueProjection {
             return;
         }
         // the claim lapsed before the run began: the job never ran, so it waits again as if never claimed
-        writes.write(
-                """
+        waitAgain(event.jobId(), at, event);
+    }
+
+    @EventHandler
+    void on(JobHandedBack event, @Timestamp Instant at) {
+        waitAgain(event.jobId(), at, event);
+    }
+
+    private void waitAgain(String jobId, Instant at, Object event) {
+        writes.write("""
                 UPDATE job_queue SET status = :status, claimable = :claimable, lease_until = NULL, node = NULL,
                                      updated_at = :at
-                WHERE job_id = :jobId""",
-                withStatus(event).addValues(Map.of("jobId", event.jobId(), "at", at.toEpochMilli())),
-                event.jobId(),
-                event);
+                WHERE job_id = :jobId""", withStatus(event).addValues(Map.of("jobId", jobId, "at", at.toEpochMilli())), jobId, event);
     }
 
     @EventHandler

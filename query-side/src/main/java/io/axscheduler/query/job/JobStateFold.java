@@ -4,6 +4,7 @@ import io.axscheduler.api.TextLimit;
 import io.axscheduler.api.job.JobClaimed;
 import io.axscheduler.api.job.JobCreated;
 import io.axscheduler.api.job.JobFailed;
+import io.axscheduler.api.job.JobHandedBack;
 import io.axscheduler.api.job.JobRetryScheduled;
 import io.axscheduler.api.job.JobStarted;
 import io.axscheduler.api.job.JobStatus;
@@ -76,7 +77,8 @@ public final class JobStateFold {
                 result = TextLimit.truncate(e.result());
             } else if (payload instanceof JobFailed e) {
                 lastError = TextLimit.truncate(e.error());
-            } else if (payload instanceof JobTimedOut e && e.phase() == TimeoutPhase.CLAIM) {
+            } else if (payload instanceof JobTimedOut e && e.phase() == TimeoutPhase.CLAIM
+                    || payload instanceof JobHandedBack) {
                 node = null;
             } else if (payload instanceof JobTimedOut e) {
                 lastError = runTimeoutError(e.attempt());

@@ -3,6 +3,7 @@ package io.axscheduler.query.metrics;
 import io.axscheduler.api.job.JobCanceled;
 import io.axscheduler.api.job.JobCreated;
 import io.axscheduler.api.job.JobFailed;
+import io.axscheduler.api.job.JobHandedBack;
 import io.axscheduler.api.job.JobRetryScheduled;
 import io.axscheduler.api.job.JobStarted;
 import io.axscheduler.api.job.JobSucceeded;
@@ -20,6 +21,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.axonframework.config.ProcessingGroup;
@@ -121,6 +123,13 @@ public class EventMetrics {
             return;
         }
         finished(e.jobId(), "timed_out", -1);
+    }
+
+    @EventHandler
+    void on(JobHandedBack e) {
+        String reason = e.reason() == null ? "unknown" : e.reason().name().toLowerCase(Locale.ROOT);
+        afterCommit(() ->
+                registry.counter("ax.claims.handed.back", "reason", reason).increment());
     }
 
     @EventHandler

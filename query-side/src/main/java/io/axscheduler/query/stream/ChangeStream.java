@@ -4,6 +4,7 @@ import io.axscheduler.api.job.JobCanceled;
 import io.axscheduler.api.job.JobClaimed;
 import io.axscheduler.api.job.JobCreated;
 import io.axscheduler.api.job.JobFailed;
+import io.axscheduler.api.job.JobHandedBack;
 import io.axscheduler.api.job.JobRetryScheduled;
 import io.axscheduler.api.job.JobStarted;
 import io.axscheduler.api.job.JobStatus;
@@ -101,6 +102,11 @@ public class ChangeStream {
 
     @EventHandler
     void on(JobTimedOut e, @Timestamp Instant at) {
+        job(e.jobId(), e, at);
+    }
+
+    @EventHandler
+    void on(JobHandedBack e, @Timestamp Instant at) {
         job(e.jobId(), e, at);
     }
 

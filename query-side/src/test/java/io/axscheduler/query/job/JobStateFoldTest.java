@@ -8,9 +8,11 @@ import static io.axscheduler.query.job.JobEvents.created;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.axscheduler.api.job.HandBackReason;
 import io.axscheduler.api.job.JobCanceled;
 import io.axscheduler.api.job.JobClaimed;
 import io.axscheduler.api.job.JobFailed;
+import io.axscheduler.api.job.JobHandedBack;
 import io.axscheduler.api.job.JobRetryScheduled;
 import io.axscheduler.api.job.JobStarted;
 import io.axscheduler.api.job.JobStatus;
@@ -139,6 +141,16 @@ class JobStateFoldTest {
 
         assertThat(view.status()).isEqualTo(JobStatus.WAITING);
         assertThat(view.node()).isNull();
+        assertThat(view.lastError()).isNull();
+    }
+
+    @Test
+    void a_claim_handed_back_sends_the_job_back_to_waiting_without_a_node() {
+        JobView view = fold(claimed(1), new JobHandedBack(JOB_ID, 1, HandBackReason.NO_WORKER));
+
+        assertThat(view.status()).isEqualTo(JobStatus.WAITING);
+        assertThat(view.node()).isNull();
+        assertThat(view.attempt()).isZero();
         assertThat(view.lastError()).isNull();
     }
 

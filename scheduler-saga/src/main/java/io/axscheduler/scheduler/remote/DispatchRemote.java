@@ -2,9 +2,9 @@ package io.axscheduler.scheduler.remote;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.axscheduler.api.job.FailJob;
+import io.axscheduler.api.job.HandBackJob;
+import io.axscheduler.api.job.HandBackReason;
 import io.axscheduler.api.job.RouteStrategy;
-import io.axscheduler.api.job.TimeOutJob;
-import io.axscheduler.api.job.TimeoutPhase;
 import io.axscheduler.api.security.Caller;
 import io.axscheduler.api.worker.JobCallback;
 import io.axscheduler.api.worker.PushedJob;
@@ -101,7 +101,7 @@ public class DispatchRemote {
             });
         } catch (RejectedExecutionException e) {
             lanes.pushEnded(job.jobType(), job.executorApp(), job.namespace());
-            release(job);
+            release(job, HandBackReason.NODE_BUSY);
         }
     }
 
@@ -118,7 +118,7 @@ public class DispatchRemote {
                 .filter(c -> c.jobTypes().contains(job.jobType()))
                 .toList();
         if (workers.isEmpty()) {
-            release(job);
+            release(job, HandBackReason.NO_WORKER);
             return;
         }
         RouteStrategy strategy =
@@ -147,7 +147,7 @@ public class DispatchRemote {
             }
         }
         dispatches.forget(job.jobId(), job.attempt());
-        release(job);
+        release(job, HandBackReason.NO_WORKER_TOOK_IT);
     }
 
     /**
@@ -172,7 +172,7 @@ public class DispatchRemote {
         }
         if (takenBy.isEmpty()) {
             dispatches.forget(job.jobId(), job.attempt());
-            release(job);
+            release(job, HandBackReason.NO_WORKER_TOOK_IT);
             return;
         }
         String workers = String.join(",", takenBy);
@@ -239,9 +239,9 @@ public class DispatchRemote {
     }
 
     /** Hands the claim back without using a retry: no worker ran it. */
-    private void release(ClaimedJob job) {
+    private void release(ClaimedJob job, HandBackReason reason) {
         try {
-            schedulerCommands.sendAndWait(new TimeOutJob(job.jobId(), job.attempt(), TimeoutPhase.CLAIM));
+            schedulerCommands.sendAndWait(new HandBackJob(job.jobId(), job.attempt(), reason));
         } catch (RuntimeException e) {
             log.warn("could not release claim of job {}; its lease will expire instead: {}", job.jobId(), e.toString());
         }

@@ -1,0 +1,37 @@
+package io.axscheduler.console;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.axscheduler.query.history.HistoryEvent;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class TimelineTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+
+    private static HistoryEvent event(long sequence, String type, String payload) throws Exception {
+        return new HistoryEvent(sequence, type, T0.plusMillis(100 * sequence), JSON.readTree(payload), Map.of());
+    }
+
+    @Test
+    void a_claim_handed_back_says_why_and_is_no_attempt() throws Exception {
+        Timeline timeline = Timeline.of(List.of(
+                event(0, "JobCreated", "{\"jobType\":\"echo\",\"runAt\":\"2026-01-01T00:00:00Z\"}"),
+                event(1, "JobClaimed", "{\"attempt\":1,\"node\":\"n\",\"leaseUntil\":\"2026-01-01T00:00:30Z\"}"),
+                event(2, "JobHandedBack", "{\"attempt\":1,\"reason\":\"NO_WORKER_TOOK_IT\"}"),
+                event(3, "JobClaimed", "{\"attempt\":1,\"node\":\"n\",\"leaseUntil\":\"2026-01-01T00:00:31Z\"}"),
+                event(4, "JobStarted", "{\"attempt\":1,\"node\":\"n\",\"worker\":\"w\"}"),
+                event(5, "JobSucceeded", "{\"attempt\":1,\"result\":\"ok\",\"durationMs\":7}")));
+
+        assertThat(timeline.steps().get(2).detail())
+                .isEqualTo("handed back before it started: no worker took it (each was full, refused it or could not"
+                        + " be reached)");
+        assertThat(timeline.attempts()).hasSize(1);
+        assertThat(timeline.attempts().get(0).outcome()).isEqualTo("SUCCEEDED");
+    }
+}
