@@ -178,6 +178,27 @@ class ScheduleTwoNodesIT {
                 () -> a.api.get("/api/v1/schedules/" + id).body().toString());
         assertThat(a.api.get("/api/v1/schedules/" + id).text("nextFireTime")).isEqualTo(next);
 
+        // a schedule read and sent back as it is (its editable fields) is accepted and changes nothing
+        var policy = ScheduleHttp.put(a.api, "/api/v1/schedules/" + id, """
+                {"name":"rate-renamed","trigger":{"type":"fixedRate","intervalMs":3600000},
+                 "job":{"jobType":"noop","maxRetries":2,"backoff":{"delaysMs":[1000,5000]}}}""");
+        assertThat(policy.status()).as(policy.body().toString()).isEqualTo(200);
+        JsonNode read = a.api.get("/api/v1/schedules/" + id).body();
+        com.fasterxml.jackson.databind.node.ObjectNode sentBack = Api.JSON.createObjectNode();
+        for (String field : List.of("name", "trigger", "job", "misfirePolicy", "overlapPolicy", "namespace"))
+            sentBack.set(field, read.path(field));
+        var roundTrip = ScheduleHttp.put(b.api, "/api/v1/schedules/" + id, sentBack.toString());
+        assertThat(roundTrip.status()).as(sentBack + " → " + roundTrip.body()).isEqualTo(200);
+        assertThat(roundTrip.body().path("nextFireTimes").get(0).asText()).isEqualTo(next);
+        Await.until(
+                Duration.ofSeconds(10),
+                () -> a.api.get("/api/v1/schedules/" + id)
+                                .text("updatedAt")
+                                .compareTo(read.path("updatedAt").asText())
+                        > 0,
+                () -> a.api.get("/api/v1/schedules/" + id).body().toString());
+        assertThat(a.api.get("/api/v1/schedules/" + id).body().path("job")).isEqualTo(read.path("job"));
+
         // a new interval counts from the edit
         Instant before = Instant.now();
         var faster = ScheduleHttp.put(a.api, "/api/v1/schedules/" + id, """

@@ -38,7 +38,17 @@ final class ScheduleRequestParser {
     private static final Set<String> TRIGGER_FIELDS =
             Set.of("type", "expression", "timezone", "dialect", "intervalMs", "delayMs", "at", "startAt");
     private static final Set<String> JOB_FIELDS = Set.of(
-            "jobType", "params", "priority", "maxRetries", "backoff", "timeoutMs", "executorApp", "routeStrategy");
+            "jobType",
+            "params",
+            "priority",
+            "maxRetries",
+            "backoff",
+            "retryPolicy",
+            "timeoutMs",
+            "executorApp",
+            "routeStrategy",
+            "namespace");
+    private static final Set<String> RETRY_POLICY_FIELDS = Set.of("maxRetries", "backoff");
 
     private final JobTypeCatalog jobTypes;
     private final ObjectMapper json;
@@ -210,12 +220,30 @@ final class ScheduleRequestParser {
         } else {
             JobRequestParser.checkJobType(f, jobTypes, namespace, jobType);
         }
+        // the view shows the job's namespace, which is always the schedule's: sent back, it must be that one
+        if (f.has("namespace") && !f.node("namespace").asText().equals(namespace)) {
+            f.error("namespace", "must be the schedule's namespace '" + namespace + "' (or left out)");
+        }
         Map<String, Object> params = JobRequestParser.readParams(f, json);
         long priority = f.has("priority") ? f.integer("priority", -MAX_PRIORITY, MAX_PRIORITY) : 0;
-        long maxRetries = f.has("maxRetries")
-                ? f.integer("maxRetries", 0, RetryPolicy.MAX_RETRIES_LIMIT)
+        // the policy as the schedule's view shows it ({"retryPolicy": {"maxRetries", "backoff"}}) or as a job's
+        // request gives it (flat): a schedule read and sent back as it is is accepted
+        JsonFields retry = f;
+        if (f.has("retryPolicy")) {
+            JsonNode policy = f.node("retryPolicy");
+            if (f.has("maxRetries") || f.has("backoff")) {
+                f.error("retryPolicy", "give either retryPolicy or maxRetries and backoff, not both");
+            } else if (!policy.isObject()) {
+                f.error("retryPolicy", "must be a JSON object");
+            } else {
+                retry = f.nested("retryPolicy", policy);
+                retry.rejectUnknown(RETRY_POLICY_FIELDS);
+            }
+        }
+        long maxRetries = retry.has("maxRetries")
+                ? retry.integer("maxRetries", 0, RetryPolicy.MAX_RETRIES_LIMIT)
                 : RetryPolicy.DEFAULT_MAX_RETRIES;
-        Backoff backoff = JobRequestParser.readBackoff(f);
+        Backoff backoff = JobRequestParser.readBackoff(retry);
         long timeoutMs = f.has("timeoutMs") ? f.integer("timeoutMs", 1, MAX_TIMEOUT_MS) : 30_000;
         String executorApp = JobRequestParser.executorApp(f);
         String routeStrategy = f.string("routeStrategy", 100);

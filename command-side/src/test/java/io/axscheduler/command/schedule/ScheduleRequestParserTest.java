@@ -74,6 +74,34 @@ class ScheduleRequestParserTest {
     }
 
     @Test
+    void the_retry_policy_is_read_flat_as_a_job_gives_it_or_nested_as_the_schedule_view_shows_it() throws Exception {
+        String trigger = "{\"trigger\":{\"type\":\"fixedRate\",\"intervalMs\":60000},";
+        ScheduleRequest flat = parse(
+                trigger + "\"job\":{\"jobType\":\"noop\",\"maxRetries\":2,\"backoff\":{\"delaysMs\":[1000,5000]}}}");
+        ScheduleRequest nested = parse(trigger + "\"job\":{\"jobType\":\"noop\",\"retryPolicy\":"
+                + "{\"maxRetries\":2,\"backoff\":{\"delaysMs\":[1000,5000]}}}}");
+        assertThat(nested.job().retryPolicy()).isEqualTo(flat.job().retryPolicy());
+        assertThat(nested.job().retryPolicy().maxRetries()).isEqualTo(2);
+
+        FieldError both = refused(
+                trigger + "\"job\":{\"jobType\":\"noop\",\"maxRetries\":1,\"retryPolicy\":{\"maxRetries\":2}}}");
+        assertThat(both.field()).isEqualTo("job.retryPolicy");
+        assertThat(both.message()).contains("not both");
+        FieldError unknown = refused(trigger + "\"job\":{\"jobType\":\"noop\",\"retryPolicy\":{\"retries\":2}}}");
+        assertThat(unknown.field()).isEqualTo("job.retryPolicy.retries");
+        FieldError tooMany = refused(trigger + "\"job\":{\"jobType\":\"noop\",\"retryPolicy\":{\"maxRetries\":1000}}}");
+        assertThat(tooMany.field()).isEqualTo("job.retryPolicy.maxRetries");
+        // the view's job names the schedule's namespace: sent back it is accepted, another is not
+        assertThat(parse(trigger + "\"job\":{\"jobType\":\"noop\",\"namespace\":\"default\"}}")
+                        .job()
+                        .jobType())
+                .isEqualTo("noop");
+        assertThat(refused(trigger + "\"job\":{\"jobType\":\"noop\",\"namespace\":\"team-b\"}}")
+                        .field())
+                .isEqualTo("job.namespace");
+    }
+
+    @Test
     void every_bad_field_is_named() {
         String job = "\"job\":{\"jobType\":\"noop\"}";
         assertThat(refused("{\"trigger\":{\"type\":\"cron\",\"expression\":\"nope\"}," + job + "}")
