@@ -7,6 +7,7 @@ import io.axscheduler.api.problem.InvalidRequestException;
 import io.axscheduler.api.problem.JsonRefusals;
 import io.axscheduler.api.problem.NotFoundException;
 import io.axscheduler.scheduler.DatabaseUnreachable;
+import jakarta.servlet.http.HttpServletRequest;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -68,9 +69,15 @@ class ProblemHandlers extends ResponseEntityExceptionHandler {
     }
 
     @ExceptionHandler(Exception.class)
-    ResponseEntity<ProblemDetail> unexpected(Exception e) {
+    ResponseEntity<?> unexpected(Exception e, HttpServletRequest request) {
         if (databaseUnreachable(e)) {
             log.warn("request refused, the database is unreachable: {}", e.toString());
+            if (OutagePage.wanted(request)) {
+                return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
+                        .header(HttpHeaders.RETRY_AFTER, String.valueOf(RETRY_AFTER_S))
+                        .contentType(new MediaType(MediaType.TEXT_HTML, java.nio.charset.StandardCharsets.UTF_8))
+                        .body(OutagePage.html(request));
+            }
             return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
                     .header(HttpHeaders.RETRY_AFTER, String.valueOf(RETRY_AFTER_S))
                     .contentType(MediaType.APPLICATION_PROBLEM_JSON)

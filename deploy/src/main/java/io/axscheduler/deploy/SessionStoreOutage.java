@@ -52,6 +52,10 @@ class SessionStoreOutage {
             } catch (RuntimeException | ServletException e) {
                 if (!ProblemHandlers.databaseUnreachable(e) || response.isCommitted()) throw e;
                 log.warn("request refused, the database is unreachable: {}", e.toString());
+                if (OutagePage.wanted(request)) {
+                    OutagePage.write(request, response);
+                    return;
+                }
                 response.resetBuffer();
                 response.setStatus(503);
                 response.setHeader(HttpHeaders.RETRY_AFTER, String.valueOf(ProblemHandlers.RETRY_AFTER_S));

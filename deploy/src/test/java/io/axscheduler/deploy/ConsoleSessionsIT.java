@@ -49,14 +49,26 @@ class ConsoleSessionsIT {
                 .followRedirects(HttpClient.Redirect.NEVER)
                 .build();
 
+        /** The Accept header sent, when set: a real browser's asks for HTML first. */
+        String accept;
+
+        Browser accepting(String accept) {
+            this.accept = accept;
+            return this;
+        }
+
+        private HttpRequest.Builder request(Node node, String path) {
+            HttpRequest.Builder request = HttpRequest.newBuilder(uri(node, path));
+            return accept == null ? request : request.header("Accept", accept);
+        }
+
         HttpResponse<String> get(Node node, String path) throws Exception {
-            return http.send(
-                    HttpRequest.newBuilder(uri(node, path)).GET().build(), HttpResponse.BodyHandlers.ofString());
+            return http.send(request(node, path).GET().build(), HttpResponse.BodyHandlers.ofString());
         }
 
         HttpResponse<String> postForm(Node node, String path, String form) throws Exception {
             return http.send(
-                    HttpRequest.newBuilder(uri(node, path))
+                    request(node, path)
                             .header("Content-Type", "application/x-www-form-urlencoded")
                             .POST(HttpRequest.BodyPublishers.ofString(form))
                             .build(),

@@ -27,6 +27,8 @@ import org.junit.jupiter.api.Test;
  */
 class DatabaseOutageIT {
 
+    private static final String BROWSER_ACCEPT =
+            "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8";
     private static final Path MARIADBD = Path.of("/usr/sbin/mariadbd");
     private static final Path INSTALL_DB = Path.of("/usr/bin/mariadb-install-db");
 
@@ -103,6 +105,24 @@ class DatabaseOutageIT {
                 assertThat(signIn.statusCode()).as(signIn.body()).isEqualTo(503);
                 assertThat(signIn.headers().allValues("Retry-After")).hasSize(1);
                 assertThat(signIn.body()).contains("the database is unreachable");
+                // a browser (it asks for HTML) gets a page saying so, signed in or signing in; the API stays JSON
+                browser.accepting(BROWSER_ACCEPT);
+                visitor.accepting(BROWSER_ACCEPT);
+                for (HttpResponse<String> page : List.of(
+                        browser.get(node, "/console/jobs"),
+                        visitor.postForm(
+                                node,
+                                "/login",
+                                "username=olga&password=olga-password-1&_csrf="
+                                        + ConsoleSessionsIT.enc(visitor.csrf(node, "/login"))))) {
+                    assertThat(page.statusCode()).as(page.body()).isEqualTo(503);
+                    assertThat(page.headers().firstValue("Content-Type").orElse(""))
+                            .startsWith("text/html");
+                    assertThat(page.headers().firstValue("Retry-After")).isPresent();
+                    assertThat(page.body()).contains("The database is unreachable", "Back to the overview");
+                }
+                HttpResponse<String> api = browser.get(node, "/api/v1/jobs");
+                assertThat(api.headers().firstValue("Content-Type").orElse("")).startsWith("application/problem+json");
 
                 // well past the job's end, its run deadline, and the writer's few tries of old
                 Thread.sleep(Math.max(0, killedAt + 35_000 - System.currentTimeMillis()));
