@@ -99,6 +99,11 @@ class ConsoleModel {
          * none, UTC, or a zone Java does not know.
          */
         public String inZone(Instant at, String zone) {
+            return zoned(at, zone);
+        }
+
+        /** The wall clock of {@code zone} at {@code at} with the zone's name; empty for UTC, no zone or an unknown one. */
+        static String zoned(Instant at, String zone) {
             if (at == null || zone == null || zone.isBlank() || zone.equals("UTC")) return "";
             try {
                 return LOCAL.withZone(ZoneId.of(zone)).format(at) + " " + zone;

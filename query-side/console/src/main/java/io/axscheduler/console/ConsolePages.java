@@ -334,7 +334,7 @@ class ConsolePages {
                 .toList();
         model.addAttribute("s", s);
         model.addAttribute("namespace", s.namespace());
-        model.addAttribute("why", why.schedule(scheduleId, whyAt, locale));
+        model.addAttribute("why", why.schedule(scheduleId, whyAt, locale, s.timezone()));
         model.addAttribute("whyAt", localUtc(whyAt));
         model.addAttribute("before", blank(before));
         model.addAttribute("fires", fires);

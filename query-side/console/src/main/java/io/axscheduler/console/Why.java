@@ -48,15 +48,16 @@ class Why {
     record ScheduleWhy(Instant at, Instant fireTime, List<Shown> reasons) {}
 
     List<Shown> job(String jobId, Locale locale) {
-        return shown(jobs.explain(jobId).reasons(), locale);
+        return shown(jobs.explain(jobId).reasons(), locale, null);
     }
 
-    ScheduleWhy schedule(String scheduleId, Instant at, Locale locale) {
+    /** Instants are shown in UTC and, for a schedule of another {@code zone}, in its wall clock too. */
+    ScheduleWhy schedule(String scheduleId, Instant at, Locale locale, String zone) {
         ScheduleExplanation e = schedules.explain(scheduleId, at);
-        return new ScheduleWhy(e.at(), e.fireTime(), shown(e.reasons(), locale));
+        return new ScheduleWhy(e.at(), e.fireTime(), shown(e.reasons(), locale, zone));
     }
 
-    private List<Shown> shown(List<Reason> reasons, Locale locale) {
+    private List<Shown> shown(List<Reason> reasons, Locale locale, String zone) {
         List<Shown> list = new ArrayList<>(reasons.size());
         for (Reason r : reasons) {
             List<Detail> details = new ArrayList<>();
@@ -64,13 +65,13 @@ class Why {
                     .forEach((name, value) -> details.add(new Detail(
                             name,
                             messages.getMessage("explain.detail." + name, null, name, locale),
-                            text(value),
+                            text(value, zone),
                             JOB_LINKS.contains(name) ? String.valueOf(value) : null)));
             String template = messages.getMessage("explain.text." + r.code(), null, null, locale);
             list.add(new Shown(
                     r.code(),
                     messages.getMessage("explain.code." + r.code(), null, r.code(), locale),
-                    template == null ? r.message() : fill(template, r.details()),
+                    template == null ? r.message() : fill(template, r.details(), zone),
                     r.since(),
                     details));
         }
@@ -78,25 +79,40 @@ class Why {
     }
 
     static String fill(String template, Map<String, Object> details) {
+        return fill(template, details, null);
+    }
+
+    static String fill(String template, Map<String, Object> details, String zone) {
         Matcher m = NAME.matcher(template);
         StringBuilder out = new StringBuilder();
         while (m.find()) {
             Object v = null;
             for (String name : m.group(1).split("\\|")) if (v == null) v = details.get(name);
-            m.appendReplacement(out, Matcher.quoteReplacement(v == null ? "—" : text(v)));
+            m.appendReplacement(out, Matcher.quoteReplacement(v == null ? "—" : text(v, zone)));
         }
         m.appendTail(out);
         return out.toString();
     }
 
-    /** Instants as the console shows them elsewhere (UTC, milliseconds), lists and maps flattened. */
     static String text(Object value) {
+        return text(value, null);
+    }
+
+    /**
+     * Instants in UTC to the millisecond, labelled so, and in {@code zone}'s wall clock as well when it is another
+     * zone; lists and maps flattened.
+     */
+    static String text(Object value, String zone) {
         if (value == null) return "—";
-        if (value instanceof Instant i) return ConsoleModel.Formats.utc(i);
-        if (value instanceof Collection<?> c) return c.stream().map(Why::text).collect(Collectors.joining(", "));
+        if (value instanceof Instant i) {
+            String local = ConsoleModel.Formats.zoned(i, zone);
+            return ConsoleModel.Formats.utc(i) + " UTC" + (local.isEmpty() ? "" : " (" + local + ")");
+        }
+        if (value instanceof Collection<?> c)
+            return c.stream().map(v -> text(v, zone)).collect(Collectors.joining(", "));
         if (value instanceof Map<?, ?> m)
             return m.entrySet().stream()
-                    .map(e -> e.getKey() + ": " + text(e.getValue()))
+                    .map(e -> e.getKey() + ": " + text(e.getValue(), zone))
                     .collect(Collectors.joining("; "));
         return String.valueOf(value);
     }
