@@ -4,6 +4,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.axscheduler.api.spi.JobHandler;
 import java.time.Clock;
 import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
@@ -11,6 +14,7 @@ import org.springframework.boot.autoconfigure.jackson.JacksonAutoConfiguration;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
 import org.springframework.web.servlet.function.RouterFunction;
 import org.springframework.web.servlet.function.ServerResponse;
 
@@ -24,9 +28,26 @@ import org.springframework.web.servlet.function.ServerResponse;
 @EnableConfigurationProperties(AxWorkerProperties.class)
 public class AxWorkerAutoConfiguration {
 
+    private static final Logger log = LoggerFactory.getLogger(AxWorkerAutoConfiguration.class);
+
+    /** Settings an earlier version read, with what took their place. */
+    private static final Map<String, String> RETIRED = Map.of(
+            "ax.worker.callback-attempts",
+            "an undelivered outcome is now tried again for ax.worker.callback-retry-ms (5 minutes by default)");
+
     @Bean
-    SchedulerClient axSchedulerClient(AxWorkerProperties properties, ObjectMapper json) {
+    SchedulerClient axSchedulerClient(AxWorkerProperties properties, ObjectMapper json, Environment environment) {
+        retiredSettings(environment).forEach(log::warn);
         return new SchedulerClient(properties, json, Clock.systemUTC());
+    }
+
+    /** A warning for each retired setting still given: it is not read any more, and saying nothing would hide that. */
+    static List<String> retiredSettings(Environment environment) {
+        return RETIRED.entrySet().stream()
+                .filter(e -> environment.containsProperty(e.getKey()))
+                .map(e -> e.getKey() + " is no longer read and is ignored: " + e.getValue())
+                .sorted()
+                .toList();
     }
 
     @Bean
