@@ -17,10 +17,17 @@ final class OutagePage {
 
     private OutagePage() {}
 
-    /** A browser asking for a page of the console or the sign-in form; API clients, bearer tokens and scrapes keep JSON. */
+    /**
+     * A browser asking for a page of the console, the sign-in form (its provider's callback too) or the sign-out; API
+     * clients, bearer tokens and scrapes keep JSON.
+     */
     static boolean wanted(HttpServletRequest request) {
         String path = request.getRequestURI().substring(request.getContextPath().length());
-        boolean page = path.equals("/console") || path.startsWith("/console/") || path.equals("/login");
+        boolean page = path.equals("/console")
+                || path.startsWith("/console/")
+                || path.equals("/login")
+                || path.startsWith("/login/")
+                || path.equals("/logout");
         String accept = request.getHeader(HttpHeaders.ACCEPT);
         return page
                 && request.getHeader(HttpHeaders.AUTHORIZATION) == null
@@ -33,7 +40,13 @@ final class OutagePage {
         response.setStatus(HttpServletResponse.SC_SERVICE_UNAVAILABLE);
         response.setHeader(HttpHeaders.RETRY_AFTER, String.valueOf(ProblemHandlers.RETRY_AFTER_S));
         response.setContentType(MediaType.TEXT_HTML_VALUE + ";charset=UTF-8");
-        response.getOutputStream().write(html(request).getBytes(StandardCharsets.UTF_8));
+        byte[] page = html(request).getBytes(StandardCharsets.UTF_8);
+        try {
+            response.getOutputStream().write(page);
+        } catch (IllegalStateException writerTaken) {
+            // a page that failed while being rendered has taken the writer: the stream is no longer to be had
+            response.getWriter().write(html(request));
+        }
     }
 
     static String html(HttpServletRequest request) {
@@ -58,9 +71,9 @@ final class OutagePage {
                 <p data-testid="error-detail">This node cannot reach its database just now, so nothing was read or
                 written. Jobs that are running keep running; their outcomes are recorded when the database is back.</p>
                 <p>%s</p>
-                <p><a href="/console">Back to the overview</a></p>
+                <p><a href="%s/console">Back to the overview</a></p>
                 </body>
                 </html>
-                """.formatted(refresh, again);
+                """.formatted(refresh, again, request.getContextPath());
     }
 }

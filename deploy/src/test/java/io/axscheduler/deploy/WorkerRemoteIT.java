@@ -352,7 +352,15 @@ class WorkerRemoteIT {
                 .as("never ran: each failed push handed the claim back")
                 .isEqualTo("WAITING");
         assertThat(job.path("attempt").asInt()).isZero();
-        // each claim was handed back as such, not as a lapsed lease
+        // each claim was handed back as such, not as a lapsed lease (the fifth failed push cools the worker down a
+        // moment before its hand-back is stored)
+        Await.until(
+                Duration.ofSeconds(10),
+                () -> events(jobId).stream()
+                                .filter(e -> e.path("type").asText().equals("JobHandedBack"))
+                                .count()
+                        >= 5,
+                () -> events(jobId).toString());
         List<JsonNode> history = events(jobId);
         assertThat(history)
                 .filteredOn(e -> e.path("type").asText().equals("JobHandedBack"))

@@ -221,8 +221,11 @@ final class ScheduleRequestParser {
             JobRequestParser.checkJobType(f, jobTypes, namespace, jobType);
         }
         // the view shows the job's namespace, which is always the schedule's: sent back, it must be that one
-        if (f.has("namespace") && !f.node("namespace").asText().equals(namespace)) {
-            f.error("namespace", "must be the schedule's namespace '" + namespace + "' (or left out)");
+        if (namespace != null && f.has("namespace")) {
+            String given = f.string("namespace", 100);
+            if (given != null && !given.equals(namespace)) {
+                f.error("namespace", "must be the schedule's namespace '" + namespace + "' (or left out)");
+            }
         }
         Map<String, Object> params = JobRequestParser.readParams(f, json);
         long priority = f.has("priority") ? f.integer("priority", -MAX_PRIORITY, MAX_PRIORITY) : 0;

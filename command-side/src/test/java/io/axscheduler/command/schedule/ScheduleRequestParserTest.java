@@ -99,6 +99,9 @@ class ScheduleRequestParserTest {
         assertThat(refused(trigger + "\"job\":{\"jobType\":\"noop\",\"namespace\":\"team-b\"}}")
                         .field())
                 .isEqualTo("job.namespace");
+        assertThat(refused(trigger + "\"job\":{\"jobType\":\"noop\",\"namespace\":7}}")
+                        .field())
+                .isEqualTo("job.namespace");
     }
 
     @Test

@@ -60,6 +60,8 @@ public class ExplainJob {
         String cancelReason;
         /** The last claim handed back since the last start, and how many were. */
         JobHandedBack handedBack;
+        /** Whether the job's last move was a hand-back: only then is it why the job waits again. */
+        boolean lastMoveHandBack;
 
         Instant handedBackAt;
         int handBacks;
@@ -70,6 +72,7 @@ public class ExplainJob {
             if (next == null) return;
             status = next;
             since = at;
+            lastMoveHandBack = event instanceof JobHandedBack;
             if (event instanceof JobCreated e) {
                 created = e;
                 runAt = e.runAt();
@@ -263,7 +266,8 @@ public class ExplainJob {
 
     /** A claim given back before it started: the job waits again, no retry used; the state above says why now. */
     private static void handedBack(Fold job, List<Reason> reasons) {
-        if (job.handedBack == null || job.status != JobStatus.WAITING && job.status != JobStatus.RETRY_WAITING) return;
+        // a hand-back leads to WAITING; a lapsed claim, cancel or re-run after it is the later word
+        if (job.handedBack == null || !job.lastMoveHandBack || job.status != JobStatus.WAITING) return;
         HandBackReason why = job.handedBack.reason();
         reasons.add(reason(
                 "HANDED_BACK",
@@ -272,6 +276,8 @@ public class ExplainJob {
                         + (job.handBacks > 1 ? ", " + job.handBacks + " times since the last start" : "")
                         + "; it waits again without using a retry",
                 job.handedBackAt,
+                "attempt",
+                job.handedBack.attempt(),
                 "reason",
                 why,
                 "times",
