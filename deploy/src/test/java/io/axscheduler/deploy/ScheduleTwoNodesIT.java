@@ -209,6 +209,25 @@ class ScheduleTwoNodesIT {
     }
 
     @Test
+    void an_edit_of_a_paused_schedule_whose_kept_time_has_passed_previews_from_now() throws Exception {
+        String body = """
+                {"name":"%s","trigger":{"type":"fixedRate","intervalMs":2000},"job":{"jobType":"noop"}}""";
+        String id = ScheduleHttp.create(a.api, body.formatted("paused-edit"));
+        assertThat(a.api.post("/api/v1/schedules/" + id + "/pause", "{}").status())
+                .isEqualTo(200);
+        Thread.sleep(3_000);
+        Instant before = Instant.now();
+        var renamed = ScheduleHttp.put(a.api, "/api/v1/schedules/" + id, body.formatted("paused-edit-2"));
+        assertThat(renamed.status()).as(renamed.body().toString()).isEqualTo(200);
+        for (JsonNode time : renamed.body().path("nextFireTimes")) {
+            assertThat(Instant.parse(time.asText()))
+                    .as(renamed.body().toString())
+                    .isAfter(before);
+        }
+        ScheduleHttp.delete(a.api, "/api/v1/schedules/" + id);
+    }
+
+    @Test
     void a_fixed_rate_with_start_at_fires_first_exactly_then_and_a_batch_lands_whole_or_not_at_all() {
         Instant startAt =
                 Instant.now().plusSeconds(3).truncatedTo(ChronoUnit.SECONDS).plusMillis(250);

@@ -123,8 +123,10 @@ class ScheduleCommandController {
                         now),
                 actor);
         Map<String, Object> answer = answer(scheduleId, r.trigger(), now);
-        if (next != null) {
-            // the times kept by an edit of everything but the trigger: the next one, then those after it
+        if (next != null && !next.isBefore(now)) {
+            // the times kept by an edit of everything but the trigger: the next one, then those after it (a kept
+            // time already past, of a paused schedule, is judged by the misfire policy on resume: the preview is
+            // then from now)
             List<Instant> times = new ArrayList<>(List.of(next));
             times.addAll(FireTimes.preview(r.trigger(), next, next, PREVIEW - 1));
             answer.put("nextFireTimes", times);
