@@ -219,7 +219,8 @@ public final class FireTimes {
         boolean allDay = CronSupport.runsEveryHour(cron);
         ZoneId zone = trigger.zone();
         ZoneRules rules = zone.getRules();
-        LocalDateTime cursor = LocalDateTime.ofInstant(after, zone);
+        LocalDateTime wallClock = LocalDateTime.ofInstant(after, zone);
+        LocalDateTime cursor = allDay ? wallClock : inSkippedHour(rules, after, wallClock);
         for (int step = 0; step < MAX_STEPS; step++) {
             Optional<LocalDateTime> local = nextLocal(execution, cursor);
             if (local.isEmpty()) return Optional.empty();
@@ -229,9 +230,22 @@ public final class FireTimes {
                 candidate = earlierInRepeatedHour(execution, rules, after, candidate);
             }
             if (candidate != null && candidate.isAfter(after)) return Optional.of(candidate);
-            cursor = l;
+            // past the skipped hour's times, on from where `after` stands on the wall clock
+            cursor = l.isBefore(wallClock) ? wallClock : l;
         }
         return Optional.empty();
+    }
+
+    /**
+     * Where to look for the next wall-clock time from: {@code wallClock} itself, except just after a skipped hour. The
+     * times in a skipped hour fire as far past it as they lay in it (02:10 at 03:10), so from {@code after} = 03:10
+     * the skipped hour's 02:20 still comes next: the search starts from the wall clock before the change (02:10).
+     */
+    private static LocalDateTime inSkippedHour(ZoneRules rules, Instant after, LocalDateTime wallClock) {
+        ZoneOffsetTransition last = rules.previousTransition(after.plusNanos(1));
+        if (last == null || !last.isGap()) return wallClock;
+        if (!after.isBefore(last.getInstant().plus(last.getDuration()))) return wallClock;
+        return LocalDateTime.ofInstant(after, last.getOffsetBefore());
     }
 
     /** The instant a matching wall-clock time fires at, or null when it does not fire after {@code after}. */

@@ -40,6 +40,62 @@ class FireTimesTest {
     }
 
     @Test
+    void every_time_in_the_skipped_hour_fires_as_far_past_it_as_it_lay_in_it() {
+        clock.set("2027-03-27T12:00:00Z");
+        Trigger tenMinutes = Trigger.cron("0 */10 2 28 3 ?", "Europe/Berlin", null);
+        assertThat(FireTimes.preview(tenMinutes, clock.instant(), clock.instant(), 7))
+                .containsExactlyElementsOf(times(
+                        "2027-03-28T01:00:00Z", // 02:00 → 03:00 CEST
+                        "2027-03-28T01:10:00Z",
+                        "2027-03-28T01:20:00Z",
+                        "2027-03-28T01:30:00Z",
+                        "2027-03-28T01:40:00Z",
+                        "2027-03-28T01:50:00Z", // 02:50 → 03:50 CEST
+                        "2028-03-28T00:00:00Z"));
+        // the same from a unix expression, in New York, and when the hour after the gap matches too (once each)
+        assertThat(FireTimes.preview(
+                        Trigger.cron("*/15 2 28 3 *", "Europe/Berlin", CronDialect.UNIX),
+                        clock.instant(),
+                        clock.instant(),
+                        4))
+                .containsExactlyElementsOf(times(
+                        "2027-03-28T01:00:00Z",
+                        "2027-03-28T01:15:00Z",
+                        "2027-03-28T01:30:00Z",
+                        "2027-03-28T01:45:00Z"));
+        clock.set("2027-03-13T12:00:00Z");
+        assertThat(FireTimes.preview(
+                        Trigger.cron("0 0/20 2 14 3 ?", "America/New_York", null), clock.instant(), clock.instant(), 3))
+                .containsExactlyElementsOf(
+                        times("2027-03-14T07:00:00Z", "2027-03-14T07:20:00Z", "2027-03-14T07:40:00Z"));
+        clock.set("2027-03-27T12:00:00Z");
+        assertThat(FireTimes.preview(
+                        Trigger.cron("0 15,45 2,3 28 3 ?", "Europe/Berlin", null), clock.instant(), clock.instant(), 3))
+                .containsExactlyElementsOf(
+                        times("2027-03-28T01:15:00Z", "2027-03-28T01:45:00Z", "2028-03-28T00:15:00Z"));
+    }
+
+    @Test
+    void every_second_of_the_skipped_hour_and_the_hour_after_fires_once_and_in_order() {
+        clock.set("2027-03-28T01:59:58Z");
+        Trigger seconds = Trigger.cron("* * 2,3 28 3 ?", "Europe/Berlin", null);
+        assertThat(FireTimes.preview(seconds, clock.instant(), clock.instant(), 3))
+                .containsExactlyElementsOf(
+                        times("2027-03-28T01:59:59Z", "2028-03-28T00:00:00Z", "2028-03-28T00:00:01Z"));
+    }
+
+    @Test
+    void a_day_of_a_time_in_the_skipped_hour_counts_its_fire() {
+        clock.set("2027-03-27T12:00:00Z");
+        assertThat(FireTimes.firesPerDay(
+                        Trigger.cron("0 30 2 28 3 ?", "Europe/Berlin", null), clock.instant(), clock.instant()))
+                .isEqualTo(1);
+        assertThat(FireTimes.firesPerDay(
+                        Trigger.cron("0 15,45 2 28 3 ?", "Europe/Berlin", null), clock.instant(), clock.instant()))
+                .isEqualTo(2);
+    }
+
+    @Test
     void daily_0230_in_berlin_fires_once_on_the_fall_back_day_at_its_first_occurrence() {
         clock.set("2026-10-24T12:00:00Z");
         Trigger daily = Trigger.cron("0 30 2 * * ?", "Europe/Berlin", null);
