@@ -69,9 +69,19 @@ final class WorkerNode implements AutoCloseable {
         return worker;
     }
 
-    /** A worker in a JVM of its own (to be killed with SIGKILL): the arguments name the scheduler, app and port. */
+    /**
+     * A worker in a JVM of its own (to be killed or stopped by signals): the arguments name the scheduler, app and
+     * port. Each run it finishes is printed as {@code RAN <jobId> <attempt>}, for the test to read from its output.
+     */
     public static void main(String[] args) {
-        run("separate-jvm", new ConcurrentLinkedQueue<>(), args);
+        Queue<Run> printed = new ConcurrentLinkedQueue<>() {
+            @Override
+            public boolean add(Run run) {
+                System.out.println("RAN " + run.jobId() + " " + run.attempt());
+                return super.add(run);
+            }
+        };
+        run("separate-jvm", printed, args);
     }
 
     private static ConfigurableApplicationContext run(String name, Queue<Run> runs, String[] args) {

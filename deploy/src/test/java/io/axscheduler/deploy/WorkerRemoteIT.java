@@ -286,6 +286,10 @@ class WorkerRemoteIT {
             String jobId = node.api.submit("{\"jobType\":\"fake-type\",\"executorApp\":\"fake\"}");
             awaitStatus(jobId, "RUNNING");
             assertThat(pushed).hasSize(1);
+            // the push says how long the node waits for its answer: a worker reading it later does not run it
+            assertThat(Api.JSON.readTree(pushed.get(0)).path("answerWithinMs").asLong())
+                    .isPositive()
+                    .isLessThanOrEqualTo(15_000);
             // a result longer than the column: the event records it cut as the job_queue row does
             String result = "done" + "!".repeat(TextLimit.MAX_CHARS);
             String body =
@@ -317,6 +321,13 @@ class WorkerRemoteIT {
             assertThat(callback(failed, later + 1, CallbackSignature.sign(secret, later + 1, failed)))
                     .as("a late failure")
                     .isEqualTo(200);
+
+            // from a worker id no longer (or never) registered: 404 saying so, not a signature refusal
+            String unknown = body.replace(workerId, "removed-worker");
+            HttpResponse<String> gone =
+                    callbackAnswer(unknown, later + 2, CallbackSignature.sign(secret, later + 2, unknown));
+            assertThat(gone.statusCode()).isEqualTo(404);
+            assertThat(gone.body()).contains("not registered");
 
             assertThat(events(jobId)).hasSize(eventsAfterSuccess);
             assertThat(node.api.get("/api/v1/jobs/" + jobId).text("status")).isEqualTo("SUCCEEDED");
@@ -427,6 +438,11 @@ class WorkerRemoteIT {
     }
 
     static int callback(String body, Long timestamp, String signature) throws IOException, InterruptedException {
+        return callbackAnswer(body, timestamp, signature).statusCode();
+    }
+
+    static HttpResponse<String> callbackAnswer(String body, Long timestamp, String signature)
+            throws IOException, InterruptedException {
         HttpRequest.Builder request = node.api
                 .authorized(HttpRequest.newBuilder(
                         URI.create("http://127.0.0.1:" + node.api.port + "/api/v1/workers/callbacks")))
@@ -434,6 +450,6 @@ class WorkerRemoteIT {
                 .POST(HttpRequest.BodyPublishers.ofString(body));
         if (timestamp != null) request.header(CallbackSignature.TIMESTAMP_HEADER, String.valueOf(timestamp));
         if (signature != null) request.header(CallbackSignature.SIGNATURE_HEADER, signature);
-        return http.send(request.build(), HttpResponse.BodyHandlers.ofString()).statusCode();
+        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 }

@@ -5,6 +5,8 @@ import io.axscheduler.api.worker.CallbackSignature;
 import io.axscheduler.api.worker.PushAnswer;
 import io.axscheduler.api.worker.PushState;
 import io.axscheduler.api.worker.PushedJob;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.servlet.function.RouterFunction;
 import org.springframework.web.servlet.function.RouterFunctions;
@@ -16,6 +18,8 @@ import org.springframework.web.servlet.function.ServerResponse;
  * (the scheduler itself, in tests) must not pick the endpoint up.
  */
 final class PushEndpoint {
+
+    private static final Logger log = LoggerFactory.getLogger(PushEndpoint.class);
 
     private PushEndpoint() {}
 
@@ -33,7 +37,23 @@ final class PushEndpoint {
                             body)) {
                         return ServerResponse.status(HttpStatus.UNAUTHORIZED).build();
                     }
-                    PushAnswer answer = runs.accept(json.readValue(body, PushedJob.class));
+                    PushedJob job = json.readValue(body, PushedJob.class);
+                    long ageMs = System.currentTimeMillis()
+                            - Long.parseLong(request.headers()
+                                    .firstHeader(CallbackSignature.TIMESTAMP_HEADER)
+                                    .trim());
+                    if (givenUp(job, ageMs)) {
+                        log.warn(
+                                "push of job {} attempt {} not run: sent {} ms ago, and the scheduler waited {} ms for"
+                                        + " the answer (was this worker stopped or paused?); it has gone elsewhere",
+                                job.jobId(),
+                                job.attempt(),
+                                ageMs,
+                                job.answerWithinMs());
+                        return ServerResponse.status(HttpStatus.TOO_MANY_REQUESTS)
+                                .body(new PushAnswer(PushState.BUSY, null));
+                    }
+                    PushAnswer answer = runs.accept(job);
                     return ServerResponse.status(
                                     answer.state() == PushState.BUSY
                                             ? HttpStatus.TOO_MANY_REQUESTS
@@ -41,6 +61,17 @@ final class PushEndpoint {
                             .body(answer);
                 })
                 .build();
+    }
+
+    /** Clocks of two hosts differ a little: a push is taken for given up only this much after its deadline. */
+    static final long CLOCK_SKEW_MS = 500;
+
+    /**
+     * The scheduler stopped waiting for this push's answer {@code ageMs} after it was signed: it has handed the attempt
+     * to another worker or back to the queue, and running it here would run it twice.
+     */
+    static boolean givenUp(PushedJob job, long ageMs) {
+        return job.answerWithinMs() > 0 && ageMs > job.answerWithinMs() + CLOCK_SKEW_MS;
     }
 
     /** Signed with this worker's secret (HMAC-SHA256 of timestamp and body, as callbacks are) and fresh. */

@@ -80,8 +80,9 @@ public class PushToWorker {
         }
         String secret = secret(worker.workerId());
         if (secret == null) return Result.FAILED;
+        long answerWithinMs = properties.pushTimeoutMs(job.timeoutMs());
         try {
-            String body = json.writeValueAsString(job);
+            String body = json.writeValueAsString(job.answeredWithin(answerWithinMs));
             long timestamp = clock.millis();
             // signed as callbacks are, so a worker takes jobs only from the scheduler it registered with
             PinnedHttp.Answer response = http.send(
@@ -96,7 +97,7 @@ public class PushToWorker {
                             CallbackSignature.sign(secret, timestamp, body)),
                     body,
                     MAX_ANSWER_BYTES,
-                    properties.pushTimeoutMs(job.timeoutMs()));
+                    answerWithinMs);
             if (response.status() == 429) return Result.BUSY;
             if (response.status() / 100 != 2) {
                 log.warn(

@@ -34,7 +34,9 @@ public class ReceiveCallback {
         APPLIED,
         IGNORED,
         UNAUTHORIZED,
-        FORBIDDEN
+        FORBIDDEN,
+        /** The worker id is not registered (any more). */
+        UNKNOWN_WORKER
     }
 
     private static final Logger log = LoggerFactory.getLogger(ReceiveCallback.class);
@@ -84,6 +86,15 @@ public class ReceiveCallback {
         }
         if (callback.durationMs() < 0) throw InvalidRequestException.of("durationMs", "must not be negative");
         String secret = registry.secretOf(callback.workerId()).orElse(null);
+        if (secret == null) {
+            // removed after missing its heartbeats, or deregistered: its attempts were timed out and retried then
+            metrics.callbackRejected("unknown_worker");
+            refusedCallbacks.warn(
+                    "callback for job {} from worker {} refused: no such worker is registered",
+                    printable(callback.jobId()),
+                    printable(callback.workerId()));
+            return Result.UNKNOWN_WORKER;
+        }
         CallbackVerifier.Verdict verdict = verifier.verify(secret, timestamp, signature, body);
         if (verdict != CallbackVerifier.Verdict.VALID) {
             metrics.callbackRejected(verdict.name().toLowerCase(java.util.Locale.ROOT));

@@ -108,6 +108,15 @@ public class WorkerController {
             problem.setTitle("Unauthorized");
             return ResponseEntity.status(HttpStatus.UNAUTHORIZED).body(problem);
         }
+        if (result == ReceiveCallback.Result.UNKNOWN_WORKER) {
+            ProblemDetail problem = ProblemDetail.forStatusAndDetail(
+                    HttpStatus.NOT_FOUND,
+                    "the callback's workerId is not registered: removed after missing its heartbeats, or"
+                            + " deregistered; the attempts it ran were timed out and retried by their policy then."
+                            + " Nothing changed");
+            problem.setTitle("Not found");
+            return ResponseEntity.status(HttpStatus.NOT_FOUND).body(problem);
+        }
         if (result == ReceiveCallback.Result.FORBIDDEN) {
             ProblemDetail problem = ProblemDetail.forStatusAndDetail(
                     HttpStatus.FORBIDDEN,

@@ -1,0 +1,110 @@
+package io.axscheduler.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A worker in a JVM of its own is stopped (SIGSTOP: a long GC pause, a frozen VM) while the node pushes it a job. The
+ * push waits in the worker's socket; the node stops waiting for the answer, hands the claim back and pushes the
+ * attempt to another worker, which runs it. When the stopped worker goes on it reads the old push: it must not run
+ * it, or the job runs twice.
+ */
+class WorkerPauseIT {
+
+    @Test
+    void a_push_read_after_the_node_gave_up_on_it_is_not_run() throws Exception {
+        Queue<WorkerNode.Run> runs = new ConcurrentLinkedQueue<>();
+        Path log = Path.of("target/paused-worker.log");
+        try (Node node = Node.start(TestDatabase.freshDatabase("worker_pause"), "node-p", Map.of())) {
+            Process paused = startWorker(node.api.port, log);
+            WorkerNode steady = null;
+            try {
+                Await.until(
+                        Duration.ofSeconds(60),
+                        () -> node.api
+                                        .get("/api/v1/workers")
+                                        .body()
+                                        .path("items")
+                                        .size()
+                                == 1,
+                        () -> node.api.get("/api/v1/workers").body().toString());
+                signal("STOP", paused.pid());
+                // timeoutMs 4000: the node waits 2 s for a push's answer
+                String jobId = node.api.submit("{\"jobType\":\"echo\",\"executorApp\":\"pausable\","
+                        + "\"params\":{\"say\":\"once\"},\"timeoutMs\":4000,\"maxRetries\":0}");
+                Await.until(
+                        Duration.ofSeconds(20),
+                        () -> node.api.eventTypes(jobId).contains("JobHandedBack"),
+                        () -> node.api.eventTypes(jobId).toString());
+
+                steady = WorkerNode.start("steady", node.api.port, "pausable", runs, Map.of());
+                node.api.awaitStatus(jobId, "SUCCEEDED");
+                assertThat(runs).filteredOn(r -> r.jobId().equals(jobId)).hasSize(1);
+
+                // stopped for longer than the node's wait plus the allowance for clocks (a push read within that
+                // allowance
+                // of the node giving up on it is still run: docs/api.md, "The push")
+                Thread.sleep(1_500);
+                signal("CONT", paused.pid());
+                Await.until(
+                        Duration.ofSeconds(20),
+                        () -> read(log).contains("push of job " + jobId + " attempt 1 not run"),
+                        () -> tail(log));
+                Thread.sleep(1_000);
+                assertThat(Files.readString(log))
+                        .as("the stopped worker ran the push the node had given up on")
+                        .doesNotContain("RAN " + jobId);
+                assertThat(node.api.eventTypes(jobId)).containsOnlyOnce("JobStarted", "JobSucceeded");
+            } finally {
+                if (steady != null) steady.close();
+                signal("CONT", paused.pid());
+                paused.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    private static void signal(String name, long pid) throws Exception {
+        new ProcessBuilder("kill", "-" + name, String.valueOf(pid)).start().waitFor(10, TimeUnit.SECONDS);
+    }
+
+    private static String read(Path log) {
+        try {
+            return Files.readString(log);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private static String tail(Path log) {
+        String text = read(log);
+        return text.substring(Math.max(0, text.length() - 3_000));
+    }
+
+    private static Process startWorker(int schedulerPort, Path log) throws Exception {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        return new ProcessBuilder(
+                        java,
+                        "-Xmx256m",
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        WorkerNode.class.getName(),
+                        "--server.port=0",
+                        "--ax.worker.scheduler-url=http://127.0.0.1:" + schedulerPort,
+                        "--ax.worker.app=pausable",
+                        "--ax.worker.capacity=4",
+                        "--ax.worker.api-key=" + Api.ADMIN_KEY,
+                        "--spring.main.banner-mode=off")
+                .redirectErrorStream(true)
+                .redirectOutput(new File(log.toString()))
+                .start();
+    }
+}
