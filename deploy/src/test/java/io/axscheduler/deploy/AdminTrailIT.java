@@ -52,6 +52,13 @@ class AdminTrailIT {
         assertThat(ScheduleHttp.delete(node.api, "/api/v1/admin/api-keys/" + viewerId)
                         .status())
                 .isEqualTo(204);
+        // revoked again (another admin's retry): still revoked, the first revocation stays the one recorded
+        assertThat(ScheduleHttp.delete(second, "/api/v1/admin/api-keys/" + viewerId)
+                        .status())
+                .isEqualTo(204);
+        assertThat(ScheduleHttp.delete(second, "/api/v1/admin/api-keys/no-such-key")
+                        .status())
+                .isEqualTo(404);
         String user = "carol-" + suffix;
         assertThat(second.post(
                                 "/api/v1/admin/users",

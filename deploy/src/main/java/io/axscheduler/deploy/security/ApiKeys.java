@@ -152,13 +152,21 @@ public class ApiKeys {
                         instant(rs.getObject("revoked_at"))));
     }
 
-    /** Revokes a key that is not revoked yet (404 otherwise) and records who did. */
+    /**
+     * Revokes a key and records who did; a key revoked already stays as it was (the first revocation is the one
+     * recorded), an unknown id is 404.
+     */
     public void revoke(String id, Caller by) {
         commands.inOneTransaction("api key " + id, () -> {
             int updated = jdbc.update(
                     "UPDATE api_keys SET revoked_at = :at, revoked_by = :by WHERE id = :id AND revoked_at IS NULL",
                     Map.of("id", id, "at", clock.millis(), "by", by.actor()));
-            if (updated == 0) throw new NotFoundException("api key", id);
+            if (updated == 0) {
+                Integer known = jdbc.queryForObject(
+                        "SELECT COUNT(*) FROM api_keys WHERE id = :id", Map.of("id", id), Integer.class);
+                if (known == null || known == 0) throw new NotFoundException("api key", id);
+                return null;
+            }
             String name =
                     jdbc.queryForObject("SELECT name FROM api_keys WHERE id = :id", Map.of("id", id), String.class);
             return commands.sendOnce("api key", id, new RevokeApiKey(id, name), by);
