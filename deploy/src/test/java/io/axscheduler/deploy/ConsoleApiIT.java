@@ -114,6 +114,13 @@ class ConsoleApiIT {
         // wrong figures in the table are replaced by what the event store says
         node.jdbc().update("UPDATE stats_outcomes SET jobs = jobs + 100");
         assertThat(sum(overview(), "perMinute", "succeeded")).isGreaterThan(succeeded + 99);
+        // a segment's owner names the node (a refusal to rebuild while another node holds one says which)
+        assertThat(node.jdbc()
+                        .queryForList(
+                                "SELECT owner FROM TokenEntry WHERE processorName = 'console-stats' AND owner IS NOT NULL",
+                                String.class))
+                .isNotEmpty()
+                .allSatisfy(owner -> assertThat(owner).startsWith(node.id + " ("));
         Api.Response rebuilt = node.api.post("/api/v1/admin/projections/console-stats/rebuild", "{}");
         assertThat(rebuilt.status()).isEqualTo(200);
         Await.until(

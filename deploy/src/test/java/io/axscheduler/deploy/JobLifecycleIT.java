@@ -427,6 +427,13 @@ class JobLifecycleIT {
                         .get("/api/v1/jobs/" + jobId + "/history?asOf=yesterday")
                         .status())
                 .isEqualTo(400);
+        // before the job was made: 404 naming the instant as it was given, to the millisecond
+        Instant before = Instant.parse(createdAt)
+                .truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
+                .minusSeconds(1);
+        Api.Response notYet = node.api.get("/api/v1/jobs/" + jobId + "/history?asOf=" + before.toString());
+        assertThat(notYet.status()).isEqualTo(404);
+        assertThat(notYet.text("detail")).contains(io.axscheduler.api.IsoInstants.millis(before));
     }
 
     @Test

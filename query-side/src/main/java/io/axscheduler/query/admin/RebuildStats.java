@@ -47,7 +47,8 @@ public class RebuildStats implements ProjectionRebuild {
             processor.resetTokens();
         } catch (UnableToClaimTokenException e) {
             throw new IllegalTransitionException(
-                    "another node holds a segment of console-stats; stop it there first: " + e.getMessage());
+                    "another node holds a segment of console-stats; stop that node, or send the rebuild there: "
+                            + e.getMessage());
         } finally {
             processor.start();
         }

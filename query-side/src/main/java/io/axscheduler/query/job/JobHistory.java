@@ -1,5 +1,6 @@
 package io.axscheduler.query.job;
 
+import io.axscheduler.api.IsoInstants;
 import io.axscheduler.api.job.JobCreated;
 import io.axscheduler.api.problem.NotFoundException;
 import io.axscheduler.query.history.EventStreams;
@@ -27,7 +28,7 @@ public class JobHistory {
                 .filter(event -> !event.getTimestamp().isAfter(asOf))
                 .toList();
         if (events.isEmpty()) {
-            throw new NotFoundException("job", jobId + " as of " + asOf);
+            throw new NotFoundException("job", jobId + " as of " + IsoInstants.millis(asOf));
         }
         var state = JobStateFold.fold(events.stream()
                 .map(event -> new TimedEvent(event.getPayload(), event.getTimestamp()))
