@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpServer;
 import io.axscheduler.api.TextLimit;
 import io.axscheduler.api.worker.CallbackSignature;
+import io.axscheduler.api.worker.PushedJob;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -264,9 +265,11 @@ class WorkerRemoteIT {
     @Test
     void a_duplicate_or_late_callback_changes_nothing_and_forged_stale_or_replayed_ones_are_refused() throws Exception {
         List<String> pushed = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<String> waits = new java.util.concurrent.CopyOnWriteArrayList<>();
         HttpServer fake = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         fake.createContext("/ax-worker/jobs", exchange -> {
             pushed.add(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+            waits.add(String.valueOf(exchange.getRequestHeaders().getFirst(PushedJob.ANSWER_WITHIN_HEADER)));
             byte[] answer = "{\"state\":\"ACCEPTED\",\"outcome\":null}".getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().add("Content-Type", "application/json");
             exchange.sendResponseHeaders(202, answer.length);
@@ -287,9 +290,7 @@ class WorkerRemoteIT {
             awaitStatus(jobId, "RUNNING");
             assertThat(pushed).hasSize(1);
             // the push says how long the node waits for its answer: a worker reading it later does not run it
-            assertThat(Api.JSON.readTree(pushed.get(0)).path("answerWithinMs").asLong())
-                    .isPositive()
-                    .isLessThanOrEqualTo(15_000);
+            assertThat(Long.parseLong(waits.get(0))).isPositive().isLessThanOrEqualTo(15_000);
             // a result longer than the column: the event records it cut as the job_queue row does
             String result = "done" + "!".repeat(TextLimit.MAX_CHARS);
             String body =

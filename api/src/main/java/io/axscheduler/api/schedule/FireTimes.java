@@ -8,7 +8,6 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
-import java.time.ZonedDateTime;
 import java.time.temporal.ChronoUnit;
 import java.time.zone.ZoneOffsetTransition;
 import java.time.zone.ZoneRules;
@@ -219,45 +218,64 @@ public final class FireTimes {
         boolean allDay = CronSupport.runsEveryHour(cron);
         ZoneId zone = trigger.zone();
         ZoneRules rules = zone.getRules();
-        LocalDateTime wallClock = LocalDateTime.ofInstant(after, zone);
-        LocalDateTime cursor = allDay ? wallClock : inSkippedHour(rules, after, wallClock);
-        for (int step = 0; step < MAX_STEPS; step++) {
+        LocalDateTime cursor = LocalDateTime.ofInstant(after, zone);
+        Instant valid = null;
+        for (int step = 0; step < MAX_STEPS && valid == null; step++) {
             Optional<LocalDateTime> local = nextLocal(execution, cursor);
-            if (local.isEmpty()) return Optional.empty();
+            if (local.isEmpty()) break;
             LocalDateTime l = local.get();
-            Instant candidate = candidate(rules, zone, l, after, allDay);
+            Instant candidate = candidate(rules, l, after, allDay);
             if (allDay) {
                 candidate = earlierInRepeatedHour(execution, rules, after, candidate);
             }
-            if (candidate != null && candidate.isAfter(after)) return Optional.of(candidate);
-            // past the skipped hour's times, on from where `after` stands on the wall clock
-            cursor = l.isBefore(wallClock) ? wallClock : l;
+            if (candidate != null && candidate.isAfter(after)) valid = candidate;
+            cursor = l;
         }
-        return Optional.empty();
+        // an all-day expression has no times in a skipped hour (they do not exist)
+        Instant skipped = allDay ? null : nextSkipped(execution, rules, after, valid);
+        if (skipped != null && (valid == null || skipped.isBefore(valid))) return Optional.of(skipped);
+        return Optional.ofNullable(valid);
+    }
+
+    /** Gap transitions looked through for a skipped time when no other time bounds the search (a century's). */
+    private static final int MAX_GAPS = 200;
+
+    /**
+     * The first time in a skipped hour (a daylight-saving gap) that fires after {@code after} and before {@code
+     * bound}, or null. Such a time fires as far past the gap as it lay in it (02:10 at 03:10 when 02:00 jumps to
+     * 03:00): on the clock before the change. These times are a stream of their own beside the existing ones, and
+     * not in wall-clock order with them when the gap is not a whole hour (Lord Howe's 30 minutes: 02:20 fires at
+     * 02:50, after the real 02:40).
+     */
+    private static Instant nextSkipped(ExecutionTime execution, ZoneRules rules, Instant after, Instant bound) {
+        // the last gap, while its skipped times still fire after `after`; else the gaps to come
+        ZoneOffsetTransition gap = rules.previousTransition(after.plusNanos(1));
+        if (gap == null || !gap.isGap() || !after.isBefore(gap.getInstant().plus(gap.getDuration()))) {
+            gap = rules.nextTransition(after);
+        }
+        for (int i = 0; gap != null && i < MAX_GAPS; i++, gap = rules.nextTransition(gap.getInstant())) {
+            if (bound != null && !gap.getInstant().isBefore(bound)) return null;
+            if (!gap.isGap()) continue;
+            LocalDateTime from = LocalDateTime.ofInstant(after, gap.getOffsetBefore());
+            LocalDateTime start = gap.getDateTimeBefore().minusSeconds(1);
+            Optional<LocalDateTime> l = nextLocal(execution, from.isAfter(start) ? from : start);
+            if (l.isPresent() && l.get().isBefore(gap.getDateTimeAfter())) {
+                return l.get().toInstant(gap.getOffsetBefore());
+            }
+        }
+        return null;
     }
 
     /**
-     * Where to look for the next wall-clock time from: {@code wallClock} itself, except just after a skipped hour. The
-     * times in a skipped hour fire as far past it as they lay in it (02:10 at 03:10), so from {@code after} = 03:10
-     * the skipped hour's 02:20 still comes next: the search starts from the wall clock before the change (02:10).
+     * The instant a matching wall-clock time fires at, or null when it does not fire after {@code after}; null for a
+     * time in a skipped hour too (those are {@link #nextSkipped}'s).
      */
-    private static LocalDateTime inSkippedHour(ZoneRules rules, Instant after, LocalDateTime wallClock) {
-        ZoneOffsetTransition last = rules.previousTransition(after.plusNanos(1));
-        if (last == null || !last.isGap()) return wallClock;
-        if (!after.isBefore(last.getInstant().plus(last.getDuration()))) return wallClock;
-        return LocalDateTime.ofInstant(after, last.getOffsetBefore());
-    }
-
-    /** The instant a matching wall-clock time fires at, or null when it does not fire after {@code after}. */
-    private static Instant candidate(ZoneRules rules, ZoneId zone, LocalDateTime l, Instant after, boolean allDay) {
+    private static Instant candidate(ZoneRules rules, LocalDateTime l, Instant after, boolean allDay) {
         List<ZoneOffset> offsets = rules.getValidOffsets(l);
         if (offsets.size() == 1) {
             return l.toInstant(offsets.get(0));
         }
-        if (offsets.isEmpty()) {
-            // in the skipped hour: a time of day is moved past the gap; an all-day expression simply has no such time
-            return allDay ? null : ZonedDateTime.ofLocal(l, zone, null).toInstant();
-        }
+        if (offsets.isEmpty()) return null;
         Instant a = l.toInstant(offsets.get(0));
         Instant b = l.toInstant(offsets.get(1));
         Instant first = a.isBefore(b) ? a : b;

@@ -76,6 +76,28 @@ class FireTimesTest {
     }
 
     @Test
+    void a_gap_of_half_an_hour_fires_its_skipped_times_and_the_real_ones_in_time_order() {
+        // Lord Howe Island: 02:00 jumps to 02:30 (+10:30 to +11:00) on 2027-10-03
+        clock.set("2027-10-02T12:00:00Z");
+        Trigger twenty = Trigger.cron("0 0/20 2 * * ?", "Australia/Lord_Howe", null);
+        assertThat(FireTimes.preview(twenty, clock.instant(), clock.instant(), 4))
+                .containsExactlyElementsOf(times(
+                        "2027-10-02T15:30:00Z", // 02:00, skipped: at 02:30
+                        "2027-10-02T15:40:00Z", // 02:40, real
+                        "2027-10-02T15:50:00Z", // 02:20, skipped: at 02:50
+                        "2027-10-03T15:00:00Z")); // 02:00 the next day (+11:00)
+    }
+
+    @Test
+    void a_time_only_in_a_later_years_gap_is_found_past_the_years_without_it() {
+        // 26 March: the spring-forward day in Berlin in 2028 (not in 2027)
+        clock.set("2027-03-26T01:30:01Z");
+        Trigger springDay = Trigger.cron("0 30 2 26 3 ?", "Europe/Berlin", null);
+        assertThat(FireTimes.preview(springDay, clock.instant(), clock.instant(), 2))
+                .containsExactlyElementsOf(times("2028-03-26T01:30:00Z", "2029-03-26T00:30:00Z"));
+    }
+
+    @Test
     void every_second_of_the_skipped_hour_and_the_hour_after_fires_once_and_in_order() {
         clock.set("2027-03-28T01:59:58Z");
         Trigger seconds = Trigger.cron("* * 2,3 28 3 ?", "Europe/Berlin", null);

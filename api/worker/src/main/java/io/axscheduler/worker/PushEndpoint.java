@@ -42,16 +42,17 @@ final class PushEndpoint {
                             - Long.parseLong(request.headers()
                                     .firstHeader(CallbackSignature.TIMESTAMP_HEADER)
                                     .trim());
-                    if (givenUp(job, ageMs)) {
+                    long answerWithinMs = answerWithin(request.headers().firstHeader(PushedJob.ANSWER_WITHIN_HEADER));
+                    if (givenUp(answerWithinMs, ageMs)) {
                         log.warn(
                                 "push of job {} attempt {} not run: sent {} ms ago, and the scheduler waited {} ms for"
-                                        + " the answer (was this worker stopped or paused?); it has gone elsewhere",
+                                        + " the answer (was this worker stopped or paused, or is its clock ahead?); it"
+                                        + " has gone elsewhere",
                                 job.jobId(),
                                 job.attempt(),
                                 ageMs,
-                                job.answerWithinMs());
-                        return ServerResponse.status(HttpStatus.TOO_MANY_REQUESTS)
-                                .body(new PushAnswer(PushState.BUSY, null));
+                                answerWithinMs);
+                        return ServerResponse.status(HttpStatus.GONE).build();
                     }
                     PushAnswer answer = runs.accept(job);
                     return ServerResponse.status(
@@ -70,8 +71,18 @@ final class PushEndpoint {
      * The scheduler stopped waiting for this push's answer {@code ageMs} after it was signed: it has handed the attempt
      * to another worker or back to the queue, and running it here would run it twice.
      */
-    static boolean givenUp(PushedJob job, long ageMs) {
-        return job.answerWithinMs() > 0 && ageMs > job.answerWithinMs() + CLOCK_SKEW_MS;
+    static boolean givenUp(long answerWithinMs, long ageMs) {
+        return answerWithinMs > 0 && ageMs > answerWithinMs + CLOCK_SKEW_MS;
+    }
+
+    /** The header's wait, or 0 when it is missing or no number (an earlier scheduler): nothing is judged then. */
+    static long answerWithin(String header) {
+        if (header == null) return 0;
+        try {
+            return Math.max(0, Long.parseLong(header.trim()));
+        } catch (NumberFormatException e) {
+            return 0;
+        }
     }
 
     /** Signed with this worker's secret (HMAC-SHA256 of timestamp and body, as callbacks are) and fresh. */

@@ -105,7 +105,8 @@ class ScheduleCommandController {
             @RequestAttribute(name = Caller.ATTRIBUTE, required = false) Caller actor) {
         Instant now = clock.instant();
         // the schedule's namespace judges the job type (and the caller may edit there) before the body's errors
-        String namespace = view(scheduleId, actor, Role.EDITOR).namespace();
+        ScheduleView current = view(scheduleId, actor, Role.EDITOR);
+        String namespace = current.namespace();
         ScheduleRequest r = parser.parseIn(namespace, body, now);
         if (body.hasNonNull("namespace") && !namespace.equals(r.namespace())) {
             throw InvalidRequestException.of("namespace", "cannot change; create the schedule in the other namespace");
@@ -123,13 +124,16 @@ class ScheduleCommandController {
                         now),
                 actor);
         Map<String, Object> answer = answer(scheduleId, r.trigger(), now);
-        if (next != null && !next.isBefore(now)) {
-            // the times kept by an edit of everything but the trigger: the next one, then those after it (a kept
-            // time already past, of a paused schedule, is judged by the misfire policy on resume: the preview is
-            // then from now)
+        if (next != null && (!current.paused() || !next.isBefore(now))) {
+            // the times kept by an edit of everything but the trigger: the next one (due now, on an active schedule,
+            // if it is past), then those after it
             List<Instant> times = new ArrayList<>(List.of(next));
             times.addAll(FireTimes.preview(r.trigger(), next, next, PREVIEW - 1));
             answer.put("nextFireTimes", times);
+        } else if (next != null) {
+            // a paused schedule's kept time already past is judged by its misfire policy on resume: the times from
+            // now, in the kept phase (a fixed rate keeps its anchor)
+            answer.put("nextFireTimes", FireTimes.preview(r.trigger(), next, now, PREVIEW));
         }
         return answer;
     }

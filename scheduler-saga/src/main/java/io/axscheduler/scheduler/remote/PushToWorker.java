@@ -82,7 +82,7 @@ public class PushToWorker {
         if (secret == null) return Result.FAILED;
         long answerWithinMs = properties.pushTimeoutMs(job.timeoutMs());
         try {
-            String body = json.writeValueAsString(job.answeredWithin(answerWithinMs));
+            String body = json.writeValueAsString(job);
             long timestamp = clock.millis();
             // signed as callbacks are, so a worker takes jobs only from the scheduler it registered with
             PinnedHttp.Answer response = http.send(
@@ -94,11 +94,24 @@ public class PushToWorker {
                             CallbackSignature.TIMESTAMP_HEADER,
                             String.valueOf(timestamp),
                             CallbackSignature.SIGNATURE_HEADER,
-                            CallbackSignature.sign(secret, timestamp, body)),
+                            CallbackSignature.sign(secret, timestamp, body),
+                            PushedJob.ANSWER_WITHIN_HEADER,
+                            String.valueOf(answerWithinMs)),
                     body,
                     MAX_ANSWER_BYTES,
                     answerWithinMs);
             if (response.status() == 429) return Result.BUSY;
+            if (response.status() == 410) {
+                // the worker read the push as given up while this node still waited: its clock runs ahead
+                log.warn(
+                        "worker {} refused the push of job {} attempt {} as given up ({} ms), while this node still"
+                                + " waited for its answer: the worker's clock is ahead of this node's; sync the clocks",
+                        worker.workerId(),
+                        job.jobId(),
+                        job.attempt(),
+                        answerWithinMs);
+                return Result.FAILED;
+            }
             if (response.status() / 100 != 2) {
                 log.warn(
                         "worker {} answered the push of job {} attempt {} with {}",
