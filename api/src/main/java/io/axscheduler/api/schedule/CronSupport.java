@@ -86,8 +86,30 @@ final class CronSupport {
             described = QUARTZ.parse(String.join(" ", fields));
         }
         String text = CronDescriptor.instance(Locale.UK).describe(described);
-        return AT_DAY.matcher(text).replaceAll("every $1");
+        text = AT_DAY.matcher(text).replaceAll("every $1");
+        for (String[] rewrite : PHRASES) text = text.replaceAll(rewrite[0], rewrite[1]);
+        return text;
     }
+
+    /** A list of two or more numbers or names as cron-utils writes one: "1 and 15", "1, 8 and 15", "May and July". */
+    private static final String MANY = "(\\w+(?:, \\w+)* and \\w+)";
+
+    private static final String ONE = "(\\w+)";
+
+    /**
+     * cron-utils' English for single fields reads "at 2 hour at 28 day at March month": said the way a person would.
+     * Applied in order, to whole words only.
+     */
+    private static final String[][] PHRASES = {
+        {"\\bat " + MANY + " minutes\\b", "at minutes $1"},
+        {"\\bat " + ONE + " minutes?\\b", "at minute $1"},
+        {"\\bat " + MANY + " hours\\b", "in hours $1"},
+        {"\\bat " + ONE + " hours?\\b", "in hour $1"},
+        {"\\bat " + MANY + " days\\b", "on days $1 of the month"},
+        {"\\bat " + ONE + " days?\\b", "on day $1 of the month"},
+        {"\\bat (" + MANY + "|" + ONE + ") months?\\b", "in $1"},
+        {"\\bat (" + MANY + "|" + ONE + ") years?\\b", "in $1"}
+    };
 
     private static final com.cronutils.model.definition.CronDefinition QUARTZ_DEFINITION =
             CronDefinitionBuilder.instanceDefinitionFor(CronType.QUARTZ);

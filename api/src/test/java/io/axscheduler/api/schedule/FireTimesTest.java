@@ -312,5 +312,18 @@ class FireTimesTest {
         assertThat(FireTimes.describe(Trigger.cron("0 0 0 ? * 6L", null, null)))
                 .isEqualTo("at 00:00 last Friday of every month");
         assertThat(FireTimes.describe(Trigger.fixedDelay(60_000))).isEqualTo("1 minute after the previous run ended");
+        // single fields as a person says them, not "at 2 hour at 28 day at March month"
+        assertThat(FireTimes.describe(Trigger.cron("0 0,30 2 28 3 ?", null, null)))
+                .isEqualTo("at minutes 0 and 30 in hour 2 on day 28 of the month in March");
+        assertThat(FireTimes.describe(Trigger.cron("0 */10 2 28 3 ?", null, null)))
+                .isEqualTo("every 10 minutes in hour 2 on day 28 of the month in March");
+        assertThat(FireTimes.describe(Trigger.cron("0 0 9 1,15 * ?", null, null)))
+                .isEqualTo("at 09:00 on days 1 and 15 of the month");
+        assertThat(FireTimes.describe(Trigger.cron("0 0 0 * 1,7 ?", null, null)))
+                .isEqualTo("at 00:00 in January and July");
+        assertThat(FireTimes.describe(Trigger.cron("0 30 2 28 3 ? 2027", null, null)))
+                .isEqualTo("at 02:30 on day 28 of the month in March in 2027");
+        assertThat(FireTimes.describe(Trigger.cron("0 0 9 ? * MON-FRI", null, null)))
+                .isEqualTo("at 09:00 every day between Monday and Friday");
     }
 }
