@@ -103,6 +103,23 @@ class MetricsIT {
 
     @Test
     @Order(1)
+    void counters_with_a_reason_are_there_at_zero_before_their_first_count() {
+        // an alert on a rate needs the series before the first event: no hand-back or refused callback happened here
+        Scrape scrape = Scrape.of(node);
+        for (String reason : List.of("no_worker", "no_worker_took_it", "node_busy")) {
+            assertThat(scrape.value("ax_claims_handed_back_total", "reason", reason))
+                    .as(reason)
+                    .isZero();
+        }
+        for (String reason : List.of("bad_signature", "stale", "unknown_worker", "principal")) {
+            assertThat(scrape.value("ax_callbacks_rejected_total", "reason", reason))
+                    .as(reason)
+                    .isZero();
+        }
+    }
+
+    @Test
+    @Order(1)
     void a_second_submit_of_a_job_key_counts_as_a_key_conflict() {
         double before = zeroIfAbsent(Scrape.of(node).value("ax_job_key_conflicts_total"));
         String job = node.api.submit("{\"jobType\":\"noop\",\"jobKey\":\"metrics-conflict\"}");

@@ -209,6 +209,34 @@ class ScheduleTwoNodesIT {
     }
 
     @Test
+    void a_once_schedule_that_fired_can_be_read_edited_and_sent_back() throws Exception {
+        Instant at = Instant.now().plusSeconds(2).truncatedTo(ChronoUnit.MILLIS);
+        String id = ScheduleHttp.create(a.api, """
+                {"name":"once-rt","trigger":{"type":"once","at":"%s"},"job":{"jobType":"noop"}}""".formatted(at));
+        Await.until(
+                Duration.ofSeconds(20),
+                () -> a.api.get("/api/v1/schedules/" + id)
+                                .body()
+                                .path("fireCount")
+                                .asInt()
+                        == 1,
+                () -> a.api.get("/api/v1/schedules/" + id).body().toString());
+        JsonNode read = a.api.get("/api/v1/schedules/" + id).body();
+        com.fasterxml.jackson.databind.node.ObjectNode sentBack = Api.JSON.createObjectNode();
+        for (String field : List.of("name", "trigger", "job", "misfirePolicy", "overlapPolicy", "namespace"))
+            sentBack.set(field, read.path(field));
+        sentBack.put("name", "once-rt-renamed");
+        var renamed = ScheduleHttp.put(b.api, "/api/v1/schedules/" + id, sentBack.toString());
+        assertThat(renamed.status()).as(renamed.body().toString()).isEqualTo(200);
+        // a new time in the past is still refused
+        sentBack.set("trigger", Api.JSON.readTree("{\"type\":\"once\",\"at\":\"" + at.minusSeconds(60) + "\"}"));
+        var past = ScheduleHttp.put(b.api, "/api/v1/schedules/" + id, sentBack.toString());
+        assertThat(past.status()).isEqualTo(400);
+        assertThat(past.body().toString()).contains("trigger.at");
+        ScheduleHttp.delete(a.api, "/api/v1/schedules/" + id);
+    }
+
+    @Test
     void an_edit_of_a_paused_schedule_whose_kept_time_has_passed_previews_from_now() throws Exception {
         String body = """
                 {"name":"%s","trigger":{"type":"fixedRate","intervalMs":2000},"job":{"jobType":"noop"}}""";

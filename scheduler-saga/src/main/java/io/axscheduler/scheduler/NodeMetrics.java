@@ -30,6 +30,10 @@ public class NodeMetrics {
     private final Counter startedAtFire;
     private final BoundedLabels apps = new BoundedLabels(MAX_LABEL_VALUES);
     private final BoundedLabels reasons = new BoundedLabels(20);
+    /** The reasons a worker callback is refused for (ReceiveCallback, CallbackVerifier's verdicts in lower case). */
+    static final java.util.List<String> CALLBACK_REFUSALS = java.util.List.of(
+            "unsigned", "stale", "bad_signature", "replayed", "unreadable", "namespace", "principal", "unknown_worker");
+
     private volatile double lastScanSeconds;
 
     public NodeMetrics(ObjectProvider<MeterRegistry> registry, NodeProperties node) {
@@ -45,6 +49,10 @@ public class NodeMetrics {
         this.startedAtFire = Counter.builder("ax.fires.started")
                 .description("jobs of due schedule fires this node claimed and started in the fire's own transaction")
                 .register(this.registry);
+        // at 0 from the start, each reason a callback is refused for: an alert on the rate sees a series at once
+        for (String reason : CALLBACK_REFUSALS) {
+            this.registry.counter("ax.callbacks.rejected", "reason", reasons.of(reason));
+        }
         Gauge.builder("ax.scan.last.success.timestamp.seconds", this, m -> m.lastScanSeconds)
                 .description("when this node's job scan last completed (epoch seconds)")
                 .tag("node", this.node)

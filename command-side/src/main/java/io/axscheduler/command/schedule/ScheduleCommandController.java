@@ -107,7 +107,7 @@ class ScheduleCommandController {
         // the schedule's namespace judges the job type (and the caller may edit there) before the body's errors
         ScheduleView current = view(scheduleId, actor, Role.EDITOR);
         String namespace = current.namespace();
-        ScheduleRequest r = parser.parseIn(namespace, body, now);
+        ScheduleRequest r = parser.parseIn(namespace, current.trigger(), body, now);
         if (body.hasNonNull("namespace") && !namespace.equals(r.namespace())) {
             throw InvalidRequestException.of("namespace", "cannot change; create the schedule in the other namespace");
         }

@@ -75,23 +75,40 @@ final class ScheduleRequestParser {
      * (the caller refuses a body that names another).
      */
     ScheduleRequest parseIn(String namespace, JsonNode body, Instant now) {
+        return parseIn(namespace, null, body, now);
+    }
+
+    /**
+     * As {@link #parseIn(String, JsonNode, Instant)}, where {@code kept} is the schedule's trigger now: a body that
+     * leaves it as it is is not judged again (a fired {@code once} schedule's time has passed; a fixed rate's
+     * {@code startAt} may lie years back), so a schedule read and sent back stays valid.
+     */
+    ScheduleRequest parseIn(String namespace, Trigger kept, JsonNode body, Instant now) {
         if (body == null || !body.isObject()) {
             throw InvalidRequestException.of("body", "must be a JSON object");
         }
         List<FieldError> errors = new ArrayList<>();
-        ScheduleRequest request = parse(body, "", errors, now, namespace);
+        ScheduleRequest request = parse(body, "", errors, now, namespace, kept);
         if (!errors.isEmpty()) throw new InvalidRequestException(errors);
         return request;
     }
 
     /** One schedule of a batch, its fields named under {@code prefix} ({@code schedules[3].trigger.startAt}); null when it has errors. */
     ScheduleRequest parse(JsonNode body, String prefix, List<FieldError> errors, Instant now) {
-        return parse(body, prefix, errors, now, null);
+        return parse(body, prefix, errors, now, null, null);
     }
 
-    /** {@code schedulesNamespace}: the namespace of the schedule an update changes, null for a new one. */
+    /**
+     * {@code schedulesNamespace}: the namespace of the schedule an update changes, null for a new one; {@code kept}:
+     * its trigger, null for a new one.
+     */
     private ScheduleRequest parse(
-            JsonNode body, String prefix, List<FieldError> errors, Instant now, String schedulesNamespace) {
+            JsonNode body,
+            String prefix,
+            List<FieldError> errors,
+            Instant now,
+            String schedulesNamespace,
+            Trigger kept) {
         if (body == null || !body.isObject()) {
             errors.add(new FieldError(prefix.isEmpty() ? "body" : prefix, "must be a JSON object"));
             return null;
@@ -100,7 +117,7 @@ final class ScheduleRequestParser {
         JsonFields f = new JsonFields(body, prefix, errors);
         f.rejectUnknown(FIELDS);
         String name = f.name("name", MAX_NAME_LENGTH);
-        Trigger trigger = trigger(f, now);
+        Trigger trigger = trigger(f, now, kept);
         String namespace = JobRequestParser.namespace(f);
         JobTemplate job = job(f, schedulesNamespace != null ? schedulesNamespace : namespace);
         MisfirePolicy misfire = f.enumValue("misfirePolicy", MisfirePolicy.class, MisfirePolicy.DEFAULT);
@@ -122,7 +139,7 @@ final class ScheduleRequestParser {
         return trigger != null && fires(f, trigger, now) ? trigger : null;
     }
 
-    private Trigger trigger(JsonFields top, Instant now) {
+    private Trigger trigger(JsonFields top, Instant now, Trigger kept) {
         JsonNode node = top.node("trigger");
         if (node == null) {
             top.error("trigger", "is required");
@@ -152,6 +169,7 @@ final class ScheduleRequestParser {
         Trigger trigger =
                 build(f, () -> new Trigger(type, expression, timezone, dialect, intervalMs, delayMs, at, startAt));
         if (trigger == null) return null;
+        if (trigger.equals(kept)) return trigger;
         if (type == TriggerType.ONCE && !at.isAfter(now)) {
             f.error(
                     "at",

@@ -1,5 +1,6 @@
 package io.axscheduler.query.metrics;
 
+import io.axscheduler.api.job.HandBackReason;
 import io.axscheduler.api.job.JobCanceled;
 import io.axscheduler.api.job.JobCreated;
 import io.axscheduler.api.job.JobFailed;
@@ -78,6 +79,11 @@ public class EventMetrics {
                 .description("how long after its fire time a schedule's fire was made (0 when made ahead)")
                 .serviceLevelObjectives(LatencyBuckets.edges())
                 .register(this.registry);
+        // at 0 from the start, each reason: an alert on the rate sees a series before the first hand-back
+        for (HandBackReason reason : HandBackReason.values()) {
+            this.registry.counter(
+                    "ax.claims.handed.back", "reason", reason.name().toLowerCase(Locale.ROOT));
+        }
     }
 
     @EventHandler
