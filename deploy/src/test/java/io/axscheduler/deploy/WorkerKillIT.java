@@ -3,7 +3,6 @@ package io.axscheduler.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.io.File;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,7 +33,8 @@ class WorkerKillIT {
                                 "ax.scheduler.workers.missed-heartbeats", "6",
                                 "ax.scheduler.workers.expiry-check-ms", "300"));
                 WorkerNode stays = WorkerNode.start("stays", node.api.port, "demo", runs, Map.of())) {
-            Process victim = startVictim(node.api.port);
+            Process victim =
+                    WorkerNode.startInOwnJvm(node.api.port, "demo", java.nio.file.Path.of("target/victim-worker.log"));
             try {
                 Await.until(
                         Duration.ofSeconds(60),
@@ -114,24 +114,5 @@ class WorkerKillIT {
 
     private static String status(Node node, String jobId) {
         return node.api.get("/api/v1/jobs/" + jobId).text("status");
-    }
-
-    private static Process startVictim(int schedulerPort) throws Exception {
-        String java = ProcessHandle.current().info().command().orElse("java");
-        return new ProcessBuilder(
-                        java,
-                        "-Xmx256m",
-                        "-cp",
-                        System.getProperty("java.class.path"),
-                        WorkerNode.class.getName(),
-                        "--server.port=0",
-                        "--ax.worker.scheduler-url=http://127.0.0.1:" + schedulerPort,
-                        "--ax.worker.app=demo",
-                        "--ax.worker.capacity=4",
-                        "--ax.worker.api-key=" + Api.ADMIN_KEY,
-                        "--spring.main.banner-mode=off")
-                .redirectErrorStream(true)
-                .redirectOutput(new File("target/victim-worker.log"))
-                .start();
     }
 }

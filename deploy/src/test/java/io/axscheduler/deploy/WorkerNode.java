@@ -84,6 +84,26 @@ final class WorkerNode implements AutoCloseable {
         run("separate-jvm", printed, args);
     }
 
+    /** A demo worker of {@code app} in a JVM of its own (see {@link #main}), its output in {@code log}. */
+    static Process startInOwnJvm(int schedulerPort, String app, java.nio.file.Path log) throws java.io.IOException {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        return new ProcessBuilder(
+                        java,
+                        "-Xmx256m",
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        WorkerNode.class.getName(),
+                        "--server.port=0",
+                        "--ax.worker.scheduler-url=http://127.0.0.1:" + schedulerPort,
+                        "--ax.worker.app=" + app,
+                        "--ax.worker.capacity=4",
+                        "--ax.worker.api-key=" + Api.ADMIN_KEY,
+                        "--spring.main.banner-mode=off")
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
+    }
+
     private static ConfigurableApplicationContext run(String name, Queue<Run> runs, String[] args) {
         return new SpringApplicationBuilder(WorkerApplication.class)
                 .web(WebApplicationType.SERVLET)

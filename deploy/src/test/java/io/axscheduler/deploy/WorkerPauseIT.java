@@ -2,7 +2,6 @@ package io.axscheduler.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -29,7 +28,7 @@ class WorkerPauseIT {
                 TestDatabase.freshDatabase("worker_pause"),
                 "node-p",
                 Map.of("ax.scheduler.workers.missed-heartbeats", "100"))) {
-            Process paused = startWorker(node.api.port, log);
+            Process paused = WorkerNode.startInOwnJvm(node.api.port, "pausable", log);
             WorkerNode steady = null;
             try {
                 Await.until(
@@ -94,24 +93,5 @@ class WorkerPauseIT {
     private static String tail(Path log) {
         String text = read(log);
         return text.substring(Math.max(0, text.length() - 3_000));
-    }
-
-    private static Process startWorker(int schedulerPort, Path log) throws Exception {
-        String java = ProcessHandle.current().info().command().orElse("java");
-        return new ProcessBuilder(
-                        java,
-                        "-Xmx256m",
-                        "-cp",
-                        System.getProperty("java.class.path"),
-                        WorkerNode.class.getName(),
-                        "--server.port=0",
-                        "--ax.worker.scheduler-url=http://127.0.0.1:" + schedulerPort,
-                        "--ax.worker.app=pausable",
-                        "--ax.worker.capacity=4",
-                        "--ax.worker.api-key=" + Api.ADMIN_KEY,
-                        "--spring.main.banner-mode=off")
-                .redirectErrorStream(true)
-                .redirectOutput(new File(log.toString()))
-                .start();
     }
 }
