@@ -99,6 +99,14 @@ final class Api {
         return get("/api/v1/jobs/" + jobId).body();
     }
 
+    /** Waits up to {@code within} for the node to list {@code count} registered workers. */
+    void awaitWorkers(int count, Duration within) {
+        Await.until(
+                within,
+                () -> get("/api/v1/workers").body().path("items").size() == count,
+                () -> get("/api/v1/workers").body().toString());
+    }
+
     private Response send(HttpRequest.Builder request, String json) {
         try {
             HttpRequest built = authorized(request)

@@ -33,10 +33,7 @@ class WorkerFailoverIT {
                         "ax.scheduler.workers.expiry-check-ms", "300"));
         stays = WorkerNode.start("stays", node.api.port, "demo", runs, Map.of());
         leaves = WorkerNode.start("leaves", node.api.port, "demo", runs, Map.of("ax.worker.shutdown-grace-ms", "0"));
-        Await.until(
-                Duration.ofSeconds(20),
-                () -> node.api.get("/api/v1/workers").body().path("items").size() == 2,
-                () -> node.api.get("/api/v1/workers").body().toString());
+        node.api.awaitWorkers(2, Duration.ofSeconds(20));
     }
 
     @AfterAll

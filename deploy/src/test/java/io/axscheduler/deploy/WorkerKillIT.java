@@ -36,15 +36,7 @@ class WorkerKillIT {
             Process victim =
                     WorkerNode.startInOwnJvm(node.api.port, "demo", java.nio.file.Path.of("target/victim-worker.log"));
             try {
-                Await.until(
-                        Duration.ofSeconds(60),
-                        () -> node.api
-                                        .get("/api/v1/workers")
-                                        .body()
-                                        .path("items")
-                                        .size()
-                                == 2,
-                        () -> node.api.get("/api/v1/workers").body().toString());
+                node.api.awaitWorkers(2, Duration.ofSeconds(60));
                 List<String> jobIds = new ArrayList<>();
                 for (int i = 0; i < 8; i++) {
                     jobIds.add(

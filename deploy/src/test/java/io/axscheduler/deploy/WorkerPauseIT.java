@@ -31,15 +31,7 @@ class WorkerPauseIT {
             Process paused = WorkerNode.startInOwnJvm(node.api.port, "pausable", log);
             WorkerNode steady = null;
             try {
-                Await.until(
-                        Duration.ofSeconds(60),
-                        () -> node.api
-                                        .get("/api/v1/workers")
-                                        .body()
-                                        .path("items")
-                                        .size()
-                                == 1,
-                        () -> node.api.get("/api/v1/workers").body().toString());
+                node.api.awaitWorkers(1, Duration.ofSeconds(60));
                 signal("STOP", paused.pid());
                 // timeoutMs 4000: the node waits 2 s for a push's answer
                 String jobId = node.api.submit("{\"jobType\":\"echo\",\"executorApp\":\"pausable\","

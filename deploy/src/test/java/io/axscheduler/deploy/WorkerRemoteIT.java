@@ -53,10 +53,7 @@ class WorkerRemoteIT {
         assertThat(key.status()).as(key.body().toString()).isEqualTo(201);
         one = WorkerNode.start("one", node.api.port, "demo", runs, Map.of("ax.worker.api-key", key.text("key")));
         two = WorkerNode.start("two", node.api.port, "demo", runs, Map.of());
-        Await.until(
-                Duration.ofSeconds(20),
-                () -> node.api.get("/api/v1/workers").body().path("items").size() == 2,
-                () -> node.api.get("/api/v1/workers").body().toString());
+        node.api.awaitWorkers(2, Duration.ofSeconds(20));
     }
 
     @AfterAll
