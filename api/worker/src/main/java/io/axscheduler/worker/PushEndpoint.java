@@ -30,18 +30,15 @@ final class PushEndpoint {
         return RouterFunctions.route()
                 .POST(PushedJob.PATH, request -> {
                     String body = request.body(String.class);
-                    if (!signed(
+                    Long signedAt = signedAt(
                             runtime.secret(),
                             request.headers().firstHeader(CallbackSignature.TIMESTAMP_HEADER),
                             request.headers().firstHeader(CallbackSignature.SIGNATURE_HEADER),
-                            body)) {
+                            body);
+                    if (signedAt == null)
                         return ServerResponse.status(HttpStatus.UNAUTHORIZED).build();
-                    }
                     PushedJob job = json.readValue(body, PushedJob.class);
-                    long ageMs = System.currentTimeMillis()
-                            - Long.parseLong(request.headers()
-                                    .firstHeader(CallbackSignature.TIMESTAMP_HEADER)
-                                    .trim());
+                    long ageMs = System.currentTimeMillis() - signedAt;
                     long answerWithinMs = answerWithin(request.headers().firstHeader(PushedJob.ANSWER_WITHIN_HEADER));
                     if (givenUp(answerWithinMs, ageMs)) {
                         log.warn(
@@ -85,16 +82,19 @@ final class PushEndpoint {
         }
     }
 
-    /** Signed with this worker's secret (HMAC-SHA256 of timestamp and body, as callbacks are) and fresh. */
-    static boolean signed(String secret, String timestamp, String signature, String body) {
-        if (secret == null || timestamp == null || signature == null) return false;
+    /**
+     * When the push was signed, if it is signed with this worker's secret (HMAC-SHA256 of timestamp and body, as
+     * callbacks are) and fresh; null otherwise.
+     */
+    static Long signedAt(String secret, String timestamp, String signature, String body) {
+        if (secret == null || timestamp == null || signature == null) return null;
         long at;
         try {
             at = Long.parseLong(timestamp.trim());
         } catch (NumberFormatException e) {
-            return false;
+            return null;
         }
-        if (Math.abs(System.currentTimeMillis() - at) > MAX_AGE_MS) return false;
-        return CallbackSignature.matches(secret, at, body, signature.trim());
+        if (Math.abs(System.currentTimeMillis() - at) > MAX_AGE_MS) return null;
+        return CallbackSignature.matches(secret, at, body, signature.trim()) ? at : null;
     }
 }

@@ -178,15 +178,7 @@ public class WorkerRuns {
     /** Stops taking pushes, waits up to the grace period for running jobs, then asks the rest to stop. */
     public void stop(long graceMs) {
         stopping = true;
-        long deadline = System.currentTimeMillis() + graceMs;
-        while (inFlight.get() > 0 && System.currentTimeMillis() < deadline) {
-            try {
-                Thread.sleep(20);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
-        }
+        Drain.untilZero(inFlight, System.currentTimeMillis() + graceMs);
     }
 
     /** Cancels what still runs and lets the threads go. */

@@ -117,16 +117,23 @@ public class WorkerRuntime implements SmartLifecycle, WorkerRuns.Reporter {
 
     @Override
     public void reportSoon(JobCallback outcome) {
-        long since = System.currentTimeMillis();
+        deliverLater(outcome, System.currentTimeMillis(), 1, 0);
+    }
+
+    /** Delivery try {@code attempt} of an outcome first tried at {@code since}, from the callbacks' thread. */
+    private void deliverLater(JobCallback outcome, long since, int attempt, long delayMs) {
         pending.incrementAndGet();
         try {
-            retries.execute(() -> {
-                try {
-                    deliver(outcome, since, 1);
-                } finally {
-                    pending.decrementAndGet();
-                }
-            });
+            retries.schedule(
+                    () -> {
+                        try {
+                            deliver(outcome, since, attempt);
+                        } finally {
+                            pending.decrementAndGet();
+                        }
+                    },
+                    delayMs,
+                    TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException stopped) {
             pending.decrementAndGet();
         }
@@ -171,22 +178,7 @@ public class WorkerRuntime implements SmartLifecycle, WorkerRuns.Reporter {
                     outcome.attempt(),
                     answer.status(),
                     properties.callbackRetryMs());
-        long backoff = Math.min(MAX_BACKOFF_MS, 200L << Math.min(attempt - 1, 5));
-        pending.incrementAndGet();
-        try {
-            retries.schedule(
-                    () -> {
-                        try {
-                            deliver(outcome, since, attempt + 1);
-                        } finally {
-                            pending.decrementAndGet();
-                        }
-                    },
-                    backoff,
-                    TimeUnit.MILLISECONDS);
-        } catch (RejectedExecutionException stopped) {
-            pending.decrementAndGet();
-        }
+        deliverLater(outcome, since, attempt + 1, Math.min(MAX_BACKOFF_MS, 200L << Math.min(attempt - 1, 5)));
     }
 
     @Override
@@ -196,14 +188,7 @@ public class WorkerRuntime implements SmartLifecycle, WorkerRuns.Reporter {
         runs.stop(properties.shutdownGraceMs());
         // outcomes still waiting for a node get what is left of the grace: told before the deregistration, they
         // count; after it, the scheduler has timed their attempts out
-        while (pending.get() > 0 && System.currentTimeMillis() < graceEnds) {
-            try {
-                Thread.sleep(20);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
-        }
+        Drain.untilZero(pending, graceEnds);
         retries.shutdownNow();
         WorkerRegistered current = registration;
         if (current != null) {
