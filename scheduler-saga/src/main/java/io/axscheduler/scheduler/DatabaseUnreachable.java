@@ -12,6 +12,16 @@ public final class DatabaseUnreachable {
 
     private DatabaseUnreachable() {}
 
+    /** Whether the database answers a trivial query now: the way back from an outage is asked this way. */
+    public static boolean answers(org.springframework.jdbc.core.JdbcOperations jdbc) {
+        try {
+            jdbc.queryForObject("SELECT 1", Integer.class);
+            return true;
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
     /**
      * A connection that could not be had or was lost (the pool's timeout, a refused or broken socket), however Spring,
      * Axon or the driver wrapped it.

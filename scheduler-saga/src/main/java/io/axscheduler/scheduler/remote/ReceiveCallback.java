@@ -85,48 +85,28 @@ public class ReceiveCallback {
             return Result.UNAUTHORIZED;
         }
         if (callback.durationMs() < 0) throw InvalidRequestException.of("durationMs", "must not be negative");
-        String secret = registry.secretOf(callback.workerId()).orElse(null);
-        if (secret == null) {
+        WorkerRegistry.Credentials worker =
+                registry.credentialsOf(callback.workerId()).orElse(null);
+        if (worker == null) {
             // removed after missing its heartbeats, or deregistered: its attempts were timed out and retried then
-            metrics.callbackRejected("unknown_worker");
-            refusedCallbacks.warn(
-                    "callback for job {} from worker {} refused: no such worker is registered",
-                    printable(callback.jobId()),
-                    printable(callback.workerId()));
-            return Result.UNKNOWN_WORKER;
+            return refuse(callback, Result.UNKNOWN_WORKER, "unknown_worker", "no such worker is registered");
         }
-        CallbackVerifier.Verdict verdict = verifier.verify(secret, timestamp, signature, body);
+        CallbackVerifier.Verdict verdict = verifier.verify(worker.secret(), timestamp, signature, body);
         if (verdict != CallbackVerifier.Verdict.VALID) {
-            metrics.callbackRejected(verdict.name().toLowerCase(java.util.Locale.ROOT));
-            refusedCallbacks.warn(
-                    "callback for job {} from worker {} refused: {}",
-                    printable(callback.jobId()),
-                    printable(callback.workerId()),
-                    verdict);
-            return Result.UNAUTHORIZED;
+            return refuse(
+                    callback, Result.UNAUTHORIZED, verdict.name().toLowerCase(java.util.Locale.ROOT), verdict.name());
         }
-        if (by != null
-                && !by.admin()
-                && !registry.ownerOf(callback.workerId())
-                        .map(owner -> owner.registeredBy().equals(by.actor()))
-                        .orElse(false)) {
+        if (by != null && !by.admin() && !by.actor().equals(worker.owner().registeredBy())) {
             // as heartbeats: a worker's outcomes come with the key that registered it (or an admin's), so a revoked
             // key ends its worker's say, whoever else holds the secret
-            metrics.callbackRejected("principal");
-            refusedCallbacks.warn(
-                    "callback for job {} from worker {} refused: sent as {}, not as the principal that registered it",
-                    printable(callback.jobId()),
-                    printable(callback.workerId()),
-                    by.actor());
-            return Result.FORBIDDEN;
+            return refuse(
+                    callback,
+                    Result.FORBIDDEN,
+                    "principal",
+                    "sent as " + by.actor() + ", not as the principal that registered it");
         }
-        if (!registry.mayReport(callback.workerId(), callback.jobId())) {
-            metrics.callbackRejected("namespace");
-            refusedCallbacks.warn(
-                    "callback for job {} from worker {} refused: the job is in another namespace than the worker",
-                    printable(callback.jobId()),
-                    printable(callback.workerId()));
-            return Result.FORBIDDEN;
+        if (!registry.mayReport(worker.owner(), callback.jobId())) {
+            return refuse(callback, Result.FORBIDDEN, "namespace", "the job is in another namespace than the worker");
         }
         WorkerDispatches.Applied applied = dispatches.record(callback);
         if (!applied.counted() && applied.outcome() == null) return Result.IGNORED;
@@ -146,6 +126,17 @@ public class ReceiveCallback {
         return commands.finish(callback.jobId(), callback.attempt(), outcome.workers(), command, by)
                 ? Result.APPLIED
                 : Result.IGNORED;
+    }
+
+    /** Counts and logs (a few a minute) a refused callback, answered with {@code result}. */
+    private Result refuse(JobCallback callback, Result result, String reason, String why) {
+        metrics.callbackRejected(reason);
+        refusedCallbacks.warn(
+                "callback for job {} from worker {} refused: {}",
+                printable(callback.jobId()),
+                printable(callback.workerId()),
+                why);
+        return result;
     }
 
     /** Whether a failed run lasted at least its job's {@code timeoutMs}: one primary-key read, for failures only. */

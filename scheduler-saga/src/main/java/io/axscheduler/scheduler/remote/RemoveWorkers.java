@@ -69,7 +69,7 @@ public class RemoveWorkers implements SchedulingConfigurer {
         try {
             long now = clock.millis();
             if (reachableSinceMs < 0) {
-                registry.ping();
+                if (!registry.databaseAnswers()) return;
                 reachableSinceMs = now;
                 log.info("the database answers again: silent workers are removed after {} ms more", silenceMs);
                 return;

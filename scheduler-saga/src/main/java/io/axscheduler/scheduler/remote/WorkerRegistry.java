@@ -9,6 +9,7 @@ import io.axscheduler.api.worker.RegisterWorker;
 import io.axscheduler.api.worker.WorkerRegistered;
 import io.axscheduler.api.worker.WorkerView;
 import io.axscheduler.scheduler.DatabaseTime;
+import io.axscheduler.scheduler.DatabaseUnreachable;
 import io.axscheduler.scheduler.remote.route.Candidate;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -122,9 +123,22 @@ public class WorkerRegistry {
         }
     }
 
-    /** Asks the database something: fails when it cannot be reached. */
-    public void ping() {
-        jdbc.queryForObject("SELECT 1", Map.of(), Integer.class);
+    public boolean databaseAnswers() {
+        return DatabaseUnreachable.answers(jdbc.getJdbcTemplate());
+    }
+
+    /** What a worker's callbacks are checked against: the secret that signs them and who registered it where. */
+    public record Credentials(String secret, Owner owner) {}
+
+    /** One read of the row, for a callback; empty when the worker is not registered (any more). */
+    public Optional<Credentials> credentialsOf(String workerId) {
+        return jdbc
+                .query(
+                        "SELECT secret, namespace, registered_by FROM workers WHERE worker_id = :id",
+                        Map.of("id", workerId),
+                        (rs, i) -> new Credentials(rs.getString(1), new Owner(rs.getString(2), rs.getString(3))))
+                .stream()
+                .findFirst();
     }
 
     public Optional<Owner> ownerOf(String workerId) {
@@ -138,16 +152,13 @@ public class WorkerRegistry {
     }
 
     /**
-     * False when the job exists in another namespace than the worker's: such a callback is refused. An unknown job
-     * or worker is left to the dispatch rows, which count nothing for it.
+     * False when the job exists in another namespace than that of the worker {@code owner} registered: such a
+     * callback is refused. An unknown job is left to the dispatch rows, which count nothing for it.
      */
-    public boolean mayReport(String workerId, String jobId) {
-        List<Boolean> same = jdbc.query(
-                "SELECT w.namespace = j.namespace FROM workers w JOIN job_queue j ON j.job_id = :job"
-                        + " WHERE w.worker_id = :worker",
-                Map.of("worker", workerId, "job", jobId),
-                (rs, i) -> rs.getBoolean(1));
-        return same.isEmpty() || same.get(0);
+    public boolean mayReport(Owner owner, String jobId) {
+        List<String> namespace = jdbc.queryForList(
+                "SELECT namespace FROM job_queue WHERE job_id = :job", Map.of("job", jobId), String.class);
+        return namespace.isEmpty() || namespace.get(0).equals(owner.namespace());
     }
 
     public Optional<String> secretOf(String workerId) {

@@ -54,7 +54,7 @@ public class ReportOutcomes {
 
     @Autowired
     public ReportOutcomes(SchedulerCommands commands, SchedulerProperties properties, Clock clock, JdbcTemplate jdbc) {
-        this(commands, properties, clock, () -> answers(jdbc));
+        this(commands, properties, clock, () -> DatabaseUnreachable.answers(jdbc));
     }
 
     /** {@code reachable}: whether the database answers now (it waits at most the pool's connection timeout). */
@@ -198,15 +198,6 @@ public class ReportOutcomes {
             if (reachable.getAsBoolean()) return true;
         }
         return false;
-    }
-
-    private static boolean answers(JdbcTemplate jdbc) {
-        try {
-            jdbc.queryForObject("SELECT 1", Integer.class);
-            return true;
-        } catch (RuntimeException e) {
-            return false;
-        }
     }
 
     private void writeOne(JobCommand outcome) {
