@@ -63,7 +63,6 @@ public class ExplainJob {
         /** Whether the job's last move was a hand-back: only then is it why the job waits again. */
         boolean lastMoveHandBack;
 
-        Instant handedBackAt;
         int handBacks;
 
         /** The status comes from {@link JobStatus#after}, the one answer to which event means which status. */
@@ -96,7 +95,6 @@ public class ExplainJob {
                 lastError = "attempt " + e.attempt() + " timed out";
             } else if (event instanceof JobHandedBack e) {
                 handedBack = e;
-                handedBackAt = at;
                 handBacks++;
             } else if (event instanceof JobRetryScheduled e) {
                 runAt = e.runAt();
@@ -275,7 +273,7 @@ public class ExplainJob {
                         + (why == null ? "" : " (" + why.description() + ")")
                         + (job.handBacks > 1 ? ", " + job.handBacks + " times since the last start" : "")
                         + "; it waits again without using a retry",
-                job.handedBackAt,
+                job.since, // the hand-back was the last move
                 "attempt",
                 job.handedBack.attempt(),
                 "reason",
