@@ -49,7 +49,7 @@ final class OutagePage {
         }
     }
 
-    static String html(HttpServletRequest request) {
+    private static String html(HttpServletRequest request) {
         boolean get = "GET".equals(request.getMethod());
         String refresh = get ? "<meta http-equiv=\"refresh\" content=\"" + ProblemHandlers.RETRY_AFTER_S + "\">\n" : "";
         String again = get

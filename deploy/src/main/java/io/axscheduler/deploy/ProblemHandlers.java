@@ -8,6 +8,7 @@ import io.axscheduler.api.problem.JsonRefusals;
 import io.axscheduler.api.problem.NotFoundException;
 import io.axscheduler.scheduler.DatabaseUnreachable;
 import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -69,14 +70,14 @@ class ProblemHandlers extends ResponseEntityExceptionHandler {
     }
 
     @ExceptionHandler(Exception.class)
-    ResponseEntity<?> unexpected(Exception e, HttpServletRequest request) {
+    ResponseEntity<?> unexpected(Exception e, HttpServletRequest request, HttpServletResponse response)
+            throws java.io.IOException {
         if (databaseUnreachable(e)) {
             log.warn("request refused, the database is unreachable: {}", e.toString());
             if (OutagePage.wanted(request)) {
-                return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
-                        .header(HttpHeaders.RETRY_AFTER, String.valueOf(RETRY_AFTER_S))
-                        .contentType(new MediaType(MediaType.TEXT_HTML, java.nio.charset.StandardCharsets.UTF_8))
-                        .body(OutagePage.html(request));
+                // written as the session filter writes it; a handler given the response has answered by returning null
+                OutagePage.write(request, response);
+                return null;
             }
             return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
                     .header(HttpHeaders.RETRY_AFTER, String.valueOf(RETRY_AFTER_S))

@@ -58,6 +58,26 @@ class OutagePageTest {
     }
 
     @Test
+    void a_console_handler_that_loses_the_database_answers_a_browser_with_the_page_and_a_client_with_json()
+            throws Exception {
+        ProblemHandlers handlers = new ProblemHandlers();
+        Exception lost = new org.springframework.jdbc.CannotGetJdbcConnectionException("pool timed out");
+
+        MockHttpServletResponse page = new MockHttpServletResponse();
+        assertThat(handlers.unexpected(lost, request("GET", "", "/console/jobs", BROWSER), page))
+                .isNull();
+        assertThat(page.getStatus()).isEqualTo(503);
+        assertThat(page.getContentType()).startsWith("text/html");
+        assertThat(page.getContentAsString()).contains("The database is unreachable");
+
+        MockHttpServletResponse untouched = new MockHttpServletResponse();
+        var json = handlers.unexpected(lost, request("GET", "", "/api/v1/jobs", "application/json"), untouched);
+        assertThat(json.getStatusCode().value()).isEqualTo(503);
+        assertThat(json.getHeaders().getFirst("Retry-After")).isEqualTo(String.valueOf(ProblemHandlers.RETRY_AFTER_S));
+        assertThat(untouched.getContentAsString()).isEmpty();
+    }
+
+    @Test
     void a_page_whose_rendering_took_the_writer_still_gets_the_503_page() throws Exception {
         // as a servlet container does: once the writer is taken, the stream is refused
         MockHttpServletResponse response = new MockHttpServletResponse() {
