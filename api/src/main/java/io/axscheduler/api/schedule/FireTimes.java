@@ -58,20 +58,22 @@ public final class FireTimes {
 
     /**
      * Refuses a cron expression that never fires, or whose fire times cannot all be computed, as the expression's
-     * error: its fires of the next 13 months (at most 500 of them) are walked, so a day that only some months lack
-     * ({@code 31W} in February) is found now rather than when the schedule reaches it. Validate and create both ask
-     * here, so they agree.
+     * error: besides its next fire, the first fire from the start of each of the next 13 months (in the trigger's
+     * zone) is computed, so a day that only some months lack ({@code 31W} in February) is found now rather than when
+     * the schedule reaches it, however often the expression fires. Validate and create both ask here, so they agree.
      */
     public static void requireFires(Trigger trigger, Instant now) {
         if (trigger.type() != TriggerType.CRON) return;
-        Instant end = now.plus(Duration.ofDays(400));
-        Instant cursor = now;
-        int fires = 0;
+        boolean fires;
         try {
-            for (; fires < 500 && cursor.isBefore(end); fires++) {
-                Optional<Instant> next = nextCron(trigger, cursor);
-                if (next.isEmpty()) break;
-                cursor = next.get();
+            fires = nextCron(trigger, now).isPresent();
+            ZoneId zone = trigger.zone();
+            LocalDateTime month = LocalDateTime.ofInstant(now, zone)
+                    .toLocalDate()
+                    .withDayOfMonth(1)
+                    .atStartOfDay();
+            for (int m = 1; m <= 13; m++) {
+                nextCron(trigger, month.plusMonths(m).atZone(zone).toInstant().minusSeconds(1));
             }
         } catch (RuntimeException e) {
             throw new InvalidTriggerException(
@@ -79,7 +81,12 @@ public final class FireTimes {
                     "cannot be evaluated for every month (" + e.getMessage() + "); a W day past the 28th or a # past"
                             + " the 4th does not exist in every month");
         }
-        if (fires == 0) throw new InvalidTriggerException("expression", "never fires after " + IsoInstants.millis(now));
+        if (!fires) throw new InvalidTriggerException("expression", "never fires after " + IsoInstants.millis(now));
+    }
+
+    /** The finest step of a dialect's expressions (Quartz's seconds, Unix's minutes): none fires more often. */
+    public static long cronResolutionMs(CronDialect dialect) {
+        return dialect == CronDialect.QUARTZ ? 1_000 : 60_000;
     }
 
     /**

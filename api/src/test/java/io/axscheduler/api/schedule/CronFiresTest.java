@@ -31,6 +31,16 @@ class CronFiresTest {
     }
 
     @Test
+    void a_month_that_cannot_be_computed_is_found_however_often_the_expression_fires() {
+        // 1,440 fires on 31 December before the walk would reach February
+        Trigger everyMinute = Trigger.cron("0 * * 31W * ?", "Europe/Berlin", CronDialect.QUARTZ);
+        InvalidTriggerException refused =
+                catchThrowableOfType(InvalidTriggerException.class, () -> FireTimes.requireFires(everyMinute, NOW));
+        assertThat(refused).isNotNull();
+        assertThat(refused.reason()).contains("FEBRUARY");
+    }
+
+    @Test
     void ordinary_expressions_pass() {
         for (String e :
                 new String[] {"0 0 0 15W * ?", "0 0 0 ? * 2#1", "0 0 0 L * ?", "0 */5 * * * ?", "0 0 0 29 2 ?"}) {

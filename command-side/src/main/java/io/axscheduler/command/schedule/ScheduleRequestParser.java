@@ -202,6 +202,9 @@ final class ScheduleRequestParser {
     }
 
     private void checkFloor(JsonFields f, Trigger trigger, Instant now) {
+        // no cron expression fires more often than its dialect's finest field: sampling its fires could not refuse it
+        if (trigger.type() == TriggerType.CRON && minIntervalMs <= FireTimes.cronResolutionMs(trigger.dialect()))
+            return;
         FireTimes.shortestInterval(trigger, now, now).ifPresent(shortest -> {
             if (shortest.toMillis() < minIntervalMs) {
                 String field = switch (trigger.type()) {
