@@ -167,6 +167,10 @@ class ConsoleSessionsIT {
             {"/console/jobs/" + hidden, "404", "Not found"},
             {"/console/jobs/no-such-job", "404", "Not found"},
             {"/console/schedules/new", "403", "Not allowed"},
+            // a list asked for past its limit (the API's own limit is larger)
+            {"/console/jobs?size=500", "400", "size: must be a whole number from 1 to 200"},
+            {"/console/jobs?from=yesterday", "400", "Bad request"},
+            // the language chosen stays with the session: last
             {"/console/jobs/no-such-job?lang=zh-CN", "404", "未找到"}
         }) {
             HttpResponse<String> page = browser.get(a, ask[0]);

@@ -3,6 +3,7 @@ package io.axscheduler.console;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.axscheduler.api.problem.ForbiddenException;
+import io.axscheduler.api.problem.InvalidRequestException;
 import io.axscheduler.api.problem.NotFoundException;
 import io.axscheduler.query.stats.Overview;
 import java.time.DateTimeException;
@@ -13,6 +14,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpStatus;
@@ -52,15 +54,23 @@ class ConsoleModel {
     }
 
     /**
-     * A page or form of something the user may not see (or that is not there), or may not do: the console's own page
-     * saying so, in its look and language, instead of the API's problem+json (which a browser shows as raw text).
+     * A page or form of something the user may not see (or that is not there), or may not do, or a page asked for with
+     * a parameter it cannot take (a list's size past its limit): the console's own page saying so, in its look and language, instead of the API's problem+json (which a browser shows as raw text).
      */
-    @ExceptionHandler({NotFoundException.class, ForbiddenException.class})
+    @ExceptionHandler({NotFoundException.class, ForbiddenException.class, InvalidRequestException.class})
     ModelAndView refused(RuntimeException e) {
-        HttpStatus status = e instanceof NotFoundException ? HttpStatus.NOT_FOUND : HttpStatus.FORBIDDEN;
+        HttpStatus status = e instanceof NotFoundException
+                ? HttpStatus.NOT_FOUND
+                : e instanceof InvalidRequestException ? HttpStatus.BAD_REQUEST : HttpStatus.FORBIDDEN;
         ModelAndView page = new ModelAndView("console/error", status);
         page.addObject("status", status.value());
-        page.addObject("detail", e.getMessage());
+        page.addObject(
+                "detail",
+                e instanceof InvalidRequestException invalid
+                        ? invalid.errors().stream()
+                                .map(f -> f.field() + ": " + f.message())
+                                .collect(Collectors.joining("; "))
+                        : e.getMessage());
         // an exception handler's model gets none of the @ModelAttribute methods' attributes
         page.addObject("signedIn", signedIn());
         page.addObject("assets", assets);
