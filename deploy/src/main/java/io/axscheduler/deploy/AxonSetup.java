@@ -1,5 +1,6 @@
 package io.axscheduler.deploy;
 
+import com.github.kagkarlsson.scheduler.Scheduler;
 import io.axscheduler.api.Metadata;
 import io.axscheduler.axonmysql.AxonMysqlProperties;
 import io.axscheduler.axonmysql.messaging.OriginAndCarriedKeys;
@@ -14,9 +15,14 @@ import org.axonframework.commandhandling.CommandBus;
 import org.axonframework.commandhandling.CommandMessage;
 import org.axonframework.common.Registration;
 import org.axonframework.common.jdbc.ConnectionProvider;
+import org.axonframework.common.transaction.TransactionManager;
+import org.axonframework.config.ConfigurationScopeAwareProvider;
 import org.axonframework.config.Configurer;
 import org.axonframework.config.ConfigurerModule;
 import org.axonframework.config.EventProcessingConfiguration;
+import org.axonframework.deadline.DeadlineManager;
+import org.axonframework.deadline.DeadlineManagerSpanFactory;
+import org.axonframework.deadline.dbscheduler.DbSchedulerDeadlineManager;
 import org.axonframework.eventhandling.PropagatingErrorHandler;
 import org.axonframework.eventhandling.tokenstore.TokenStore;
 import org.axonframework.eventhandling.tokenstore.jdbc.JdbcTokenStore;
@@ -36,6 +42,7 @@ import org.axonframework.serialization.Serializer;
 import org.axonframework.spring.jdbc.SpringDataSourceConnectionProvider;
 import org.axonframework.springboot.TokenStoreProperties;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -74,6 +81,29 @@ class AxonSetup {
                 .claimTimeout(tokens.getClaimTimeout())
                 .nodeId(owner.length() > 255 ? owner.substring(0, 255) : owner)
                 .build();
+    }
+
+    /**
+     * Axon's db-scheduler deadline manager as its auto-configuration builds it (the scheduler started and stopped by
+     * db-scheduler's own auto-configuration), but tolerating the cancel of a deadline that is executing right then
+     * (see {@link RunningDeadlines}).
+     */
+    @Bean
+    DeadlineManager deadlineManager(
+            Scheduler scheduler,
+            org.axonframework.config.Configuration configuration,
+            @Qualifier("eventSerializer") Serializer serializer,
+            TransactionManager transactionManager,
+            DeadlineManagerSpanFactory spanFactory) {
+        return new RunningDeadlines(
+                DbSchedulerDeadlineManager.builder()
+                        .scopeAwareProvider(new ConfigurationScopeAwareProvider(configuration))
+                        .serializer(serializer)
+                        .transactionManager(transactionManager)
+                        .spanFactory(spanFactory)
+                        .startScheduler(false)
+                        .stopScheduler(false),
+                scheduler);
     }
 
     /**

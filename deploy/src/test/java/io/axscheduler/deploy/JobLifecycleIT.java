@@ -1,6 +1,7 @@
 package io.axscheduler.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.axscheduler.axonmysql.messaging.KnownTypesSerializer;
@@ -14,6 +15,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -50,6 +52,28 @@ class JobLifecycleIT {
     @Test
     void deadlines_are_kept_by_db_scheduler_not_in_memory() {
         assertThat(node.bean(DeadlineManager.class)).isInstanceOf(DbSchedulerDeadlineManager.class);
+    }
+
+    @Test
+    void cancelling_a_deadline_that_a_node_is_executing_right_then_is_no_error() {
+        // a run deadline picked by a node at the moment its job ended: Axon's manager let db-scheduler's refusal
+        // through, aborting the job saga's whole batch at its commit
+        String id = "picked-" + UUID.randomUUID();
+        node.jdbc()
+                .update(
+                        "INSERT INTO scheduled_tasks (task_name, task_instance, execution_time, picked, picked_by,"
+                                + " last_heartbeat, version) VALUES ('AxonDeadline', ?, CURRENT_TIMESTAMP(6), 1,"
+                                + " 'another-node', CURRENT_TIMESTAMP(6), 1)",
+                        id);
+        try {
+            assertThatCode(() -> node.bean(DeadlineManager.class).cancelSchedule("run", id))
+                    .doesNotThrowAnyException();
+            // and one not there (run and removed already) as before
+            assertThatCode(() -> node.bean(DeadlineManager.class).cancelSchedule("run", "gone-" + id))
+                    .doesNotThrowAnyException();
+        } finally {
+            node.jdbc().update("DELETE FROM scheduled_tasks WHERE task_instance = ?", id);
+        }
     }
 
     @Test
