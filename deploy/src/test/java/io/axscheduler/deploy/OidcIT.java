@@ -139,5 +139,16 @@ class OidcIT {
                         .get("/api/v1/jobs")
                         .status())
                 .isEqualTo(403);
+        // ADMIN is global: named with one namespace the grant is ignored, not widened to every namespace (it was)
+        Api scoped = node.api.as(token(signing, "erin", List.of("team-a:ADMIN"), 60_000));
+        assertThat(scoped.get("/api/v1/admin/users").status()).isEqualTo(403);
+        assertThat(scoped.post("/api/v1/jobs", "{\"jobType\":\"noop\",\"namespace\":\"secret\"}")
+                        .status())
+                .isEqualTo(403);
+        assertThat(node.api
+                        .as(token(signing, "fay", List.of("ADMIN"), 60_000))
+                        .get("/api/v1/admin/users")
+                        .status())
+                .isEqualTo(200);
     }
 }

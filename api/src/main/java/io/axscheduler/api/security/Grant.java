@@ -17,11 +17,18 @@ public record Grant(String namespace, Role role) implements java.io.Serializable
         return namespace + ":" + role;
     }
 
-    /** Parses {@code namespace:ROLE} (or a bare global role); throws IllegalArgumentException on anything else. */
+    /**
+     * Parses {@code namespace:ROLE} (or a bare global role, or {@code *:ROLE}); throws IllegalArgumentException on
+     * anything else, also on a global role named with one namespace ({@code team-a:ADMIN}): taken as written it would
+     * grant every namespace where one was asked for.
+     */
     public static Grant parse(String text) {
         int colon = text.lastIndexOf(':');
         String namespace = colon < 0 ? ALL : text.substring(0, colon).trim();
         Role role = Role.valueOf(text.substring(colon + 1).trim().toUpperCase(java.util.Locale.ROOT));
+        if (role.global() && !namespace.equals(ALL)) {
+            throw new IllegalArgumentException(role + " is a global role: it takes no namespace");
+        }
         return of(namespace, role);
     }
 

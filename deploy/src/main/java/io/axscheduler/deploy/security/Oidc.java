@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
@@ -53,6 +54,7 @@ public class Oidc {
 
     private final OidcSettings settings;
     private final Clock clock;
+    private final Set<String> ignoredGrants = ConcurrentHashMap.newKeySet();
 
     public Oidc(OidcSettings settings, Clock clock) {
         this.settings = settings;
@@ -183,7 +185,17 @@ public class Oidc {
             try {
                 grants.add(Grant.parse(text));
             } catch (IllegalArgumentException e) {
-                log.debug("ignoring grant '{}' of token subject {}", text, subject);
+                // said once per grant text (a token is read on every request): an operator mapping claims sees why
+                if (ignoredGrants.size() < 1_000 && ignoredGrants.add(text)) {
+                    log.warn(
+                            "ignoring grant '{}' in claim {} of token subject {} (and of any later token): it must be"
+                                    + " namespace:ROLE with a namespace of [a-z0-9-]{1,63}, or a bare global role"
+                                    + " (ADMIN); {}",
+                            text,
+                            settings.grantsClaim(),
+                            subject,
+                            e.getMessage());
+                }
             }
         }
         return grants;
