@@ -55,6 +55,8 @@ class OidcIT {
                         "http://127.0.0.1:" + jwks.getAddress().getPort() + "/jwks",
                         "ax.oidc.grants-claim",
                         "groups",
+                        "ax.oidc.audiences",
+                        "ax-scheduler",
                         "ax.console.stream.recheck-ms",
                         "1000"));
     }
@@ -66,12 +68,18 @@ class OidcIT {
     }
 
     static String token(RSAKey key, String subject, Object groups, long expiresInMs) throws Exception {
+        return token(key, subject, groups, expiresInMs, Map.of("aud", "ax-scheduler"));
+    }
+
+    static String token(RSAKey key, String subject, Object groups, long expiresInMs, Map<String, Object> more)
+            throws Exception {
         JWTClaimsSet.Builder claims = new JWTClaimsSet.Builder()
                 .issuer(ISSUER)
                 .subject(subject)
                 .issueTime(new Date())
                 .expirationTime(new Date(System.currentTimeMillis() + expiresInMs));
         if (groups != null) claims.claim("groups", groups);
+        more.forEach(claims::claim);
         SignedJWT jwt = new SignedJWT(
                 new JWSHeader.Builder(JWSAlgorithm.RS256).keyID(key.getKeyID()).build(), claims.build());
         jwt.sign(new RSASSASigner(key));
@@ -150,5 +158,34 @@ class OidcIT {
                         .get("/api/v1/admin/users")
                         .status())
                 .isEqualTo(200);
+    }
+
+    @Test
+    void a_token_issued_for_another_application_or_an_id_token_is_refused() throws Exception {
+        List<String> grants = List.of("team-a:OPERATOR");
+        // another client of the same realm, carrying the same grants claim
+        assertThat(node.api
+                        .as(token(signing, "gus", grants, 60_000, Map.of("aud", "other-app", "azp", "other-app")))
+                        .get("/api/v1/jobs")
+                        .status())
+                .isEqualTo(401);
+        assertThat(node.api
+                        .as(token(signing, "gus", grants, 60_000, Map.of()))
+                        .get("/api/v1/jobs")
+                        .status())
+                .as("no audience at all")
+                .isEqualTo(401);
+        // Keycloak's access token names the client that asked in azp, its audience being another
+        assertThat(node.api
+                        .as(token(signing, "gus", grants, 60_000, Map.of("aud", "account", "azp", "ax-scheduler")))
+                        .get("/api/v1/jobs")
+                        .status())
+                .isEqualTo(200);
+        assertThat(node.api
+                        .as(token(signing, "gus", grants, 60_000, Map.of("aud", "ax-scheduler", "typ", "ID")))
+                        .get("/api/v1/jobs")
+                        .status())
+                .as("an ID token")
+                .isEqualTo(401);
     }
 }

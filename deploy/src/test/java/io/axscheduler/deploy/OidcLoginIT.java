@@ -301,7 +301,10 @@ class OidcLoginIT {
         Browser browser = new Browser();
         HttpResponse<String> r = browser.get(at("/login/oauth2/code/oidc?code=made-up&state=made-up"));
         assertThat(r.statusCode()).isEqualTo(302);
-        assertThat(r.headers().firstValue("Location").orElse("")).contains("/login?error");
+        assertThat(r.headers().firstValue("Location").orElse("")).endsWith("/login?error=sso");
         assertThat(browser.get(at("/console")).statusCode()).isEqualTo(302);
+        // the page says the provider's sign-in failed, not that a password was wrong
+        String page = browser.get(at("/login?error=sso")).body();
+        assertThat(page).contains("data-testid=\"login-sso-failed\"").doesNotContain("data-testid=\"login-failed\"");
     }
 }

@@ -53,7 +53,8 @@ class OidcProviderDownIT {
 
     @Test
     void the_node_runs_without_the_provider_and_signs_in_through_it_once_it_is_back() throws Exception {
-        // the API with a key, and a JWT the node cannot check yet: refused, not an error
+        // the API with a key; a JWT the node cannot check yet is 503 with Retry-After (the token may be good: a 401
+        // would tell its client its credentials are bad)
         assertThat(node.api.submit("{\"jobType\":\"noop\"}")).isNotBlank();
         OidcLoginIT.Browser browser = new OidcLoginIT.Browser();
         HttpResponse<String> jwt = browser.http.send(
@@ -61,7 +62,9 @@ class OidcProviderDownIT {
                         .header("Authorization", "Bearer eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhIn0.c2ln")
                         .build(),
                 HttpResponse.BodyHandlers.ofString());
-        assertThat(jwt.statusCode()).isEqualTo(401);
+        assertThat(jwt.statusCode()).isEqualTo(503);
+        assertThat(jwt.headers().firstValue("Retry-After")).isPresent();
+        assertThat(jwt.body()).contains("keys cannot be read");
 
         // the login page still offers the provider; following the link says it cannot be reached now
         assertThat(browser.get(at("/login")).body()).contains("/oauth2/authorization/oidc", "name=\"password\"");

@@ -23,6 +23,9 @@ import org.springframework.security.core.Authentication;
 import org.springframework.security.oauth2.client.authentication.OAuth2AuthenticationToken;
 import org.springframework.security.oauth2.client.web.OAuth2AuthorizationRequestRedirectFilter;
 import org.springframework.security.oauth2.core.DelegatingOAuth2TokenValidator;
+import org.springframework.security.oauth2.core.OAuth2AuthenticationException;
+import org.springframework.security.oauth2.core.OAuth2Error;
+import org.springframework.security.oauth2.core.OAuth2TokenValidatorResult;
 import org.springframework.security.oauth2.core.oidc.user.OidcUser;
 import org.springframework.security.oauth2.jwt.BadJwtException;
 import org.springframework.security.oauth2.jwt.Jwt;
@@ -55,6 +58,7 @@ public class Oidc {
     private final OidcSettings settings;
     private final Clock clock;
     private final Set<String> ignoredGrants = ConcurrentHashMap.newKeySet();
+    private final Set<String> refusedAudiences = ConcurrentHashMap.newKeySet();
 
     public Oidc(OidcSettings settings, Clock clock) {
         this.settings = settings;
@@ -78,7 +82,21 @@ public class Oidc {
                         OAuth2AuthorizationRequestRedirectFilter.class)
                 .oauth2Login(o -> o.clientRegistrationRepository(registration)
                         .loginPage("/login")
-                        .failureUrl("/login?error"));
+                        .failureHandler((request, response, e) -> {
+                            // a wrong client secret, a refused consent, a tampered or replayed callback: the user is
+                            // told sign-in through the provider failed, the operator why
+                            log.warn(
+                                    "sign-in through the OIDC provider failed: {}",
+                                    e instanceof OAuth2AuthenticationException oauth
+                                            ? oauth.getError().getErrorCode()
+                                                    + (oauth.getError().getDescription() == null
+                                                            ? ""
+                                                            : " ("
+                                                                    + oauth.getError()
+                                                                            .getDescription() + ")")
+                                            : e.getMessage());
+                            response.sendRedirect(request.getContextPath() + "/login?error=sso");
+                        }));
     }
 
     /**
@@ -125,7 +143,36 @@ public class Oidc {
         };
         http.oauth2ResourceServer(o -> o.jwt(j -> j.decoder(decoder()))
                 .bearerTokenResolver(jwtsOnly)
-                .authenticationEntryPoint((req, res, ex) -> problems.unauthorized(res)));
+                .authenticationEntryPoint((req, res, ex) -> {
+                    if (causedBy(ex, KeysUnreadable.class)) {
+                        // the token may well be good: a client must not take it for bad credentials
+                        res.setHeader(
+                                "Retry-After",
+                                String.valueOf(
+                                        Math.max(1, settings.discoveryRetry().toSeconds())));
+                        problems.write(
+                                res,
+                                503,
+                                "Service unavailable",
+                                "the OIDC issuer's keys cannot be read now, so the token cannot be checked; try again");
+                        return;
+                    }
+                    problems.unauthorized(res);
+                }));
+    }
+
+    private static boolean causedBy(Throwable e, Class<? extends Throwable> type) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (type.isInstance(t)) return true;
+        }
+        return false;
+    }
+
+    /** The issuer's discovery document or keys could not be read: no judgement of the token. */
+    static final class KeysUnreadable extends BadJwtException {
+        KeysUnreadable() {
+            super("the issuer's keys cannot be read now");
+        }
     }
 
     /**
@@ -140,17 +187,39 @@ public class Oidc {
                 () -> validated(NimbusJwtDecoder.withIssuerLocation(settings.issuerUri())),
                 clock,
                 settings.discoveryRetry());
-        return token -> discovered
-                .get()
-                .orElseThrow(() -> new BadJwtException("the issuer's keys cannot be read now"))
-                .decode(token);
+        return token -> discovered.get().orElseThrow(KeysUnreadable::new).decode(token);
     }
 
     private JwtDecoder validated(NimbusJwtDecoder.JwkSetUriJwtDecoderBuilder builder) {
         NimbusJwtDecoder decoder = builder.build();
-        decoder.setJwtValidator(
-                new DelegatingOAuth2TokenValidator<>(JwtValidators.createDefaultWithIssuer(settings.issuerUri())));
+        decoder.setJwtValidator(new DelegatingOAuth2TokenValidator<>(
+                JwtValidators.createDefaultWithIssuer(settings.issuerUri()), this::issuedForUs));
         return decoder;
+    }
+
+    /**
+     * A token of the issuer is taken only when issued for this scheduler ({@link OidcSettings#takes}): another
+     * application's token, from the same realm and carrying the same grants claim, is not a key to this one. An ID
+     * token (Keycloak marks it {@code typ: ID}) says who signed in to a client, not what may be called: refused too.
+     */
+    private OAuth2TokenValidatorResult issuedForUs(Jwt jwt) {
+        if ("ID".equals(jwt.getClaimAsString("typ"))) {
+            return refusal("an ID token is no bearer token; send the access token");
+        }
+        if (settings.takes(jwt.getAudience(), jwt.getClaimAsString("azp"))) return OAuth2TokenValidatorResult.success();
+        String seen = "aud " + jwt.getAudience() + ", azp " + jwt.getClaimAsString("azp");
+        if (refusedAudiences.size() < 1_000 && refusedAudiences.add(seen)) {
+            log.warn(
+                    "refusing tokens issued for {} (subject {} the first): ax.oidc.audiences takes {}",
+                    seen,
+                    jwt.getSubject(),
+                    settings.audiences());
+        }
+        return refusal("the token is not issued for this scheduler (ax.oidc.audiences)");
+    }
+
+    private static OAuth2TokenValidatorResult refusal(String why) {
+        return OAuth2TokenValidatorResult.failure(new OAuth2Error("invalid_token", why, null));
     }
 
     /** The caller behind an authentication: an API key's or console user's, or a JWT's subject and grants claim. */

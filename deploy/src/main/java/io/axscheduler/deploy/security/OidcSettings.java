@@ -23,6 +23,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param sessionMax   how long a console sign-in through the provider holds, from its ID token's issue: its grants
  *                     are the token's claims, which cannot be asked again, so a grant taken away at the provider
  *                     holds in a session at most this long
+ * @param audiences    whom a bearer JWT must be issued for (AX_OIDC_AUDIENCES): its {@code aud} or {@code azp} names
+ *                     one of them; by default the console's client id, and required when that is not set ({@code *}
+ *                     takes every token of the issuer)
  */
 @ConfigurationProperties("ax.oidc")
 public record OidcSettings(
@@ -34,7 +37,8 @@ public record OidcSettings(
         @DefaultValue("openid") List<String> scopes,
         @DefaultValue("Single sign-on") String loginLabel,
         @DefaultValue("10s") Duration discoveryRetry,
-        @DefaultValue("1h") Duration sessionMax) {
+        @DefaultValue("1h") Duration sessionMax,
+        @DefaultValue("") List<String> audiences) {
 
     public OidcSettings {
         issuerUri = issuerUri.trim();
@@ -47,9 +51,35 @@ public record OidcSettings(
         if (grantsClaim.isBlank()) throw new IllegalArgumentException("ax.oidc.grants-claim must not be empty");
         if (!clientId.isEmpty() && issuerUri.isEmpty())
             throw new IllegalArgumentException("ax.oidc.client-id needs ax.oidc.issuer-uri (AX_OIDC_ISSUER_URI)");
+        if (!clientId.isEmpty() && clientSecret.isBlank())
+            throw new IllegalArgumentException(
+                    "ax.oidc.client-id needs ax.oidc.client-secret (AX_OIDC_CLIENT_SECRET): the console's client at the"
+                            + " provider is a confidential one");
+        // "openid profile" as one value (a space-separated list, as OAuth writes scopes) is two scopes
         Set<String> all = new LinkedHashSet<>(List.of("openid"));
-        scopes.stream().map(String::trim).filter(s -> !s.isEmpty()).forEach(all::add);
+        scopes.stream()
+                .flatMap(s -> List.of(s.trim().split("\\s+")).stream())
+                .filter(s -> !s.isEmpty())
+                .forEach(all::add);
         scopes = List.copyOf(all);
+        List<String> named = audiences.stream()
+                .flatMap(a -> List.of(a.trim().split("[\\s,]+")).stream())
+                .filter(a -> !a.isEmpty())
+                .toList();
+        if (named.isEmpty() && !clientId.isEmpty()) named = List.of(clientId);
+        if (named.isEmpty() && !issuerUri.isEmpty())
+            throw new IllegalArgumentException(
+                    "ax.oidc.audiences (AX_OIDC_AUDIENCES) must name whom the API's tokens are issued for (a token's"
+                            + " aud or azp must be one of them), or be * to take every token of the issuer; it defaults"
+                            + " to ax.oidc.client-id when that is set");
+        audiences = List.copyOf(named);
+    }
+
+    /** Whether a token issued for these audiences ({@code aud}) by this authorized party ({@code azp}) is taken. */
+    public boolean takes(List<String> aud, String azp) {
+        if (audiences.contains("*")) return true;
+        if (azp != null && audiences.contains(azp)) return true;
+        return aud != null && aud.stream().anyMatch(audiences::contains);
     }
 
     public boolean enabled() {

@@ -192,16 +192,42 @@ class SettingsBindingTest {
                         List.of("openid"),
                         "Single sign-on",
                         Duration.ofSeconds(10),
-                        Duration.ofHours(1)));
+                        Duration.ofHours(1),
+                        List.of()));
         OidcSettings login = bind(
                 "ax.oidc",
                 OidcSettings.class,
                 Map.of(
                         "ax.oidc.issuer-uri", "https://idp.example",
                         "ax.oidc.client-id", "ax",
-                        "ax.oidc.scopes", "profile"));
+                        "ax.oidc.client-secret", "s",
+                        "ax.oidc.scopes", "profile email groups"));
         assertThat(login.loginEnabled()).isTrue();
-        assertThat(login.scopes()).containsExactly("openid", "profile");
+        assertThat(login.scopes()).containsExactly("openid", "profile", "email", "groups");
+        // tokens are taken when issued for the console's client, by default
+        assertThat(login.audiences()).containsExactly("ax");
+        assertThat(login.takes(List.of("ax"), null)).isTrue();
+        assertThat(login.takes(List.of("account"), "ax")).isTrue();
+        assertThat(login.takes(List.of("other-app"), "other-app")).isFalse();
+        assertThat(login.takes(null, null)).isFalse();
+        // an API-only setup names its audience, or * for any token of the issuer
+        assertThatThrownBy(
+                        () -> bind("ax.oidc", OidcSettings.class, Map.of("ax.oidc.issuer-uri", "https://idp.example")))
+                .rootCause()
+                .hasMessageContaining("ax.oidc.audiences");
+        assertThat(bind(
+                                "ax.oidc",
+                                OidcSettings.class,
+                                Map.of("ax.oidc.issuer-uri", "https://idp.example", "ax.oidc.audiences", "*"))
+                        .takes(List.of("anyone"), null))
+                .isTrue();
+        // a confidential client without its secret fails every sign-in: refused at start
+        assertThatThrownBy(() -> bind(
+                        "ax.oidc",
+                        OidcSettings.class,
+                        Map.of("ax.oidc.issuer-uri", "https://idp.example", "ax.oidc.client-id", "ax")))
+                .rootCause()
+                .hasMessageContaining("ax.oidc.client-secret");
         assertThatThrownBy(() -> bind("ax.oidc", OidcSettings.class, Map.of("ax.oidc.discovery-retry", "-1s")))
                 .rootCause()
                 .hasMessageContaining("ax.oidc.discovery-retry");
