@@ -46,16 +46,48 @@ final class OwnAppendsInFlight {
     /** The lowest index an open append of this node holds, or {@link Long#MAX_VALUE} when none does. */
     long lowest() {
         long now = nanoTime.getAsLong();
-        for (Map.Entry<Long, Long> first = held.firstEntry(); first != null; first = held.firstEntry()) {
-            if (now - first.getValue() <= staleNanos) return first.getKey();
-            if (held.remove(first.getKey(), first.getValue()))
-                log.warn(
-                        "event store: an append holding global index {} has not ended after {} ms; the event reader"
-                                + " no longer waits for it",
-                        first.getKey(),
-                        staleNanos / 1_000_000);
+        try {
+            for (Map.Entry<Long, Long> first = held.firstEntry(); first != null; first = held.firstEntry()) {
+                if (now - first.getValue() <= staleNanos) return first.getKey();
+                if (held.remove(first.getKey(), first.getValue())) givenUp(first.getKey());
+            }
+            return Long.MAX_VALUE;
+        } finally {
+            report(now);
         }
-        return Long.MAX_VALUE;
+    }
+
+    // Appends given up on, said at most once per LOG_EVERY_NANOS: a slow database lets hundreds go stale in a
+    // minute, and a line each buried the log (a trial counted 907 in two minutes).
+    private static final long LOG_EVERY_NANOS = 10_000_000_000L;
+    private volatile long staleCount;
+    private long staleFirst = Long.MAX_VALUE;
+    private long staleLast = Long.MIN_VALUE;
+    private long lastReport = Long.MIN_VALUE;
+
+    private synchronized void givenUp(long index) {
+        staleCount++;
+        staleFirst = Math.min(staleFirst, index);
+        staleLast = Math.max(staleLast, index);
+    }
+
+    private void report(long now) {
+        if (staleCount != 0) reportHeld(now); // the reader's every call: no lock while nothing went stale
+    }
+
+    private synchronized void reportHeld(long now) {
+        if (staleCount == 0 || (lastReport != Long.MIN_VALUE && now - lastReport < LOG_EVERY_NANOS)) return;
+        log.warn(
+                "event store: {} append(s) of this node, holding global indexes {} to {}, had not ended after {} ms"
+                        + " (the database is slow to commit); the event reader no longer waits for them",
+                staleCount,
+                staleFirst,
+                staleLast,
+                staleNanos / 1_000_000);
+        staleCount = 0;
+        staleFirst = Long.MAX_VALUE;
+        staleLast = Long.MIN_VALUE;
+        lastReport = now;
     }
 
     /** How many appends are held. */
