@@ -131,6 +131,9 @@ class OidcLoginIT {
         exchange.close();
     }
 
+    /** The grants the provider puts in the next ID tokens. */
+    static volatile List<String> groups = List.of("default:OPERATOR");
+
     static void token(HttpExchange exchange) throws IOException {
         Map<String, String> form = query(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
         String auth = exchange.getRequestHeaders().getFirst("Authorization");
@@ -151,7 +154,7 @@ class OidcLoginIT {
                     .audience(CLIENT_ID)
                     .issueTime(new Date())
                     .expirationTime(new Date(System.currentTimeMillis() + 300_000))
-                    .claim("groups", List.of("default:OPERATOR"));
+                    .claim("groups", groups);
             if (!nonce.isEmpty()) claims.claim("nonce", nonce);
             SignedJWT idToken = new SignedJWT(
                     new JWSHeader.Builder(JWSAlgorithm.RS256)
@@ -294,6 +297,23 @@ class OidcLoginIT {
         assertThat(browser.follow(at("/oauth2/authorization/oidc")).statusCode())
                 .isEqualTo(200);
         assertThat(browser.get(at("/console")).statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void a_user_without_any_grant_is_told_so_on_every_page() throws Exception {
+        groups = List.of();
+        try {
+            Browser browser = new Browser();
+            assertThat(browser.follow(at("/oauth2/authorization/oidc")).statusCode())
+                    .isEqualTo(200);
+            assertThat(browser.get(at("/console")).body()).contains("data-testid=\"flash-no-grants\"");
+            assertThat(browser.get(at("/console/jobs")).body()).contains("data-testid=\"flash-no-grants\"");
+        } finally {
+            groups = List.of("default:OPERATOR");
+        }
+        Browser granted = new Browser();
+        granted.follow(at("/oauth2/authorization/oidc"));
+        assertThat(granted.get(at("/console")).body()).doesNotContain("flash-no-grants");
     }
 
     @Test
