@@ -293,6 +293,22 @@ class ExplainIT {
             JsonNode noScan = explainSchedule(stalled, missed);
             assertThat(codes(noScan)).containsExactly("NO_NODE_SCANNING");
             assertThat(noScan.at("/reasons/0/message").asText()).contains("scanning is paused or switched off");
+            // asked between fire times (as the console asks about now) while a fire is due and not made: that fire,
+            // not "no fire time here" with the times after it
+            String sparse = ScheduleHttp.create(node.api, """
+                    {"name":"sparse","trigger":{"type":"cron","expression":"*/5 * * * * ?"},"job":{"jobType":"noop"}}""");
+            long due = Instant.parse(node.api
+                            .get("/api/v1/schedules/" + sparse)
+                            .body()
+                            .path("nextFireTime")
+                            .asText())
+                    .toEpochMilli();
+            sleep(Math.max(0, due + 2_500 - System.currentTimeMillis()));
+            JsonNode between = explainSchedule(sparse, Instant.ofEpochMilli(due + 2_500));
+            assertThat(codes(between)).as(between.toString()).containsExactly("NO_NODE_SCANNING");
+            assertThat(Instant.parse(between.path("fireTime").asText()).toEpochMilli())
+                    .isEqualTo(due);
+            ScheduleHttp.delete(node.api, "/api/v1/schedules/" + sparse);
         } finally {
             schedules.resumeScanning();
         }

@@ -128,6 +128,11 @@ public class ExplainSchedule {
 
         Instant fireTime = nearestFireTime(trigger, anchor, at, fired, skipped, queued);
         if (fireTime == null) {
+            // asked between fire times while a fire is due and not made (held back, no node scanning): that fire is
+            // the answer, not the fire times after it
+            fireTime = duePending(scheduleId, at);
+        }
+        if (fireTime == null) {
             List<Instant> next = FireTimes.preview(trigger, anchor, at, 3);
             Instant previous = previousRecorded(at, fired, skipped);
             // asked about a moment of a pause (the console asks about now): the pause first, as for a fire time
@@ -222,6 +227,17 @@ public class ExplainSchedule {
         Boolean held = jdbc.queryForObject(
                 HoldBack.HEAD_WAITED_TOO_LONG, Map.of("after", holdBackAfterMs, "type", types.get(0)), Boolean.class);
         return Boolean.TRUE.equals(held);
+    }
+
+    /** The schedule's next fire time when it is due at {@code at} and now but not made yet; else null. */
+    private Instant duePending(String scheduleId, Instant at) {
+        List<Long> next = jdbc.queryForList(
+                "SELECT next_fire_at FROM schedules WHERE schedule_id = :id AND state = 'ACTIVE'",
+                Map.of("id", scheduleId),
+                Long.class);
+        if (next.isEmpty() || next.get(0) == null) return null;
+        long due = next.get(0);
+        return due <= at.toEpochMilli() && due <= live.snapshot().nowMs() ? Instant.ofEpochMilli(due) : null;
     }
 
     /** A fire time the record does not reach: not due yet, or due and not fired (no node scanning, or about to). */
