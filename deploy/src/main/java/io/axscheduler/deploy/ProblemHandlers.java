@@ -84,6 +84,18 @@ class ProblemHandlers extends ResponseEntityExceptionHandler {
                     .contentType(MediaType.APPLICATION_PROBLEM_JSON)
                     .body(unreachable());
         }
+        if (lostRace(e)) {
+            // another node wrote the same job or schedule at the same moment: nothing of this request was written
+            log.info("request refused, it met another writer of the same aggregate: {}", e.toString());
+            ProblemDetail problem = ProblemDetail.forStatusAndDetail(
+                    HttpStatus.SERVICE_UNAVAILABLE,
+                    "another node changed the same job or schedule at the same moment; nothing was written, try again");
+            problem.setTitle("Service unavailable");
+            return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
+                    .header(HttpHeaders.RETRY_AFTER, "1")
+                    .contentType(MediaType.APPLICATION_PROBLEM_JSON)
+                    .body(problem);
+        }
         log.error("request failed", e);
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(
                 HttpStatus.INTERNAL_SERVER_ERROR,
@@ -92,6 +104,13 @@ class ProblemHandlers extends ResponseEntityExceptionHandler {
         return ResponseEntity.status(HttpStatus.INTERNAL_SERVER_ERROR)
                 .contentType(MediaType.APPLICATION_PROBLEM_JSON)
                 .body(problem);
+    }
+
+    private static boolean lostRace(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof org.axonframework.modelling.command.ConcurrencyException) return true;
+        }
+        return false;
     }
 
     /** The 503 of an unreachable database, whichever layer answers it (with Retry-After: {@link #RETRY_AFTER_S}). */

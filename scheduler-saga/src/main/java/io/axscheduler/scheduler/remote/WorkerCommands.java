@@ -6,6 +6,7 @@ import io.axscheduler.api.security.Caller;
 import io.axscheduler.scheduler.NodeProperties;
 import io.axscheduler.scheduler.SchedulerCommands;
 import java.util.Map;
+import org.axonframework.modelling.command.ConcurrencyException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
@@ -80,7 +81,23 @@ public class WorkerCommands {
         send(command, worker, Caller.SCHEDULER);
     }
 
+    /**
+     * Another node may write the same job at the same moment — this node's StartJob after the push's answer, and the
+     * worker's callback on another node starting and ending the attempt — and the second append loses the store's
+     * compare-and-set. The command is then decided again on the job as it now stands (usually refused: the attempt
+     * has moved on), instead of failing the push or answering the worker 500.
+     */
     private void send(Object command, String worker, Caller by) {
-        commands.sendAndWaitFor(by, command, Map.of(WORKER, worker));
+        for (int attempt = 1; ; attempt++) {
+            try {
+                commands.sendAndWaitFor(by, command, Map.of(WORKER, worker));
+                return;
+            } catch (ConcurrencyException lost) {
+                if (attempt >= RACE_ATTEMPTS) throw lost;
+                log.debug("{} met another node's write of the job; decided again: {}", command, lost.getMessage());
+            }
+        }
     }
+
+    static final int RACE_ATTEMPTS = 3;
 }
