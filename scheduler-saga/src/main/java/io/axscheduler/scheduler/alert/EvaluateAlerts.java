@@ -48,6 +48,10 @@ import org.springframework.transaction.support.TransactionTemplate;
 public class EvaluateAlerts implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(EvaluateAlerts.class);
+
+    /** Rules already said to hold for more keys than alerts fire for. */
+    private final java.util.Set<String> capped = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
     private static final TypeReference<List<String>> STRINGS = new TypeReference<>() {};
     static final long MIN_LEASE_MS = 15_000;
     /** How often rows past every window (notifications, failures) are removed. */
@@ -195,6 +199,13 @@ public class EvaluateAlerts implements SmartLifecycle {
                 });
         Map<String, Long> pending = pendingSince(rule.name(), nowMs);
         Map<String, AlertConditions.Violation> holding = conditions.evaluate(rule, nowMs, openSince, pending.keySet());
+        if (holding.size() >= AlertConditions.MAX_KEYS && capped.add(rule.name())) {
+            log.warn(
+                    "alert rule {} holds for {} keys or more; alerts fire for at most {} of them at a time (said once)",
+                    rule.name(),
+                    AlertConditions.MAX_KEYS,
+                    AlertConditions.MAX_KEYS);
+        }
         List<String> cleared = pending.keySet().stream()
                 .filter(k -> !holding.containsKey(k) || openIds.containsKey(k))
                 .toList();
