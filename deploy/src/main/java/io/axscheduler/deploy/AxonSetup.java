@@ -20,7 +20,6 @@ import org.axonframework.config.ConfigurationScopeAwareProvider;
 import org.axonframework.config.Configurer;
 import org.axonframework.config.ConfigurerModule;
 import org.axonframework.config.EventProcessingConfiguration;
-import org.axonframework.deadline.DeadlineManager;
 import org.axonframework.deadline.DeadlineManagerSpanFactory;
 import org.axonframework.deadline.dbscheduler.DbSchedulerDeadlineManager;
 import org.axonframework.eventhandling.PropagatingErrorHandler;
@@ -89,7 +88,7 @@ class AxonSetup {
      * (see {@link RunningDeadlines}).
      */
     @Bean
-    DeadlineManager deadlineManager(
+    RunningDeadlines deadlineManager(
             Scheduler scheduler,
             org.axonframework.config.Configuration configuration,
             @Qualifier("eventSerializer") Serializer serializer,
@@ -100,10 +99,10 @@ class AxonSetup {
                         .scopeAwareProvider(new ConfigurationScopeAwareProvider(configuration))
                         .serializer(serializer)
                         .transactionManager(transactionManager)
-                        .spanFactory(spanFactory)
                         .startScheduler(false)
                         .stopScheduler(false),
-                scheduler);
+                scheduler,
+                spanFactory);
     }
 
     /**

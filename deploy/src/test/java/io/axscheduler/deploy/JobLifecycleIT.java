@@ -21,6 +21,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.axonframework.deadline.DeadlineManager;
 import org.axonframework.deadline.dbscheduler.DbSchedulerDeadlineManager;
+import org.axonframework.eventhandling.GenericEventMessage;
+import org.axonframework.messaging.unitofwork.DefaultUnitOfWork;
 import org.axonframework.serialization.Serializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -67,6 +69,10 @@ class JobLifecycleIT {
                         id);
         try {
             assertThatCode(() -> node.bean(DeadlineManager.class).cancelSchedule("run", id))
+                    .doesNotThrowAnyException();
+            // as the saga cancels: at the commit of its unit of work
+            assertThatCode(() -> DefaultUnitOfWork.startAndGet(GenericEventMessage.asEventMessage("ended"))
+                            .execute(() -> node.bean(DeadlineManager.class).cancelSchedule("run", id)))
                     .doesNotThrowAnyException();
             // and one not there (run and removed already) as before
             assertThatCode(() -> node.bean(DeadlineManager.class).cancelSchedule("run", "gone-" + id))
