@@ -150,6 +150,12 @@ class OidcIT {
         // ADMIN is global: named with one namespace the grant is ignored, not widened to every namespace (it was)
         Api scoped = node.api.as(token(signing, "erin", List.of("team-a:ADMIN"), 60_000));
         assertThat(scoped.get("/api/v1/admin/users").status()).isEqualTo(403);
+        // nor when a string of grants spaces it out: "team-a: ADMIN" is one grant, not "team-a:" and "ADMIN"
+        assertThat(node.api
+                        .as(token(signing, "erin", "team-a: ADMIN default:VIEWER", 60_000))
+                        .get("/api/v1/admin/users")
+                        .status())
+                .isEqualTo(403);
         assertThat(scoped.post("/api/v1/jobs", "{\"jobType\":\"noop\",\"namespace\":\"secret\"}")
                         .status())
                 .isEqualTo(403);
@@ -187,5 +193,16 @@ class OidcIT {
                         .status())
                 .as("an ID token")
                 .isEqualTo(401);
+        assertThat(node.api
+                        .as(token(signing, "gus", grants, 60_000, Map.of("aud", "ax-scheduler", "typ", "Refresh")))
+                        .get("/api/v1/jobs")
+                        .status())
+                .as("a refresh token")
+                .isEqualTo(401);
+        assertThat(node.api
+                        .as(token(signing, "gus", grants, 60_000, Map.of("aud", "ax-scheduler", "typ", "Bearer")))
+                        .get("/api/v1/jobs")
+                        .status())
+                .isEqualTo(200);
     }
 }

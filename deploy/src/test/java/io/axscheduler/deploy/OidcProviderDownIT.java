@@ -2,6 +2,8 @@ package io.axscheduler.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.nimbusds.jose.jwk.JWKSet;
+import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
 import com.sun.net.httpserver.HttpServer;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -77,6 +79,14 @@ class OidcProviderDownIT {
         String issuer = "http://127.0.0.1:" + idpPort;
         idp = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), idpPort), 0);
         OidcLoginIT.serveDiscovery(idp, issuer);
+        String keys = new JWKSet(new RSAKeyGenerator(2048).keyID("k").generate().toPublicJWK()).toString();
+        idp.createContext("/jwks", exchange -> {
+            byte[] body = keys.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", "application/json");
+            exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
         idp.start();
         AtomicReference<HttpResponse<String>> redirect = new AtomicReference<>();
         Await.until(
@@ -92,5 +102,25 @@ class OidcProviderDownIT {
                 () -> "sign-in through the provider still answers "
                         + redirect.get().statusCode());
         assertThat(redirect.get().headers().firstValue("Location").orElse("")).startsWith(issuer + "/authorize?");
+        // and once its keys can be read, the made-up JWT is judged: 401, not 503
+        Await.until(
+                Duration.ofSeconds(10),
+                () -> {
+                    try {
+                        return browser.http
+                                        .send(
+                                                HttpRequest.newBuilder(URI.create(at("/api/v1/jobs")))
+                                                        .header(
+                                                                "Authorization",
+                                                                "Bearer eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhIn0.c2ln")
+                                                        .build(),
+                                                HttpResponse.BodyHandlers.ofString())
+                                        .statusCode()
+                                == 401;
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                },
+                () -> "a made-up JWT is still not answered 401");
     }
 }

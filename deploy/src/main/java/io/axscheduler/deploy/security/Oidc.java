@@ -30,6 +30,7 @@ import org.springframework.security.oauth2.core.oidc.user.OidcUser;
 import org.springframework.security.oauth2.jwt.BadJwtException;
 import org.springframework.security.oauth2.jwt.Jwt;
 import org.springframework.security.oauth2.jwt.JwtDecoder;
+import org.springframework.security.oauth2.jwt.JwtException;
 import org.springframework.security.oauth2.jwt.JwtValidators;
 import org.springframework.security.oauth2.jwt.NimbusJwtDecoder;
 import org.springframework.security.oauth2.server.resource.authentication.JwtAuthenticationToken;
@@ -59,6 +60,13 @@ public class Oidc {
     private final Clock clock;
     private final Set<String> ignoredGrants = ConcurrentHashMap.newKeySet();
     private final Set<String> refusedAudiences = ConcurrentHashMap.newKeySet();
+    private final Set<String> failedSignIns = ConcurrentHashMap.newKeySet();
+
+    /** {@code text} without control characters (a forged line in the log), at most {@code max} characters. */
+    static String printable(String text, int max) {
+        String clean = text.replaceAll("\\p{Cntrl}", "?");
+        return clean.length() > max ? clean.substring(0, max) + "…" : clean;
+    }
 
     public Oidc(OidcSettings settings, Clock clock) {
         this.settings = settings;
@@ -85,16 +93,22 @@ public class Oidc {
                         .failureHandler((request, response, e) -> {
                             // a wrong client secret, a refused consent, a tampered or replayed callback: the user is
                             // told sign-in through the provider failed, the operator why
-                            log.warn(
-                                    "sign-in through the OIDC provider failed: {}",
+                            // what a callback says comes from whoever sent it: its code only, cleaned and cut,
+                            // at WARN once per code; the rest at DEBUG
+                            String code = printable(
                                     e instanceof OAuth2AuthenticationException oauth
                                             ? oauth.getError().getErrorCode()
-                                                    + (oauth.getError().getDescription() == null
-                                                            ? ""
-                                                            : " ("
-                                                                    + oauth.getError()
-                                                                            .getDescription() + ")")
-                                            : e.getMessage());
+                                            : e.getClass().getSimpleName(),
+                                    64);
+                            if (failedSignIns.size() < 100 && failedSignIns.add(code)) {
+                                log.warn(
+                                        "sign-in through the OIDC provider failed: {} (said once per code; each one at"
+                                                + " DEBUG)",
+                                        code);
+                            }
+                            log.debug(
+                                    "sign-in through the OIDC provider failed: {}",
+                                    printable(String.valueOf(e.getMessage()), 300));
                             response.sendRedirect(request.getContextPath() + "/login?error=sso");
                         }));
     }
@@ -177,17 +191,34 @@ public class Oidc {
 
     /**
      * The API's JWT decoder. Its keys' address comes from {@code jwk-set-uri} or, read when the first JWT arrives, from
-     * the issuer's discovery document: the node starts while the provider is down, and a JWT it cannot check yet is
-     * refused (401) like any other it cannot verify; the next read waits {@code discovery-retry}.
+     * the issuer's discovery document: the node starts while the provider is down. A JWT it cannot check because the
+     * document or the keys cannot be read (not yet, or not now: the key cache expired or the token names a key not
+     * cached) answers 503 ({@link KeysUnreadable}); the next read of the document waits {@code discovery-retry}.
      */
     private JwtDecoder decoder() {
-        if (!settings.jwkSetUri().isEmpty()) return validated(NimbusJwtDecoder.withJwkSetUri(settings.jwkSetUri()));
+        if (!settings.jwkSetUri().isEmpty())
+            return keysReadOrUnreadable(validated(NimbusJwtDecoder.withJwkSetUri(settings.jwkSetUri())));
         ReadWhenNeeded<JwtDecoder> discovered = new ReadWhenNeeded<>(
                 "the OIDC issuer's discovery document at " + settings.issuerUri(),
-                () -> validated(NimbusJwtDecoder.withIssuerLocation(settings.issuerUri())),
+                () -> keysReadOrUnreadable(validated(NimbusJwtDecoder.withIssuerLocation(settings.issuerUri()))),
                 clock,
                 settings.discoveryRetry());
         return token -> discovered.get().orElseThrow(KeysUnreadable::new).decode(token);
+    }
+
+    /**
+     * A failed read of the issuer's keys is no judgement of the token: {@link KeysUnreadable} (503), not Spring's
+     * internal error (500). A token that names a key the issuer does not have is a bad token as ever (401).
+     */
+    private static JwtDecoder keysReadOrUnreadable(JwtDecoder decoder) {
+        return token -> {
+            try {
+                return decoder.decode(token);
+            } catch (JwtException e) {
+                if (causedBy(e, com.nimbusds.jose.KeySourceException.class)) throw new KeysUnreadable();
+                throw e;
+            }
+        };
     }
 
     private JwtDecoder validated(NimbusJwtDecoder.JwkSetUriJwtDecoderBuilder builder) {
@@ -199,12 +230,16 @@ public class Oidc {
 
     /**
      * A token of the issuer is taken only when issued for this scheduler ({@link OidcSettings#takes}): another
-     * application's token, from the same realm and carrying the same grants claim, is not a key to this one. An ID
-     * token (Keycloak marks it {@code typ: ID}) says who signed in to a client, not what may be called: refused too.
+     * application's token, from the same realm and carrying the same grants claim, is not a key to this one. A token
+     * whose {@code typ} claim names another kind than {@code Bearer} (Keycloak's ID, refresh and logout tokens) is
+     * refused too; an ID token of a provider that does not mark it so is told apart only by its audience.
      */
     private OAuth2TokenValidatorResult issuedForUs(Jwt jwt) {
-        if ("ID".equals(jwt.getClaimAsString("typ"))) {
-            return refusal("an ID token is no bearer token; send the access token");
+        String typ = jwt.getClaimAsString("typ");
+        if (typ != null && !typ.equalsIgnoreCase("Bearer")) {
+            // Keycloak names each token's kind: an ID, refresh or logout token says who signed in, not what may be
+            // called
+            return refusal("a token of type " + typ + " is no access token; send the access token");
         }
         if (settings.takes(jwt.getAudience(), jwt.getClaimAsString("azp"))) return OAuth2TokenValidatorResult.success();
         String seen = "aud " + jwt.getAudience() + ", azp " + jwt.getClaimAsString("azp");
@@ -238,13 +273,17 @@ public class Oidc {
         return Optional.empty();
     }
 
+    private static final java.util.regex.Pattern GRANT_IN_TEXT =
+            java.util.regex.Pattern.compile("[^\\s,:]*\\s*:\\s*[^\\s,]+|[^\\s,]+");
+
     private Set<Grant> grants(Map<String, Object> claims, String subject) {
         Object claim = claims.get(settings.grantsClaim());
         List<String> texts;
         if (claim instanceof Collection<?> list) {
             texts = list.stream().map(String::valueOf).toList();
         } else if (claim instanceof String text) {
-            texts = List.of(text.split("[\\s,]+"));
+            // separated by spaces or commas, but "team-a : ADMIN" is one grant (split, its ADMIN would read as global)
+            texts = GRANT_IN_TEXT.matcher(text).results().map(m -> m.group()).toList();
         } else {
             texts = List.of();
         }
