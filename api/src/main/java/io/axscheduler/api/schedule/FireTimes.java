@@ -58,10 +58,14 @@ public final class FireTimes {
 
     /**
      * Refuses a cron expression that never fires, or whose fire times cannot all be computed, as the expression's
-     * error: besides its next fire, the first fire from the start of each of the next 13 months (in the trigger's
-     * zone) is computed, so a day that only some months lack ({@code 31W} in February) is found now rather than when
-     * the schedule reaches it, however often the expression fires. Validate and create both ask here, so they agree.
+     * error: besides its next fire, the first fire from the start of each of the next {@value #MONTHS_CHECKED} months
+     * (in the trigger's zone: four years, so every month of a leap and of a common year) is computed, so a day that
+     * only some months lack ({@code 31W} in February, {@code 29W} in a February of a common year) is found now rather
+     * than when the schedule reaches it, however often the expression fires. Validate and create both ask here, so
+     * they agree.
      */
+    static final int MONTHS_CHECKED = 49;
+
     public static void requireFires(Trigger trigger, Instant now) {
         if (trigger.type() != TriggerType.CRON) return;
         boolean fires;
@@ -72,7 +76,7 @@ public final class FireTimes {
                     .toLocalDate()
                     .withDayOfMonth(1)
                     .atStartOfDay();
-            for (int m = 1; m <= 13; m++) {
+            for (int m = 1; m <= MONTHS_CHECKED; m++) {
                 nextCron(trigger, month.plusMonths(m).atZone(zone).toInstant().minusSeconds(1));
             }
         } catch (RuntimeException e) {

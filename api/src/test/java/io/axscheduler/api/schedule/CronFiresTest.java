@@ -41,6 +41,17 @@ class CronFiresTest {
     }
 
     @Test
+    void a_february_29_of_a_common_year_is_found_from_a_leap_year() {
+        // from March 2027 the next February (2028) has a 29th; 2029's does not
+        InvalidTriggerException refused = catchThrowableOfType(
+                InvalidTriggerException.class,
+                () -> FireTimes.requireFires(
+                        Trigger.cron("0 0 0 29W * ?", "UTC", CronDialect.QUARTZ),
+                        Instant.parse("2027-03-15T00:00:00Z")));
+        assertThat(refused).isNotNull();
+    }
+
+    @Test
     void ordinary_expressions_pass() {
         for (String e :
                 new String[] {"0 0 0 15W * ?", "0 0 0 ? * 2#1", "0 0 0 L * ?", "0 */5 * * * ?", "0 0 0 29 2 ?"}) {

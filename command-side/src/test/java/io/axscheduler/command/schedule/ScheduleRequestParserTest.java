@@ -143,6 +143,28 @@ class ScheduleRequestParserTest {
     }
 
     @Test
+    void a_cron_expression_is_judged_against_the_floor_at_its_dialects_step() throws Exception {
+        String quartz =
+                "{\"trigger\":{\"type\":\"cron\",\"expression\":\"* * * * * ?\"},\"job\":{\"jobType\":\"noop\"}}";
+        String unix = "{\"trigger\":{\"type\":\"cron\",\"expression\":\"* * * * *\",\"dialect\":\"unix\"},"
+                + "\"job\":{\"jobType\":\"noop\"}}";
+        // at the step itself no sample is taken, and none is needed: nothing fires more often
+        assertThat(new ScheduleRequestParser(CATALOG, JSON, 1_000).parse(JSON.readTree(quartz), NOW))
+                .isNotNull();
+        assertThat(new ScheduleRequestParser(CATALOG, JSON, 60_000).parse(JSON.readTree(unix), NOW))
+                .isNotNull();
+        // a millisecond above it, the sample refuses them
+        assertThat(catchThrowableOfType(
+                        InvalidRequestException.class,
+                        () -> new ScheduleRequestParser(CATALOG, JSON, 1_001).parse(JSON.readTree(quartz), NOW)))
+                .isNotNull();
+        assertThat(catchThrowableOfType(
+                        InvalidRequestException.class,
+                        () -> new ScheduleRequestParser(CATALOG, JSON, 60_001).parse(JSON.readTree(unix), NOW)))
+                .isNotNull();
+    }
+
+    @Test
     void a_schedule_firing_more_often_than_the_floor_is_refused_with_the_reason() {
         FieldError e =
                 refused("{\"trigger\":{\"type\":\"fixedRate\",\"intervalMs\":200},\"job\":{\"jobType\":\"noop\"}}");
