@@ -221,8 +221,10 @@ class AlertsIT {
     }
 
     @Test
-    void a_schedule_behind_its_next_fire_raises_then_resolves_when_scanning_resumes() {
+    void a_schedule_behind_its_next_fire_raises_then_resolves_when_scanning_resumes() throws Exception {
         ScanSchedules schedules = node.bean(ScanSchedules.class);
+        ConsoleSessionsIT.Browser admin = new ConsoleSessionsIT.Browser();
+        admin.signIn(node, "admin", Node.ADMIN_PASSWORD);
         schedules.pauseScanning();
         String id;
         try {
@@ -231,10 +233,14 @@ class AlertsIT {
             rule("behind", "SCHEDULE_BEHIND", "{\"scheduleId\":\"" + id + "\"}", 1000L, "[\"hook\"]");
             assertThat(awaitHook("behind", "FIRING").at("/details/scheduleId").asText())
                     .isEqualTo(id);
+            // the console's overview lists it while it fires
+            String overview = admin.get(node, "/console").body();
+            assertThat(overview).contains("data-testid=\"alerts-firing\"", ">behind<");
         } finally {
             schedules.resumeScanning();
         }
         awaitHook("behind", "RESOLVED");
+        assertThat(admin.get(node, "/console").body()).doesNotContain("data-testid=\"alerts-firing\"");
         deleteSchedules(List.of(id));
     }
 

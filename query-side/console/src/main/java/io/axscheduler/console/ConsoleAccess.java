@@ -61,6 +61,11 @@ public class ConsoleAccess {
         return caller == null ? "anonymous" : caller.actor();
     }
 
+    /** The signed-in user, or null. */
+    public Caller current() {
+        return caller();
+    }
+
     private static Caller caller() {
         RequestAttributes request = RequestContextHolder.getRequestAttributes();
         if (request == null) return null;

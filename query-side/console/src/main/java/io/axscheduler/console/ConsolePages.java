@@ -11,6 +11,8 @@ import io.axscheduler.api.query.JobView;
 import io.axscheduler.api.schedule.FindSchedule;
 import io.axscheduler.api.schedule.FireTimes;
 import io.axscheduler.api.schedule.ScheduleView;
+import io.axscheduler.api.security.Caller;
+import io.axscheduler.query.alert.AlertQueryController;
 import io.axscheduler.query.history.EventStreams;
 import io.axscheduler.query.history.HistoryEvent;
 import io.axscheduler.query.job.JobHistory;
@@ -60,6 +62,11 @@ class ConsolePages {
     private final NamedParameterJdbcTemplate jdbc;
     private final AuditFeed audit;
     private final long firesPerDayWarning;
+    private final AlertQueryController alerts;
+
+    /** How many firing alerts the overview lists, newest first (the API lists them all). */
+    static final int FIRING_SHOWN = 10;
+
     private final com.fasterxml.jackson.databind.ObjectMapper json;
     private final Why why;
     private final ConsoleAccess access;
@@ -79,7 +86,9 @@ class ConsolePages {
             Why why,
             ConsoleAccess access,
             Clock clock,
-            ConsoleProperties settings) {
+            ConsoleProperties settings,
+            AlertQueryController alerts) {
+        this.alerts = alerts;
         this.json = json;
         this.why = why;
         this.access = access;
@@ -118,6 +127,14 @@ class ConsolePages {
         model.addAttribute("someNamespaces", visible != null);
         model.addAttribute("namespace", o.namespace());
         model.addAttribute("page", "overview");
+        // the alerts of the rules the user may see, as GET /api/v1/alerts?state=FIRING answers them
+        Caller caller = access.current();
+        model.addAttribute(
+                "firing",
+                caller == null
+                        ? List.of()
+                        : alerts.list("FIRING", null, FIRING_SHOWN + 1, caller).get("items"));
+        model.addAttribute("firingShown", FIRING_SHOWN);
     }
 
     @GetMapping("/console/jobs")
