@@ -150,12 +150,20 @@ class OidcIT {
         // ADMIN is global: named with one namespace the grant is ignored, not widened to every namespace (it was)
         Api scoped = node.api.as(token(signing, "erin", List.of("team-a:ADMIN"), 60_000));
         assertThat(scoped.get("/api/v1/admin/users").status()).isEqualTo(403);
-        // nor when a string of grants spaces it out: "team-a: ADMIN" is one grant, not "team-a:" and "ADMIN"
+        // nor when a string of grants spaces it out: "team-a: ADMIN" is one grant, not "team-a:" and "ADMIN"; nor
+        // with two colons, nor with a full-width colon (a claim holding a broken grant yields no global role)
+        for (String claim : new String[] {
+            "team-a: ADMIN default:VIEWER", "team-a:: ADMIN", "default:VIEWER: ADMIN", "default:VIEWER team-a： ADMIN"
+        }) {
+            Api spaced = node.api.as(token(signing, "erin", claim, 60_000));
+            assertThat(spaced.get("/api/v1/admin/users").status()).as(claim).isEqualTo(403);
+        }
+        // a good grant beside a broken one still holds
         assertThat(node.api
-                        .as(token(signing, "erin", "team-a: ADMIN default:VIEWER", 60_000))
-                        .get("/api/v1/admin/users")
+                        .as(token(signing, "erin", "team-a:VIEWER team-b：OPERATOR", 60_000))
+                        .get("/api/v1/jobs?namespace=team-a")
                         .status())
-                .isEqualTo(403);
+                .isEqualTo(200);
         assertThat(scoped.post("/api/v1/jobs", "{\"jobType\":\"noop\",\"namespace\":\"secret\"}")
                         .status())
                 .isEqualTo(403);

@@ -122,5 +122,19 @@ class OidcProviderDownIT {
                     }
                 },
                 () -> "a made-up JWT is still not answered 401");
+        // the provider goes away again: a token naming a key the node has not cached cannot be checked — 503
+        idp.stop(0);
+        idp = null;
+        String unknownKey = java.util.Base64.getUrlEncoder()
+                        .withoutPadding()
+                        .encodeToString("{\"alg\":\"RS256\",\"kid\":\"not-cached\"}".getBytes())
+                + ".eyJzdWIiOiJhIn0.c2ln";
+        HttpResponse<String> unchecked = browser.http.send(
+                HttpRequest.newBuilder(URI.create(at("/api/v1/jobs")))
+                        .header("Authorization", "Bearer " + unknownKey)
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(unchecked.statusCode()).as(unchecked.body()).isEqualTo(503);
+        assertThat(unchecked.headers().firstValue("Retry-After")).isPresent();
     }
 }

@@ -60,7 +60,31 @@ public class Oidc {
     private final Clock clock;
     private final Set<String> ignoredGrants = ConcurrentHashMap.newKeySet();
     private final Set<String> refusedAudiences = ConcurrentHashMap.newKeySet();
-    private final Set<String> failedSignIns = ConcurrentHashMap.newKeySet();
+    private final Map<String, Long> failedSignIns = new ConcurrentHashMap<>();
+
+    /** The error codes a failed sign-in is logged by; any other (a callback's made-up one) is "other". */
+    private static final Set<String> SIGN_IN_ERRORS = Set.of(
+            "invalid_request",
+            "invalid_client",
+            "invalid_grant",
+            "unauthorized_client",
+            "unsupported_grant_type",
+            "invalid_scope",
+            "access_denied",
+            "unsupported_response_type",
+            "server_error",
+            "temporarily_unavailable",
+            "invalid_token",
+            "invalid_id_token",
+            "invalid_nonce",
+            "invalid_state_parameter",
+            "invalid_token_response",
+            "invalid_user_info_response",
+            "authorization_request_not_found",
+            "client_registration_not_found",
+            "login_required",
+            "consent_required",
+            "interaction_required");
 
     /** {@code text} without control characters (a forged line in the log), at most {@code max} characters. */
     static String printable(String text, int max) {
@@ -95,15 +119,17 @@ public class Oidc {
                             // told sign-in through the provider failed, the operator why
                             // what a callback says comes from whoever sent it: its code only, cleaned and cut,
                             // at WARN once per code; the rest at DEBUG
-                            String code = printable(
-                                    e instanceof OAuth2AuthenticationException oauth
-                                            ? oauth.getError().getErrorCode()
-                                            : e.getClass().getSimpleName(),
-                                    64);
-                            if (failedSignIns.size() < 100 && failedSignIns.add(code)) {
+                            String code = e instanceof OAuth2AuthenticationException oauth
+                                    ? oauth.getError().getErrorCode()
+                                    : e.getClass().getSimpleName();
+                            code = SIGN_IN_ERRORS.contains(code) ? code : "other";
+                            long now = System.nanoTime();
+                            Long last = failedSignIns.get(code);
+                            if (last == null || now - last > 600_000_000_000L) {
+                                failedSignIns.put(code, now);
                                 log.warn(
-                                        "sign-in through the OIDC provider failed: {} (said once per code; each one at"
-                                                + " DEBUG)",
+                                        "sign-in through the OIDC provider failed: {} (said at most every 10 minutes"
+                                                + " per code; each one at DEBUG)",
                                         code);
                             }
                             log.debug(
@@ -187,6 +213,26 @@ public class Oidc {
         KeysUnreadable() {
             super("the issuer's keys cannot be read now");
         }
+
+        KeysUnreadable(Throwable cause) {
+            super("the issuer's keys cannot be read now", cause);
+        }
+    }
+
+    /** When a failed read of the issuer's keys was last logged (at most once a minute: every JWT meets it). */
+    private static final java.util.concurrent.atomic.AtomicLong keysUnreadableLogged =
+            new java.util.concurrent.atomic.AtomicLong(Long.MIN_VALUE);
+
+    private static KeysUnreadable keysUnreadable(Throwable cause) {
+        long now = System.nanoTime();
+        long last = keysUnreadableLogged.get();
+        if ((last == Long.MIN_VALUE || now - last > 60_000_000_000L) && keysUnreadableLogged.compareAndSet(last, now)) {
+            log.warn(
+                    "the OIDC issuer's keys cannot be read (JWTs are answered 503 until they can; said at most once a"
+                            + " minute): {}",
+                    printable(String.valueOf(cause), 500));
+        }
+        return new KeysUnreadable(cause);
     }
 
     /**
@@ -215,7 +261,7 @@ public class Oidc {
             try {
                 return decoder.decode(token);
             } catch (JwtException e) {
-                if (causedBy(e, com.nimbusds.jose.KeySourceException.class)) throw new KeysUnreadable();
+                if (causedBy(e, com.nimbusds.jose.KeySourceException.class)) throw keysUnreadable(e);
                 throw e;
             }
         };
@@ -274,7 +320,7 @@ public class Oidc {
     }
 
     private static final java.util.regex.Pattern GRANT_IN_TEXT =
-            java.util.regex.Pattern.compile("[^\\s,:]*\\s*:\\s*[^\\s,]+|[^\\s,]+");
+            java.util.regex.Pattern.compile("[^\\s,:]*(?:\\s*:\\s*[^\\s,:]*)+|[^\\s,]+");
 
     private Set<Grant> grants(Map<String, Object> claims, String subject) {
         Object claim = claims.get(settings.grantsClaim());
@@ -288,6 +334,7 @@ public class Oidc {
             texts = List.of();
         }
         Set<Grant> grants = new LinkedHashSet<>();
+        boolean malformed = false;
         for (String text : texts) {
             if (text.isBlank()) continue;
             try {
@@ -304,7 +351,17 @@ public class Oidc {
                             subject,
                             e.getMessage());
                 }
+                malformed = true;
             }
+        }
+        if (malformed && grants.removeIf(g -> g.role().global())) {
+            // a claim that also holds a grant written wrongly may have meant a namespaced one ("team-a： ADMIN" with a
+            // full-width colon reads as a broken part and a bare ADMIN): a global role is not taken from it
+            log.warn(
+                    "not taking a global role from claim {} of token subject {}: the claim also holds a grant that is"
+                            + " not one",
+                    settings.grantsClaim(),
+                    subject);
         }
         return grants;
     }
