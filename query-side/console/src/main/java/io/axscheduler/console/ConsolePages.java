@@ -63,6 +63,7 @@ class ConsolePages {
     private final AuditFeed audit;
     private final long firesPerDayWarning;
     private final AlertQueryController alerts;
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(ConsolePages.class);
 
     /** How many firing alerts the overview lists, newest first (the API lists them all). */
     static final int FIRING_SHOWN = 10;
@@ -129,11 +130,15 @@ class ConsolePages {
         model.addAttribute("page", "overview");
         // the alerts of the rules the user may see, as GET /api/v1/alerts?state=FIRING answers them
         Caller caller = access.current();
-        model.addAttribute(
-                "firing",
-                caller == null
-                        ? List.of()
-                        : alerts.list("FIRING", null, FIRING_SHOWN + 1, caller).get("items"));
+        Object firing = List.of();
+        try {
+            if (caller != null)
+                firing = alerts.list("FIRING", null, FIRING_SHOWN + 1, caller).get("items");
+        } catch (RuntimeException e) {
+            // the overview without its alerts panel rather than no overview (an unreadable rule, say)
+            log.warn("the overview's firing alerts could not be read: {}", e.toString());
+        }
+        model.addAttribute("firing", firing);
         model.addAttribute("firingShown", FIRING_SHOWN);
     }
 

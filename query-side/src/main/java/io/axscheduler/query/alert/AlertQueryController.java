@@ -75,6 +75,9 @@ public class AlertQueryController {
         if (state != null) {
             where.append(" AND state = :state");
             params.put("state", state);
+            // a firing alert holds its open key, a resolved one none: the unique index on it reads the firing ones
+            // alone instead of every alert ever raised (the table is kept for good; the console asks on every refresh)
+            if (state.equals("FIRING")) where.append(" AND open_key IS NOT NULL");
         }
         if (rule != null) {
             where.append(" AND rule = :rule");
