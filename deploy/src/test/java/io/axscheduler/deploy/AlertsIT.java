@@ -225,6 +225,14 @@ class AlertsIT {
         ScanSchedules schedules = node.bean(ScanSchedules.class);
         ConsoleSessionsIT.Browser admin = new ConsoleSessionsIT.Browser();
         admin.signIn(node, "admin", Node.ADMIN_PASSWORD);
+        // a viewer of the default namespace: the rule below names no namespace, so its alerts are an admin's to see
+        Api.Response made = node.api.post(
+                "/api/v1/admin/users",
+                "{\"username\":\"vera\",\"password\":\"vera-password-1\","
+                        + "\"grants\":[{\"namespace\":\"default\",\"role\":\"VIEWER\"}]}");
+        assertThat(made.status()).as(made.body().toString()).isEqualTo(201);
+        ConsoleSessionsIT.Browser viewer = new ConsoleSessionsIT.Browser();
+        viewer.signIn(node, "vera", "vera-password-1");
         schedules.pauseScanning();
         String id;
         try {
@@ -236,6 +244,11 @@ class AlertsIT {
             // the console's overview lists it while it fires
             String overview = admin.get(node, "/console").body();
             assertThat(overview).contains("data-testid=\"alerts-firing\"", ">behind<");
+            // also in the fragment the page swaps in live
+            assertThat(admin.get(node, "/console/fragments/overview").body()).contains("data-testid=\"alerts-firing\"");
+            assertThat(viewer.get(node, "/console").body())
+                    .contains("id=\"overview-body\"")
+                    .doesNotContain("data-testid=\"alerts-firing\"");
         } finally {
             schedules.resumeScanning();
         }

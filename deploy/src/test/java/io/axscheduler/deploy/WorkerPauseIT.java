@@ -32,6 +32,10 @@ class WorkerPauseIT {
             WorkerNode steady = null;
             try {
                 node.api.awaitWorkers(1, Duration.ofSeconds(60));
+                // stopped only once it has read the node's answer to its registration: stopped before, it took the
+                // answer for lost when it went on, registered again under a new id and refused the push made to the
+                // first one (as it should), so the test saw neither a run nor a late-push refusal
+                Await.until(Duration.ofSeconds(30), () -> read(log).contains("registered with"), () -> tail(log));
                 signal("STOP", paused.pid());
                 // timeoutMs 4000: the node waits 2 s for a push's answer
                 String jobId = node.api.submit("{\"jobType\":\"echo\",\"executorApp\":\"pausable\","
