@@ -2,6 +2,7 @@ package io.axscheduler.deploy.security;
 
 import io.axscheduler.api.security.Caller;
 import io.axscheduler.api.security.Grant;
+import io.axscheduler.scheduler.remote.RateLimitedLog;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -60,7 +61,10 @@ public class Oidc {
     private final Clock clock;
     private final Set<String> ignoredGrants = ConcurrentHashMap.newKeySet();
     private final Set<String> refusedAudiences = ConcurrentHashMap.newKeySet();
-    private final Map<String, Long> failedSignIns = new ConcurrentHashMap<>();
+    /** Failed sign-ins anyone can cause (a made-up callback): a few lines per 10 minutes. */
+    private final RateLimitedLog signInFailures;
+    /** A failed read of the issuer's keys, met by every JWT while it lasts: a line a minute. */
+    private final RateLimitedLog keysUnreadableLog;
 
     /** The error codes a failed sign-in is logged by; any other (a callback's made-up one) is "other". */
     private static final Set<String> SIGN_IN_ERRORS = Set.of(
@@ -95,6 +99,8 @@ public class Oidc {
     public Oidc(OidcSettings settings, Clock clock) {
         this.settings = settings;
         this.clock = clock;
+        this.signInFailures = new RateLimitedLog(log, 5, 600_000, clock);
+        this.keysUnreadableLog = new RateLimitedLog(log, 1, 60_000, clock);
     }
 
     boolean enabled() {
@@ -117,21 +123,13 @@ public class Oidc {
                         .failureHandler((request, response, e) -> {
                             // a wrong client secret, a refused consent, a tampered or replayed callback: the user is
                             // told sign-in through the provider failed, the operator why
-                            // what a callback says comes from whoever sent it: its code only, cleaned and cut,
-                            // at WARN once per code; the rest at DEBUG
+                            // what a callback says comes from whoever sent it: a known code only, the rest at DEBUG
                             String code = e instanceof OAuth2AuthenticationException oauth
                                     ? oauth.getError().getErrorCode()
                                     : e.getClass().getSimpleName();
-                            code = SIGN_IN_ERRORS.contains(code) ? code : "other";
-                            long now = System.nanoTime();
-                            Long last = failedSignIns.get(code);
-                            if (last == null || now - last > 600_000_000_000L) {
-                                failedSignIns.put(code, now);
-                                log.warn(
-                                        "sign-in through the OIDC provider failed: {} (said at most every 10 minutes"
-                                                + " per code; each one at DEBUG)",
-                                        code);
-                            }
+                            signInFailures.warn(
+                                    "sign-in through the OIDC provider failed: {} (each one at DEBUG)",
+                                    SIGN_IN_ERRORS.contains(code) ? code : "other");
                             log.debug(
                                     "sign-in through the OIDC provider failed: {}",
                                     printable(String.valueOf(e.getMessage()), 300));
@@ -219,19 +217,10 @@ public class Oidc {
         }
     }
 
-    /** When a failed read of the issuer's keys was last logged (at most once a minute: every JWT meets it). */
-    private static final java.util.concurrent.atomic.AtomicLong keysUnreadableLogged =
-            new java.util.concurrent.atomic.AtomicLong(Long.MIN_VALUE);
-
-    private static KeysUnreadable keysUnreadable(Throwable cause) {
-        long now = System.nanoTime();
-        long last = keysUnreadableLogged.get();
-        if ((last == Long.MIN_VALUE || now - last > 60_000_000_000L) && keysUnreadableLogged.compareAndSet(last, now)) {
-            log.warn(
-                    "the OIDC issuer's keys cannot be read (JWTs are answered 503 until they can; said at most once a"
-                            + " minute): {}",
-                    printable(String.valueOf(cause), 500));
-        }
+    private KeysUnreadable keysUnreadable(Throwable cause) {
+        keysUnreadableLog.warn(
+                "the OIDC issuer's keys cannot be read (JWTs are answered 503 until they can): {}",
+                printable(String.valueOf(cause), 500));
         return new KeysUnreadable(cause);
     }
 
@@ -256,7 +245,7 @@ public class Oidc {
      * A failed read of the issuer's keys is no judgement of the token: {@link KeysUnreadable} (503), not Spring's
      * internal error (500). A token that names a key the issuer does not have is a bad token as ever (401).
      */
-    private static JwtDecoder keysReadOrUnreadable(JwtDecoder decoder) {
+    private JwtDecoder keysReadOrUnreadable(JwtDecoder decoder) {
         return token -> {
             try {
                 return decoder.decode(token);

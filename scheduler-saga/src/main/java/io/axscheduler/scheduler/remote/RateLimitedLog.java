@@ -7,7 +7,7 @@ import org.slf4j.Logger;
  * WARN lines of one kind, at most {@code perWindow} in each window of {@code windowMs}; the first line of the next
  * window says how many were left out. Meant for lines anyone can cause, so they cannot flood the log.
  */
-final class RateLimitedLog {
+public final class RateLimitedLog {
 
     private final Logger log;
     private final int perWindow;
@@ -17,14 +17,14 @@ final class RateLimitedLog {
     private int written;
     private long suppressed;
 
-    RateLimitedLog(Logger log, int perWindow, long windowMs, Clock clock) {
+    public RateLimitedLog(Logger log, int perWindow, long windowMs, Clock clock) {
         this.log = log;
         this.perWindow = perWindow;
         this.windowMs = windowMs;
         this.clock = clock;
     }
 
-    void warn(String format, Object... args) {
+    public void warn(String format, Object... args) {
         long left;
         synchronized (this) {
             long now = clock.millis();
