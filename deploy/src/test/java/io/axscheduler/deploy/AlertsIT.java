@@ -226,13 +226,7 @@ class AlertsIT {
         ConsoleSessionsIT.Browser admin = new ConsoleSessionsIT.Browser();
         admin.signIn(node, "admin", Node.ADMIN_PASSWORD);
         // a viewer of the default namespace: the rule below names no namespace, so its alerts are an admin's to see
-        Api.Response made = node.api.post(
-                "/api/v1/admin/users",
-                "{\"username\":\"vera\",\"password\":\"vera-password-1\","
-                        + "\"grants\":[{\"namespace\":\"default\",\"role\":\"VIEWER\"}]}");
-        assertThat(made.status()).as(made.body().toString()).isEqualTo(201);
-        ConsoleSessionsIT.Browser viewer = new ConsoleSessionsIT.Browser();
-        viewer.signIn(node, "vera", "vera-password-1");
+        ConsoleSessionsIT.Browser viewer = ConsoleSessionsIT.Browser.signedInAs(node, "vera", "default", "VIEWER");
         schedules.pauseScanning();
         String id;
         try {

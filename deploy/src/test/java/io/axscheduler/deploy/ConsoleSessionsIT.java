@@ -82,6 +82,18 @@ class ConsoleSessionsIT {
             return m.group(1);
         }
 
+        /** A new console user {@code name} (password {@code <name>-password-1}) with one grant, signed in here. */
+        static Browser signedInAs(Node node, String name, String namespace, String role) throws Exception {
+            Api.Response made = node.api.post(
+                    "/api/v1/admin/users",
+                    "{\"username\":\"" + name + "\",\"password\":\"" + name + "-password-1\","
+                            + "\"grants\":[{\"namespace\":\"" + namespace + "\",\"role\":\"" + role + "\"}]}");
+            assertThat(made.status()).as(made.body().toString()).isEqualTo(201);
+            Browser browser = new Browser();
+            browser.signIn(node, name, name + "-password-1");
+            return browser;
+        }
+
         /** Signs in; the answer is the redirect to where the browser goes next. */
         HttpResponse<String> signIn(Node node, String user, String password) throws Exception {
             HttpResponse<String> r = postForm(

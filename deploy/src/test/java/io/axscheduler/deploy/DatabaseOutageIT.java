@@ -51,13 +51,8 @@ class DatabaseOutageIT {
                     Map.of("spring.datasource.username", "root", "spring.datasource.password", ""))) {
                 assertThat(node.api.submit("{\"jobType\":\"noop\"}")).isNotBlank();
                 // a console user signed in before the outage: its requests load their session from the database
-                Api.Response made = node.api.post(
-                        "/api/v1/admin/users",
-                        "{\"username\":\"olga\",\"password\":\"olga-password-1\","
-                                + "\"grants\":[{\"namespace\":\"default\",\"role\":\"VIEWER\"}]}");
-                assertThat(made.status()).as(made.body().toString()).isEqualTo(201);
-                ConsoleSessionsIT.Browser browser = new ConsoleSessionsIT.Browser();
-                browser.signIn(node, "olga", "olga-password-1");
+                ConsoleSessionsIT.Browser browser =
+                        ConsoleSessionsIT.Browser.signedInAs(node, "olga", "default", "VIEWER");
                 assertThat(browser.signedInAt(node)).isTrue();
                 // a job that ends while the database is away: its outcome waits for the database, and is written
                 // before the run deadline (due during the outage) can time the attempt out and run it again
