@@ -108,8 +108,9 @@ class Job {
     }
 
     @CommandHandler
-    void handle(RetryJob c, Clock clock) {
+    void handle(RetryJob c, Clock clock, KeptJobs kept) {
         JobTransitions.check(jobId, status, RETRY_WAITING);
+        kept.lockOrUnknown(jobId);
         apply(new JobRetryScheduled(jobId, attempt, clock.instant(), true));
     }
 

@@ -86,6 +86,7 @@ class JobMovesTest {
     void setUp() {
         fixture = new AggregateTestFixture<>(Job.class);
         fixture.registerInjectableResource(Clock.fixed(NOW, ZoneOffset.UTC));
+        fixture.registerInjectableResource(new JobTest.Kept());
     }
 
     static Stream<Arguments> everyMoveInEveryStatus() {

@@ -32,7 +32,25 @@ class JobTest {
     void setUp() {
         fixture = new AggregateTestFixture<>(Job.class);
         fixture.registerInjectableResource(Clock.fixed(NOW, ZoneOffset.UTC));
+        fixture.registerInjectableResource(kept);
         fixture.registerAnnotatedCommandHandler(new CreatesJobs(fixture.getRepository()));
+    }
+
+    private final Kept kept = new Kept();
+
+    /** Stands in for {@link KeptJobs}, whose row lock needs a database: a job is kept unless it is in {@code purged}. */
+    static final class Kept extends KeptJobs {
+        final java.util.Set<String> purged = new java.util.HashSet<>();
+
+        Kept() {
+            super(null);
+        }
+
+        @Override
+        void lockOrUnknown(String jobId) {
+            if (purged.contains(jobId))
+                throw new org.axonframework.modelling.command.AggregateNotFoundException(jobId, "purged");
+        }
     }
 
     /** Stands in for {@link SubmitJobHandler}, whose job-key check needs a database. */
@@ -500,6 +518,15 @@ class JobTest {
         fixture.given(historyUpTo(status))
                 .when(new RetryJob(JOB_ID))
                 .expectEvents(new JobRetryScheduled(JOB_ID, 1, NOW, true));
+    }
+
+    @Test
+    void a_re_run_of_a_job_deleted_past_its_retention_is_refused_as_an_unknown_job() {
+        kept.purged.add(JOB_ID);
+        fixture.given(historyUpTo(JobStatus.FAILED))
+                .when(new RetryJob(JOB_ID))
+                .expectException(org.axonframework.modelling.command.AggregateNotFoundException.class)
+                .expectNoEvents();
     }
 
     @Test
