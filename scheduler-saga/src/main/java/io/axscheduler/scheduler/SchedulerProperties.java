@@ -1,5 +1,6 @@
 package io.axscheduler.scheduler;
 
+import java.time.Duration;
 import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -14,7 +15,8 @@ public record SchedulerProperties(
         @DefaultValue Execution execution,
         @DefaultValue Health health,
         @DefaultValue Jobs jobs,
-        @DefaultValue Schedules schedules) {
+        @DefaultValue Schedules schedules,
+        @DefaultValue Retention retention) {
 
     /**
      * @param minIntervalMs  shortest pause between scans (jitter spreads the nodes apart)
@@ -141,6 +143,34 @@ public record SchedulerProperties(
                 throw new IllegalArgumentException("ax.scheduler.schedules.misfire-threshold-ms must be 0 or more");
             if (holdBackAfterMs < 0)
                 throw new IllegalArgumentException("ax.scheduler.schedules.hold-back-after-ms must be 0 or more");
+        }
+    }
+
+    /**
+     * @param finishedJobs how long a job that ended for good (succeeded, canceled, or failed or timed out with no
+     *                     retry left) is kept after its last change; then its events, snapshot, job_queue row, key
+     *                     and dispatches are deleted, and it is an unknown job. 0 keeps every job for good
+     * @param checkMs      how often each node looks for jobs past their retention
+     * @param batchSize    jobs deleted in one transaction
+     * @param maxPerCheck  jobs one check deletes at most; the rest wait for the next check
+     */
+    public record Retention(
+            @DefaultValue("30d") Duration finishedJobs,
+            @DefaultValue("60000") long checkMs,
+            @DefaultValue("500") int batchSize,
+            @DefaultValue("50000") int maxPerCheck) {
+        public Retention {
+            // below a minute the event processors that read a job's last events may not have read them yet
+            if (!finishedJobs.isZero() && finishedJobs.compareTo(Duration.ofMinutes(1)) < 0)
+                throw new IllegalArgumentException(
+                        "ax.scheduler.retention.finished-jobs must be 0 (keep every job) or at least 1m");
+            if (checkMs < 1000)
+                throw new IllegalArgumentException("ax.scheduler.retention.check-ms must be at least 1000");
+            if (batchSize < 1 || batchSize > 1000)
+                throw new IllegalArgumentException("ax.scheduler.retention.batch-size must be 1..1000");
+            if (maxPerCheck < batchSize)
+                throw new IllegalArgumentException(
+                        "ax.scheduler.retention.max-per-check must be at least ax.scheduler.retention.batch-size");
         }
     }
 }

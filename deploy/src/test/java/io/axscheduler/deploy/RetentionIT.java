@@ -1,0 +1,220 @@
+package io.axscheduler.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.axscheduler.scheduler.retention.PurgeFinishedJobs;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Jobs that ended for good are deleted once past {@code ax.scheduler.retention.finished-jobs}: events, rows and key,
+ * with what may still move, and each schedule's newest job, kept. An hour passing is stood in for by moving the rows'
+ * last change an hour back; the checks are called by the test instead of waiting for the timer.
+ */
+class RetentionIT {
+
+    private static final Map<String, String> SETTINGS = Map.of(
+            "ax.scheduler.retention.finished-jobs", "30m",
+            // the test runs the checks itself
+            "ax.scheduler.retention.check-ms", "3600000",
+            "ax.scheduler.execution.shutdown-grace-ms", "500");
+
+    @Test
+    void ended_jobs_past_the_retention_are_deleted_and_everything_else_stays() {
+        String db = TestDatabase.freshDatabase("retention");
+        try (Node node = Node.start(db, "node-a", SETTINGS)) {
+            String done = node.api.submit("{\"jobType\":\"noop\"}");
+            String watched = node.api.submit("{\"jobType\":\"noop\"}");
+            String keyed = node.api.submit("{\"jobType\":\"noop\",\"jobKey\":\"nightly-2026-12-01\"}");
+            String failed = node.api.submit("{\"jobType\":\"flaky\",\"params\":{\"failTimes\":5},\"maxRetries\":0}");
+            String running = node.api.submit("{\"jobType\":\"sleep\",\"params\":{\"ms\":60000}}");
+            String later = node.api.submit("{\"jobType\":\"noop\",\"runAt\":\"2030-01-01T00:00:00Z\"}");
+            String schedule = ScheduleHttp.create(node.api, """
+                    {"name":"every-second","trigger":{"type":"fixedRate","intervalMs":1000},"job":{"jobType":"noop"}}""");
+            node.api.awaitStatus(done, "SUCCEEDED");
+            node.api.awaitStatus(watched, "SUCCEEDED");
+            node.api.awaitStatus(keyed, "SUCCEEDED");
+            node.api.awaitStatus(failed, "FAILED");
+            node.api.awaitStatus(running, "RUNNING");
+            Await.until(
+                    Duration.ofSeconds(20),
+                    () -> endedJobsOf(node, schedule) >= 3,
+                    () -> node.jdbc()
+                            .queryForList("SELECT status FROM job_queue WHERE schedule_id = ?", schedule)
+                            .toString());
+            assertThat(node.api
+                            .post("/api/v1/schedules/" + schedule + "/pause", "{}")
+                            .status())
+                    .isEqualTo(200);
+            // the pause lands after any fire in flight: wait until every job of the schedule has ended
+            Await.until(
+                    Duration.ofSeconds(20),
+                    () -> endedJobsOf(node, schedule) == jobsOf(node, schedule).size(),
+                    () -> jobsOf(node, schedule).toString());
+            List<String> fired = jobsOf(node, schedule);
+            String newest = fired.get(fired.size() - 1);
+            int eventRows = count(node, "SELECT COUNT(*) FROM DomainEventEntry");
+            awaitSagasOfEndedJobsEnded(node);
+            // an ended job whose saga has not read its end yet, as the saga store holds the running job's
+            assertThat(node.jdbc()
+                            .update(
+                                    "INSERT INTO AssociationValueEntry (associationKey, associationValue, sagaId, sagaType)"
+                                            + " SELECT associationKey, ?, sagaId, sagaType FROM AssociationValueEntry"
+                                            + " WHERE associationKey = 'jobId' AND associationValue = ?",
+                                    watched,
+                                    running))
+                    .isEqualTo(1);
+
+            // nothing has been over for 30 minutes yet
+            assertThat(node.bean(PurgeFinishedJobs.class).purgeOnce()).isZero();
+
+            node.jdbc()
+                    .update(
+                            "UPDATE job_queue SET updated_at = updated_at - 3600000, created_at = created_at - 3600000");
+            int purged = node.bean(PurgeFinishedJobs.class).purgeOnce();
+
+            // done, keyed, failed and every fire but the newest
+            assertThat(purged).isEqualTo(3 + fired.size() - 1);
+            for (String gone : List.of(done, keyed, failed, fired.get(0))) {
+                assertThat(node.api.get("/api/v1/jobs/" + gone).status()).isEqualTo(404);
+                assertThat(node.api.get("/api/v1/jobs/" + gone + "/history").status())
+                        .isEqualTo(404);
+                assertThat(count(node, "SELECT COUNT(*) FROM DomainEventEntry WHERE aggregateIdentifier = ?", gone))
+                        .isZero();
+            }
+            assertThat(node.api.post("/api/v1/jobs/" + failed + "/retry", "{}").status())
+                    .isEqualTo(404);
+            assertThat(count(node, "SELECT COUNT(*) FROM job_keys WHERE job_id IN (?, ?)", keyed, fired.get(0)))
+                    .isZero();
+            assertThat(count(node, "SELECT COUNT(*) FROM DomainEventEntry")).isLessThan(eventRows);
+            // what may still move, and the schedule's newest job, stay
+            assertThat(node.api.get("/api/v1/jobs/" + running).text("status")).isEqualTo("RUNNING");
+            assertThat(node.api.get("/api/v1/jobs/" + later).text("status")).isEqualTo("WAITING");
+            assertThat(node.api.get("/api/v1/jobs/" + watched).text("status")).isEqualTo("SUCCEEDED");
+            assertThat(node.api.get("/api/v1/jobs/" + newest).text("status")).isEqualTo("SUCCEEDED");
+            assertThat(node.api.eventTypes(newest)).startsWith("JobCreated");
+            // the key is free again, and makes a new job
+            String again = node.api.submit("{\"jobType\":\"noop\",\"jobKey\":\"nightly-2026-12-01\"}");
+            assertThat(again).isNotEqualTo(keyed);
+            node.api.awaitStatus(again, "SUCCEEDED");
+            // the schedule, with its fires' history, is as it was, and fires again once resumed
+            assertThat(node.api.get("/api/v1/schedules/" + schedule).text("state"))
+                    .isEqualTo("PAUSED");
+            assertThat(node.api
+                            .post("/api/v1/schedules/" + schedule + "/resume", "{}")
+                            .status())
+                    .isEqualTo(200);
+            Await.until(
+                    Duration.ofSeconds(20),
+                    () -> jobsOf(node, schedule).size() >= 2,
+                    () -> jobsOf(node, schedule).toString());
+
+            // a rebuild of job_queue from the store reads past the deleted events, and brings none of them back
+            Api.Response rebuilt = node.api.post("/api/v1/admin/projections/job-queue/rebuild", "{}");
+            assertThat(rebuilt.status()).isEqualTo(200);
+            for (String gone : List.of(done, keyed, failed, fired.get(0)))
+                assertThat(node.api.get("/api/v1/jobs/" + gone).status()).isEqualTo(404);
+            assertThat(node.api.get("/api/v1/jobs/" + running).text("status")).isEqualTo("RUNNING");
+            assertThat(node.api.get("/api/v1/jobs/" + again).text("status")).isEqualTo("SUCCEEDED");
+        }
+    }
+
+    @Test
+    void a_re_run_waiting_on_a_purge_of_its_job_is_refused_and_leaves_no_event_behind() throws Exception {
+        String db = TestDatabase.freshDatabase("retention_race");
+        try (Node node = Node.start(db, "node-a", SETTINGS)) {
+            String job = node.api.submit("{\"jobType\":\"flaky\",\"params\":{\"failTimes\":5},\"maxRetries\":0}");
+            node.api.awaitStatus(job, "FAILED");
+            try (Connection purge = TestDatabase.connect(db)) {
+                // what a purge's transaction does with one job, held open before it commits
+                purge.setAutoCommit(false);
+                run(purge, "SELECT job_id FROM job_queue WHERE job_id = ? FOR UPDATE", job);
+                run(purge, "DELETE FROM DomainEventEntry WHERE aggregateIdentifier = ?", job);
+                run(purge, "DELETE FROM job_queue WHERE job_id = ?", job);
+
+                CompletableFuture<Api.Response> retry =
+                        CompletableFuture.supplyAsync(() -> node.api.post("/api/v1/jobs/" + job + "/retry", "{}"));
+                Thread.sleep(1_000);
+                assertThat(retry).as("the re-run waits for the purge's lock").isNotDone();
+                purge.commit();
+
+                assertThat(retry.get(30, TimeUnit.SECONDS).status()).isEqualTo(404);
+            }
+            // before the lock, the re-run appended its event to a job with none left
+            assertThat(count(node, "SELECT COUNT(*) FROM DomainEventEntry WHERE aggregateIdentifier = ?", job))
+                    .isZero();
+        }
+    }
+
+    @Test
+    void a_job_a_re_run_holds_is_not_purged_and_is_purged_once_it_ends_again_and_ages() throws Exception {
+        String db = TestDatabase.freshDatabase("retention_held");
+        try (Node node = Node.start(db, "node-a", SETTINGS)) {
+            String job = node.api.submit("{\"jobType\":\"flaky\",\"params\":{\"failTimes\":5},\"maxRetries\":0}");
+            node.api.awaitStatus(job, "FAILED");
+            awaitSagasOfEndedJobsEnded(node);
+            node.jdbc()
+                    .update(
+                            "UPDATE job_queue SET updated_at = updated_at - 3600000, created_at = created_at - 3600000");
+            try (Connection rerun = TestDatabase.connect(db)) {
+                // what a re-run's transaction holds from its lock to its commit
+                rerun.setAutoCommit(false);
+                run(rerun, "SELECT job_id FROM job_queue WHERE job_id = ? FOR UPDATE", job);
+                assertThat(node.bean(PurgeFinishedJobs.class).purgeOnce()).isZero();
+                rerun.rollback();
+            }
+            assertThat(node.api.post("/api/v1/jobs/" + job + "/retry", "{}").status())
+                    .isEqualTo(200);
+            node.api.awaitStatus(job, "FAILED");
+            assertThat(node.api.eventTypes(job)).contains("JobRetryScheduled");
+            awaitSagasOfEndedJobsEnded(node);
+            // its last change an hour back too (it was made an hour before already)
+            node.jdbc().update("UPDATE job_queue SET updated_at = updated_at - 3600000 WHERE job_id = ?", job);
+            assertThat(node.bean(PurgeFinishedJobs.class).purgeOnce()).isEqualTo(1);
+            assertThat(node.api.get("/api/v1/jobs/" + job).status()).isEqualTo(404);
+        }
+    }
+
+    /** The lifecycle saga reads events behind their commit; a job it still watches is not deleted. */
+    private static void awaitSagasOfEndedJobsEnded(Node node) {
+        String watched =
+                "SELECT COUNT(*) FROM AssociationValueEntry a JOIN job_queue j ON j.job_id = a.associationValue"
+                        + " WHERE j.status <> 'RUNNING'";
+        Await.until(
+                Duration.ofSeconds(20),
+                () -> count(node, watched) == 0,
+                () -> node.jdbc()
+                        .queryForList("SELECT * FROM AssociationValueEntry")
+                        .toString());
+    }
+
+    private static void run(Connection connection, String sql, String id) throws Exception {
+        try (PreparedStatement statement = connection.prepareStatement(sql)) {
+            statement.setString(1, id);
+            statement.execute();
+        }
+    }
+
+    private static List<String> jobsOf(Node node, String schedule) {
+        return node.jdbc()
+                .queryForList(
+                        "SELECT job_id FROM job_queue WHERE schedule_id = ? ORDER BY created_at",
+                        String.class,
+                        schedule);
+    }
+
+    private static int endedJobsOf(Node node, String schedule) {
+        return count(node, "SELECT COUNT(*) FROM job_queue WHERE schedule_id = ? AND status = 'SUCCEEDED'", schedule);
+    }
+
+    private static int count(Node node, String sql, Object... args) {
+        Integer n = node.jdbc().queryForObject(sql, Integer.class, args);
+        return n == null ? 0 : n;
+    }
+}
