@@ -243,11 +243,26 @@ class AlertsIT {
             assertThat(viewer.get(node, "/console").body())
                     .contains("id=\"overview-body\"")
                     .doesNotContain("data-testid=\"alerts-firing\"");
+            // the alerts page lists it, firing, with its rule; narrowed to resolved ones it does not
+            String page = admin.get(node, "/console/alerts").body();
+            assertThat(page).contains("data-testid=\"alert-row\"", ">behind<", ">firing<", "SCHEDULE_BEHIND");
+            assertThat(admin.get(node, "/console/alerts?state=RESOLVED&rule=behind")
+                            .body())
+                    .doesNotContain("data-testid=\"alert-row\"");
+            // a viewer sees neither the admin-only rule nor its alert
+            assertThat(viewer.get(node, "/console/alerts").body())
+                    .contains("data-testid=\"alert-list\"")
+                    .doesNotContain(">behind<");
+            var bad = admin.get(node, "/console/alerts?state=LOUD");
+            assertThat(bad.statusCode()).isEqualTo(400);
+            assertThat(bad.body()).contains("state");
         } finally {
             schedules.resumeScanning();
         }
         awaitHook("behind", "RESOLVED");
         assertThat(admin.get(node, "/console").body()).doesNotContain("data-testid=\"alerts-firing\"");
+        assertThat(admin.get(node, "/console/alerts?state=RESOLVED&rule=behind").body())
+                .contains("data-testid=\"alert-row\"", ">resolved<");
         deleteSchedules(List.of(id));
     }
 

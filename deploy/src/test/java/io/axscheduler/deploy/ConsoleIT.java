@@ -664,6 +664,10 @@ class ConsoleIT {
         browser.screenshot(testName + "-overview");
         browser.open("/console/jobs");
         assertThat(browser.driver.findElement(By.tagName("h1")).getText()).isEqualTo("任务");
+        browser.find("nav-alerts").click();
+        browser.await(Duration.ofSeconds(5), d -> d.getCurrentUrl().endsWith("/console/alerts"));
+        assertThat(browser.driver.findElement(By.tagName("h1")).getText()).isEqualTo("告警");
+        assertThat(browser.find("alert-rules").isDisplayed()).isTrue();
         browser.open("/console/audit");
         assertThat(browser.all("audit-row")).isNotEmpty();
         browser.find("audit-type").sendKeys("JobSucceeded", Keys.ENTER);

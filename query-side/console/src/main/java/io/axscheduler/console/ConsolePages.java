@@ -12,7 +12,7 @@ import io.axscheduler.api.schedule.FindSchedule;
 import io.axscheduler.api.schedule.FireTimes;
 import io.axscheduler.api.schedule.ScheduleView;
 import io.axscheduler.api.security.Caller;
-import io.axscheduler.query.alert.AlertQueryController;
+import io.axscheduler.query.alert.AlertQueries;
 import io.axscheduler.query.history.EventStreams;
 import io.axscheduler.query.history.HistoryEvent;
 import io.axscheduler.query.job.JobHistory;
@@ -62,8 +62,11 @@ class ConsolePages {
     private final NamedParameterJdbcTemplate jdbc;
     private final AuditFeed audit;
     private final long firesPerDayWarning;
-    private final AlertQueryController alerts;
+    private final AlertQueries alerts;
     private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(ConsolePages.class);
+
+    /** How many alerts the alerts page lists, newest first. */
+    static final int ALERTS_SHOWN = 200;
 
     /** How many firing alerts the overview lists, newest first (the API lists them all). */
     static final int FIRING_SHOWN = 10;
@@ -88,7 +91,7 @@ class ConsolePages {
             ConsoleAccess access,
             Clock clock,
             ConsoleProperties settings,
-            AlertQueryController alerts) {
+            AlertQueries alerts) {
         this.alerts = alerts;
         this.json = json;
         this.why = why;
@@ -371,6 +374,28 @@ class ConsolePages {
         model.addAttribute("description", FireTimes.describe(s.trigger()));
         model.addAttribute("page", "schedules");
         return "console/schedule";
+    }
+
+    /**
+     * Alerts firing and resolved, newest first ({@value #ALERTS_SHOWN} at most; the API pages further), narrowed by
+     * state and rule, and the rules the user may see.
+     */
+    @GetMapping("/console/alerts")
+    String alertList(
+            @RequestParam(name = "state", required = false) String state,
+            @RequestParam(name = "rule", required = false) String rule,
+            Model model) {
+        String st = blank(state);
+        String ru = bounded("rule", rule);
+        Caller caller = access.current();
+        model.addAttribute(
+                "alerts", alerts.list(st, ru, ALERTS_SHOWN + 1, caller).get("items"));
+        model.addAttribute("alertsShown", ALERTS_SHOWN);
+        model.addAttribute("rules", alerts.rules(caller));
+        model.addAttribute("state", st);
+        model.addAttribute("rule", ru);
+        model.addAttribute("page", "alerts");
+        return "console/alerts";
     }
 
     @GetMapping("/console/workers")

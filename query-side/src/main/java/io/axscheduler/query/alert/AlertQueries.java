@@ -1,0 +1,140 @@
+package io.axscheduler.query.alert;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.axscheduler.api.problem.InvalidRequestException;
+import io.axscheduler.api.security.Access;
+import io.axscheduler.api.security.Caller;
+import io.axscheduler.api.security.Role;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.stereotype.Component;
+
+/**
+ * Alerts and alert rules as a caller may see them: an admin all, anyone else those of the rules whose namespace
+ * filter names a namespace the caller sees. {@code GET /api/v1/alerts} and the console read them here.
+ */
+@Component
+public class AlertQueries {
+
+    static final int MAX_SIZE = 500;
+    private static final TypeReference<List<String>> STRINGS = new TypeReference<>() {};
+
+    private final NamedParameterJdbcTemplate jdbc;
+    private final ObjectMapper json;
+
+    public AlertQueries(NamedParameterJdbcTemplate jdbc, ObjectMapper json) {
+        this.jdbc = jdbc;
+        this.json = json;
+    }
+
+    /** The rules {@code caller} sees ({@code filter.namespace}); at most a few hundred rules exist. */
+    private List<String> visibleRules(Caller caller) {
+        List<String> names = new ArrayList<>();
+        jdbc.query("SELECT name, filter_json FROM alert_rules", Map.of(), rs -> {
+            try {
+                String namespace =
+                        json.readTree(rs.getString(2)).path("namespace").asText(null);
+                if (Access.seesAlertRule(caller, namespace)) names.add(rs.getString(1));
+            } catch (JsonProcessingException e) {
+                throw new IllegalStateException("alert_rules holds unreadable JSON", e);
+            }
+        });
+        return names;
+    }
+
+    /** The rules {@code caller} sees, by name: type, threshold, hold time, namespace, channels, where it comes from. */
+    public List<Map<String, Object>> rules(Caller caller) {
+        List<Map<String, Object>> rules = new ArrayList<>();
+        jdbc.query(
+                "SELECT name, type, filter_json, threshold, for_ms, channels, source FROM alert_rules ORDER BY name",
+                Map.of(),
+                rs -> {
+                    try {
+                        String namespace = json.readTree(rs.getString("filter_json"))
+                                .path("namespace")
+                                .asText(null);
+                        if (!Access.seesAlertRule(caller, namespace)) return;
+                        Map<String, Object> rule = new LinkedHashMap<>();
+                        rule.put("name", rs.getString("name"));
+                        rule.put("type", rs.getString("type"));
+                        rule.put("namespace", namespace);
+                        rule.put("threshold", rs.getLong("threshold"));
+                        rule.put("forMs", rs.getLong("for_ms"));
+                        rule.put("channels", channels(rs.getString("channels")));
+                        rule.put("source", rs.getString("source"));
+                        rules.add(rule);
+                    } catch (JsonProcessingException e) {
+                        throw new IllegalStateException("alert_rules holds unreadable JSON", e);
+                    }
+                });
+        return rules;
+    }
+
+    /** The channels told of the raise; null for an alert recorded before they were kept. */
+    private List<String> channels(String told) {
+        if (told == null) return null;
+        try {
+            return json.readValue(told, STRINGS);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("alerts holds unreadable JSON", e);
+        }
+    }
+
+    /**
+     * The alerts, newest first: {@code state} FIRING, RESOLVED or null for both, {@code rule} one rule's or null,
+     * at most {@code size} (1..{@value #MAX_SIZE}).
+     */
+    public Map<String, Object> list(String state, String rule, int size, Caller caller) {
+        if (state != null && !state.equals("FIRING") && !state.equals("RESOLVED"))
+            throw InvalidRequestException.of("state", "must be FIRING or RESOLVED");
+        if (size < 1 || size > MAX_SIZE) throw InvalidRequestException.of("size", "must be 1.." + MAX_SIZE);
+        Map<String, Object> params = new HashMap<>();
+        StringBuilder where = new StringBuilder(" WHERE 1 = 1");
+        if (state != null) {
+            where.append(" AND state = :state");
+            params.put("state", state);
+            // a firing alert holds its open key, a resolved one none: the unique index on it reads the firing ones
+            // alone instead of every alert ever raised (the table is kept for good; the console asks on every refresh)
+            if (state.equals("FIRING")) where.append(" AND open_key IS NOT NULL");
+        }
+        if (rule != null) {
+            where.append(" AND rule = :rule");
+            params.put("rule", rule);
+        }
+        if (caller.namespaces(Role.VIEWER) != null) {
+            // not an admin: the alerts of the rules the caller sees, no others
+            List<String> rules = visibleRules(caller);
+            if (rules.isEmpty()) return Map.of("items", List.of());
+            where.append(" AND rule IN (:visibleRules)");
+            params.put("visibleRules", rules);
+        }
+        params.put("size", size);
+        List<Map<String, Object>> items = jdbc.query(
+                "SELECT alert_id, rule, type, state, alert_key, message, notified, told, raised_at, resolved_at FROM alerts"
+                        + where + " ORDER BY raised_at DESC, alert_id DESC LIMIT :size",
+                params,
+                (rs, i) -> {
+                    Map<String, Object> item = new LinkedHashMap<>();
+                    item.put("alertId", rs.getString("alert_id"));
+                    item.put("rule", rs.getString("rule"));
+                    item.put("type", rs.getString("type"));
+                    item.put("state", rs.getString("state"));
+                    item.put("key", rs.getString("alert_key"));
+                    item.put("message", rs.getString("message"));
+                    item.put("notified", rs.getInt("notified") == 1);
+                    item.put("channels", channels(rs.getString("told")));
+                    item.put("raisedAt", Instant.ofEpochMilli(rs.getLong("raised_at")));
+                    long resolved = rs.getLong("resolved_at");
+                    item.put("resolvedAt", rs.wasNull() ? null : Instant.ofEpochMilli(resolved));
+                    return item;
+                });
+        return Map.of("items", items);
+    }
+}
