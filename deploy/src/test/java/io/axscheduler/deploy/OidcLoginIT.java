@@ -102,6 +102,8 @@ class OidcLoginIT {
                                 issuer + "/token",
                                 "jwks_uri",
                                 issuer + "/jwks",
+                                "end_session_endpoint",
+                                issuer + "/logout",
                                 "response_types_supported",
                                 List.of("code"),
                                 "subject_types_supported",
@@ -274,6 +276,32 @@ class OidcLoginIT {
         JsonNode last = events.get(events.size() - 1);
         assertThat(last.path("type").asText()).isEqualTo("JobCanceled");
         assertThat(last.path("metadata").path("actor").asText()).isEqualTo("oidc:alice");
+    }
+
+    @Test
+    void signing_out_ends_the_session_at_the_provider_too_and_comes_back_to_the_sign_in_page() throws Exception {
+        Browser browser = new Browser();
+        assertThat(browser.follow(at("/oauth2/authorization/oidc")).statusCode())
+                .isEqualTo(200);
+        Matcher csrf = Pattern.compile("name=\"_csrf\"[^>]*value=\"([^\"]+)\"")
+                .matcher(browser.get(at("/console")).body());
+        assertThat(csrf.find()).as("a CSRF token on the sign-out form").isTrue();
+
+        HttpResponse<String> out =
+                browser.postForm(at("/logout"), "_csrf=" + URLEncoder.encode(csrf.group(1), StandardCharsets.UTF_8));
+
+        assertThat(out.statusCode()).isEqualTo(302);
+        URI provider = URI.create(out.headers().firstValue("Location").orElseThrow());
+        assertThat(provider.toString()).startsWith(issuer + "/logout?");
+        Map<String, String> q = query(provider.getRawQuery());
+        assertThat(q.get("id_token_hint"))
+                .as("the ID token names the session to end")
+                .isNotBlank();
+        assertThat(q.get("post_logout_redirect_uri")).isEqualTo(at("/login?logout"));
+        // and the console's own session is over
+        HttpResponse<String> after = browser.get(at("/console"));
+        assertThat(after.statusCode()).isEqualTo(302);
+        assertThat(after.headers().firstValue("Location").orElse("")).endsWith("/login");
     }
 
     @Test

@@ -22,6 +22,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.oauth2.client.authentication.OAuth2AuthenticationToken;
+import org.springframework.security.oauth2.client.oidc.web.logout.OidcClientInitiatedLogoutSuccessHandler;
 import org.springframework.security.oauth2.client.web.OAuth2AuthorizationRequestRedirectFilter;
 import org.springframework.security.oauth2.core.DelegatingOAuth2TokenValidator;
 import org.springframework.security.oauth2.core.OAuth2AuthenticationException;
@@ -37,6 +38,8 @@ import org.springframework.security.oauth2.jwt.NimbusJwtDecoder;
 import org.springframework.security.oauth2.server.resource.authentication.JwtAuthenticationToken;
 import org.springframework.security.oauth2.server.resource.web.BearerTokenResolver;
 import org.springframework.security.oauth2.server.resource.web.DefaultBearerTokenResolver;
+import org.springframework.security.web.authentication.logout.LogoutSuccessHandler;
+import org.springframework.security.web.authentication.logout.SimpleUrlLogoutSuccessHandler;
 import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
 
@@ -134,7 +137,30 @@ public class Oidc {
                                     "sign-in through the OIDC provider failed: {}",
                                     printable(String.valueOf(e.getMessage()), 300));
                             response.sendRedirect(request.getContextPath() + "/login?error=sso");
-                        }));
+                        }))
+                .logout(l -> l.logoutSuccessHandler(signOutAtProvider(registration)));
+    }
+
+    /**
+     * Signing out of the console also ends the session at the provider when it says where (its discovery document's
+     * {@code end_session_endpoint}): the browser goes there with the ID token as a hint and comes back to the sign-in
+     * page. Without it, or for a password user, or while the provider's document cannot be read, straight back to the
+     * sign-in page: the console's session is ended either way.
+     */
+    private static LogoutSuccessHandler signOutAtProvider(DiscoveredRegistration registration) {
+        OidcClientInitiatedLogoutSuccessHandler atProvider = new OidcClientInitiatedLogoutSuccessHandler(registration);
+        atProvider.setPostLogoutRedirectUri("{baseUrl}/login?logout");
+        atProvider.setDefaultTargetUrl("/login?logout");
+        SimpleUrlLogoutSuccessHandler here = new SimpleUrlLogoutSuccessHandler();
+        here.setDefaultTargetUrl("/login?logout");
+        return (request, response, authentication) -> {
+            if (authentication instanceof OAuth2AuthenticationToken
+                    && registration.current().isPresent()) {
+                atProvider.onLogoutSuccess(request, response, authentication);
+            } else {
+                here.onLogoutSuccess(request, response, authentication);
+            }
+        };
     }
 
     /**
