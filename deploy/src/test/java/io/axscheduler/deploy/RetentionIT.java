@@ -72,12 +72,11 @@ class RetentionIT {
                     .isEqualTo(1);
 
             // nothing has been over for 30 minutes yet
-            assertThat(node.bean(PurgeFinishedJobs.class).purgeOnce()).isZero();
+            PurgeFinishedJobs purge = node.bean(PurgeFinishedJobs.class);
+            assertThat(purge.purgeOnce()).isZero();
 
-            node.jdbc()
-                    .update(
-                            "UPDATE job_queue SET updated_at = updated_at - 3600000, created_at = created_at - 3600000");
-            int purged = node.bean(PurgeFinishedJobs.class).purgeOnce();
+            // an hour later
+            int purged = purge.purgeOnce(databaseNow(node) + 3_600_000);
 
             // done, keyed, failed and every fire but the newest
             assertThat(purged).isEqualTo(3 + fired.size() - 1);
@@ -122,6 +121,19 @@ class RetentionIT {
                 assertThat(node.api.get("/api/v1/jobs/" + gone).status()).isEqualTo(404);
             assertThat(node.api.get("/api/v1/jobs/" + running).text("status")).isEqualTo("RUNNING");
             assertThat(node.api.get("/api/v1/jobs/" + again).text("status")).isEqualTo("SUCCEEDED");
+
+            // a deleted schedule keeps no job: its last and newest go too once past the retention
+            node.jdbc().update("DELETE FROM AssociationValueEntry WHERE associationValue = ?", watched);
+            assertThat(ScheduleHttp.delete(node.api, "/api/v1/schedules/" + schedule)
+                            .status())
+                    .isEqualTo(200);
+            Await.until(
+                    Duration.ofSeconds(20),
+                    () -> endedJobsOf(node, schedule) == jobsOf(node, schedule).size(),
+                    () -> jobsOf(node, schedule).toString());
+            awaitSagasOfEndedJobsEnded(node);
+            assertThat(purge.purgeOnce(databaseNow(node) + 3 * 3_600_000)).isPositive();
+            assertThat(jobsOf(node, schedule)).isEmpty();
         }
     }
 
@@ -156,17 +168,15 @@ class RetentionIT {
     void a_job_a_re_run_holds_is_not_purged_and_is_purged_once_it_ends_again_and_ages() throws Exception {
         String db = TestDatabase.freshDatabase("retention_held");
         try (Node node = Node.start(db, "node-a", SETTINGS)) {
+            PurgeFinishedJobs purge = node.bean(PurgeFinishedJobs.class);
             String job = node.api.submit("{\"jobType\":\"flaky\",\"params\":{\"failTimes\":5},\"maxRetries\":0}");
             node.api.awaitStatus(job, "FAILED");
             awaitSagasOfEndedJobsEnded(node);
-            node.jdbc()
-                    .update(
-                            "UPDATE job_queue SET updated_at = updated_at - 3600000, created_at = created_at - 3600000");
             try (Connection rerun = TestDatabase.connect(db)) {
                 // what a re-run's transaction holds from its lock to its commit
                 rerun.setAutoCommit(false);
                 run(rerun, "SELECT job_id FROM job_queue WHERE job_id = ? FOR UPDATE", job);
-                assertThat(node.bean(PurgeFinishedJobs.class).purgeOnce()).isZero();
+                assertThat(purge.purgeOnce(databaseNow(node) + 3_600_000)).isZero();
                 rerun.rollback();
             }
             assertThat(node.api.post("/api/v1/jobs/" + job + "/retry", "{}").status())
@@ -174,9 +184,7 @@ class RetentionIT {
             node.api.awaitStatus(job, "FAILED");
             assertThat(node.api.eventTypes(job)).contains("JobRetryScheduled");
             awaitSagasOfEndedJobsEnded(node);
-            // its last change an hour back too (it was made an hour before already)
-            node.jdbc().update("UPDATE job_queue SET updated_at = updated_at - 3600000 WHERE job_id = ?", job);
-            assertThat(node.bean(PurgeFinishedJobs.class).purgeOnce()).isEqualTo(1);
+            assertThat(purge.purgeOnce(databaseNow(node) + 3_600_000)).isEqualTo(1);
             assertThat(node.api.get("/api/v1/jobs/" + job).status()).isEqualTo(404);
         }
     }
@@ -192,6 +200,33 @@ class RetentionIT {
                 () -> node.jdbc()
                         .queryForList("SELECT * FROM AssociationValueEntry")
                         .toString());
+    }
+
+    @Test
+    void a_job_that_ends_after_the_retention_of_its_creation_is_deleted_once_its_end_is_that_old() {
+        String db = TestDatabase.freshDatabase("retention_late");
+        try (Node node = Node.start(db, "node-a", SETTINGS)) {
+            PurgeFinishedJobs purge = node.bean(PurgeFinishedJobs.class);
+            String job = node.api.submit("{\"jobType\":\"sleep\",\"params\":{\"ms\":3000}}");
+            node.api.awaitStatus(job, "SUCCEEDED");
+            awaitSagasOfEndedJobsEnded(node);
+            Map<String, Object> row =
+                    node.jdbc().queryForMap("SELECT created_at, updated_at FROM job_queue WHERE job_id = ?", job);
+            long made = ((Number) row.get("created_at")).longValue();
+            long ended = ((Number) row.get("updated_at")).longValue();
+            long retention = 30 * 60_000;
+
+            // the retention has passed since it was made, not since it ended: kept
+            assertThat(purge.purgeOnce(made + retention + (ended - made) / 2)).isZero();
+            assertThat(node.api.get("/api/v1/jobs/" + job).status()).isEqualTo(200);
+            // a check later its end is that old too: deleted then, not at the next walk from the oldest job
+            assertThat(purge.purgeOnce(ended + retention + 1_000)).isEqualTo(1);
+            assertThat(node.api.get("/api/v1/jobs/" + job).status()).isEqualTo(404);
+        }
+    }
+
+    private static long databaseNow(Node node) {
+        return node.jdbc().queryForObject("SELECT ROUND(UNIX_TIMESTAMP(NOW(3)) * 1000)", Long.class);
     }
 
     private static void run(Connection connection, String sql, String id) throws Exception {

@@ -128,7 +128,8 @@ public class JobQueueProjection {
     void on(JobSucceeded event, @Timestamp Instant at) {
         writes.write(
                 """
-                UPDATE job_queue SET status = :status, claimable = :claimable, result = :result, updated_at = :at
+                UPDATE job_queue SET status = :status, claimable = :claimable, result = :result, updated_at = :at,
+                                     ended_at = :at
                 WHERE job_id = :jobId""",
                 withStatus(event)
                         .addValue("jobId", event.jobId())
@@ -169,7 +170,8 @@ public class JobQueueProjection {
     void on(JobRetryScheduled event, @Timestamp Instant at) {
         writes.write(
                 """
-                UPDATE job_queue SET status = :status, claimable = :claimable, run_at = :runAt, updated_at = :at
+                UPDATE job_queue SET status = :status, claimable = :claimable, run_at = :runAt, updated_at = :at,
+                                     ended_at = NULL
                 WHERE job_id = :jobId""",
                 withStatus(event)
                         .addValues(Map.of(
@@ -187,7 +189,7 @@ public class JobQueueProjection {
     void on(JobCanceled event, @Timestamp Instant at) {
         writes.write(
                 """
-                UPDATE job_queue SET status = :status, claimable = :claimable, updated_at = :at
+                UPDATE job_queue SET status = :status, claimable = :claimable, updated_at = :at, ended_at = :at
                 WHERE job_id = :jobId""",
                 withStatus(event).addValues(Map.of("jobId", event.jobId(), "at", at.toEpochMilli())),
                 event.jobId(),
@@ -210,7 +212,8 @@ public class JobQueueProjection {
     private void endWithError(String jobId, String error, Instant at, Object event) {
         writes.write(
                 """
-                UPDATE job_queue SET status = :status, claimable = :claimable, last_error = :lastError, updated_at = :at
+                UPDATE job_queue SET status = :status, claimable = :claimable, last_error = :lastError, updated_at = :at,
+                                     ended_at = :at
                 WHERE job_id = :jobId""",
                 withStatus(event)
                         .addValue("jobId", jobId)

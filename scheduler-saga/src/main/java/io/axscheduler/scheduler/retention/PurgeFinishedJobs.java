@@ -12,6 +12,8 @@ import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.core.NestedExceptionUtils;
+import org.springframework.dao.PessimisticLockingFailureException;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.scheduling.annotation.SchedulingConfigurer;
 import org.springframework.scheduling.config.FixedDelayTask;
@@ -26,13 +28,18 @@ import org.springframework.transaction.support.TransactionTemplate;
  * a new job.
  * <p>
  * What is kept past the retention: a job that may still move (waiting, running, or failed with a retry to come), a
- * job whose lifecycle saga has not seen it end yet, and a schedule's last job (which the overlap policies and
- * fixed-delay schedules read) and newest one. A schedule's own events (its fires among them) stay with the schedule.
+ * job whose lifecycle saga has not seen it end yet, and the last job (which the overlap policies and fixed-delay
+ * schedules read) and the newest one of a schedule that is not deleted. A schedule's own events (its fires among them) stay with the schedule.
  * <p>
  * The only command an ended job takes is an operator's re-run: it locks the job's job_queue row before it appends
  * (command-side's {@code KeptJobs}), and a batch here locks its rows before deleting anything, skipping locked ones.
  * So a re-run and a purge of one job never both land: the re-run runs first and the job is no longer ended, or the
  * purge does and the re-run finds no job (404). Every node checks; the row locks split the work between them.
+ * <p>
+ * Two walks find the jobs: one by {@code ended_at}, which goes on from where it stopped (a job ends after every job
+ * already walked past, so it is found within a check of its retention), and one by creation over the jobs made before
+ * the retention, from the oldest at the first check and once an hour, for what the first passed while it was kept or
+ * never saw.
  */
 @Component
 public class PurgeFinishedJobs implements SchedulingConfigurer {
@@ -43,29 +50,28 @@ public class PurgeFinishedJobs implements SchedulingConfigurer {
     static final String LIFECYCLE_SAGA_TYPE = JobLifecycleSaga.class.getName();
 
     /**
-     * A step of the walk over job_queue by creation (the index on {@code created_at}, which no update touches), from a
-     * cursor, with whether each row may go: ended for good and unchanged since {@code :before}, not its schedule's
-     * last job nor its newest, and not watched by a lifecycle saga. Kept rows are walked past, not read again by the
-     * next step.
+     * A step of a walk over job_queue in the order of {@code %1$s} (through index {@code %2$s}), from a cursor, with
+     * whether each row may go: ended for good and unchanged since {@code :before}, not the last job nor the newest of a
+     * schedule that is not deleted, and not watched by a lifecycle saga. Kept rows are walked past, not read again by the next step.
      */
-    private static final String WALK = """
-            SELECT j.job_id, j.created_at,
-                   CASE WHEN j.updated_at < :before AND %s
-                         AND (j.schedule_id IS NULL OR (
-                              NOT EXISTS (SELECT 1 FROM schedules s
-                                   WHERE s.schedule_id = j.schedule_id AND s.last_job_id = j.job_id)
-                              AND EXISTS (SELECT 1 FROM job_queue n
-                                   WHERE n.schedule_id = j.schedule_id AND n.created_at > j.created_at)))
+    private static final String STEP = """
+            SELECT j.job_id, j.%1$s AS walked_at,
+                   CASE WHEN j.updated_at < :before AND %3$s
+                         AND (j.schedule_id IS NULL OR NOT EXISTS (SELECT 1 FROM schedules s
+                              WHERE s.schedule_id = j.schedule_id AND s.state <> 'DELETED'
+                                AND (s.last_job_id = j.job_id OR NOT EXISTS (SELECT 1 FROM job_queue n
+                                     WHERE n.schedule_id = j.schedule_id AND n.created_at > j.created_at))))
                          AND NOT EXISTS (SELECT 1 FROM AssociationValueEntry a WHERE a.sagaType = :sagaType
                                    AND a.associationKey = 'jobId' AND a.associationValue = j.job_id)
                    THEN 1 ELSE 0 END AS goes
-            FROM job_queue j FORCE INDEX (idx_job_queue_created)
-            WHERE j.created_at >= :fromAt AND (j.created_at > :fromAt OR j.job_id > :fromId) AND j.created_at < :before
-            ORDER BY j.created_at, j.job_id LIMIT :limit""".formatted(LastJob.ENDED_SQL);
+            FROM job_queue j FORCE INDEX (%2$s)
+            WHERE j.%1$s >= :fromAt AND (j.%1$s > :fromAt OR j.job_id > :fromId) AND j.%1$s < :before
+            ORDER BY j.%1$s, j.job_id LIMIT :limit""";
 
     /**
-     * How often the walk starts again from the oldest job: rows it passed may have become deletable since (a job made
-     * long before it ended, a schedule's newest job once the schedule fired again).
+     * How often the walk by creation goes over every job made before the retention: it finds what the walk by end
+     * passed or never saw (a schedule's last job once the schedule fired again, a job its saga still watched, jobs
+     * that ended before {@code ended_at} was written).
      */
     static final Duration REWALK = Duration.ofHours(1);
 
@@ -74,12 +80,12 @@ public class PurgeFinishedJobs implements SchedulingConfigurer {
     private final DatabaseTime databaseTime;
     private final SchedulerProperties.Retention settings;
     private final Counter purged;
-    /** Where the walk goes on from: the last row it passed, by creation and id. */
-    private long fromAt = Long.MIN_VALUE;
-
-    private String fromId = "";
-    /** When the walk last started from the oldest job (database time). */
-    private long walkStartedAt = Long.MIN_VALUE / 2;
+    /** Every job in the order it ended: goes on from where it stopped, for as long as the node runs. */
+    private final Walk byEnd = new Walk("ended_at", "job_queue_ended");
+    /** Every job made before the retention, in the order made: from the oldest at the first check, then hourly. */
+    private final Walk byCreation = new Walk("created_at", "idx_job_queue_created");
+    /** When the walk by creation starts again from the oldest job (database time). */
+    private long rewalkAt = Long.MIN_VALUE;
 
     public PurgeFinishedJobs(
             NamedParameterJdbcTemplate jdbc,
@@ -106,68 +112,126 @@ public class PurgeFinishedJobs implements SchedulingConfigurer {
     void check() {
         try {
             int n = purgeOnce();
-            if (n > 0) log.info("deleted {} jobs that ended more than {} ago", n, settings.finishedJobs());
+            if (n > 0) log.info("ended jobs deleted past their retention of {}: {}", settings.finishedJobs(), n);
         } catch (RuntimeException e) {
+            // the cause alone: Spring's own message repeats the statement, with a placeholder for each id of a batch
             log.warn(
-                    "deleting ended jobs past their retention failed; tried again at the next check: {}", e.toString());
+                    "deleting ended jobs past their retention failed; tried again at the next check: {}",
+                    NestedExceptionUtils.getMostSpecificCause(e).toString());
         }
     }
 
+    /** One check at the database's time: see {@link #purgeOnce(long)}. */
+    public int purgeOnce() {
+        return purgeOnce(databaseTime.nowMs());
+    }
+
     /**
-     * One check: walks on from where the last stopped (from the oldest job again every {@link #REWALK}), deleting the
-     * jobs past their retention, until it has deleted {@code max-per-check} or walked 20 times as many rows or reached
-     * the jobs made within the retention; returns how many it deleted.
+     * One check as if the database's clock read {@code nowMs}: the walk by end goes on from where it stopped, and
+     * the walk by creation when it is under way or due ({@link #REWALK}), deleting the jobs past their retention,
+     * until the check has deleted {@code max-per-check} or walked 20 times as many rows; returns how many it deleted.
      */
-    public synchronized int purgeOnce() {
+    public synchronized int purgeOnce(long nowMs) {
         if (settings.finishedJobs().isZero()) return 0;
-        long now = databaseTime.nowMs();
-        long before = now - settings.finishedJobs().toMillis();
-        if (now - walkStartedAt >= REWALK.toMillis()) {
+        long before = nowMs - settings.finishedJobs().toMillis();
+        Budget budget = new Budget(settings.maxPerCheck(), 20L * settings.maxPerCheck());
+        int deleted = walk(byEnd, before, budget);
+        if (byCreation.done && nowMs >= rewalkAt) {
+            byCreation.restart();
+            rewalkAt = nowMs + REWALK.toMillis();
+        }
+        if (!byCreation.done) deleted += walk(byCreation, before, budget);
+        return deleted;
+    }
+
+    /** What one check may still delete and walk. */
+    private static final class Budget {
+        int deletes;
+        long rows;
+
+        Budget(int deletes, long rows) {
+            this.deletes = deletes;
+            this.rows = rows;
+        }
+
+        boolean left() {
+            return deletes > 0 && rows > 0;
+        }
+    }
+
+    /** A walk over job_queue by one column, and where it stands. */
+    private static final class Walk {
+        final String sql;
+        long fromAt = Long.MIN_VALUE;
+        String fromId = "";
+        /** Reached the rows within the retention, or not started: it waits for its next turn. */
+        boolean done = true;
+
+        Walk(String column, String index) {
+            this.sql = STEP.formatted(column, index, LastJob.ENDED_SQL);
+        }
+
+        void restart() {
             fromAt = Long.MIN_VALUE;
             fromId = "";
-            walkStartedAt = now;
+            done = false;
         }
+    }
+
+    private int walk(Walk walk, long before, Budget budget) {
         int deleted = 0;
-        long walked = 0;
-        // the first row this check meant to delete but found locked or changed; MAX_VALUE: none
+        // the first row this walk meant to delete but found locked or changed; MAX_VALUE: none
         long revisitAt = Long.MAX_VALUE;
-        while (deleted < settings.maxPerCheck() && walked < 20L * settings.maxPerCheck()) {
+        while (budget.left()) {
             int limit = settings.batchSize();
             List<Map<String, Object>> rows = jdbc.queryForList(
-                    WALK,
+                    walk.sql,
                     Map.of(
-                            "fromAt", fromAt,
-                            "fromId", fromId,
+                            "fromAt", walk.fromAt,
+                            "fromId", walk.fromId,
                             "before", before,
                             "sagaType", LIFECYCLE_SAGA_TYPE,
                             "limit", limit));
-            if (rows.isEmpty()) break;
-            walked += rows.size();
+            budget.rows -= rows.size();
             List<String> going = new ArrayList<>();
             for (Map<String, Object> row : rows)
                 if (((Number) row.get("goes")).intValue() == 1) going.add((String) row.get("job_id"));
             if (!going.isEmpty()) {
-                List<String> gone = transaction.execute(tx -> deleteBatch(going, before));
+                List<String> gone;
+                try {
+                    gone = transaction.execute(tx -> deleteBatch(going, before));
+                } catch (PessimisticLockingFailureException lost) {
+                    // a deadlock or lock wait with another node's purge or a claim: nothing of the batch was deleted
+                    log.info("a batch of ended jobs met another transaction's lock; the next check takes it again");
+                    revisitAt = Math.min(revisitAt, ((Number) rows.get(0).get("walked_at")).longValue());
+                    break;
+                }
                 deleted += gone.size();
+                budget.deletes -= gone.size();
                 purged.increment(gone.size());
                 // one locked by a re-run or another node: the next check walks from it again
                 for (Map<String, Object> row : rows) {
                     Object id = row.get("job_id");
                     if (going.contains(id) && !gone.contains(id)) {
-                        revisitAt = Math.min(revisitAt, ((Number) row.get("created_at")).longValue());
+                        revisitAt = Math.min(revisitAt, ((Number) row.get("walked_at")).longValue());
                         break;
                     }
                 }
             }
-            Map<String, Object> last = rows.get(rows.size() - 1);
-            fromAt = ((Number) last.get("created_at")).longValue();
-            fromId = (String) last.get("job_id");
-            if (rows.size() < limit) break;
+            if (!rows.isEmpty()) {
+                Map<String, Object> last = rows.get(rows.size() - 1);
+                walk.fromAt = ((Number) last.get("walked_at")).longValue();
+                walk.fromId = (String) last.get("job_id");
+            }
+            if (rows.size() < limit) {
+                walk.done = true;
+                break;
+            }
         }
         if (revisitAt != Long.MAX_VALUE) {
-            // every row made at that millisecond again, the skipped one among them
-            fromAt = revisitAt;
-            fromId = "";
+            // every row of that millisecond again, the skipped one among them
+            walk.fromAt = revisitAt;
+            walk.fromId = "";
         }
         return deleted;
     }
