@@ -107,7 +107,8 @@ class JobQueueProjectionTest {
 
         ArgumentCaptor<SqlParameterSource> bound = ArgumentCaptor.forClass(SqlParameterSource.class);
         verify(jdbc).update(eq("""
-                UPDATE job_queue SET status = :status, claimable = :claimable, last_error = :lastError, updated_at = :at
+                UPDATE job_queue SET status = :status, claimable = :claimable, last_error = :lastError, updated_at = :at,
+                                     ended_at = :at
                 WHERE job_id = :jobId"""), bound.capture());
         assertThat((String) bound.getValue().getValue("lastError")).hasSize(2_000);
     }
