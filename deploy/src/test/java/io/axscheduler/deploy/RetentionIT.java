@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 class RetentionIT {
 
     private static final Map<String, String> SETTINGS = Map.of(
-            "ax.scheduler.retention.finished-jobs", "30m",
+            "ax.scheduler.retention.finished-jobs", "1h",
             // the test runs the checks itself
             "ax.scheduler.retention.check-ms", "3600000",
             "ax.scheduler.execution.shutdown-grace-ms", "500");
@@ -71,12 +71,12 @@ class RetentionIT {
                                     running))
                     .isEqualTo(1);
 
-            // nothing has been over for 30 minutes yet
+            // nothing has been over for an hour yet
             PurgeFinishedJobs purge = node.bean(PurgeFinishedJobs.class);
             assertThat(purge.purgeOnce()).isZero();
 
-            // an hour later
-            int purged = purge.purgeOnce(databaseNow(node) + 3_600_000);
+            // two hours later
+            int purged = purge.purgeOnce(databaseNow(node) + 2 * 3_600_000);
 
             // done, keyed, failed and every fire but the newest
             assertThat(purged).isEqualTo(3 + fired.size() - 1);
@@ -132,7 +132,7 @@ class RetentionIT {
                     () -> endedJobsOf(node, schedule) == jobsOf(node, schedule).size(),
                     () -> jobsOf(node, schedule).toString());
             awaitSagasOfEndedJobsEnded(node);
-            assertThat(purge.purgeOnce(databaseNow(node) + 3 * 3_600_000)).isPositive();
+            assertThat(purge.purgeOnce(databaseNow(node) + 4 * 3_600_000)).isPositive();
             assertThat(jobsOf(node, schedule)).isEmpty();
         }
     }
@@ -176,7 +176,7 @@ class RetentionIT {
                 // what a re-run's transaction holds from its lock to its commit
                 rerun.setAutoCommit(false);
                 run(rerun, "SELECT job_id FROM job_queue WHERE job_id = ? FOR UPDATE", job);
-                assertThat(purge.purgeOnce(databaseNow(node) + 3_600_000)).isZero();
+                assertThat(purge.purgeOnce(databaseNow(node) + 2 * 3_600_000)).isZero();
                 rerun.rollback();
             }
             assertThat(node.api.post("/api/v1/jobs/" + job + "/retry", "{}").status())
@@ -184,7 +184,7 @@ class RetentionIT {
             node.api.awaitStatus(job, "FAILED");
             assertThat(node.api.eventTypes(job)).contains("JobRetryScheduled");
             awaitSagasOfEndedJobsEnded(node);
-            assertThat(purge.purgeOnce(databaseNow(node) + 3_600_000)).isEqualTo(1);
+            assertThat(purge.purgeOnce(databaseNow(node) + 2 * 3_600_000)).isEqualTo(1);
             assertThat(node.api.get("/api/v1/jobs/" + job).status()).isEqualTo(404);
         }
     }
@@ -214,7 +214,7 @@ class RetentionIT {
                     node.jdbc().queryForMap("SELECT created_at, updated_at FROM job_queue WHERE job_id = ?", job);
             long made = ((Number) row.get("created_at")).longValue();
             long ended = ((Number) row.get("updated_at")).longValue();
-            long retention = 30 * 60_000;
+            long retention = 3_600_000;
 
             // the retention has passed since it was made, not since it ended: kept
             assertThat(purge.purgeOnce(made + retention + (ended - made) / 2)).isZero();

@@ -160,10 +160,12 @@ public record SchedulerProperties(
             @DefaultValue("500") int batchSize,
             @DefaultValue("50000") int maxPerCheck) {
         public Retention {
-            // below a minute the event processors that read a job's last events may not have read them yet
-            if (!finishedJobs.isZero() && finishedJobs.compareTo(Duration.ofMinutes(1)) < 0)
+            // a job's end is stamped by its node's clock and compared with the database's, and the event processors
+            // (the lifecycle saga, the console's statistics) must have read a job's last events before they go: an
+            // hour covers any clock a node may run with and any lag short of an outage
+            if (!finishedJobs.isZero() && finishedJobs.compareTo(Duration.ofHours(1)) < 0)
                 throw new IllegalArgumentException(
-                        "ax.scheduler.retention.finished-jobs must be 0 (keep every job) or at least 1m");
+                        "ax.scheduler.retention.finished-jobs must be 0 (keep every job) or at least 1h");
             if (checkMs < 1000)
                 throw new IllegalArgumentException("ax.scheduler.retention.check-ms must be at least 1000");
             if (batchSize < 1 || batchSize > 1000)

@@ -27,9 +27,10 @@ class RetentionSettingsTest {
     }
 
     @Test
-    void a_retention_under_a_minute_or_a_batch_out_of_bounds_refuses_to_start() {
+    void a_retention_under_an_hour_or_a_batch_out_of_bounds_refuses_to_start() {
         for (Map<String, String> bad : new Map[] {
             Map.of("ax.scheduler.retention.finished-jobs", "30s"),
+            Map.of("ax.scheduler.retention.finished-jobs", "59m"),
             Map.of("ax.scheduler.retention.finished-jobs", "-1d"),
             Map.of("ax.scheduler.retention.batch-size", "0"),
             Map.of("ax.scheduler.retention.batch-size", "1001"),

@@ -10,14 +10,16 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.core.NestedExceptionUtils;
 import org.springframework.dao.PessimisticLockingFailureException;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
-import org.springframework.scheduling.annotation.SchedulingConfigurer;
-import org.springframework.scheduling.config.FixedDelayTask;
-import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -42,7 +44,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * never saw.
  */
 @Component
-public class PurgeFinishedJobs implements SchedulingConfigurer {
+public class PurgeFinishedJobs implements SmartInitializingSingleton, DisposableBean {
 
     private static final Logger log = LoggerFactory.getLogger(PurgeFinishedJobs.class);
 
@@ -102,11 +104,27 @@ public class PurgeFinishedJobs implements SchedulingConfigurer {
                 .register(metrics.registry());
     }
 
+    /**
+     * A thread of its own: a check may take a minute with a backlog, and the node's two shared scheduling threads run
+     * the lease expiry and cancel watch every second or two.
+     */
+    private ScheduledExecutorService checks;
+
     @Override
-    public void configureTasks(ScheduledTaskRegistrar tasks) {
-        if (settings.finishedJobs().isZero()) return;
-        Duration every = Duration.ofMillis(settings.checkMs());
-        tasks.addFixedDelayTask(new FixedDelayTask(this::check, every, every));
+    public synchronized void afterSingletonsInstantiated() {
+        if (settings.finishedJobs().isZero() || checks != null) return;
+        checks = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "ax-retention");
+            t.setDaemon(true);
+            return t;
+        });
+        checks.scheduleWithFixedDelay(this::check, settings.checkMs(), settings.checkMs(), TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public synchronized void destroy() {
+        // a batch cut off mid-transaction rolls back whole
+        if (checks != null) checks.shutdownNow();
     }
 
     void check() {
@@ -182,56 +200,61 @@ public class PurgeFinishedJobs implements SchedulingConfigurer {
         int deleted = 0;
         // the first row this walk meant to delete but found locked or changed; MAX_VALUE: none
         long revisitAt = Long.MAX_VALUE;
-        while (budget.left()) {
-            int limit = settings.batchSize();
-            List<Map<String, Object>> rows = jdbc.queryForList(
-                    walk.sql,
-                    Map.of(
-                            "fromAt", walk.fromAt,
-                            "fromId", walk.fromId,
-                            "before", before,
-                            "sagaType", LIFECYCLE_SAGA_TYPE,
-                            "limit", limit));
-            budget.rows -= rows.size();
-            List<String> going = new ArrayList<>();
-            for (Map<String, Object> row : rows)
-                if (((Number) row.get("goes")).intValue() == 1) going.add((String) row.get("job_id"));
-            if (!going.isEmpty()) {
-                List<String> gone;
-                try {
-                    gone = transaction.execute(tx -> deleteBatch(going, before));
-                } catch (PessimisticLockingFailureException lost) {
-                    // a deadlock or lock wait with another node's purge or a claim: nothing of the batch was deleted
-                    log.info("a batch of ended jobs met another transaction's lock; the next check takes it again");
-                    revisitAt = Math.min(revisitAt, ((Number) rows.get(0).get("walked_at")).longValue());
-                    break;
-                }
-                deleted += gone.size();
-                budget.deletes -= gone.size();
-                purged.increment(gone.size());
-                // one locked by a re-run or another node: the next check walks from it again
-                for (Map<String, Object> row : rows) {
-                    Object id = row.get("job_id");
-                    if (going.contains(id) && !gone.contains(id)) {
-                        revisitAt = Math.min(revisitAt, ((Number) row.get("walked_at")).longValue());
+        try {
+            while (budget.left()) {
+                int limit = settings.batchSize();
+                List<Map<String, Object>> rows = jdbc.queryForList(
+                        walk.sql,
+                        Map.of(
+                                "fromAt", walk.fromAt,
+                                "fromId", walk.fromId,
+                                "before", before,
+                                "sagaType", LIFECYCLE_SAGA_TYPE,
+                                "limit", limit));
+                budget.rows -= rows.size();
+                List<String> going = new ArrayList<>();
+                for (Map<String, Object> row : rows)
+                    if (((Number) row.get("goes")).intValue() == 1) going.add((String) row.get("job_id"));
+                if (!going.isEmpty()) {
+                    List<String> gone;
+                    try {
+                        gone = transaction.execute(tx -> deleteBatch(going, before));
+                    } catch (PessimisticLockingFailureException lost) {
+                        // a deadlock or lock wait with another node's purge or a claim: nothing of the batch was
+                        // deleted
+                        log.info("a batch of ended jobs met another transaction's lock; the next check takes it again");
+                        revisitAt = Math.min(revisitAt, ((Number) rows.get(0).get("walked_at")).longValue());
                         break;
                     }
+                    deleted += gone.size();
+                    budget.deletes -= gone.size();
+                    purged.increment(gone.size());
+                    // one locked by a re-run or another node: the next check walks from it again
+                    for (Map<String, Object> row : rows) {
+                        Object id = row.get("job_id");
+                        if (going.contains(id) && !gone.contains(id)) {
+                            revisitAt = Math.min(revisitAt, ((Number) row.get("walked_at")).longValue());
+                            break;
+                        }
+                    }
+                }
+                if (!rows.isEmpty()) {
+                    Map<String, Object> last = rows.get(rows.size() - 1);
+                    walk.fromAt = ((Number) last.get("walked_at")).longValue();
+                    walk.fromId = (String) last.get("job_id");
+                }
+                if (rows.size() < limit) {
+                    walk.done = true;
+                    break;
                 }
             }
-            if (!rows.isEmpty()) {
-                Map<String, Object> last = rows.get(rows.size() - 1);
-                walk.fromAt = ((Number) last.get("walked_at")).longValue();
-                walk.fromId = (String) last.get("job_id");
+        } finally {
+            if (revisitAt != Long.MAX_VALUE) {
+                // every row of that millisecond again, the skipped one among them, whatever ended this walk
+                walk.fromAt = revisitAt;
+                walk.fromId = "";
+                walk.done = false;
             }
-            if (rows.size() < limit) {
-                walk.done = true;
-                break;
-            }
-        }
-        if (revisitAt != Long.MAX_VALUE) {
-            // every row of that millisecond again, the skipped one among them
-            walk.fromAt = revisitAt;
-            walk.fromId = "";
         }
         return deleted;
     }
