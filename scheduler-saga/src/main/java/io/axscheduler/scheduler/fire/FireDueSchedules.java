@@ -19,6 +19,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Supplier;
+import org.axonframework.modelling.command.ConcurrencyException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
@@ -417,20 +419,13 @@ public class FireDueSchedules {
      * first is a lost race, not a failure: that writer moved the schedule on, and the next pass sees it as it is.
      * It used to abort the rest of the pass with a warning.
      */
-    private Integer lostRaceAsNone(String scheduleId, java.util.function.Supplier<Integer> work) {
+    private Integer lostRaceAsNone(String scheduleId, Supplier<Integer> work) {
         try {
             return work.get();
-        } catch (RuntimeException e) {
-            for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-                if (t instanceof org.axonframework.modelling.command.ConcurrencyException) {
-                    log.debug(
-                            "schedule {} changed under this pass; the next pass sees it: {}",
-                            scheduleId,
-                            t.getMessage());
-                    return 0;
-                }
-            }
-            throw e;
+        } catch (ConcurrencyException lost) {
+            // as WorkerCommands takes it: Axon's exception as the command's send throws it
+            log.debug("schedule {} changed under this pass; the next pass sees it: {}", scheduleId, lost.getMessage());
+            return 0;
         }
     }
 
