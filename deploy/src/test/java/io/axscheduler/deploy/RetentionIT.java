@@ -53,10 +53,7 @@ class RetentionIT {
                             .status())
                     .isEqualTo(200);
             // the pause lands after any fire in flight: wait until every job of the schedule has ended
-            Await.until(
-                    Duration.ofSeconds(20),
-                    () -> endedJobsOf(node, schedule) == jobsOf(node, schedule).size(),
-                    () -> jobsOf(node, schedule).toString());
+            awaitEveryJobOfScheduleEnded(node, schedule);
             List<String> fired = jobsOf(node, schedule);
             String newest = fired.get(fired.size() - 1);
             int eventRows = count(node, "SELECT COUNT(*) FROM DomainEventEntry");
@@ -127,10 +124,7 @@ class RetentionIT {
             assertThat(ScheduleHttp.delete(node.api, "/api/v1/schedules/" + schedule)
                             .status())
                     .isEqualTo(200);
-            Await.until(
-                    Duration.ofSeconds(20),
-                    () -> endedJobsOf(node, schedule) == jobsOf(node, schedule).size(),
-                    () -> jobsOf(node, schedule).toString());
+            awaitEveryJobOfScheduleEnded(node, schedule);
             awaitSagasOfEndedJobsEnded(node);
             assertThat(purge.purgeOnce(databaseNow(node) + 4 * 3_600_000)).isPositive();
             assertThat(jobsOf(node, schedule)).isEmpty();
@@ -187,6 +181,14 @@ class RetentionIT {
             assertThat(purge.purgeOnce(databaseNow(node) + 2 * 3_600_000)).isEqualTo(1);
             assertThat(node.api.get("/api/v1/jobs/" + job).status()).isEqualTo(404);
         }
+    }
+
+    /** A pause or delete lands after any fire in flight: every job the schedule made has ended once this returns. */
+    private static void awaitEveryJobOfScheduleEnded(Node node, String schedule) {
+        Await.until(
+                Duration.ofSeconds(20),
+                () -> endedJobsOf(node, schedule) == jobsOf(node, schedule).size(),
+                () -> jobsOf(node, schedule).toString());
     }
 
     /** The lifecycle saga reads events behind their commit; a job it still watches is not deleted. */
