@@ -1,5 +1,6 @@
 package io.axscheduler.command;
 
+import java.time.Duration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -17,7 +18,10 @@ public class AggregateCaches {
 
     @Bean(JOBS)
     CommittedOnlyCache jobCache(AggregateCacheProperties settings) {
-        return CommittedOnlyCache.bounded("ax.command.job-cache-entries", settings.jobCacheEntries());
+        return CommittedOnlyCache.bounded(
+                "ax.command.job-cache-entries",
+                settings.jobCacheEntries(),
+                Duration.ofMillis(settings.jobCacheLifetimeMs()));
     }
 
     @Bean(SCHEDULES)

@@ -1,6 +1,7 @@
 package io.axscheduler.command;
 
 import com.github.benmanes.caffeine.cache.Caffeine;
+import java.time.Duration;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import org.axonframework.common.Registration;
@@ -11,16 +12,23 @@ import org.axonframework.common.caching.Cache;
  * provider did the same through the JCache layer (its entry-event dispatcher waited on at every put and remove), and
  * Caffeine's upkeep of the bound ran as tasks on the common fork-join pool, each a hand-off to another thread; here it
  * runs on the thread that reads or writes. No entry listeners: nothing registers any on an aggregate cache.
+ * <p>
+ * An entry may also have a lifetime from its last write: see {@link AggregateCacheProperties#jobCacheLifetimeMs()}.
  */
 final class CaffeineEntries implements Cache {
 
     private final com.github.benmanes.caffeine.cache.Cache<Object, Object> entries;
 
     CaffeineEntries(int capacity) {
-        this.entries = Caffeine.newBuilder()
-                .maximumSize(capacity)
-                .executor(Runnable::run)
-                .build();
+        this(capacity, null);
+    }
+
+    /** At most {@code capacity} entries, each gone {@code lifetime} after it was last written (null: kept). */
+    CaffeineEntries(int capacity, Duration lifetime) {
+        Caffeine<Object, Object> builder =
+                Caffeine.newBuilder().maximumSize(capacity).executor(Runnable::run);
+        if (lifetime != null) builder.expireAfterWrite(lifetime);
+        this.entries = builder.build();
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.axscheduler.command;
 
+import java.time.Duration;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import org.axonframework.common.Registration;
@@ -29,9 +30,14 @@ public final class CommittedOnlyCache implements Cache {
 
     /** A cache of at most {@code capacity} entries (0: none), named by the setting that sizes it. */
     public static CommittedOnlyCache bounded(String name, int capacity) {
+        return bounded(name, capacity, null);
+    }
+
+    /** As {@link #bounded(String, int)}, each entry gone {@code lifetime} after it was last written (null: kept). */
+    public static CommittedOnlyCache bounded(String name, int capacity, Duration lifetime) {
         if (capacity < 0) throw new IllegalArgumentException(name + " must not be negative");
         if (capacity == 0) return new CommittedOnlyCache(NoCache.INSTANCE);
-        return new CommittedOnlyCache(new CaffeineEntries(capacity));
+        return new CommittedOnlyCache(new CaffeineEntries(capacity, lifetime));
     }
 
     @Override

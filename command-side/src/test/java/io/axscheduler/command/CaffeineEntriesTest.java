@@ -3,6 +3,7 @@ package io.axscheduler.command;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /** Axon's cache contract, as its JCache adapter answered it, on the Caffeine cache itself. */
@@ -54,5 +55,15 @@ class CaffeineEntriesTest {
         cache.removeAll();
         assertThat(cache.containsKey("a")).isFalse();
         assertThat(cache.containsKey("b")).isFalse();
+    }
+
+    @Test
+    void an_entry_with_a_lifetime_is_gone_that_long_after_it_was_last_written() throws InterruptedException {
+        CaffeineEntries living = new CaffeineEntries(10, Duration.ofMillis(200));
+        living.put("a", "1");
+        assertThat(living.<String, String>get("a")).isEqualTo("1");
+        Thread.sleep(300);
+        assertThat(living.containsKey("a")).isFalse();
+        assertThat(living.<String, String>get("a")).isNull();
     }
 }

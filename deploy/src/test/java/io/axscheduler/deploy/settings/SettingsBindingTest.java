@@ -49,15 +49,16 @@ class SettingsBindingTest {
     @Test
     void the_command_sides_aggregate_settings_bind_their_documented_names_and_defaults() throws IOException {
         assertThat(bind("ax.command", AggregateCacheProperties.class, Map.of()))
-                .isEqualTo(new AggregateCacheProperties(20_000, 100_000, 10_000));
+                .isEqualTo(new AggregateCacheProperties(20_000, 600_000, 100_000, 10_000));
         assertThat(bind(
                         "ax.command",
                         AggregateCacheProperties.class,
                         Map.of(
                                 "ax.command.job-cache-entries", "0",
+                                "ax.command.job-cache-lifetime-ms", "1000",
                                 "ax.command.schedule-cache-entries", "7",
                                 "ax.command.aggregate-lock-wait-ms", "60000")))
-                .isEqualTo(new AggregateCacheProperties(0, 7, 60_000));
+                .isEqualTo(new AggregateCacheProperties(0, 1_000, 7, 60_000));
         assertThat(applicationYml().bindOrCreate("ax.command", AggregateCacheProperties.class))
                 .isEqualTo(bind("ax.command", AggregateCacheProperties.class, Map.of()));
     }
