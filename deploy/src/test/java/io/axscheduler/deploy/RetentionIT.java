@@ -2,10 +2,14 @@ package io.axscheduler.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.axscheduler.command.AggregateCaches;
+import io.axscheduler.command.CommittedOnlyCache;
+import io.axscheduler.scheduler.retention.PruneScheduleFires;
 import io.axscheduler.scheduler.retention.PurgeFinishedJobs;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -181,6 +185,133 @@ class RetentionIT {
             assertThat(purge.purgeOnce(databaseNow(node) + 2 * 3_600_000)).isEqualTo(1);
             assertThat(node.api.get("/api/v1/jobs/" + job).status()).isEqualTo(404);
         }
+    }
+
+    @Test
+    void a_job_another_node_held_as_it_made_it_leaves_its_memory_before_it_may_be_deleted() throws Exception {
+        String db = TestDatabase.freshDatabase("retention_stale");
+        Map<String, String> maker = new HashMap<>(SETTINGS);
+        maker.put("ax.scheduler.scan.enabled", "false");
+        maker.put("ax.command.job-cache-lifetime-ms", "2000");
+        try (Node a = Node.start(db, "node-a", maker);
+                Node b = Node.start(db, "node-b", SETTINGS)) {
+            // node a makes the job and keeps it in memory as waiting; node b runs it to its end
+            String job = a.api.submit("{\"jobType\":\"noop\"}");
+            long made = System.nanoTime();
+            CommittedOnlyCache held = a.bean(AggregateCaches.JOBS, CommittedOnlyCache.class);
+            assertThat(held.containsKey(job)).as("node a holds the job it made").isTrue();
+            b.api.awaitStatus(job, "SUCCEEDED");
+            awaitSagasOfEndedJobsEnded(b);
+            assertThat(b.bean(PurgeFinishedJobs.class).purgeOnce(databaseNow(b) + 2 * 3_600_000))
+                    .isEqualTo(1);
+            Thread.sleep(Math.max(0, 2_500 - (System.nanoTime() - made) / 1_000_000));
+
+            // gone from node a's memory: a command decided there on the job as it was made would append where no
+            // event is left to refuse it (the API looks the job up first, so only a deletion between that lookup and
+            // the command could meet such an entry)
+            assertThat(held.containsKey(job))
+                    .as("node a still holds the job past its lifetime")
+                    .isFalse();
+            assertThat(a.api.post("/api/v1/jobs/" + job + "/cancel", "{}").status())
+                    .isEqualTo(404);
+            assertThat(count(a, "SELECT COUNT(*) FROM DomainEventEntry WHERE aggregateIdentifier = ?", job))
+                    .isZero();
+        }
+    }
+
+    @Test
+    void a_schedules_fire_records_past_the_retention_go_and_what_is_left_replays_to_the_same_schedule()
+            throws Exception {
+        String db = TestDatabase.freshDatabase("retention_fires");
+        Map<String, String> settings = new HashMap<>(SETTINGS);
+        settings.put("ax.command.snapshots.schedule-threshold", "10");
+        String schedule;
+        try (Node node = Node.start(db, "node-a", settings)) {
+            schedule = ScheduleHttp.create(node.api, """
+                    {"name":"every-second","trigger":{"type":"fixedRate","intervalMs":1000},"job":{"jobType":"noop"}}""");
+            String id = schedule;
+            Await.until(
+                    Duration.ofSeconds(40),
+                    () -> snapshotOf(node, id) > 0
+                            && count(
+                                            node,
+                                            "SELECT COUNT(*) FROM DomainEventEntry WHERE aggregateIdentifier = ?"
+                                                    + " AND sequenceNumber > ?",
+                                            id,
+                                            snapshotOf(node, id))
+                                    >= 2,
+                    () -> "no snapshot with fires after it");
+            PruneScheduleFires prune = node.bean(PruneScheduleFires.class);
+            // nothing is older than the retention yet
+            assertThat(prune.pruneOnce(databaseNow(node))).isZero();
+            long anchor =
+                    node.jdbc().queryForObject("SELECT anchor_at FROM schedules WHERE schedule_id = ?", Long.class, id);
+            String firstFire = java.time.Instant.ofEpochMilli(anchor + 1_000).toString();
+            assertThat(node.api
+                            .get("/api/v1/schedules/" + id + "/explain?at=" + firstFire)
+                            .body()
+                            .at("/reasons/0/code")
+                            .asText())
+                    .isEqualTo("FIRED");
+
+            // two hours later: the fire records before the snapshot go, the schedule's creation and the rest stay
+            long snapshot = snapshotOf(node, id);
+            int after = count(
+                    node,
+                    "SELECT COUNT(*) FROM DomainEventEntry WHERE aggregateIdentifier = ? AND sequenceNumber >= ?",
+                    id,
+                    snapshot);
+            int pruned = prune.pruneOnce(databaseNow(node) + 2 * 3_600_000);
+            assertThat(pruned).isPositive();
+            assertThat(node.jdbc()
+                            .queryForList(
+                                    "SELECT payloadType FROM DomainEventEntry WHERE aggregateIdentifier = ?"
+                                            + " AND sequenceNumber < ?",
+                                    String.class,
+                                    id,
+                                    snapshot))
+                    .containsExactly("io.axscheduler.api.schedule.ScheduleCreated");
+            assertThat(count(
+                            node,
+                            "SELECT COUNT(*) FROM DomainEventEntry WHERE aggregateIdentifier = ? AND sequenceNumber >= ?",
+                            id,
+                            snapshot))
+                    .isGreaterThanOrEqualTo(after);
+            Api.Response explained = node.api.get("/api/v1/schedules/" + id + "/explain?at=" + firstFire);
+            assertThat(explained.body().at("/reasons/0/code").asText())
+                    .as(explained.body().toString())
+                    .isEqualTo("PAST_RETENTION");
+            // a walk is hourly: the next check within the hour deletes nothing more
+            assertThat(prune.pruneOnce(databaseNow(node) + 2 * 3_600_000)).isZero();
+        }
+        // without its snapshot, the schedule replays from what is left and goes on: each fire time once
+        try (Connection direct = TestDatabase.connect(db)) {
+            run(direct, "DELETE FROM SnapshotEventEntry WHERE aggregateIdentifier = ?", schedule);
+        }
+        try (Node node = Node.start(db, "node-a", settings)) {
+            String id = schedule;
+            int before = jobsOf(node, id).size();
+            Await.until(
+                    Duration.ofSeconds(20),
+                    () -> jobsOf(node, id).size() >= before + 3,
+                    () -> jobsOf(node, id).toString());
+            assertThat(node.jdbc()
+                            .queryForList(
+                                    "SELECT run_at FROM job_queue WHERE schedule_id = ? GROUP BY run_at"
+                                            + " HAVING COUNT(*) > 1",
+                                    Long.class,
+                                    id))
+                    .isEmpty();
+        }
+    }
+
+    private static long snapshotOf(Node node, String aggregate) {
+        List<Long> seq = node.jdbc()
+                .queryForList(
+                        "SELECT sequenceNumber FROM SnapshotEventEntry WHERE aggregateIdentifier = ?",
+                        Long.class,
+                        aggregate);
+        return seq.isEmpty() ? 0 : seq.get(0);
     }
 
     /** A pause or delete lands after any fire in flight: every job the schedule made has ended once this returns. */

@@ -76,9 +76,14 @@ public class ExplainSchedule {
         List<Timed<ScheduleFireQueued>> queued = new ArrayList<>();
         List<Pause> pauses = new ArrayList<>();
         Timed<ScheduleDeleted> deleted = null;
+        // the record is whole from here on: the retention deleted fire records before it (a gap in the sequence)
+        Instant wholeFrom = null;
+        long sequence = -1;
         for (DomainEventMessage<?> message : events) {
             Object e = message.getPayload();
             Instant t = message.getTimestamp();
+            if (message.getSequenceNumber() != sequence + 1) wholeFrom = t;
+            sequence = message.getSequenceNumber();
             Object by = message.getMetaData().get(Metadata.ACTOR);
             String actor = by == null ? null : by.toString();
             if (e instanceof ScheduleUpdated u && !t.isAfter(at)) {
@@ -207,6 +212,14 @@ public class ExplainSchedule {
                             : skip.get().at().toEpochMilli() - e.fireTime().toEpochMilli(),
                     "runningJobId",
                     overlap ? runningJob(e.reason()) : null));
+        } else if (reasons.isEmpty() && wholeFrom != null && f.isBefore(wholeFrom)) {
+            reasons.add(reason(
+                    "PAST_RETENTION",
+                    "the schedule's records of its fires before " + wholeFrom
+                            + " were deleted past their retention (ax.scheduler.retention.finished-jobs)",
+                    null,
+                    "recordsFrom",
+                    wholeFrom));
         } else if (reasons.isEmpty()) {
             notYetRecorded(scheduleId, f, reasons);
         }

@@ -31,7 +31,8 @@ import org.springframework.transaction.support.TransactionTemplate;
  * <p>
  * What is kept past the retention: a job that may still move (waiting, running, or failed with a retry to come), a
  * job whose lifecycle saga has not seen it end yet, and the last job (which the overlap policies and fixed-delay
- * schedules read) and the newest one of a schedule that is not deleted. A schedule's own events (its fires among them) stay with the schedule.
+ * schedules read) and the newest one of a schedule that is not deleted. A schedule's records of its fires go at the
+ * same age, behind its snapshot ({@link PruneScheduleFires}, at each check after the jobs).
  * <p>
  * The only command an ended job takes is an operator's re-run: it locks the job's job_queue row before it appends
  * (command-side's {@code KeptJobs}), and a batch here locks its rows before deleting anything, skipping locked ones.
@@ -82,6 +83,7 @@ public class PurgeFinishedJobs implements SmartInitializingSingleton, Disposable
     private final DatabaseTime databaseTime;
     private final SchedulerProperties.Retention settings;
     private final Counter purged;
+    private final PruneScheduleFires fires;
     /** Every job in the order it ended: goes on from where it stopped, for as long as the node runs. */
     private final Walk byEnd = new Walk("ended_at", "job_queue_ended");
     /** Every job made before the retention, in the order made: from the oldest at the first check, then hourly. */
@@ -94,8 +96,10 @@ public class PurgeFinishedJobs implements SmartInitializingSingleton, Disposable
             TransactionTemplate transaction,
             DatabaseTime databaseTime,
             SchedulerProperties properties,
-            NodeMetrics metrics) {
+            NodeMetrics metrics,
+            PruneScheduleFires fires) {
         this.jdbc = jdbc;
+        this.fires = fires;
         this.transaction = transaction;
         this.databaseTime = databaseTime;
         this.settings = properties.retention();
@@ -135,6 +139,18 @@ public class PurgeFinishedJobs implements SmartInitializingSingleton, Disposable
             // the cause alone: Spring's own message repeats the statement, with a placeholder for each id of a batch
             log.warn(
                     "deleting ended jobs past their retention failed; tried again at the next check: {}",
+                    NestedExceptionUtils.getMostSpecificCause(e).toString());
+        }
+        try {
+            int n = fires.pruneOnce(databaseTime.nowMs());
+            if (n > 0)
+                log.info(
+                        "records of schedules' fires deleted past their retention of {}: {}",
+                        settings.finishedJobs(),
+                        n);
+        } catch (RuntimeException e) {
+            log.warn(
+                    "deleting schedules' fire records past their retention failed; tried again at the next check: {}",
                     NestedExceptionUtils.getMostSpecificCause(e).toString());
         }
     }
