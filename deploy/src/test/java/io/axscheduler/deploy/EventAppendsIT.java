@@ -151,6 +151,24 @@ class EventAppendsIT {
     }
 
     /** Appends {@code events} in a transaction and answers how many INSERTs its connection ran for them. */
+    @Test
+    void an_aggregates_stream_reads_past_gaps_in_its_sequence_numbers() {
+        // what the retention leaves of a schedule: its creation, a gap of records deleted, its recent events
+        List<DomainEventMessage<?>> events = new ArrayList<>();
+        events.add(event("thinned", 0, ""));
+        for (long seq = 1_000; seq < 1_250; seq++) events.add(event("thinned", seq, ""));
+        events.add(event("thinned", 5_000, ""));
+        transaction.executeWithoutResult(tx -> engine.appendEvents(events));
+
+        List<Long> read = engine.readEvents("thinned", 0L)
+                .asStream()
+                .map(DomainEventMessage::getSequenceNumber)
+                .toList();
+        assertThat(read).hasSize(252).startsWith(0L, 1_000L).endsWith(1_249L, 5_000L);
+        assertThat(engine.readEvents("thinned", 1_100L).asStream().count()).isEqualTo(151);
+        assertThat(engine.lastSequenceNumberFor("thinned")).contains(5_000L);
+    }
+
     private static long insertsToAppend(List<DomainEventMessage<?>> events) {
         return transaction.execute(tx -> {
             long before = insertsOfThisConnection();

@@ -264,6 +264,27 @@ public final class JdbcEventTable extends JdbcEventStorageEngine {
         statement.setString(position, IsoInstants.millis(timestamp));
     }
 
+    /**
+     * An aggregate's events from {@code firstSequenceNumber} on, {@code batchSize} at most, read past any gap in its
+     * sequence numbers. Axon's reads the window {@code [first, first + batchSize)} and ends the stream at the first
+     * window with no event in it, so a stream the retention thinned (a schedule's old fire records deleted, see
+     * {@code PruneScheduleFires}) would end at its first gap of a batch or more: a replay would miss every later event,
+     * and a command decided on that would append inside the gap, where no unique key refuses it.
+     */
+    @Override
+    protected PreparedStatement readEventData(
+            Connection connection, String identifier, long firstSequenceNumber, int batchSize) throws SQLException {
+        EventSchema schema = schema();
+        PreparedStatement statement = connection.prepareStatement("SELECT " + schema.trackedEventFields()
+                + " FROM " + schema.domainEventTable()
+                + " WHERE " + schema.aggregateIdentifierColumn() + " = ? AND " + schema.sequenceNumberColumn()
+                + " >= ? ORDER BY " + schema.sequenceNumberColumn() + " ASC LIMIT ?");
+        statement.setString(1, identifier);
+        statement.setLong(2, firstSequenceNumber);
+        statement.setInt(3, batchSize);
+        return statement;
+    }
+
     /** Axon's read, stopped below the lowest index an open append of this node holds. */
     @Override
     protected PreparedStatement readEventData(Connection connection, TrackingToken lastToken, int batchSize)
