@@ -254,6 +254,14 @@ class RetentionIT {
                             .asText())
                     .isEqualTo("FIRED");
 
+            // a node of an older release, which would stop reading a schedule at a gap: nothing goes while it is known
+            node.jdbc()
+                    .update("INSERT INTO ax_nodes (node_id, scanning, last_scan_at, last_fire_pass_at, reported_at,"
+                            + " started_at, pools, reads_gaps) SELECT 'older-node', 0, last_scan_at, last_fire_pass_at,"
+                            + " reported_at, started_at, pools, 0 FROM ax_nodes WHERE node_id = 'node-a'");
+            assertThat(prune.pruneOnce(databaseNow(node) + 2 * 3_600_000)).isZero();
+            node.jdbc().update("DELETE FROM ax_nodes WHERE node_id = 'older-node'");
+
             // two hours later: the fire records before the snapshot go, the schedule's creation and the rest stay
             long snapshot = snapshotOf(node, id);
             int after = count(
@@ -270,13 +278,44 @@ class RetentionIT {
                                     String.class,
                                     id,
                                     snapshot))
-                    .containsExactly("io.axscheduler.api.schedule.ScheduleCreated");
+                    .first()
+                    .isEqualTo("io.axscheduler.api.schedule.ScheduleCreated");
+            // below the snapshot, only the newest fire record may stay (it sets the next fire time last)
+            assertThat(count(
+                            node,
+                            "SELECT COUNT(*) FROM DomainEventEntry WHERE aggregateIdentifier = ? AND sequenceNumber < ?",
+                            id,
+                            snapshot))
+                    .isBetween(1, 2);
             assertThat(count(
                             node,
                             "SELECT COUNT(*) FROM DomainEventEntry WHERE aggregateIdentifier = ? AND sequenceNumber >= ?",
                             id,
                             snapshot))
                     .isGreaterThanOrEqualTo(after);
+            // the history reads past the gap, a page at a time without repeats
+            List<Long> paged = new java.util.ArrayList<>();
+            for (int page = 0; page < 3; page++) {
+                Api.Response history = node.api.get("/api/v1/schedules/" + id + "/history?size=2&page=" + page);
+                history.body()
+                        .get("events")
+                        .forEach(e -> paged.add(e.get("sequence").asLong()));
+            }
+            List<Long> stored = node.jdbc()
+                    .queryForList(
+                            "SELECT sequenceNumber FROM DomainEventEntry WHERE aggregateIdentifier = ?"
+                                    + " ORDER BY sequenceNumber",
+                            Long.class,
+                            id);
+            assertThat(paged.size())
+                    .isGreaterThanOrEqualTo(Math.min(
+                            6,
+                            count(
+                                    node,
+                                    "SELECT COUNT(*) FROM DomainEventEntry WHERE aggregateIdentifier = ? AND sequenceNumber <= ?",
+                                    id,
+                                    snapshot + 2)));
+            assertThat(paged).isEqualTo(stored.subList(0, paged.size()));
             Api.Response explained = node.api.get("/api/v1/schedules/" + id + "/explain?at=" + firstFire);
             assertThat(explained.body().at("/reasons/0/code").asText())
                     .as(explained.body().toString())

@@ -137,6 +137,10 @@ public class ExplainSchedule {
             // the answer, not the fire times after it
             fireTime = duePending(scheduleId, at);
         }
+        if (fireTime == null && wholeFrom != null && at.isBefore(wholeFrom)) {
+            // a fixed delay's or a once schedule's fire times are only in its records
+            return new ScheduleExplanation(scheduleId, at, null, List.of(pastRetention(wholeFrom)));
+        }
         if (fireTime == null) {
             List<Instant> next = FireTimes.preview(trigger, anchor, at, 3);
             Instant previous = previousRecorded(at, fired, skipped);
@@ -213,13 +217,7 @@ public class ExplainSchedule {
                     "runningJobId",
                     overlap ? runningJob(e.reason()) : null));
         } else if (reasons.isEmpty() && wholeFrom != null && f.isBefore(wholeFrom)) {
-            reasons.add(reason(
-                    "PAST_RETENTION",
-                    "the schedule's records of its fires before " + wholeFrom
-                            + " were deleted past their retention (ax.scheduler.retention.finished-jobs)",
-                    null,
-                    "recordsFrom",
-                    wholeFrom));
+            reasons.add(pastRetention(wholeFrom));
         } else if (reasons.isEmpty()) {
             notYetRecorded(scheduleId, f, reasons);
         }
@@ -291,6 +289,16 @@ public class ExplainSchedule {
                     "nextFireTime",
                     next.isEmpty() || next.get(0) == null ? null : Instant.ofEpochMilli(next.get(0))));
         }
+    }
+
+    private static Reason pastRetention(Instant wholeFrom) {
+        return reason(
+                "PAST_RETENTION",
+                "the schedule's records of its fires before " + wholeFrom
+                        + " were deleted past their retention (ax.scheduler.retention.finished-jobs)",
+                null,
+                "recordsFrom",
+                wholeFrom);
     }
 
     /** The fire time within {@link #NEAR_MS} of {@code at}: a recorded one first, else the trigger's; null if none. */

@@ -95,12 +95,13 @@ public class ReportNodeStatus implements SmartLifecycle {
         row.put("heldBack", heldBack(schedules.heldBack()));
         jdbc.update(
                 "INSERT INTO ax_nodes (node_id, scanning, last_scan_at, last_fire_pass_at, reported_at, started_at,"
-                        + " pools, held_back) VALUES (:node, :scanning, " + DatabaseTime.NOW_MS + " - :scanAgo, "
-                        + DatabaseTime.NOW_MS + " - :fireAgo, " + DatabaseTime.NOW_MS + ", " + DatabaseTime.NOW_MS
-                        + " - :startedAgo, :pools, :heldBack) ON DUPLICATE KEY UPDATE scanning = VALUES(scanning),"
-                        + " last_scan_at = VALUES(last_scan_at), last_fire_pass_at = VALUES(last_fire_pass_at),"
-                        + " reported_at = VALUES(reported_at), started_at = VALUES(started_at), pools = VALUES(pools),"
-                        + " held_back = VALUES(held_back)",
+                        + " pools, held_back, reads_gaps) VALUES (:node, :scanning, " + DatabaseTime.NOW_MS
+                        + " - :scanAgo, " + DatabaseTime.NOW_MS + " - :fireAgo, " + DatabaseTime.NOW_MS + ", "
+                        + DatabaseTime.NOW_MS + " - :startedAgo, :pools, :heldBack, 1) ON DUPLICATE KEY UPDATE"
+                        + " scanning = VALUES(scanning), last_scan_at = VALUES(last_scan_at),"
+                        + " last_fire_pass_at = VALUES(last_fire_pass_at), reported_at = VALUES(reported_at),"
+                        + " started_at = VALUES(started_at), pools = VALUES(pools), held_back = VALUES(held_back),"
+                        + " reads_gaps = 1",
                 row);
     }
 

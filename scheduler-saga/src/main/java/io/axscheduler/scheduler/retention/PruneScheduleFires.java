@@ -1,5 +1,6 @@
 package io.axscheduler.scheduler.retention;
 
+import io.axscheduler.api.IsoInstants;
 import io.axscheduler.api.schedule.ScheduleArmed;
 import io.axscheduler.api.schedule.ScheduleFireQueued;
 import io.axscheduler.api.schedule.ScheduleFireSkipped;
@@ -9,10 +10,12 @@ import io.axscheduler.scheduler.SchedulerProperties;
 import io.micrometer.core.instrument.Counter;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.axonframework.common.DateTimeUtils;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.dao.PessimisticLockingFailureException;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.stereotype.Component;
@@ -23,17 +26,22 @@ import org.springframework.stereotype.Component;
  * jobs go at that age anyway. Everything else of the schedule (made, changed, paused, resumed, deleted) stays.
  * <p>
  * Only records the schedule's state no longer needs go: those before its snapshot (a load reads the snapshot and the
- * events after it) and before its newest fire, from the start of its stream up to the first event within the retention
- * (a prefix, whatever the nodes' clocks did). Should a snapshot ever not load, the events left replay to the same state:
- * each deleted record only set the next fire time and the last job, which the newest fire kept sets again, or held a
- * fire back until a later release; a schedule holding a fire back now is left alone. The sequence numbers the deleted
- * records leave free lie below the kept ones, so no append can take them.
+ * events after it), from the start of its stream up to its first event within the retention (a prefix, whatever the
+ * nodes' clocks did), but for its newest fire and its newest record of any kind. Should a snapshot ever not load, the
+ * events left replay to the same state: a record sets the next fire time (the newest record, kept, sets it last, or a
+ * change after it), a fire sets the last job (the newest fire, kept), and a held-back fire is released by a later fire;
+ * a schedule holding a fire back now, or deleted (the read model forgets its held-back fire), is left alone. The
+ * sequence numbers the deleted records leave free lie below kept ones, so no append can take them, and the store reads
+ * a stream past them ({@code JdbcEventTable}); a node of an older release would not, so nothing is deleted while the
+ * node table knows one ({@code ax_nodes.reads_gaps}).
  * <p>
  * Only schedules with a snapshot can have such records: the walk goes over the snapshots, once an hour, on the
  * retention's thread ({@link PurgeFinishedJobs}).
  */
 @Component
 public class PruneScheduleFires {
+
+    private static final Logger log = LoggerFactory.getLogger(PruneScheduleFires.class);
 
     /** The aggregate type Axon writes for a schedule: the aggregate class's simple name. */
     static final String SCHEDULE_TYPE = "Schedule";
@@ -55,6 +63,8 @@ public class PruneScheduleFires {
     /** When the next walk starts (database time). */
     private long walkAt = Long.MIN_VALUE;
 
+    private boolean toldOlderNodes;
+
     public PruneScheduleFires(NamedParameterJdbcTemplate jdbc, SchedulerProperties properties, NodeMetrics metrics) {
         this.jdbc = jdbc;
         this.settings = properties.retention();
@@ -65,25 +75,27 @@ public class PruneScheduleFires {
 
     /**
      * One check as if the database's clock read {@code nowMs}: goes on with the walk under way, or starts one when it
-     * is due ({@link PurgeFinishedJobs#REWALK} after the last began), until it has deleted {@code 4 × max-per-check}
-     * records; returns how many it deleted.
+     * is due ({@link PurgeFinishedJobs#REWALK} after the last began) and no node of an older release is known, until
+     * it has deleted {@code 4 × max-per-check} records or read 20 times as many rows; returns how many it deleted.
      */
     public synchronized int pruneOnce(long nowMs) {
         if (settings.finishedJobs().isZero()) return 0;
         if (after == null) {
-            if (nowMs < walkAt) return 0;
+            if (nowMs < walkAt || olderNodesKnown()) return 0;
             after = "";
             walkAt = nowMs + PurgeFinishedJobs.REWALK.toMillis();
         }
-        String cutoff = DateTimeUtils.formatInstant(
+        String cutoff = IsoInstants.millis(
                 Instant.ofEpochMilli(nowMs - settings.finishedJobs().toMillis()));
-        Budget budget = new Budget(4 * settings.maxPerCheck());
-        while (budget.left > 0) {
+        long deletes = 4L * settings.maxPerCheck();
+        Budget budget = new Budget(deletes, 20 * deletes);
+        while (budget.left()) {
             List<Map<String, Object>> schedules = jdbc.queryForList(
                     "SELECT aggregateIdentifier AS id, sequenceNumber AS snapshot FROM SnapshotEventEntry"
                             + " WHERE type = :type AND aggregateIdentifier > :after"
                             + " ORDER BY aggregateIdentifier LIMIT :limit",
                     Map.of("type", SCHEDULE_TYPE, "after", after, "limit", STEP));
+            budget.reads -= schedules.size();
             for (Map<String, Object> schedule : schedules) {
                 String id = (String) schedule.get("id");
                 boolean done;
@@ -104,42 +116,64 @@ public class PruneScheduleFires {
         return counted(budget.deleted);
     }
 
-    /** What one check may still delete (counted whether this node or another deleted them), and what it did. */
-    private static final class Budget {
-        int left;
-        int deleted;
-
-        Budget(int left) {
-            this.left = left;
+    /** A node row written by an older release: one that would stop reading a schedule at a gap. */
+    private boolean olderNodesKnown() {
+        List<String> older = jdbc.queryForList(
+                "SELECT node_id FROM ax_nodes WHERE reads_gaps = 0 ORDER BY node_id LIMIT 5", Map.of(), String.class);
+        if (older.isEmpty()) return false;
+        if (!toldOlderNodes) {
+            toldOlderNodes = true;
+            log.info(
+                    "schedules' old fire records are kept while the node table knows nodes of an older release {}"
+                            + " (a node silent for a day is forgotten)",
+                    older);
         }
+        return true;
     }
 
-    private int counted(int deleted) {
+    private int counted(long deleted) {
         pruned.increment(deleted);
-        return deleted;
+        return (int) deleted;
+    }
+
+    /** What one check may still delete (counted whether this node or another deleted them) and read. */
+    private static final class Budget {
+        long deletes;
+        long reads;
+        long deleted;
+
+        Budget(long deletes, long reads) {
+            this.deletes = deletes;
+            this.reads = reads;
+        }
+
+        boolean left() {
+            return deletes > 0 && reads > 0;
+        }
     }
 
     /** Deletes the schedule's old fire records within the budget; false when the budget ran out first. */
     private boolean prune(String id, long snapshot, String cutoff, Budget budget) {
+        if (!budget.left()) return false;
         Map<String, Object> byId = Map.of("id", id);
-        List<Long> queued = jdbc.queryForList(
-                "SELECT COALESCE(queued_fire_at, -1) FROM schedules WHERE schedule_id = :id", byId, Long.class);
+        List<String> states = jdbc.queryForList(
+                "SELECT state FROM schedules WHERE schedule_id = :id AND queued_fire_at IS NULL", byId, String.class);
         // a fire held back now: its record stays until it is released (and may be old)
-        if (queued.isEmpty() || queued.get(0) != -1) return true;
-        List<Long> newestFire = jdbc.queryForList(
-                "SELECT sequenceNumber FROM DomainEventEntry WHERE aggregateIdentifier = :id AND payloadType = :fired"
-                        + " ORDER BY sequenceNumber DESC LIMIT 1",
-                Map.of("id", id, "fired", ScheduleFired.class.getName()),
-                Long.class);
-        if (newestFire.isEmpty()) return true;
-        long below = Math.min(snapshot, newestFire.get(0));
+        if (states.isEmpty() || states.get(0).equals("DELETED")) return true;
+        Long newestFire = newest(id, Set.of(ScheduleFired.class.getName()));
+        Long newestRecord = newest(id, FIRE_RECORDS);
+        budget.reads -= 2;
+        if (newestRecord == null) return true;
+        Set<Long> kept = new HashSet<>(List.of(newestRecord));
+        if (newestFire != null) kept.add(newestFire);
         long from = 0;
-        while (budget.left > 0) {
+        while (budget.left()) {
             List<Map<String, Object>> events = jdbc.queryForList(
                     "SELECT sequenceNumber, timeStamp, payloadType FROM DomainEventEntry"
                             + " WHERE aggregateIdentifier = :id AND sequenceNumber >= :from AND sequenceNumber < :below"
                             + " ORDER BY sequenceNumber LIMIT :limit",
-                    Map.of("id", id, "from", from, "below", below, "limit", STEP));
+                    Map.of("id", id, "from", from, "below", snapshot, "limit", STEP));
+            budget.reads -= events.size();
             List<Long> going = new ArrayList<>();
             boolean reachedRetention = false;
             for (Map<String, Object> event : events) {
@@ -147,12 +181,13 @@ public class PruneScheduleFires {
                     reachedRetention = true;
                     break;
                 }
-                if (FIRE_RECORDS.contains((String) event.get("payloadType")))
-                    going.add(((Number) event.get("sequenceNumber")).longValue());
+                long sequence = ((Number) event.get("sequenceNumber")).longValue();
+                if (FIRE_RECORDS.contains((String) event.get("payloadType")) && !kept.contains(sequence))
+                    going.add(sequence);
             }
-            if (going.size() > budget.left) {
+            if (going.size() > budget.deletes) {
                 // the rest of this schedule at the next check
-                delete(id, going.subList(0, budget.left), budget);
+                delete(id, going.subList(0, (int) budget.deletes), budget);
                 return false;
             }
             delete(id, going, budget);
@@ -162,11 +197,21 @@ public class PruneScheduleFires {
         return false;
     }
 
+    /** The sequence number of the schedule's newest event of these types; null if none. */
+    private Long newest(String id, Set<String> types) {
+        List<Long> newest = jdbc.queryForList(
+                "SELECT sequenceNumber FROM DomainEventEntry WHERE aggregateIdentifier = :id AND payloadType IN (:types)"
+                        + " ORDER BY sequenceNumber DESC LIMIT 1",
+                Map.of("id", id, "types", types),
+                Long.class);
+        return newest.isEmpty() ? null : newest.get(0);
+    }
+
     private void delete(String id, List<Long> sequenceNumbers, Budget budget) {
         if (sequenceNumbers.isEmpty()) return;
         budget.deleted += jdbc.update(
                 "DELETE FROM DomainEventEntry WHERE aggregateIdentifier = :id AND sequenceNumber IN (:seqs)",
                 Map.of("id", id, "seqs", sequenceNumbers));
-        budget.left -= sequenceNumbers.size();
+        budget.deletes -= sequenceNumbers.size();
     }
 }
