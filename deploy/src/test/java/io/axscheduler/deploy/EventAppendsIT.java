@@ -150,7 +150,6 @@ class EventAppendsIT {
                 .isEqualTo(millisecond);
     }
 
-    /** Appends {@code events} in a transaction and answers how many INSERTs its connection ran for them. */
     @Test
     void an_aggregates_stream_reads_past_gaps_in_its_sequence_numbers() {
         // what the retention leaves of a schedule: its creation, a gap of records deleted, its recent events
@@ -169,6 +168,7 @@ class EventAppendsIT {
         assertThat(engine.lastSequenceNumberFor("thinned")).contains(5_000L);
     }
 
+    /** Appends {@code events} in a transaction and answers how many INSERTs its connection ran for them. */
     private static long insertsToAppend(List<DomainEventMessage<?>> events) {
         return transaction.execute(tx -> {
             long before = insertsOfThisConnection();

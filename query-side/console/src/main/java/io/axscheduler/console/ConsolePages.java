@@ -355,7 +355,7 @@ class ConsolePages {
                 : eventStore
                         .readEvents(scheduleId, start)
                         .asStream()
-                        .filter(e -> e.getSequenceNumber() <= last)
+                        .takeWhile(e -> e.getSequenceNumber() <= last)
                         .<DomainEventMessage<?>>map(e -> e)
                         .toList();
         List<HistoryEvent> events = new ArrayList<>(streams.render(tail));

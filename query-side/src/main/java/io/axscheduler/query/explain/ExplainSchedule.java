@@ -15,6 +15,7 @@ import io.axscheduler.api.schedule.SchedulePaused;
 import io.axscheduler.api.schedule.ScheduleResumed;
 import io.axscheduler.api.schedule.ScheduleUpdated;
 import io.axscheduler.api.schedule.Trigger;
+import io.axscheduler.api.schedule.TriggerType;
 import io.axscheduler.query.history.EventStreams;
 import io.axscheduler.query.metrics.SkipCause;
 import io.axscheduler.query.observe.LivenessProperties;
@@ -137,7 +138,10 @@ public class ExplainSchedule {
             // the answer, not the fire times after it
             fireTime = duePending(scheduleId, at);
         }
-        if (fireTime == null && wholeFrom != null && at.isBefore(wholeFrom)) {
+        if (fireTime == null
+                && wholeFrom != null
+                && at.isBefore(wholeFrom)
+                && (trigger.type() == TriggerType.FIXED_DELAY || trigger.type() == TriggerType.ONCE)) {
             // a fixed delay's or a once schedule's fire times are only in its records
             return new ScheduleExplanation(scheduleId, at, null, List.of(pastRetention(wholeFrom)));
         }

@@ -29,8 +29,9 @@ import org.springframework.stereotype.Component;
  * events after it), from the start of its stream up to its first event within the retention (a prefix, whatever the
  * nodes' clocks did), but for its newest fire and its newest record of any kind. Should a snapshot ever not load, the
  * events left replay to the same state: a record sets the next fire time (the newest record, kept, sets it last, or a
- * change after it), a fire sets the last job (the newest fire, kept), and a held-back fire is released by a later fire;
- * a schedule holding a fire back now, or deleted (the read model forgets its held-back fire), is left alone. The
+ * change after it), a fire sets the last job (the newest fire, kept), and a held-back fire is released by a later fire
+ * of kind {@code QUEUED}; a schedule holding a fire back now is left alone. A deleted schedule takes no command but its
+ * deletion again: all of its old records go. The
  * sequence numbers the deleted records leave free lie below kept ones, so no append can take them, and the store reads
  * a stream past them ({@code JdbcEventTable}); a node of an older release would not, so nothing is deleted while the
  * node table knows one ({@code ax_nodes.reads_gaps}).
@@ -76,19 +77,23 @@ public class PruneScheduleFires {
     /**
      * One check as if the database's clock read {@code nowMs}: goes on with the walk under way, or starts one when it
      * is due ({@link PurgeFinishedJobs#REWALK} after the last began) and no node of an older release is known, until
-     * it has deleted {@code 4 × max-per-check} records or read 20 times as many rows; returns how many it deleted.
+     * it has deleted {@code 4 × max-per-check} records or read 20 times as many rows (10,000 at least); returns how
+     * many it deleted.
      */
     public synchronized int pruneOnce(long nowMs) {
         if (settings.finishedJobs().isZero()) return 0;
+        if (after == null && nowMs < walkAt) return 0;
+        // at every check: a node of an older release may join a walk under way
+        if (olderNodesKnown()) return 0;
         if (after == null) {
-            if (nowMs < walkAt || olderNodesKnown()) return 0;
             after = "";
             walkAt = nowMs + PurgeFinishedJobs.REWALK.toMillis();
         }
         String cutoff = IsoInstants.millis(
                 Instant.ofEpochMilli(nowMs - settings.finishedJobs().toMillis()));
         long deletes = 4L * settings.maxPerCheck();
-        Budget budget = new Budget(deletes, 20 * deletes);
+        // rows read at least enough for a page of schedules and a schedule's kept records, however small the deletes
+        Budget budget = new Budget(deletes, Math.max(20 * deletes, 10_000));
         while (budget.left()) {
             List<Map<String, Object>> schedules = jdbc.queryForList(
                     "SELECT aggregateIdentifier AS id, sequenceNumber AS snapshot FROM SnapshotEventEntry"
@@ -156,16 +161,22 @@ public class PruneScheduleFires {
     private boolean prune(String id, long snapshot, String cutoff, Budget budget) {
         if (!budget.left()) return false;
         Map<String, Object> byId = Map.of("id", id);
-        List<String> states = jdbc.queryForList(
-                "SELECT state FROM schedules WHERE schedule_id = :id AND queued_fire_at IS NULL", byId, String.class);
-        // a fire held back now: its record stays until it is released (and may be old)
-        if (states.isEmpty() || states.get(0).equals("DELETED")) return true;
-        Long newestFire = newest(id, Set.of(ScheduleFired.class.getName()));
-        Long newestRecord = newest(id, FIRE_RECORDS);
-        budget.reads -= 2;
-        if (newestRecord == null) return true;
-        Set<Long> kept = new HashSet<>(List.of(newestRecord));
-        if (newestFire != null) kept.add(newestFire);
+        List<Map<String, Object>> states =
+                jdbc.queryForList("SELECT state, queued_fire_at FROM schedules WHERE schedule_id = :id", byId);
+        if (states.isEmpty()) return true;
+        Set<Long> kept = new HashSet<>();
+        // a deleted schedule takes no command but its deletion again, which its deletion event (kept) answers: all of
+        // its old records go
+        if (!"DELETED".equals(states.get(0).get("state"))) {
+            // a fire held back now: its record stays until it is released (and may be old)
+            if (states.get(0).get("queued_fire_at") != null) return true;
+            Long newestFire = newest(id, Set.of(ScheduleFired.class.getName()));
+            Long newestRecord = newest(id, FIRE_RECORDS);
+            budget.reads -= 2;
+            if (newestRecord == null) return true;
+            kept.add(newestRecord);
+            if (newestFire != null) kept.add(newestFire);
+        }
         long from = 0;
         while (budget.left()) {
             List<Map<String, Object>> events = jdbc.queryForList(
