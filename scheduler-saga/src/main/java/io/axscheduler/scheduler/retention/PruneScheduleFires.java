@@ -93,7 +93,7 @@ public class PruneScheduleFires {
                 Instant.ofEpochMilli(nowMs - settings.finishedJobs().toMillis()));
         long deletes = 4L * settings.maxPerCheck();
         // rows read at least enough for a page of schedules and a schedule's kept records, however small the deletes
-        Budget budget = new Budget(deletes, Math.max(20 * deletes, 10_000));
+        CheckBudget budget = new CheckBudget(deletes, Math.max(20 * deletes, 10_000));
         while (budget.left()) {
             List<Map<String, Object>> schedules = jdbc.queryForList(
                     "SELECT aggregateIdentifier AS id, sequenceNumber AS snapshot FROM SnapshotEventEntry"
@@ -141,24 +141,8 @@ public class PruneScheduleFires {
         return (int) deleted;
     }
 
-    /** What one check may still delete (counted whether this node or another deleted them) and read. */
-    private static final class Budget {
-        long deletes;
-        long reads;
-        long deleted;
-
-        Budget(long deletes, long reads) {
-            this.deletes = deletes;
-            this.reads = reads;
-        }
-
-        boolean left() {
-            return deletes > 0 && reads > 0;
-        }
-    }
-
     /** Deletes the schedule's old fire records within the budget; false when the budget ran out first. */
-    private boolean prune(String id, long snapshot, String cutoff, Budget budget) {
+    private boolean prune(String id, long snapshot, String cutoff, CheckBudget budget) {
         if (!budget.left()) return false;
         Map<String, Object> byId = Map.of("id", id);
         List<Map<String, Object>> states =
@@ -218,7 +202,7 @@ public class PruneScheduleFires {
         return newest.isEmpty() ? null : newest.get(0);
     }
 
-    private void delete(String id, List<Long> sequenceNumbers, Budget budget) {
+    private void delete(String id, List<Long> sequenceNumbers, CheckBudget budget) {
         if (sequenceNumbers.isEmpty()) return;
         budget.deleted += jdbc.update(
                 "DELETE FROM DomainEventEntry WHERE aggregateIdentifier = :id AND sequenceNumber IN (:seqs)",

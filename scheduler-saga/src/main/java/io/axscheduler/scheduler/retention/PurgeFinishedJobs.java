@@ -168,29 +168,14 @@ public class PurgeFinishedJobs implements SmartInitializingSingleton, Disposable
     public synchronized int purgeOnce(long nowMs) {
         if (settings.finishedJobs().isZero()) return 0;
         long before = nowMs - settings.finishedJobs().toMillis();
-        Budget budget = new Budget(settings.maxPerCheck(), 20L * settings.maxPerCheck());
-        int deleted = walk(byEnd, before, budget);
+        CheckBudget budget = new CheckBudget(settings.maxPerCheck(), 20L * settings.maxPerCheck());
+        walk(byEnd, before, budget);
         if (byCreation.done && nowMs >= rewalkAt) {
             byCreation.restart();
             rewalkAt = nowMs + REWALK.toMillis();
         }
-        if (!byCreation.done) deleted += walk(byCreation, before, budget);
-        return deleted;
-    }
-
-    /** What one check may still delete and walk. */
-    private static final class Budget {
-        int deletes;
-        long rows;
-
-        Budget(int deletes, long rows) {
-            this.deletes = deletes;
-            this.rows = rows;
-        }
-
-        boolean left() {
-            return deletes > 0 && rows > 0;
-        }
+        if (!byCreation.done) walk(byCreation, before, budget);
+        return (int) budget.deleted;
     }
 
     /** A walk over job_queue by one column, and where it stands. */
@@ -212,8 +197,7 @@ public class PurgeFinishedJobs implements SmartInitializingSingleton, Disposable
         }
     }
 
-    private int walk(Walk walk, long before, Budget budget) {
-        int deleted = 0;
+    private void walk(Walk walk, long before, CheckBudget budget) {
         // the first row this walk meant to delete but found locked or changed; MAX_VALUE: none
         long revisitAt = Long.MAX_VALUE;
         try {
@@ -227,7 +211,7 @@ public class PurgeFinishedJobs implements SmartInitializingSingleton, Disposable
                                 "before", before,
                                 "sagaType", LIFECYCLE_SAGA_TYPE,
                                 "limit", limit));
-                budget.rows -= rows.size();
+                budget.reads -= rows.size();
                 List<String> going = new ArrayList<>();
                 for (Map<String, Object> row : rows)
                     if (((Number) row.get("goes")).intValue() == 1) going.add((String) row.get("job_id"));
@@ -242,7 +226,7 @@ public class PurgeFinishedJobs implements SmartInitializingSingleton, Disposable
                         revisitAt = Math.min(revisitAt, ((Number) rows.get(0).get("walked_at")).longValue());
                         break;
                     }
-                    deleted += gone.size();
+                    budget.deleted += gone.size();
                     budget.deletes -= gone.size();
                     purged.increment(gone.size());
                     // one locked by a re-run or another node: the next check walks from it again
@@ -272,7 +256,6 @@ public class PurgeFinishedJobs implements SmartInitializingSingleton, Disposable
                 walk.done = false;
             }
         }
-        return deleted;
     }
 
     /**
