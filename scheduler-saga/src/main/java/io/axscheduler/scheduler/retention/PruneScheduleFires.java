@@ -37,7 +37,7 @@ import org.springframework.stereotype.Component;
  * node table knows one ({@code ax_nodes.reads_gaps}).
  * <p>
  * Only schedules with a snapshot can have such records: the walk goes over the snapshots, once an hour, on the
- * retention's thread ({@link PurgeFinishedJobs}).
+ * retention's thread ({@link RetentionChecks}).
  */
 @Component
 public class PruneScheduleFires {

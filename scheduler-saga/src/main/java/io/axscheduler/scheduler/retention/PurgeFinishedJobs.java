@@ -10,14 +10,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.beans.factory.DisposableBean;
-import org.springframework.beans.factory.SmartInitializingSingleton;
-import org.springframework.core.NestedExceptionUtils;
 import org.springframework.dao.PessimisticLockingFailureException;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.stereotype.Component;
@@ -32,7 +26,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * What is kept past the retention: a job that may still move (waiting, running, or failed with a retry to come), a
  * job whose lifecycle saga has not seen it end yet, and the last job (which the overlap policies and fixed-delay
  * schedules read) and the newest one of a schedule that is not deleted. A schedule's records of its fires go at the
- * same age, behind its snapshot ({@link PruneScheduleFires}, at each check after the jobs).
+ * same age, behind its snapshot ({@link PruneScheduleFires}); {@link RetentionChecks} runs both.
  * <p>
  * The only command an ended job takes is an operator's re-run: it locks the job's job_queue row before it appends
  * (command-side's {@code KeptJobs}), and a batch here locks its rows before deleting anything, skipping locked ones.
@@ -45,7 +39,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * never saw.
  */
 @Component
-public class PurgeFinishedJobs implements SmartInitializingSingleton, DisposableBean {
+public class PurgeFinishedJobs {
 
     private static final Logger log = LoggerFactory.getLogger(PurgeFinishedJobs.class);
 
@@ -83,7 +77,6 @@ public class PurgeFinishedJobs implements SmartInitializingSingleton, Disposable
     private final DatabaseTime databaseTime;
     private final SchedulerProperties.Retention settings;
     private final Counter purged;
-    private final PruneScheduleFires fires;
     /** Every job in the order it ended: goes on from where it stopped, for as long as the node runs. */
     private final Walk byEnd = new Walk("ended_at", "job_queue_ended");
     /** Every job made before the retention, in the order made: from the oldest at the first check, then hourly. */
@@ -96,63 +89,14 @@ public class PurgeFinishedJobs implements SmartInitializingSingleton, Disposable
             TransactionTemplate transaction,
             DatabaseTime databaseTime,
             SchedulerProperties properties,
-            NodeMetrics metrics,
-            PruneScheduleFires fires) {
+            NodeMetrics metrics) {
         this.jdbc = jdbc;
-        this.fires = fires;
         this.transaction = transaction;
         this.databaseTime = databaseTime;
         this.settings = properties.retention();
         this.purged = Counter.builder("ax.jobs.purged")
                 .description("ended jobs this node deleted past ax.scheduler.retention.finished-jobs")
                 .register(metrics.registry());
-    }
-
-    /**
-     * A thread of its own: a check may take a minute with a backlog, and the node's two shared scheduling threads run
-     * the lease expiry and cancel watch every second or two.
-     */
-    private ScheduledExecutorService checks;
-
-    @Override
-    public synchronized void afterSingletonsInstantiated() {
-        if (settings.finishedJobs().isZero() || checks != null) return;
-        checks = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "ax-retention");
-            t.setDaemon(true);
-            return t;
-        });
-        checks.scheduleWithFixedDelay(this::check, settings.checkMs(), settings.checkMs(), TimeUnit.MILLISECONDS);
-    }
-
-    @Override
-    public synchronized void destroy() {
-        // a batch cut off mid-transaction rolls back whole
-        if (checks != null) checks.shutdownNow();
-    }
-
-    void check() {
-        try {
-            int n = purgeOnce();
-            if (n > 0) log.info("ended jobs deleted past their retention of {}: {}", settings.finishedJobs(), n);
-        } catch (RuntimeException e) {
-            // the cause alone: Spring's own message repeats the statement, with a placeholder for each id of a batch
-            log.warn(
-                    "deleting ended jobs past their retention failed; tried again at the next check: {}",
-                    NestedExceptionUtils.getMostSpecificCause(e).toString());
-        }
-        try {
-            int n = fires.pruneOnce(databaseTime.nowMs());
-            if (n > 0)
-                log.info(
-                        "records of schedules' fires deleted past their retention of {}: {}",
-                        settings.finishedJobs(),
-                        n);
-        } catch (RuntimeException e) {
-            log.warn(
-                    "deleting schedules' fire records past their retention failed; tried again at the next check: {}",
-                    NestedExceptionUtils.getMostSpecificCause(e).toString());
-        }
     }
 
     /** One check at the database's time: see {@link #purgeOnce(long)}. */
