@@ -273,7 +273,8 @@ public final class JdbcEventTable extends JdbcEventStorageEngine {
      * so a stream the retention thinned (a schedule's old fire records deleted, see {@code PruneScheduleFires}) would
      * end at its first gap of a batch or more: a replay would miss every later event, and a command decided on that
      * would append inside the gap, where no unique key refuses it. An empty window is followed by a look for the next
-     * sequence number (one lookup in the index; none at the stream's end): Axon's window query stays as it is, which
+     * sequence number, one probe of the unique key; every read of a stream ends with an empty window, so a load from the
+     * store costs that one query more, found or not. Axon's window query stays as it is, which
      * MariaDB runs as a range of the unique key (a query by {@code >= ? … LIMIT} was read as a scan of the aggregate's
      * index entries from its first, seven times slower to replay 200,000 events).
      */
