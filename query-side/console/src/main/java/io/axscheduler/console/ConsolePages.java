@@ -339,14 +339,7 @@ class ConsolePages {
             }
         }
         // the page's oldest event: the retention leaves gaps in a schedule's sequence numbers (its old fire records)
-        Long oldest = end < 0
-                ? null
-                : jdbc.queryForObject(
-                        "SELECT MIN(sequenceNumber) FROM (SELECT sequenceNumber FROM DomainEventEntry"
-                                + " WHERE aggregateIdentifier = :id AND sequenceNumber <= :end"
-                                + " ORDER BY sequenceNumber DESC LIMIT :size) page",
-                        Map.of("id", scheduleId, "end", end, "size", SCHEDULE_EVENTS_PAGE),
-                        Long.class);
+        Long oldest = end < 0 ? null : streams.oldestOfNewest(scheduleId, end, SCHEDULE_EVENTS_PAGE);
         long start = oldest == null ? 0 : oldest;
         long last = end;
         // the newest page of the schedule's stream only: a schedule firing every minute has 1,440 events a day

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import org.axonframework.eventhandling.DomainEventMessage;
 import org.axonframework.eventsourcing.eventstore.EventStore;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.stereotype.Component;
 
 /**
@@ -21,10 +22,37 @@ public class EventStreams {
 
     private final EventStore eventStore;
     private final ObjectMapper objectMapper;
+    private final NamedParameterJdbcTemplate jdbc;
 
-    public EventStreams(EventStore eventStore, ObjectMapper objectMapper) {
+    public EventStreams(EventStore eventStore, ObjectMapper objectMapper, NamedParameterJdbcTemplate jdbc) {
         this.eventStore = eventStore;
         this.objectMapper = objectMapper;
+        this.jdbc = jdbc;
+    }
+
+    /*
+     * Pages are counted in events, not sequence numbers: the retention leaves gaps in a schedule's sequence numbers
+     * (its old fire records), and the store's API reads from a sequence number only. These find where a page begins.
+     */
+
+    /** The sequence number of the stream's event {@code offset} (from 0, in order); null past its end. */
+    public Long sequenceAt(String id, long offset) {
+        List<Long> found = jdbc.queryForList(
+                "SELECT sequenceNumber FROM DomainEventEntry WHERE aggregateIdentifier = :id"
+                        + " ORDER BY sequenceNumber LIMIT 1 OFFSET :offset",
+                Map.of("id", id, "offset", offset),
+                Long.class);
+        return found.isEmpty() ? null : found.get(0);
+    }
+
+    /** The sequence number of the oldest of the stream's {@code count} newest events up to {@code last}; null if none. */
+    public Long oldestOfNewest(String id, long last, int count) {
+        return jdbc.queryForObject(
+                "SELECT MIN(sequenceNumber) FROM (SELECT sequenceNumber FROM DomainEventEntry"
+                        + " WHERE aggregateIdentifier = :id AND sequenceNumber <= :last"
+                        + " ORDER BY sequenceNumber DESC LIMIT :count) page",
+                Map.of("id", id, "last", last, "count", count),
+                Long.class);
     }
 
     /**

@@ -3,9 +3,7 @@ package io.axscheduler.query.schedule;
 import io.axscheduler.api.schedule.ScheduleCreated;
 import io.axscheduler.query.history.EventStreams;
 import java.util.List;
-import java.util.Map;
 import org.axonframework.eventhandling.DomainEventMessage;
-import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.stereotype.Component;
 
 /** Replays a schedule's stream from the event store: every edit, pause, fire and skip, with who and where. */
@@ -13,11 +11,9 @@ import org.springframework.stereotype.Component;
 public class ScheduleHistory {
 
     private final EventStreams streams;
-    private final NamedParameterJdbcTemplate jdbc;
 
-    public ScheduleHistory(EventStreams streams, NamedParameterJdbcTemplate jdbc) {
+    public ScheduleHistory(EventStreams streams) {
         this.streams = streams;
-        this.jdbc = jdbc;
     }
 
     public static final int DEFAULT_SIZE = 100;
@@ -28,13 +24,9 @@ public class ScheduleHistory {
      * in events, not sequence numbers: the retention leaves gaps in a schedule's (its old fire records).
      */
     public ScheduleHistoryView replay(String scheduleId, int page, int size) {
-        List<Long> first = jdbc.queryForList(
-                "SELECT sequenceNumber FROM DomainEventEntry WHERE aggregateIdentifier = :id"
-                        + " ORDER BY sequenceNumber LIMIT 1 OFFSET :skip",
-                Map.of("id", scheduleId, "skip", (long) page * size),
-                Long.class);
+        Long first = streams.sequenceAt(scheduleId, (long) page * size);
         // past the end: a page that reads nothing (an unknown schedule is still a 404)
-        long from = first.isEmpty() ? Long.MAX_VALUE : first.get(0);
+        long from = first == null ? Long.MAX_VALUE : first;
         List<DomainEventMessage<?>> events =
                 streams.readPage("schedule", scheduleId, ScheduleCreated.class, from, size + 1);
         boolean hasMore = events.size() > size;

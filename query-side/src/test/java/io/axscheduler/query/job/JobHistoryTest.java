@@ -37,7 +37,8 @@ class JobHistoryTest {
     @BeforeEach
     void setUp() {
         eventStore = EmbeddedEventStore.builder().storageEngine(storage).build();
-        history = new JobHistory(new EventStreams(eventStore, objectMapper));
+        history =
+                new JobHistory(new EventStreams(eventStore, objectMapper, null)); // a job's history pages by no offset
         append(
                 JOB_ID,
                 0,
