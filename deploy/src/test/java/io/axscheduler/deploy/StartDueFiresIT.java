@@ -3,7 +3,10 @@ package io.axscheduler.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.axscheduler.command.AggregateCaches;
+import io.axscheduler.command.AggregateLocks;
 import io.axscheduler.scheduler.NodeMetrics;
+import io.axscheduler.scheduler.claim.ClaimDueJobs;
 import io.axscheduler.scheduler.fire.FireDueSchedules;
 import io.axscheduler.scheduler.fire.ScanSchedules;
 import io.axscheduler.scheduler.run.JobExecutors;
@@ -14,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.axonframework.common.lock.Lock;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -23,8 +27,8 @@ import org.springframework.transaction.support.TransactionTemplate;
  * A schedule fire whose job is already due when it is made, of a type this node's pools run, is claimed and started
  * in the fire's own transaction: the row is inserted running and no claim pass takes it. A fire made ahead of its
  * time, or one whose pool has no free slot, is left to the claim scan; a fire rolled back gives its slot back. The
- * schedule scan is paused and the test fires by hand; the job scan runs. One thread per type, so one running job
- * fills a pool.
+ * schedule scan is paused and the test fires by hand; the job scan runs, only when woken. One thread per type, so one
+ * running job fills a pool. A job skipped because its aggregate was busy is tried again at once.
  */
 class StartDueFiresIT {
 
@@ -172,6 +176,34 @@ class StartDueFiresIT {
         String jobId = (String) jobRow(scheduleId).get("job_id");
         assertThat(count("ax.fires.started")).isEqualTo(startedBefore);
         node.api.awaitStatus(jobId, "SUCCEEDED");
+        assertThat(eventTypes(jobId)).containsExactly("JobCreated", "JobClaimed", "JobStarted", "JobSucceeded");
+    }
+
+    /**
+     * The command that made a job holds its aggregate until its unit of work is cleaned up, after the commit that
+     * wakes the scan: under load the woken pass finds the job busy and skips it. It is tried again 50 ms later, not
+     * at the next tick (30 s here).
+     */
+    @Test
+    void a_job_skipped_as_busy_at_its_claim_is_tried_again_at_once_not_at_the_next_tick() {
+        awaitFreeSlot("noop");
+        String jobId = node.api.submit("{\"jobType\":\"noop\",\"delayMs\":1500}");
+        Instant due = Instant.parse(node.api.get("/api/v1/jobs/" + jobId).text("runAt"));
+        long claimsBefore = node.bean(ClaimDueJobs.class).transactions();
+        Lock held = node.bean(AggregateCaches.JOB_LOCKS, AggregateLocks.class).obtainLock(jobId);
+        try {
+            Await.until(Duration.ofSeconds(10), () -> Instant.now().isAfter(due.plusMillis(300)), () -> "clock");
+            // the pass woken for it ran and left it
+            assertThat(node.bean(ClaimDueJobs.class).transactions()).isGreaterThan(claimsBefore);
+            assertThat(node.api.get("/api/v1/jobs/" + jobId).text("status")).isEqualTo("WAITING");
+        } finally {
+            held.release();
+        }
+        Await.until(
+                Duration.ofSeconds(10),
+                () -> "SUCCEEDED".equals(node.api.get("/api/v1/jobs/" + jobId).text("status")),
+                () -> "not run 10 s after its aggregate was free: "
+                        + node.api.get("/api/v1/jobs/" + jobId).body());
         assertThat(eventTypes(jobId)).containsExactly("JobCreated", "JobClaimed", "JobStarted", "JobSucceeded");
     }
 

@@ -61,6 +61,7 @@ public class ClaimDueJobs {
 
     private final DrainedLanes drainedLanes = new DrainedLanes();
     private final AtomicLong transactions = new AtomicLong();
+    private volatile Runnable onLeftBusy = () -> {};
     private final Clock clock;
 
     public ClaimDueJobs(
@@ -116,6 +117,7 @@ public class ClaimDueJobs {
         transactions.incrementAndGet();
         // which lanes came back short is only known to be true once the batch commits
         Map<DrainedLanes.Lane, Boolean> cameBackShort = new HashMap<>();
+        boolean[] leftBusy = {false};
         List<ClaimedJob> claimed = transaction.execute(tx -> {
             Map<String, ClaimedJob> chosen = new LinkedHashMap<>();
             for (Map.Entry<String, Integer> type : freeSlots.entrySet()) {
@@ -153,16 +155,27 @@ public class ClaimDueJobs {
                         .filter(Objects::nonNull)
                         .findFirst()
                         .orElse(null);
-                if (refusal != null && refusal.startsWith(JobCommandBatch.BUSY))
+                if (refusal != null && refusal.startsWith(JobCommandBatch.BUSY)) {
+                    leftBusy[0] = true;
                     log.debug("job {} left for a later pass: {}", job.jobId(), refusal);
-                else if (refusal != null)
+                } else if (refusal != null)
                     log.warn("job_queue offered job {} but the job refused the claim: {}", job.jobId(), refusal);
                 else accepted.add(inProcess.contains(job.jobId()) ? job.startedHere() : job);
             }
             return accepted;
         });
         drainedLanes.afterPass(cameBackShort, passStart, clock.millis() + settings.minIntervalMs());
+        if (leftBusy[0]) onLeftBusy.run();
         return claimed;
+    }
+
+    /**
+     * Called after a claim that left a due job behind because its aggregate was busy with another command (see
+     * {@code AggregateLocks}): typically the command that made the job, still releasing its lock after the commit
+     * that woke the scan. Its lane came back full, so nothing else would bring a pass before the next tick.
+     */
+    public void onJobsLeftBusy(Runnable listener) {
+        this.onLeftBusy = listener;
     }
 
     /**

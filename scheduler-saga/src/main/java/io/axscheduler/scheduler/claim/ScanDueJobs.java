@@ -33,6 +33,12 @@ public class ScanDueJobs implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(ScanDueJobs.class);
 
+    /**
+     * How long after a pass that skipped a busy job the next one runs: a pass every 50 ms at most for as long as the
+     * job stays busy.
+     */
+    static final long BUSY_RETRY_MS = 50;
+
     private final ClaimDueJobs claimDueJobs;
     private final JobExecutors executors;
     private final RemoteLanes remoteLanes;
@@ -84,6 +90,8 @@ public class ScanDueJobs implements SmartLifecycle {
         outcomes.onWritten(() -> {
             if (waitingForOutcomes) wake();
         });
+        // a job skipped as busy is usually free a moment later: try again then, not a whole pause later
+        claimDueJobs.onJobsLeftBusy(() -> thread.wakeAt(clock.millis() + BUSY_RETRY_MS));
     }
 
     /** Scan now rather than at the next tick. */
