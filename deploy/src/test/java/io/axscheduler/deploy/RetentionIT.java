@@ -2,10 +2,15 @@ package io.axscheduler.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.axscheduler.api.alert.AlertType;
+import io.axscheduler.api.alert.RaiseAlert;
+import io.axscheduler.api.alert.ResolveAlert;
 import io.axscheduler.command.AggregateCaches;
 import io.axscheduler.command.CommittedOnlyCache;
+import io.axscheduler.scheduler.NodeMetrics;
 import io.axscheduler.scheduler.retention.PruneScheduleFires;
 import io.axscheduler.scheduler.retention.PurgeFinishedJobs;
+import io.axscheduler.scheduler.retention.PurgeResolvedAlerts;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.time.Duration;
@@ -14,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -440,6 +446,69 @@ class RetentionIT {
             // a check later its end is that old too: deleted then, not at the next walk from the oldest job
             assertThat(purge.purgeOnce(ended + retention + 1_000)).isEqualTo(1);
             assertThat(node.api.get("/api/v1/jobs/" + job).status()).isEqualTo(404);
+        }
+    }
+
+    /**
+     * A resolved alert goes with its events, row and notification rows once resolved longer ago than the retention and
+     * the rate window both (the rule's limit counts the window's raises); a firing one stays whatever its age. The
+     * evaluator is off, so the test's alerts stay as it leaves them.
+     */
+    @Test
+    void resolved_alerts_past_the_retention_and_the_rate_window_are_deleted_and_firing_ones_stay() {
+        String db = TestDatabase.freshDatabase("retention_alerts");
+        Map<String, String> settings = new HashMap<>(SETTINGS);
+        settings.put("ax.alerts.enabled", "false");
+        settings.put("ax.alerts.rate-limit.window-ms", "10800000");
+        try (Node node = Node.start(db, "node-a", settings)) {
+            CommandGateway commands = node.bean(CommandGateway.class);
+            for (String id : List.of("alert-resolved", "alert-firing")) {
+                commands.sendAndWait(
+                        new RaiseAlert(id, "failures", AlertType.JOB_FAILED, id, "m", Map.of(), List.of("ops"), true));
+            }
+            commands.sendAndWait(new ResolveAlert("alert-resolved", "resolved"));
+            PurgeResolvedAlerts purge = node.bean(PurgeResolvedAlerts.class);
+            long now = databaseNow(node);
+            String rows = "SELECT COUNT(*) FROM alerts WHERE alert_id = ?";
+            String events = "SELECT COUNT(*) FROM DomainEventEntry WHERE aggregateIdentifier = ?";
+            String notifications = "SELECT COUNT(*) FROM alert_notifications WHERE alert_id = ?";
+            assertThat(count(node, events, "alert-resolved")).isEqualTo(2);
+            assertThat(count(node, notifications, "alert-resolved")).isEqualTo(1);
+
+            // past the retention (1h) but within the rate window (3h): kept
+            assertThat(purge.purgeOnce(now + 2 * 3_600_000)).isZero();
+            assertThat(count(node, rows, "alert-resolved")).isEqualTo(1);
+
+            // past both
+            assertThat(purge.purgeOnce(now + 4 * 3_600_000)).isEqualTo(1);
+            assertThat(count(node, rows, "alert-resolved")).isZero();
+            assertThat(count(node, events, "alert-resolved")).isZero();
+            assertThat(count(node, notifications, "alert-resolved")).isZero();
+            assertThat(node.api
+                            .get("/api/v1/alerts?state=RESOLVED")
+                            .body()
+                            .path("items")
+                            .size())
+                    .isZero();
+            // the firing one stays, with its record
+            assertThat(count(node, rows, "alert-firing")).isEqualTo(1);
+            assertThat(count(node, events, "alert-firing")).isEqualTo(1);
+            assertThat(node.api
+                            .get("/api/v1/alerts?state=FIRING")
+                            .body()
+                            .path("items")
+                            .size())
+                    .isEqualTo(1);
+            assertThat(node.bean(NodeMetrics.class)
+                            .registry()
+                            .get("ax.alerts.purged")
+                            .counter()
+                            .count())
+                    .isEqualTo(1.0);
+            // and goes once resolved and as old
+            commands.sendAndWait(new ResolveAlert("alert-firing", "resolved"));
+            assertThat(purge.purgeOnce(databaseNow(node) + 4 * 3_600_000)).isEqualTo(1);
+            assertThat(count(node, "SELECT COUNT(*) FROM alerts")).isZero();
         }
     }
 

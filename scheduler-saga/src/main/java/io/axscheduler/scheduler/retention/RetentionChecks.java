@@ -17,7 +17,8 @@ import org.springframework.stereotype.Component;
  * Runs the retention's checks every {@code ax.scheduler.retention.check-ms}, on a thread of its own: a check may take a
  * minute with a backlog, and the node's two shared scheduling threads run the lease expiry and cancel watch every
  * second or two. A check deletes the ended jobs past their retention ({@link PurgeFinishedJobs}), then the schedules'
- * fire records past it ({@link PruneScheduleFires}), both at the database's time.
+ * fire records past it ({@link PruneScheduleFires}), then the resolved alerts ({@link PurgeResolvedAlerts}), all at
+ * the database's time.
  */
 @Component
 class RetentionChecks implements SmartInitializingSingleton, DisposableBean {
@@ -26,6 +27,7 @@ class RetentionChecks implements SmartInitializingSingleton, DisposableBean {
 
     private final PurgeFinishedJobs jobs;
     private final PruneScheduleFires fires;
+    private final PurgeResolvedAlerts alerts;
     private final DatabaseTime databaseTime;
     private final SchedulerProperties.Retention settings;
     private ScheduledExecutorService checks;
@@ -33,10 +35,12 @@ class RetentionChecks implements SmartInitializingSingleton, DisposableBean {
     RetentionChecks(
             PurgeFinishedJobs jobs,
             PruneScheduleFires fires,
+            PurgeResolvedAlerts alerts,
             DatabaseTime databaseTime,
             SchedulerProperties properties) {
         this.jobs = jobs;
         this.fires = fires;
+        this.alerts = alerts;
         this.databaseTime = databaseTime;
         this.settings = properties.retention();
     }
@@ -61,6 +65,7 @@ class RetentionChecks implements SmartInitializingSingleton, DisposableBean {
     void check() {
         run("ended jobs", jobs::purgeOnce);
         run("records of schedules' fires", fires::pruneOnce);
+        run("resolved alerts", alerts::purgeOnce);
     }
 
     /** One of the check's deletions; a failure is logged and left to the next check. */
