@@ -6,9 +6,11 @@ import io.axscheduler.api.problem.IllegalTransitionException;
 import io.axscheduler.scheduler.SchedulerCommands;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.deadline.DeadlineManager;
 import org.axonframework.deadline.annotation.DeadlineHandler;
+import org.axonframework.eventhandling.Timestamp;
 import org.axonframework.modelling.saga.EndSaga;
 import org.axonframework.modelling.saga.SagaEventHandler;
 import org.axonframework.modelling.saga.SagaLifecycle;
@@ -83,18 +85,18 @@ public class JobLifecycleSaga {
 
     @EndSaga
     @SagaEventHandler(associationProperty = JOB_ID)
-    void on(JobFailed event, DeadlineManager deadlines, SchedulerCommands commands, Clock clock) {
+    void on(JobFailed event, @Timestamp Instant recordedAt, DeadlineManager deadlines, SchedulerCommands commands) {
         cancelDeadline(deadlines);
-        retryIfAllowed(event.attempt(), commands, clock);
+        retryIfAllowed(event.attempt(), recordedAt, commands);
     }
 
     @SagaEventHandler(associationProperty = JOB_ID)
-    void on(JobTimedOut event, DeadlineManager deadlines, SchedulerCommands commands, Clock clock) {
+    void on(JobTimedOut event, @Timestamp Instant recordedAt, DeadlineManager deadlines, SchedulerCommands commands) {
         if (event.phase() != TimeoutPhase.RUN) {
             return; // a lapsed claim of a later attempt: it never started, nothing of ours to end
         }
         cancelDeadline(deadlines);
-        retryIfAllowed(event.attempt(), commands, clock);
+        retryIfAllowed(event.attempt(), recordedAt, commands);
         SagaLifecycle.end();
     }
 
@@ -132,13 +134,18 @@ public class JobLifecycleSaga {
         }
     }
 
-    private void retryIfAllowed(int endedAttempt, SchedulerCommands commands, Clock clock) {
+    /**
+     * Schedules the next attempt the backoff after the end was recorded ({@code endedAt}, the event's time): the saga
+     * reads events behind their commit — seconds behind after an outage or a restart — and that lag is not the job's
+     * to wait again. A retry whose time has passed meanwhile is due at once.
+     */
+    private void retryIfAllowed(int endedAttempt, Instant endedAt, SchedulerCommands commands) {
         if (!retryPolicy.allowsRetryAfter(endedAttempt)) {
             return;
         }
         try {
             commands.sendAndWait(new ScheduleRetry(
-                    jobId, endedAttempt, clock.instant().plusMillis(retryPolicy.delayAfterAttempt(endedAttempt))));
+                    jobId, endedAttempt, endedAt.plusMillis(retryPolicy.delayAfterAttempt(endedAttempt))));
         } catch (IllegalTransitionException overtaken) {
             // an operator canceled or re-ran the job first; their decision stands
             log.debug(

@@ -168,6 +168,28 @@ class JobLifecycleSagaTest {
                 .expectDispatchedCommands(new ScheduleRetry(JOB_ID, 1, T0.plusMillis(1_234 + 1_000)));
     }
 
+    /**
+     * The saga reads events behind their commit, seconds behind after an outage or a restart: the retry is due the
+     * backoff after the failure was recorded, not after the saga read it.
+     */
+    @Test
+    void the_retry_waits_from_the_failure_however_late_the_saga_reads_it() {
+        clockAhead = Duration.ofSeconds(45);
+        fixture.givenCurrentTime(T0)
+                .andThenAPublished(started(1))
+                .whenPublishingA(failed(1))
+                .expectDispatchedCommands(new ScheduleRetry(JOB_ID, 1, T0.plusMillis(1_000)));
+    }
+
+    @Test
+    void a_timed_out_attempt_is_retried_the_backoff_after_its_time_out_was_recorded() {
+        clockAhead = Duration.ofSeconds(45);
+        fixture.givenCurrentTime(T0)
+                .andThenAPublished(started(1))
+                .whenPublishingA(new JobTimedOut(JOB_ID, 1, TimeoutPhase.RUN))
+                .expectDispatchedCommands(new ScheduleRetry(JOB_ID, 1, T0.plusMillis(1_000)));
+    }
+
     @Test
     void the_third_attempt_is_retried_after_the_third_exponential_delay() {
         fixture.givenCurrentTime(T0)
