@@ -315,6 +315,18 @@ class AlertsIT {
                 .doesNotContain("failed-ns", "depth-ns");
         assertThat(viewerOfB.get("/api/v1/alerts/rules/failed-ns").status()).isEqualTo(404);
         assertThat(viewerOfB.get("/api/v1/alerts").body().toString()).doesNotContain(failedInA, "failed-ns");
+        // the rule moved to alerts-b: the alert it raised for alerts-a still names A's job, so it stays A's to see
+        Api.Response moved = ScheduleHttp.put(
+                node.api,
+                "/api/v1/alerts/rules/failed-ns",
+                "{\"type\":\"JOB_FAILED\",\"filter\":{\"namespace\":\"alerts-b\"},\"threshold\":1,"
+                        + "\"forMs\":0,\"channels\":[\"hook\"]}");
+        assertThat(moved.status()).as(moved.body().toString()).isEqualTo(200);
+        assertThat(viewerOfB.get("/api/v1/alerts/rules").body().findValuesAsText("name"))
+                .contains("failed-ns");
+        assertThat(viewerOfB.get("/api/v1/alerts").body().toString()).doesNotContain(failedInA);
+        assertThat(viewerOfA.get("/api/v1/alerts?rule=failed-ns").body().toString())
+                .contains(failedInA);
         pausedJobScan(() -> {
             for (int i = 0; i < 5; i++) node.api.submit("{\"jobType\":\"noop\",\"namespace\":\"alerts-b\"}");
             for (int i = 0; i < 2; i++) node.api.submit("{\"jobType\":\"noop\",\"namespace\":\"alerts-a\"}");

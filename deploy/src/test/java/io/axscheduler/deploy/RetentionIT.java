@@ -463,8 +463,8 @@ class RetentionIT {
         try (Node node = Node.start(db, "node-a", settings)) {
             CommandGateway commands = node.bean(CommandGateway.class);
             for (String id : List.of("alert-resolved", "alert-firing")) {
-                commands.sendAndWait(
-                        new RaiseAlert(id, "failures", AlertType.JOB_FAILED, id, "m", Map.of(), List.of("ops"), true));
+                commands.sendAndWait(new RaiseAlert(
+                        id, "failures", AlertType.JOB_FAILED, id, "m", Map.of(), List.of("ops"), true, null));
             }
             commands.sendAndWait(new ResolveAlert("alert-resolved", "resolved"));
             PurgeResolvedAlerts purge = node.bean(PurgeResolvedAlerts.class);

@@ -7,7 +7,7 @@ import org.axonframework.modelling.command.TargetAggregateIdentifier;
 /**
  * Records that a rule's condition holds for {@code key}. {@code channels}: the channels told (the rule's channels
  * within their rate limits); {@code notified}: whether any is (false when the rate limits hold them all back: the alert
- * is on record, no one is paged for it).
+ * is on record, no one is paged for it). {@code namespace}: the rule's namespace filter as it raises (null: none).
  */
 public record RaiseAlert(
         @TargetAggregateIdentifier String alertId,
@@ -17,4 +17,5 @@ public record RaiseAlert(
         String message,
         Map<String, Object> details,
         List<String> channels,
-        boolean notified) {}
+        boolean notified,
+        String namespace) {}

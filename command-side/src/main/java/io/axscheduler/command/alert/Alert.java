@@ -42,7 +42,8 @@ class Alert {
                 c.message(),
                 c.details(),
                 c.channels() == null ? List.of() : List.copyOf(c.channels()),
-                c.notified()));
+                c.notified(),
+                c.namespace()));
     }
 
     @CommandHandler

@@ -15,7 +15,15 @@ import org.junit.jupiter.api.Test;
 class AlertTest {
 
     static final AlertRaised RAISED = new AlertRaised(
-            "a-1", "stalled", AlertType.SCANNER_STALLED, "node-1", "stalled", Map.of(), List.of("hook"), true);
+            "a-1",
+            "stalled",
+            AlertType.SCANNER_STALLED,
+            "node-1",
+            "stalled",
+            Map.of(),
+            List.of("hook"),
+            true,
+            "team-a");
 
     private FixtureConfiguration<Alert> fixture;
 
@@ -35,7 +43,8 @@ class AlertTest {
                         "stalled",
                         Map.of(),
                         List.of("hook"),
-                        true))
+                        true,
+                        "team-a"))
                 .expectEvents(RAISED);
     }
 

@@ -13,12 +13,13 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.stereotype.Component;
 
 /**
- * Alerts and alert rules as a caller may see them: an admin all, anyone else those of the rules whose namespace
- * filter names a namespace the caller sees. {@code GET /api/v1/alerts} and the console read them here.
+ * Alerts and alert rules as a caller may see them: an admin all, anyone else the rules whose namespace filter names a
+ * namespace the caller sees, and the alerts such a rule raised while it was narrowed to one. {@code GET /api/v1/alerts} and the console read them here.
  */
 @Component
 public class AlertQueries {
@@ -32,21 +33,6 @@ public class AlertQueries {
     public AlertQueries(NamedParameterJdbcTemplate jdbc, ObjectMapper json) {
         this.jdbc = jdbc;
         this.json = json;
-    }
-
-    /** The rules {@code caller} sees ({@code filter.namespace}); at most a few hundred rules exist. */
-    private List<String> visibleRules(Caller caller) {
-        List<String> names = new ArrayList<>();
-        jdbc.query("SELECT name, filter_json FROM alert_rules", Map.of(), rs -> {
-            try {
-                String namespace =
-                        json.readTree(rs.getString(2)).path("namespace").asText(null);
-                if (Access.seesAlertRule(caller, namespace)) names.add(rs.getString(1));
-            } catch (JsonProcessingException e) {
-                throw new IllegalStateException("alert_rules holds unreadable JSON", e);
-            }
-        });
-        return names;
     }
 
     /** The rules {@code caller} sees, by name: type, threshold, hold time, namespace, channels, where it comes from. */
@@ -101,19 +87,20 @@ public class AlertQueries {
             where.append(" AND state = :state");
             params.put("state", state);
             // a firing alert holds its open key, a resolved one none: the unique index on it reads the firing ones
-            // alone instead of every alert ever raised (the table is kept for good; the console asks on every refresh)
+            // alone instead of every resolved alert of the retention (the console asks on every refresh)
             if (state.equals("FIRING")) where.append(" AND open_key IS NOT NULL");
         }
         if (rule != null) {
             where.append(" AND rule = :rule");
             params.put("rule", rule);
         }
-        if (caller.namespaces(Role.VIEWER) != null) {
-            // not an admin: the alerts of the rules the caller sees, no others
-            List<String> rules = visibleRules(caller);
-            if (rules.isEmpty()) return Map.of("items", List.of());
-            where.append(" AND rule IN (:visibleRules)");
-            params.put("visibleRules", rules);
+        Set<String> namespaces = caller.namespaces(Role.VIEWER);
+        if (namespaces != null) {
+            // not an admin: the alerts raised by rules narrowed to a namespace the caller sees, whatever the rule
+            // names now (an alert names the jobs and errors of the namespace it was raised for)
+            if (namespaces.isEmpty()) return Map.of("items", List.of());
+            where.append(" AND namespace IN (:namespaces)");
+            params.put("namespaces", namespaces);
         }
         params.put("size", size);
         List<Map<String, Object>> items = jdbc.query(

@@ -61,8 +61,9 @@ public class AlertsProjection {
         jdbc.update(
                 """
                 INSERT INTO alerts (alert_id, rule, type, alert_key, state, message, details, notified, told, open_key,
-                                    raised_at)
-                VALUES (:id, :rule, :type, :key, 'FIRING', :message, :details, :notified, :told, :openKey, :at)""",
+                                    raised_at, namespace)
+                VALUES (:id, :rule, :type, :key, 'FIRING', :message, :details, :notified, :told, :openKey, :at,
+                        :namespace)""",
                 new MapSqlParameterSource()
                         .addValue("id", e.alertId())
                         .addValue("rule", e.rule())
@@ -73,7 +74,8 @@ public class AlertsProjection {
                         .addValue("notified", e.notified() ? 1 : 0)
                         .addValue("told", e.notified() ? write(told) : "[]")
                         .addValue("openKey", openKey(e.rule(), e.key()))
-                        .addValue("at", at.toEpochMilli()));
+                        .addValue("at", at.toEpochMilli())
+                        .addValue("namespace", e.namespace()));
         if (e.notified() && !told.isEmpty()) {
             jdbc.batchUpdate(
                     "INSERT INTO alert_notifications (alert_id, channel, notified_at) VALUES (:id, :channel, :at)",

@@ -295,8 +295,16 @@ public class EvaluateAlerts implements SmartLifecycle {
             jdbc.update(
                     "DELETE FROM alert_pending WHERE rule = :rule AND alert_key = :key",
                     Map.of("rule", rule.name(), "key", key));
-            commands.sendAndWait(
-                    new RaiseAlert(alertId, rule.name(), rule.type(), key, message, details, told, !told.isEmpty()));
+            commands.sendAndWait(new RaiseAlert(
+                    alertId,
+                    rule.name(),
+                    rule.type(),
+                    key,
+                    message,
+                    details,
+                    told,
+                    !told.isEmpty(),
+                    rule.filter() == null ? null : rule.filter().namespace()));
             if (!direct) submitDeliveries(alertId, rule, told, "FIRING", message, details, nowMs);
         });
         if (direct) deliverNow(alertId, rule, told, "FIRING", message, details, nowMs);
