@@ -117,7 +117,7 @@ public class ClaimDueJobs {
         transactions.incrementAndGet();
         // which lanes came back short is only known to be true once the batch commits
         Map<DrainedLanes.Lane, Boolean> cameBackShort = new HashMap<>();
-        boolean[] leftBusy = {false};
+        Set<String> leftBusy = new HashSet<>();
         List<ClaimedJob> claimed = transaction.execute(tx -> {
             Map<String, ClaimedJob> chosen = new LinkedHashMap<>();
             for (Map.Entry<String, Integer> type : freeSlots.entrySet()) {
@@ -156,7 +156,7 @@ public class ClaimDueJobs {
                         .findFirst()
                         .orElse(null);
                 if (refusal != null && refusal.startsWith(JobCommandBatch.BUSY)) {
-                    leftBusy[0] = true;
+                    leftBusy.add(job.jobType());
                     log.debug("job {} left for a later pass: {}", job.jobId(), refusal);
                 } else if (refusal != null)
                     log.warn("job_queue offered job {} but the job refused the claim: {}", job.jobId(), refusal);
@@ -165,7 +165,13 @@ public class ClaimDueJobs {
             return accepted;
         });
         drainedLanes.afterPass(cameBackShort, passStart, clock.millis() + settings.minIntervalMs());
-        if (leftBusy[0]) onLeftBusy.run();
+        if (!leftBusy.isEmpty()) {
+            // the lane may have come back short (the busy job counted among its rows) and gone quiet: the next pass
+            // must query it again
+            long now = clock.millis();
+            leftBusy.forEach(type -> drainedLanes.expect(type, now, now));
+            onLeftBusy.run();
+        }
         return claimed;
     }
 
