@@ -8,3 +8,6 @@ UPDATE alerts a JOIN alert_rules r ON r.name = a.rule
 SET a.namespace = JSON_UNQUOTE(JSON_EXTRACT(r.filter_json, '$.namespace'))
 WHERE JSON_EXTRACT(r.filter_json, '$.namespace') IS NOT NULL
   AND JSON_TYPE(JSON_EXTRACT(r.filter_json, '$.namespace')) = 'STRING';
+
+-- a viewer's alert list reads its namespaces' alerts newest first
+CREATE INDEX idx_alerts_namespace ON alerts (namespace, raised_at);
