@@ -84,7 +84,11 @@ class StartDueFiresIT {
     }
 
     private static List<String> eventTypes(String jobId) {
-        return node
+        return eventTypes(node, jobId);
+    }
+
+    private static List<String> eventTypes(Node on, String jobId) {
+        return on
                 .jdbc()
                 .queryForList(
                         "SELECT payloadType FROM DomainEventEntry WHERE aggregateIdentifier = ? ORDER BY sequenceNumber",
@@ -218,16 +222,7 @@ class StartDueFiresIT {
                 () -> "SUCCEEDED".equals(on.api.get("/api/v1/jobs/" + jobId).text("status")),
                 () -> "not run 10 s after its aggregate was free: "
                         + on.api.get("/api/v1/jobs/" + jobId).body());
-        List<String> events = on
-                .jdbc()
-                .queryForList(
-                        "SELECT payloadType FROM DomainEventEntry WHERE aggregateIdentifier = ? ORDER BY sequenceNumber",
-                        String.class,
-                        jobId)
-                .stream()
-                .map(type -> type.substring(type.lastIndexOf('.') + 1))
-                .toList();
-        assertThat(events).containsExactly("JobCreated", "JobClaimed", "JobStarted", "JobSucceeded");
+        assertThat(eventTypes(on, jobId)).containsExactly("JobCreated", "JobClaimed", "JobStarted", "JobSucceeded");
     }
 
     @Test
