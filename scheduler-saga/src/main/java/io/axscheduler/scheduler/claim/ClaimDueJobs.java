@@ -61,7 +61,6 @@ public class ClaimDueJobs {
 
     private final DrainedLanes drainedLanes = new DrainedLanes();
     private final AtomicLong transactions = new AtomicLong();
-    private volatile Runnable onLeftBusy = () -> {};
     private final Clock clock;
 
     public ClaimDueJobs(
@@ -98,21 +97,31 @@ public class ClaimDueJobs {
      * past the aging bound, oldest first, then the rest by priority and due time.
      */
     public List<ClaimedJob> claim(Map<String, Integer> freeSlots) {
-        return claim(freeSlots, List.of());
+        return claim(freeSlots, List.of()).jobs();
+    }
+
+    /**
+     * What a claim batch committed, and whether it left a due job behind because the job's aggregate was busy with
+     * another command (see {@code AggregateLocks}): most often the command that made it, still releasing its lock
+     * after the commit that woke the scan, so a pass a moment later finds it free.
+     */
+    public record Claim(List<ClaimedJob> jobs, boolean leftBusy) {
+        static final Claim NONE = new Claim(List.of(), false);
     }
 
     /**
      * As {@link #claim(Map)}, and up to each remote lane's free slots of jobs for remote workers in the same batch.
      * Jobs for this node's pools are claimed and started in the one batch (JobClaimed, JobStarted): they run as soon
      * as it commits, and the answer marks them {@link ClaimedJob#started()}. Those may be claimed up to the claim
-     * look-ahead before they are due; they then run at their due time.
+     * look-ahead before they are due; they then run at their due time. A job left behind as busy keeps its lane open
+     * for the next pass.
      */
-    public List<ClaimedJob> claim(Map<String, Integer> freeSlots, List<RemoteLanes.Lane> remote) {
+    public Claim claim(Map<String, Integer> freeSlots, List<RemoteLanes.Lane> remote) {
         long passStart = clock.millis();
         // every lane drained: the transaction would query nothing
         if (freeSlots.keySet().stream().allMatch(type -> drainedLanes.isQuiet(inProcessLane(type), passStart))
                 && remote.stream().allMatch(lane -> drainedLanes.isQuiet(remoteLane(lane), passStart))) {
-            return List.of();
+            return Claim.NONE;
         }
         transactions.incrementAndGet();
         // which lanes came back short is only known to be true once the batch commits
@@ -170,18 +179,8 @@ public class ClaimDueJobs {
             // must query it again
             long now = clock.millis();
             leftBusy.forEach(type -> drainedLanes.expect(type, now, now));
-            onLeftBusy.run();
         }
-        return claimed;
-    }
-
-    /**
-     * Called after a claim that left a due job behind because its aggregate was busy with another command (see
-     * {@code AggregateLocks}): typically the command that made the job, still releasing its lock after the commit
-     * that woke the scan. Its lane came back full, so nothing else would bring a pass before the next tick.
-     */
-    public void onJobsLeftBusy(Runnable listener) {
-        this.onLeftBusy = listener;
+        return new Claim(claimed, !leftBusy.isEmpty());
     }
 
     /**

@@ -90,8 +90,6 @@ public class ScanDueJobs implements SmartLifecycle {
         outcomes.onWritten(() -> {
             if (waitingForOutcomes) wake();
         });
-        // a job skipped as busy is usually free a moment later: try again then, not a whole pause later
-        claimDueJobs.onJobsLeftBusy(() -> thread.wakeAt(clock.millis() + BUSY_RETRY_MS));
     }
 
     /** Scan now rather than at the next tick. */
@@ -197,14 +195,17 @@ public class ScanDueJobs implements SmartLifecycle {
                         .collect(Collectors.toSet());
         Map<String, Integer> free = executors.takeFreeSlots(looked);
         List<RemoteLanes.Lane> remote;
-        List<ClaimedJob> claimed;
+        ClaimDueJobs.Claim claim;
         try {
             remote = remoteLanes.free(executors::runsInProcess);
-            claimed = free.isEmpty() && remote.isEmpty() ? List.of() : claimDueJobs.claim(free, remote);
+            claim = free.isEmpty() && remote.isEmpty() ? ClaimDueJobs.Claim.NONE : claimDueJobs.claim(free, remote);
         } catch (RuntimeException e) {
             executors.releaseSlots(free);
             throw e;
         }
+        List<ClaimedJob> claimed = claim.jobs();
+        // a job skipped as busy is usually free a moment later: try again then, not a whole pause later
+        if (claim.leftBusy()) thread.wakeAt(clock.millis() + BUSY_RETRY_MS);
         executors.releaseSlots(unused(free, claimed));
         dispatcher.dispatch(claimed);
         log.debug("scan: free {}, remote lanes {}, claimed {}", free, remote.size(), claimed.size());
