@@ -19,7 +19,8 @@ import org.springframework.stereotype.Component;
 
 /**
  * Alerts and alert rules as a caller may see them: an admin all, anyone else the rules whose namespace filter names a
- * namespace the caller sees, and the alerts such a rule raised while it was narrowed to one. {@code GET /api/v1/alerts} and the console read them here.
+ * namespace the caller sees, and the alerts such a rule raised while it was narrowed to one. {@code GET /api/v1/alerts}
+ * and the console read them here.
  */
 @Component
 public class AlertQueries {

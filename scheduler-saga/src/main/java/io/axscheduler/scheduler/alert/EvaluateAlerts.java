@@ -304,7 +304,7 @@ public class EvaluateAlerts implements SmartLifecycle {
                     details,
                     told,
                     !told.isEmpty(),
-                    rule.filter() == null ? null : rule.filter().namespace()));
+                    rule.filter().namespace()));
             if (!direct) submitDeliveries(alertId, rule, told, "FIRING", message, details, nowMs);
         });
         if (direct) deliverNow(alertId, rule, told, "FIRING", message, details, nowMs);

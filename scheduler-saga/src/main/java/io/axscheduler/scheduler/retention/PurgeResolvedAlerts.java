@@ -83,8 +83,8 @@ public class PurgeResolvedAlerts {
                 String.class);
         if (ids.isEmpty()) return 0;
         Map<String, Object> byIds = Map.of("ids", ids);
+        // an alert's stream is its raise and its resolve: never snapshotted (see command-side's Snapshots)
         jdbc.update("DELETE FROM DomainEventEntry WHERE aggregateIdentifier IN (:ids)", byIds);
-        jdbc.update("DELETE FROM SnapshotEventEntry WHERE aggregateIdentifier IN (:ids)", byIds);
         jdbc.update("DELETE FROM alert_notifications WHERE alert_id IN (:ids)", byIds);
         jdbc.update("DELETE FROM alerts WHERE alert_id IN (:ids)", byIds);
         return ids.size();
