@@ -49,12 +49,22 @@ class ConsoleLoginIT {
         }
 
         HttpResponse<String> postForm(String path, String form) throws Exception {
-            return http.send(
-                    HttpRequest.newBuilder(uri(path))
-                            .header("Content-Type", "application/x-www-form-urlencoded")
-                            .POST(HttpRequest.BodyPublishers.ofString(form))
-                            .build(),
-                    HttpResponse.BodyHandlers.ofString());
+            return send(formPost(path, form));
+        }
+
+        /** A form post as a browser sends it from a page of the given site ({@code Sec-Fetch-Site}). */
+        HttpResponse<String> postForm(String path, String form, String fromSite) throws Exception {
+            return send(formPost(path, form).header("Sec-Fetch-Site", fromSite));
+        }
+
+        private HttpRequest.Builder formPost(String path, String form) {
+            return HttpRequest.newBuilder(uri(path))
+                    .header("Content-Type", "application/x-www-form-urlencoded")
+                    .POST(HttpRequest.BodyPublishers.ofString(form));
+        }
+
+        HttpResponse<String> send(HttpRequest.Builder request) throws Exception {
+            return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
         }
 
         String csrf(String path) throws Exception {
@@ -201,6 +211,56 @@ class ConsoleLoginIT {
         cookie.setPath("/");
         cookie.setVersion(0);
         browser.cookies.getCookieStore().add(uri("/"), cookie);
+    }
+
+    @Test
+    void a_sign_in_or_a_write_posted_by_a_page_of_a_sibling_host_is_refused() throws Exception {
+        // a page on a sibling host fetches a sign-in cookie and form token of its own, plants the cookie in the
+        // visitor's browser (a cookie for the shared parent domain) and posts the form with its own account
+        Browser attacker = new Browser();
+        String token = attacker.csrf("/login");
+        String cookie = cookie(attacker, "AX_CSRF");
+        Browser visitor = new Browser();
+        plant(visitor, cookie);
+        String form = "username=carol&password=carol-password-1&_csrf=" + enc(token);
+        HttpResponse<String> refused = visitor.postForm("/login", form, "same-site");
+        assertThat(refused.statusCode()).isEqualTo(403);
+        assertThat(refused.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+        assertThat(refused.body()).contains("Sec-Fetch-Site: same-site");
+        assertThat(cookie(visitor, "SESSION")).as("not signed in").isNull();
+        assertThat(visitor.get("/console").statusCode()).isEqualTo(302);
+
+        // the same pair posted from this server's own page signs in: it was the page's site that was refused
+        HttpResponse<String> signedIn = visitor.postForm("/login", form, "same-origin");
+        assertThat(signedIn.statusCode()).isEqualTo(302);
+        assertThat(signedIn.headers().firstValue("Location").orElse("")).doesNotContain("error");
+
+        // signed in, a write from another site is refused even with the session's own token, on the console and on
+        // the API the console's pages call
+        String own = visitor.csrf("/console");
+        HttpResponse<String> consoleWrite = visitor.postForm("/logout", "_csrf=" + enc(own), "cross-site");
+        assertThat(consoleWrite.statusCode()).isEqualTo(403);
+        assertThat(consoleWrite.body()).contains("Sec-Fetch-Site: cross-site");
+        HttpResponse<String> apiWrite = visitor.send(HttpRequest.newBuilder(uri("/api/v1/cron/validate"))
+                .header("Content-Type", "application/json")
+                .header("X-CSRF-TOKEN", own)
+                .header("Sec-Fetch-Site", "same-site")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"expression\":\"0 * * * * ?\"}")));
+        assertThat(apiWrite.statusCode()).as(apiWrite.body()).isEqualTo(403);
+        assertThat(apiWrite.body()).contains("Sec-Fetch-Site: same-site");
+        assertThat(visitor.get("/console").statusCode()).as("still signed in").isEqualTo(200);
+
+        // an API client with its own credentials may call from a page of another origin (CORS decides what it reads)
+        HttpResponse<String> bearer = new Browser()
+                .send(HttpRequest.newBuilder(uri("/api/v1/cron/validate"))
+                        .header("Content-Type", "application/json")
+                        .header("Authorization", "Bearer " + node.api.key)
+                        .header("Sec-Fetch-Site", "cross-site")
+                        .POST(HttpRequest.BodyPublishers.ofString("{\"expression\":\"0 * * * * ?\"}")));
+        assertThat(bearer.statusCode()).as(bearer.body()).isEqualTo(200);
+
+        HttpResponse<String> out = visitor.postForm("/logout", "_csrf=" + enc(own), "same-origin");
+        assertThat(out.headers().firstValue("Location").orElse("")).endsWith("/login?logout");
     }
 
     @Test

@@ -79,6 +79,7 @@ class SecuritySetup {
                 .formLogin(f -> f.disable())
                 .httpBasic(b -> b.disable())
                 .logout(l -> l.disable())
+                .addFilterBefore(new SameOriginWrites(problems), CsrfFilter.class)
                 .addFilterBefore(new ApiKeyFilter(keys, oidc.enabled(), problems), AnonymousAuthenticationFilter.class)
                 .addFilterBefore(
                         new SignedInUsers(users, clock, oidcSettings.sessionMax()), AnonymousAuthenticationFilter.class)
@@ -151,6 +152,8 @@ class SecuritySetup {
                 // no session before sign-in: the CSRF token (CsrfTokens) and the page to go back to, as it was asked
                 // for (no "?continue" marker on it; ReturnPathCookie), are cookies until then
                 .csrf(c -> c.csrfTokenRepository(CSRF_TOKENS))
+                // the token alone does not stop a sibling host's page posting with a cookie it planted
+                .addFilterBefore(new SameOriginWrites(problems), CsrfFilter.class)
                 .addFilterAfter(new CsrfCookieFirst(), CsrfFilter.class)
                 .requestCache(c -> c.requestCache(returnPath))
                 .logout(l -> l.logoutUrl("/logout")
