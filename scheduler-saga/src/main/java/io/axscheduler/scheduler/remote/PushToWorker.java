@@ -1,5 +1,6 @@
 package io.axscheduler.scheduler.remote;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.axscheduler.api.worker.CallbackSignature;
 import io.axscheduler.api.worker.PushAnswer;
@@ -8,7 +9,10 @@ import io.axscheduler.api.worker.PushedJob;
 import io.axscheduler.scheduler.net.PinnedHttp;
 import io.axscheduler.scheduler.remote.route.Candidate;
 import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.ConnectException;
 import java.net.URI;
+import java.net.http.HttpTimeoutException;
 import java.time.Clock;
 import java.util.Map;
 import java.util.Optional;
@@ -36,6 +40,9 @@ public class PushToWorker {
     static final int MAX_ANSWER_BYTES = 64 * 1024;
 
     static final int MAX_CONNECTIONS = 200;
+
+    /** A push whose answer was lost is asked again only with at least this much of its answer's time left. */
+    static final long MIN_ASK_AGAIN_MS = 100;
 
     private final PinnedHttp http;
     private final ObjectMapper json;
@@ -81,56 +88,98 @@ public class PushToWorker {
         String secret = secret(worker.workerId());
         if (secret == null) return Result.FAILED;
         long answerWithinMs = properties.pushTimeoutMs(job.timeoutMs());
+        long giveUpAt = clock.millis() + answerWithinMs;
+        String body;
         try {
-            String body = json.writeValueAsString(job);
-            long timestamp = clock.millis();
-            // signed as callbacks are, so a worker takes jobs only from the scheduler it registered with
-            PinnedHttp.Answer response = http.send(
-                    "POST",
-                    URI.create(worker.address() + PushedJob.PATH),
-                    Map.of(
-                            "Content-Type",
-                            "application/json",
-                            CallbackSignature.TIMESTAMP_HEADER,
-                            String.valueOf(timestamp),
-                            CallbackSignature.SIGNATURE_HEADER,
-                            CallbackSignature.sign(secret, timestamp, body),
-                            PushedJob.ANSWER_WITHIN_HEADER,
-                            String.valueOf(answerWithinMs)),
-                    body,
-                    MAX_ANSWER_BYTES,
-                    answerWithinMs);
-            if (response.status() == 429) return Result.BUSY;
-            if (response.status() == 410) {
-                // the worker read the push as given up while this node still waited: its clock runs ahead
-                log.warn(
-                        "worker {} refused the push of job {} attempt {} as given up ({} ms), while this node still"
-                                + " waited for its answer: the worker's clock is ahead of this node's; sync the clocks",
-                        worker.workerId(),
-                        job.jobId(),
-                        job.attempt(),
-                        answerWithinMs);
-                return Result.FAILED;
-            }
-            if (response.status() / 100 != 2) {
-                log.warn(
-                        "worker {} answered the push of job {} attempt {} with {}",
-                        worker.workerId(),
-                        job.jobId(),
-                        job.attempt(),
-                        response.status());
-                return Result.FAILED;
-            }
-            PushAnswer answer = json.readValue(response.body(), PushAnswer.class);
-            return answer.state() == PushState.BUSY ? Result.BUSY : Result.ACCEPTED;
-        } catch (IOException | IllegalArgumentException | SecurityException e) {
-            log.warn(
-                    "push of job {} attempt {} to worker {} failed: {}",
+            body = json.writeValueAsString(job);
+        } catch (IOException e) {
+            return failed(worker, job, e);
+        }
+        try {
+            return ask(worker, job, secret, body, answerWithinMs);
+        } catch (HttpTimeoutException | InterruptedIOException | ConnectException notTaken) {
+            // no answer in time (a worker that slow is given up: one that reads the push later refuses it as stale),
+            // or no connection: the next worker may have it
+            return failed(worker, job, notTaken);
+        } catch (IllegalArgumentException | SecurityException bad) {
+            return failed(worker, job, bad);
+        } catch (IOException lost) {
+            // the push went out and the connection broke before its answer: the worker may have taken it. The same
+            // push again is answered with what the worker knows of it (it never runs one push twice), where the next
+            // worker would run the job a second time. Within the answer's time, as the first ask.
+            long leftMs = giveUpAt - clock.millis();
+            if (leftMs < MIN_ASK_AGAIN_MS) return failed(worker, job, lost);
+            log.info(
+                    "push of job {} attempt {} to worker {} got no answer ({}); asking it again",
                     job.jobId(),
                     job.attempt(),
                     worker.workerId(),
-                    e.toString());
+                    lost.toString());
+            try {
+                return ask(worker, job, secret, body, leftMs);
+            } catch (IOException | IllegalArgumentException | SecurityException again) {
+                return failed(worker, job, again);
+            }
+        }
+    }
+
+    /** One signed request of the push and its answer; an answer that is not one of a worker's is {@code FAILED}. */
+    private Result ask(Candidate worker, PushedJob job, String secret, String body, long answerWithinMs)
+            throws IOException {
+        long timestamp = clock.millis();
+        // signed as callbacks are, so a worker takes jobs only from the scheduler it registered with
+        PinnedHttp.Answer response = http.send(
+                "POST",
+                URI.create(worker.address() + PushedJob.PATH),
+                Map.of(
+                        "Content-Type",
+                        "application/json",
+                        CallbackSignature.TIMESTAMP_HEADER,
+                        String.valueOf(timestamp),
+                        CallbackSignature.SIGNATURE_HEADER,
+                        CallbackSignature.sign(secret, timestamp, body),
+                        PushedJob.ANSWER_WITHIN_HEADER,
+                        String.valueOf(answerWithinMs)),
+                body,
+                MAX_ANSWER_BYTES,
+                answerWithinMs);
+        if (response.status() == 429) return Result.BUSY;
+        if (response.status() == 410) {
+            // the worker read the push as given up while this node still waited: its clock runs ahead
+            log.warn(
+                    "worker {} refused the push of job {} attempt {} as given up ({} ms), while this node still"
+                            + " waited for its answer: the worker's clock is ahead of this node's; sync the clocks",
+                    worker.workerId(),
+                    job.jobId(),
+                    job.attempt(),
+                    answerWithinMs);
             return Result.FAILED;
         }
+        if (response.status() / 100 != 2) {
+            log.warn(
+                    "worker {} answered the push of job {} attempt {} with {}",
+                    worker.workerId(),
+                    job.jobId(),
+                    job.attempt(),
+                    response.status());
+            return Result.FAILED;
+        }
+        PushAnswer answer;
+        try {
+            answer = json.readValue(response.body(), PushAnswer.class);
+        } catch (JsonProcessingException notAnAnswer) {
+            return failed(worker, job, notAnAnswer);
+        }
+        return answer.state() == PushState.BUSY ? Result.BUSY : Result.ACCEPTED;
+    }
+
+    private static Result failed(Candidate worker, PushedJob job, Exception e) {
+        log.warn(
+                "push of job {} attempt {} to worker {} failed: {}",
+                job.jobId(),
+                job.attempt(),
+                worker.workerId(),
+                e.toString());
+        return Result.FAILED;
     }
 }
