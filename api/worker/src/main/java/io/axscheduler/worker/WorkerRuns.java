@@ -98,19 +98,28 @@ public class WorkerRuns {
     }
 
     public PushAnswer accept(PushedJob job) {
-        if (stopping) return new PushAnswer(PushState.BUSY, null);
         JobHandler handler = handlers.get(job.jobType());
         PushedRun run;
-        JobCallback done = null;
+        JobCallback done;
         synchronized (runs) {
             PushedRun known = runs.get(job.runKey());
-            if (known != null) {
+            if (known == null) {
+                // a stopping worker takes nothing new; a push it has taken is answered below as ever, since the
+                // scheduler asking again after a lost answer would otherwise give the job to another worker
+                if (stopping) return new PushAnswer(PushState.BUSY, null);
+                // the slot is taken before the run is remembered: a repeated push never hears RUNNING of a run that
+                // was then refused for want of room
+                if (inFlight.incrementAndGet() > capacity) {
+                    inFlight.decrementAndGet();
+                    return new PushAnswer(PushState.BUSY, null);
+                }
+                run = new PushedRun(job);
+                runs.put(job.runKey(), run);
+                done = null;
+            } else {
                 done = known.outcome();
                 if (done == null) return new PushAnswer(PushState.RUNNING, null);
                 run = null;
-            } else {
-                run = new PushedRun(job);
-                runs.put(job.runKey(), run);
             }
         }
         if (done != null) {
@@ -118,15 +127,13 @@ public class WorkerRuns {
             reporter.reportSoon(done);
             return new PushAnswer(PushState.DONE, done);
         }
-        boolean room = inFlight.incrementAndGet() <= capacity;
         try {
-            if (!room) throw new RejectedExecutionException("capacity " + capacity + " in use");
             pool.execute(() -> run(run, handler));
-        } catch (RejectedExecutionException full) {
-            inFlight.decrementAndGet();
+        } catch (RejectedExecutionException shutDown) {
             synchronized (runs) {
                 runs.remove(job.runKey());
             }
+            inFlight.decrementAndGet();
             return new PushAnswer(PushState.BUSY, null);
         }
         return new PushAnswer(PushState.ACCEPTED, null);

@@ -99,6 +99,20 @@ class WorkerRunsTest {
     }
 
     @Test
+    void a_stopping_worker_takes_no_new_push_but_answers_a_repeated_one_with_what_it_knows() throws Exception {
+        runs.accept(push("j1", 1));
+        await(() -> executions.get() == 1);
+        runs.stop(0);
+        // the scheduler asks again after a lost answer: BUSY here would send the job to another worker
+        assertThat(runs.accept(push("j1", 1)).state()).isEqualTo(PushState.RUNNING);
+        assertThat(runs.accept(push("j2", 1)).state()).isEqualTo(PushState.BUSY);
+        release.countDown();
+        await(() -> reported.size() == 1);
+        assertThat(runs.accept(push("j1", 1)).state()).isEqualTo(PushState.DONE);
+        assertThat(executions.get()).isEqualTo(1);
+    }
+
+    @Test
     void the_next_attempt_of_the_same_job_runs() throws Exception {
         release.countDown();
         runs.accept(push("j1", 1));
