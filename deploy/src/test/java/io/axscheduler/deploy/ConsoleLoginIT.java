@@ -230,8 +230,21 @@ class ConsoleLoginIT {
         assertThat(cookie(visitor, "SESSION")).as("not signed in").isNull();
         assertThat(visitor.get("/console").statusCode()).isEqualTo(302);
 
-        // the same pair posted from this server's own page signs in: it was the page's site that was refused
-        HttpResponse<String> signedIn = visitor.postForm("/login", form, "same-origin");
+        // the same post with credentials of another scheme: the console takes none from a header, so it passes nothing
+        HttpResponse<String> withBasic = visitor.send(visitor.formPost("/login", form)
+                .header("Sec-Fetch-Site", "same-site")
+                .header("Authorization", "Basic Y2Fyb2w6eA=="));
+        assertThat(withBasic.statusCode()).isEqualTo(403);
+        // over plain HTTP a browser sends no Sec-Fetch-Site, but the page's Origin with every post
+        HttpResponse<String> byOrigin =
+                visitor.send(visitor.formPost("/login", form).header("Origin", "http://evil.example.com"));
+        assertThat(byOrigin.statusCode()).isEqualTo(403);
+        assertThat(byOrigin.body()).contains("Origin: http://evil.example.com");
+        assertThat(cookie(visitor, "SESSION")).as("not signed in").isNull();
+
+        // the same pair posted from this server's own page signs in: it was the page's origin that was refused
+        HttpResponse<String> signedIn =
+                visitor.send(visitor.formPost("/login", form).header("Origin", "http://127.0.0.1:" + node.api.port));
         assertThat(signedIn.statusCode()).isEqualTo(302);
         assertThat(signedIn.headers().firstValue("Location").orElse("")).doesNotContain("error");
 

@@ -79,7 +79,7 @@ class SecuritySetup {
                 .formLogin(f -> f.disable())
                 .httpBasic(b -> b.disable())
                 .logout(l -> l.disable())
-                .addFilterBefore(new SameOriginWrites(problems), CsrfFilter.class)
+                .addFilterBefore(SameOriginWrites.forApi(problems), CsrfFilter.class)
                 .addFilterBefore(new ApiKeyFilter(keys, oidc.enabled(), problems), AnonymousAuthenticationFilter.class)
                 .addFilterBefore(
                         new SignedInUsers(users, clock, oidcSettings.sessionMax()), AnonymousAuthenticationFilter.class)
@@ -153,7 +153,7 @@ class SecuritySetup {
                 // for (no "?continue" marker on it; ReturnPathCookie), are cookies until then
                 .csrf(c -> c.csrfTokenRepository(CSRF_TOKENS))
                 // the token alone does not stop a sibling host's page posting with a cookie it planted
-                .addFilterBefore(new SameOriginWrites(problems), CsrfFilter.class)
+                .addFilterBefore(SameOriginWrites.forConsole(problems), CsrfFilter.class)
                 .addFilterAfter(new CsrfCookieFirst(), CsrfFilter.class)
                 .requestCache(c -> c.requestCache(returnPath))
                 .logout(l -> l.logoutUrl("/logout")
