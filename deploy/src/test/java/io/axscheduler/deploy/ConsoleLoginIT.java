@@ -23,7 +23,11 @@ class ConsoleLoginIT {
 
     @BeforeAll
     static void start() {
-        node = Node.start(TestDatabase.freshDatabase("console_login"), "console");
+        // behind a proxy that ends TLS: its X-Forwarded-Proto is trusted (from 127.0.0.1)
+        node = Node.start(
+                TestDatabase.freshDatabase("console_login"),
+                "console",
+                java.util.Map.of("server.forward-headers-strategy", "native"));
         Api.Response made = node.api.post(
                 "/api/v1/admin/users",
                 "{\"username\":\"carol\",\"password\":\"carol-password-1\","
@@ -274,6 +278,69 @@ class ConsoleLoginIT {
 
         HttpResponse<String> out = visitor.postForm("/logout", "_csrf=" + enc(own), "same-origin");
         assertThat(out.headers().firstValue("Location").orElse("")).endsWith("/login?logout");
+    }
+
+    @Test
+    void over_https_the_session_cookie_is_one_no_other_host_can_set() throws Exception {
+        // a browser on HTTPS, through a proxy that ends TLS; the JDK's cookie store keeps Secure cookies from plain
+        // http:// URIs, so this one keeps them by hand
+        HttpClient http = HttpClient.newBuilder()
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .build();
+        HttpResponse<String> page = http.send(
+                HttpRequest.newBuilder(uri("/login"))
+                        .header("X-Forwarded-Proto", "https")
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        Matcher token = Pattern.compile("name=\"_csrf\"[^>]*value=\"([^\"]+)\"").matcher(page.body());
+        assertThat(token.find()).isTrue();
+        String csrfCookie = setCookie(page, "AX_CSRF").split(";")[0];
+        HttpResponse<String> signIn = http.send(
+                HttpRequest.newBuilder(uri("/login"))
+                        .header("X-Forwarded-Proto", "https")
+                        .header("Sec-Fetch-Site", "same-origin")
+                        .header("Cookie", csrfCookie)
+                        .header("Content-Type", "application/x-www-form-urlencoded")
+                        .POST(HttpRequest.BodyPublishers.ofString(
+                                "username=carol&password=carol-password-1&_csrf=" + enc(token.group(1))))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(signIn.statusCode()).isEqualTo(302);
+        String session = setCookie(signIn, "__Host-SESSION");
+        assertThat(session)
+                .contains("; Path=/;")
+                .contains("; Secure")
+                .contains("; HttpOnly")
+                .doesNotContain("Domain");
+        assertThat(signIn.headers().allValues("Set-Cookie")).noneMatch(c -> c.startsWith("SESSION="));
+        assertThat(consoleStatus(http, session.split(";")[0], "https"))
+                .as("signed in")
+                .isEqualTo(200);
+
+        // a session of someone else's, signed in over plain HTTP: planted as SESSION for the parent domain, it is no
+        // session on HTTPS (while on plain HTTP it is one, as ever)
+        Browser other = new Browser();
+        other.login("carol", "carol-password-1");
+        String planted = "SESSION=" + cookie(other, "SESSION");
+        assertThat(consoleStatus(http, planted, "http")).isEqualTo(200);
+        assertThat(consoleStatus(http, planted, "https")).as("not signed in").isEqualTo(302);
+    }
+
+    private static String setCookie(HttpResponse<String> response, String name) {
+        return response.headers().allValues("Set-Cookie").stream()
+                .filter(c -> c.startsWith(name + "="))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no " + name + " cookie in " + response.headers()));
+    }
+
+    private static int consoleStatus(HttpClient http, String cookie, String scheme) throws Exception {
+        return http.send(
+                        HttpRequest.newBuilder(uri("/console"))
+                                .header("X-Forwarded-Proto", scheme)
+                                .header("Cookie", cookie)
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString())
+                .statusCode();
     }
 
     @Test
