@@ -11,12 +11,15 @@ import io.axscheduler.scheduler.remote.route.Candidate;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.ConnectException;
+import java.net.NoRouteToHostException;
 import java.net.URI;
+import java.net.UnknownHostException;
 import java.net.http.HttpTimeoutException;
 import java.time.Clock;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import javax.net.ssl.SSLHandshakeException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
@@ -97,7 +100,12 @@ public class PushToWorker {
         }
         try {
             return ask(worker, job, secret, body, answerWithinMs);
-        } catch (HttpTimeoutException | InterruptedIOException | ConnectException notTaken) {
+        } catch (HttpTimeoutException
+                | InterruptedIOException
+                | ConnectException
+                | NoRouteToHostException
+                | UnknownHostException
+                | SSLHandshakeException notTaken) {
             // no answer in time (a worker that slow is given up: one that reads the push later refuses it as stale),
             // or no connection: the next worker may have it
             return failed(worker, job, notTaken);
