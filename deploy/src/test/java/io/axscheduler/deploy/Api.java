@@ -99,6 +99,19 @@ final class Api {
         return get("/api/v1/jobs/" + jobId).body();
     }
 
+    /** Waits up to {@code within} for every one of the jobs to have succeeded; the failure lists them all. */
+    void awaitAllSucceeded(java.util.List<String> jobIds, Duration within) {
+        Await.until(
+                within,
+                () -> jobIds.stream()
+                        .allMatch(id ->
+                                "SUCCEEDED".equals(get("/api/v1/jobs/" + id).text("status"))),
+                () -> jobIds.stream()
+                        .map(id -> get("/api/v1/jobs/" + id).body().toString())
+                        .toList()
+                        .toString());
+    }
+
     /** Waits up to {@code within} for the node to list {@code count} registered workers. */
     void awaitWorkers(int count, Duration within) {
         Await.until(

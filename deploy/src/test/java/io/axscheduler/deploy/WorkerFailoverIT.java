@@ -70,15 +70,7 @@ class WorkerFailoverIT {
 
         leaves.close();
 
-        Await.until(
-                Duration.ofSeconds(40),
-                () -> jobIds.stream()
-                        .allMatch(id -> "SUCCEEDED"
-                                .equals(node.api.get("/api/v1/jobs/" + id).text("status"))),
-                () -> jobIds.stream()
-                        .map(id -> node.api.get("/api/v1/jobs/" + id).body().toString())
-                        .toList()
-                        .toString());
+        node.api.awaitAllSucceeded(jobIds, Duration.ofSeconds(40));
         for (String jobId : jobIds) {
             JsonNode job = node.api.get("/api/v1/jobs/" + jobId).body();
             assertThat(job.path("worker").asText()).isEqualTo(stays.workerId());

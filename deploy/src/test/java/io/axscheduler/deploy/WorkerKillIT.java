@@ -73,16 +73,7 @@ class WorkerKillIT {
                                 .body()
                                 .toString());
 
-                Await.until(
-                        Duration.ofSeconds(40),
-                        () -> jobIds.stream().allMatch(id -> "SUCCEEDED".equals(status(node, id))),
-                        () -> jobIds.stream()
-                                .map(id -> node.api
-                                        .get("/api/v1/jobs/" + id)
-                                        .body()
-                                        .toString())
-                                .toList()
-                                .toString());
+                node.api.awaitAllSucceeded(jobIds, Duration.ofSeconds(40));
                 for (String jobId : jobIds) {
                     JsonNode job = node.api.get("/api/v1/jobs/" + jobId).body();
                     List<String> types = node.api.eventTypes(jobId);

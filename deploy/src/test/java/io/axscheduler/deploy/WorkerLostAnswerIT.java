@@ -69,15 +69,7 @@ class WorkerLostAnswerIT {
                     "{\"jobType\":\"sleep\",\"executorApp\":\"lossy\",\"routeStrategy\":\"ROUND_ROBIN\","
                             + "\"params\":{\"ms\":300},\"maxRetries\":0,\"timeoutMs\":30000}"));
         }
-        Await.until(
-                Duration.ofSeconds(30),
-                () -> jobIds.stream()
-                        .allMatch(id -> "SUCCEEDED"
-                                .equals(node.api.get("/api/v1/jobs/" + id).text("status"))),
-                () -> jobIds.stream()
-                        .map(id -> node.api.get("/api/v1/jobs/" + id).body().toString())
-                        .toList()
-                        .toString());
+        node.api.awaitAllSucceeded(jobIds, Duration.ofSeconds(30));
         // round robin sends about half the jobs to the worker behind the proxy first; the proxy drops each one's
         // first answer after the worker has taken the push
         assertThat(proxy.dropped).as("jobs whose first push answer was lost").isNotEmpty();
