@@ -210,7 +210,14 @@ class AlertsIT {
 
     @Test
     void a_timed_out_run_raises_then_resolves() {
-        rule("timeouts", "JOB_TIMED_OUT", "{\"jobType\":\"sleep\"}", 1L, "[\"hook\"]");
+        // a channel named twice is one channel: told once, as the rule shows it
+        rule("timeouts", "JOB_TIMED_OUT", "{\"jobType\":\"sleep\"}", 1L, "[\"hook\",\"hook\"]");
+        assertThat(node.api
+                        .get("/api/v1/alerts/rules/timeouts")
+                        .body()
+                        .path("channels")
+                        .toString())
+                .isEqualTo("[\"hook\"]");
         String job =
                 node.api.submit("{\"jobType\":\"sleep\",\"params\":{\"ms\":3000},\"timeoutMs\":300,\"maxRetries\":0}");
         node.api.awaitStatus(job, "TIMED_OUT");
@@ -218,6 +225,7 @@ class AlertsIT {
         assertThat(firing.at("/details/jobs/0/jobId").asText()).isEqualTo(job);
         assertThat(firing.path("message").asText()).as("it counts runs").contains("1 run(s) of sleep timed out");
         awaitHook("timeouts", "RESOLVED");
+        assertThat(receiver.of(HOOK, "timeouts", "FIRING")).hasSize(1);
     }
 
     @Test
@@ -536,6 +544,27 @@ class AlertsIT {
                 "{\"type\":\"QUEUE_DEPTH\",\"threshold\":7000,\"channels\":[\"hook\"]}");
         assertThat(changed.status()).isEqualTo(200);
         assertThat(changed.body().path("threshold").asLong()).isEqualTo(7000);
+        // the path names the rule; a body naming another would read as a rename that does not happen
+        Api.Response renamed = ScheduleHttp.put(
+                node.api,
+                "/api/v1/alerts/rules/crud",
+                "{\"name\":\"other\",\"type\":\"QUEUE_DEPTH\",\"threshold\":9000,\"channels\":[\"hook\"]}");
+        assertThat(renamed.status()).isEqualTo(400);
+        assertThat(renamed.body().at("/errors/0/field").asText()).isEqualTo("name");
+        assertThat(node.api
+                        .get("/api/v1/alerts/rules/crud")
+                        .body()
+                        .path("threshold")
+                        .asLong())
+                .as("nothing written")
+                .isEqualTo(7000);
+        assertThat(ScheduleHttp.put(
+                                node.api,
+                                "/api/v1/alerts/rules/crud",
+                                "{\"name\":\"crud\",\"type\":\"QUEUE_DEPTH\",\"threshold\":7000,\"channels\":[\"hook\"]}")
+                        .status())
+                .as("the rule's own name may come back, as its view has it")
+                .isEqualTo(200);
         assertThat(node.api
                         .post("/api/v1/alerts/rules", "{\"name\":\"crud\",\"type\":\"QUEUE_DEPTH\"}")
                         .status())

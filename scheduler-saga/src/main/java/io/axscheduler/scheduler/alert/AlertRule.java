@@ -19,7 +19,8 @@ public record AlertRule(
 
     public AlertRule {
         filter = filter == null ? new Filter(null, null, null, null) : filter;
-        channels = channels == null ? List.of() : List.copyOf(channels);
+        // a channel named twice is told once (and notified once: its notification is keyed by alert and channel)
+        channels = channels == null ? List.of() : List.copyOf(new java.util.LinkedHashSet<>(channels));
     }
 
     public long thresholdOrDefault() {

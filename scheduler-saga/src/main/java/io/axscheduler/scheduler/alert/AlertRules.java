@@ -124,6 +124,11 @@ public class AlertRules {
 
     /** Changes a rule (404 when there is none of that name) and records who did. */
     public AlertRule update(String name, AlertRule rule, Caller by) {
+        if (rule.name() != null && !rule.name().equals(name))
+            throw InvalidRequestException.of(
+                    "name",
+                    "differs from the rule's name in the path (" + name + "): a rule is not renamed; create one of the"
+                            + " new name, then delete this one");
         AlertRule named = new AlertRule(
                 name, rule.type(), rule.filter(), rule.threshold(), rule.forMs(), rule.channels(), rule.maxPerWindow());
         requireValid(named);
