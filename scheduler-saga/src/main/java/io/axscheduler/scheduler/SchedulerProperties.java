@@ -102,7 +102,13 @@ public record SchedulerProperties(
             @DefaultValue("10000") long httpReadTimeoutMs,
             @DefaultValue("1048576") int httpMaxResponseBytes,
             @DefaultValue("5") int httpMaxRedirects,
-            @DefaultValue("3600000") long maxSleepMs) {}
+            @DefaultValue("3600000") long maxSleepMs) {
+
+        public Jobs {
+            // read at binding, so a bad entry stops the start with the setting named, not a bean's stack trace
+            io.axscheduler.scheduler.net.AddressPolicy.of("ax.scheduler.jobs.http-allowed-hosts", httpAllowedHosts);
+        }
+    }
 
     /**
      * @param scanMinIntervalMs  shortest pause between passes of the schedule scan

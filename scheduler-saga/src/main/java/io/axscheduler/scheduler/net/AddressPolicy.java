@@ -90,7 +90,11 @@ public final class AddressPolicy {
             String entry = raw.trim().toLowerCase(Locale.ROOT);
             if (entry.isEmpty()) continue;
             if (entry.contains("/") || literal(entry).isPresent()) {
-                ranges.add(Cidr.parse(entry));
+                try {
+                    ranges.add(Cidr.parse(entry));
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException(setting + ": " + e.getMessage());
+                }
             } else if (HOST_PATTERN.matcher(entry).matches()
                     && !NUMERIC_HOST.matcher(entry).matches()) {
                 hosts.add(entry);

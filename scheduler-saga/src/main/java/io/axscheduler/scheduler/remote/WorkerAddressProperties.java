@@ -1,5 +1,6 @@
 package io.axscheduler.scheduler.remote;
 
+import io.axscheduler.scheduler.net.AddressPolicy;
 import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -15,5 +16,7 @@ public record WorkerAddressProperties(@DefaultValue List<String> allowedAddresse
 
     public WorkerAddressProperties {
         allowedAddresses = allowedAddresses == null ? List.of() : List.copyOf(allowedAddresses);
+        // read at binding, so a bad entry stops the start with the setting named, not a bean's stack trace
+        AddressPolicy.of(WorkerAddresses.SETTING, allowedAddresses);
     }
 }

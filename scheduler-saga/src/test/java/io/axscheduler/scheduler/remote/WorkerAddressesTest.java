@@ -32,6 +32,19 @@ class WorkerAddressesTest {
     }
 
     @Test
+    void a_bad_entry_fails_at_binding_naming_the_setting() {
+        // at binding, so the start fails with Spring Boot's summary naming the setting rather than a bean's trace
+        for (String bad : java.util.List.of("not a cidr/99", "10.0.0.0/33", "exa mple.com")) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(
+                            () -> new WorkerAddressProperties(java.util.List.of("127.0.0.1/32", bad)))
+                    .as(bad)
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageStartingWith("ax.workers.allowed-addresses: ")
+                    .hasMessageContaining(bad);
+        }
+    }
+
+    @Test
     void admits_a_base_url_inside_the_allowed_range() {
         assertThat(loopbackAllowed.refusal("http://127.0.0.1:9001")).isEmpty();
         assertThat(loopbackAllowed.refusal("http://127.0.0.1:9001/worker-a")).isEmpty();
