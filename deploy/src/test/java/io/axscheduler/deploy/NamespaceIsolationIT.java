@@ -208,6 +208,18 @@ class NamespaceIsolationIT {
             Api.Response ofB = node.api.post("/api/v1/workers/register", register.formatted(B));
             assertThat(ofA.status()).isEqualTo(201);
             assertThat(ofB.status()).isEqualTo(201);
+            // the worker list narrows to a namespace as every list does
+            assertThat(node.api
+                            .get("/api/v1/workers?namespace=" + B)
+                            .body()
+                            .path("items")
+                            .toString())
+                    .contains(ofB.text("workerId"))
+                    .doesNotContain(ofA.text("workerId"));
+            assertThat(node.api.get("/api/v1/workers").body().path("items").toString())
+                    .contains(ofA.text("workerId"), ofB.text("workerId"));
+            assertThat(node.api.get("/api/v1/workers?namespace=Not_Valid").status())
+                    .isEqualTo(400);
 
             String jobId = node.api.submit(
                     "{\"jobType\":\"fake-ns-type\",\"executorApp\":\"fake-ns\",\"namespace\":\"" + B + "\"}");

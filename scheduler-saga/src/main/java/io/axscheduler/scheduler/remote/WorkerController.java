@@ -23,6 +23,7 @@ import org.springframework.web.bind.annotation.RequestAttribute;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /** The worker side of the HTTP contract (API.md, Workers). */
@@ -69,10 +70,15 @@ public class WorkerController {
         return ResponseEntity.noContent().build();
     }
 
+    /** The workers of the namespaces the caller may see, narrowed to {@code namespace} if given (as every list). */
     @GetMapping
-    WorkerList list(@RequestAttribute(name = Caller.ATTRIBUTE, required = false) Caller caller) {
+    WorkerList list(
+            @RequestParam(name = "namespace", required = false) String namespace,
+            @RequestAttribute(name = Caller.ATTRIBUTE, required = false) Caller caller) {
+        java.util.Set<String> listable = Access.listable(caller, namespace);
         return new WorkerList(registry.list().stream()
                 .filter(w -> caller != null && caller.can(w.namespace(), Role.VIEWER))
+                .filter(w -> listable == null || listable.contains(w.namespace()))
                 .toList());
     }
 
