@@ -137,8 +137,18 @@ public final class JsonFields {
     /** Negative values are reported by the trigger itself when min is unbounded, so its message is the one shown. */
     public long integer(String field, long min, long max) {
         JsonNode n = node(field);
-        if (!n.isIntegralNumber() || !n.canConvertToLong()) {
+        if (!n.isIntegralNumber()) {
             error(field, "must be a whole number");
+            return 0;
+        }
+        if (!n.canConvertToLong()) {
+            // a whole number beyond a long is beyond every field's bounds: say the bound it broke
+            boolean negative = n.bigIntegerValue().signum() < 0;
+            error(
+                    field,
+                    negative
+                            ? min == 0 ? "must not be negative" : "must be at least " + min
+                            : "must be at most " + max);
             return 0;
         }
         long v = n.asLong();

@@ -3,6 +3,7 @@ package io.axscheduler.api.problem;
 import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonStreamContext;
+import com.fasterxml.jackson.core.exc.InputCoercionException;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
@@ -39,6 +40,11 @@ public final class JsonRefusals {
             return new FieldError("body", "must be a JSON object");
         }
         if (cause instanceof JsonMappingException mapping && !mapping.getPath().isEmpty()) {
+            if (mapping.getCause() instanceof InputCoercionException tooLarge
+                    && range(tooLarge.getTargetType()) != null)
+                return new FieldError(
+                        path(mapping, null),
+                        "is out of range: must be a whole number " + range(tooLarge.getTargetType()));
             Class<?> target = cause instanceof MismatchedInputException m ? m.getTargetType() : null;
             return new FieldError(path(mapping, null), "must be " + kind(target));
         }
@@ -87,8 +93,21 @@ public final class JsonRefusals {
         return path.isEmpty() ? "body" : path;
     }
 
-    /** Jackson names Java types in backticks; the API's clients know none of them. */
+    /** The bounds of a whole number of {@code type}, or null for another type. */
+    private static String range(Class<?> type) {
+        if (type == int.class || type == Integer.class) return "from " + Integer.MIN_VALUE + " to " + Integer.MAX_VALUE;
+        if (type == long.class || type == Long.class) return "from " + Long.MIN_VALUE + " to " + Long.MAX_VALUE;
+        return null;
+    }
+
+    /**
+     * Jackson names Java types in backticks and points at its input source ("start marker at [Source: …]"); the API's
+     * clients know neither.
+     */
     private static String withoutTypes(String message) {
-        return message.replaceAll("`[^`]*`", "a value").replaceAll("[\\r\\n]+", " ");
+        return message.replaceAll("\\s*\\(start marker at \\[Source: [^\\]]*\\]\\)", "")
+                .replaceAll("\\s*at \\[Source: [^\\]]*\\]", "")
+                .replaceAll("`[^`]*`", "a value")
+                .replaceAll("[\\r\\n]+", " ");
     }
 }
