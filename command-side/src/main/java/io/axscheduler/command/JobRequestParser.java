@@ -196,6 +196,11 @@ public final class JobRequestParser {
             f.error(malformed, "must be valid Unicode (it holds a lone surrogate)");
             return null;
         }
+        String tooLarge = JsonFields.firstNonFinite(node, "params");
+        if (tooLarge != null) {
+            f.error(tooLarge, "is a number beyond the range of a 64-bit float (about ±1.8E308)");
+            return null;
+        }
         try {
             int bytes = json.writeValueAsString(node).getBytes(StandardCharsets.UTF_8).length;
             if (bytes > MAX_PARAMS_BYTES) {

@@ -199,17 +199,34 @@ public final class JsonFields {
 
     /** The path of the first string (a value or a field name) in {@code node} that is not well-formed, or null. */
     public static String firstMalformed(JsonNode node, String at) {
-        if (node.isTextual()) return isWellFormed(node.textValue()) ? null : at;
+        return first(node, at, n -> n.isTextual() && !isWellFormed(n.textValue()), key -> !isWellFormed(key));
+    }
+
+    /**
+     * The path of the first number under {@code node} too large for a 64-bit float, or null: the parser reads it as
+     * infinite, which would be stored as the string "Infinity" in the number's place.
+     */
+    public static String firstNonFinite(JsonNode node, String at) {
+        return first(node, at, n -> n.isFloatingPointNumber() && !Double.isFinite(n.doubleValue()), key -> false);
+    }
+
+    /** The path of the first value {@code bad} holds for, or of the first object with a key {@code badKey} holds for. */
+    private static String first(
+            JsonNode node,
+            String at,
+            java.util.function.Predicate<JsonNode> bad,
+            java.util.function.Predicate<String> badKey) {
+        if (bad.test(node)) return at;
         if (node.isArray()) {
             for (int i = 0; i < node.size(); i++) {
-                String bad = firstMalformed(node.get(i), at + "[" + i + "]");
-                if (bad != null) return bad;
+                String found = first(node.get(i), at + "[" + i + "]", bad, badKey);
+                if (found != null) return found;
             }
         }
         for (Iterator<java.util.Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
             java.util.Map.Entry<String, JsonNode> e = it.next();
-            String bad = isWellFormed(e.getKey()) ? firstMalformed(e.getValue(), at + "." + e.getKey()) : at;
-            if (bad != null) return bad;
+            String found = badKey.test(e.getKey()) ? at : first(e.getValue(), at + "." + e.getKey(), bad, badKey);
+            if (found != null) return found;
         }
         return null;
     }

@@ -311,6 +311,22 @@ class JobRequestParserTest {
         assertThat(messageFor(field)).isEqualTo(message);
     }
 
+    @Test
+    void a_number_in_params_too_large_for_a_float_is_refused_not_stored_as_a_string() {
+        // read as infinite, it would be written back as "Infinity" in the number's place
+        assertThat(refusedFields("{'jobType': 'noop', 'params': {'a': {'n': [1, 1e999999]}}}"))
+                .containsExactly("params.a.n[1]");
+        assertThat(messageFor("params.a.n[1]")).contains("beyond the range of a 64-bit float");
+        errors.clear();
+        assertThat(refusedFields("{'jobType': 'noop', 'params': {'n': -1E400}}"))
+                .containsExactly("params.n");
+        errors.clear();
+        assertThat(parseValid("{'jobType': 'noop', 'params': {'n': 1.7976931348623157E308}}")
+                        .params()
+                        .get("n"))
+                .isEqualTo(Double.MAX_VALUE);
+    }
+
     @ParameterizedTest(name = "{0}: {1}")
     @CsvSource(
             delimiter = '|',
