@@ -75,6 +75,23 @@ final class CronSupport {
     }
 
     static String describe(Cron cron) {
+        String[] fields = cron.asString().split("\\s+");
+        // unix cron with both day fields restricted runs on a day matching either (POSIX), where cron-utils' English
+        // reads as both: "on day 1 of the month every Monday" for the 1st and every Monday
+        if (cron.getCronDefinition().equals(UNIX_DEFINITION)
+                && fields.length == 5
+                && !fields[2].equals("*")
+                && !fields[4].equals("*")) {
+            String[] byMonthDay = fields.clone(), byWeekDay = fields.clone();
+            byMonthDay[4] = "*";
+            byWeekDay[2] = "*";
+            return phrased(UNIX.parse(String.join(" ", byMonthDay))) + ", and "
+                    + phrased(UNIX.parse(String.join(" ", byWeekDay)));
+        }
+        return phrased(cron);
+    }
+
+    private static String phrased(Cron cron) {
         Cron described = cron;
         String[] fields = cron.asString().split("\\s+");
         // Quartz's day-of-week L alone is the week's last day, Saturday; cron-utils describes it as "last Sunday of
@@ -113,4 +130,6 @@ final class CronSupport {
 
     private static final com.cronutils.model.definition.CronDefinition QUARTZ_DEFINITION =
             CronDefinitionBuilder.instanceDefinitionFor(CronType.QUARTZ);
+    private static final com.cronutils.model.definition.CronDefinition UNIX_DEFINITION =
+            CronDefinitionBuilder.instanceDefinitionFor(CronType.UNIX);
 }

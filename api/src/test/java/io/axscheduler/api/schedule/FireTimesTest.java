@@ -303,6 +303,21 @@ class FireTimesTest {
     }
 
     @Test
+    void a_unix_cron_restricting_both_day_fields_is_described_as_either_day() {
+        // POSIX: the 1st of each month and every Monday, as the fire times have it
+        assertThat(FireTimes.describe(Trigger.cron("0 9 1 * 1", "UTC", CronDialect.UNIX)))
+                .isEqualTo("at 09:00 on day 1 of the month, and at 09:00 every Monday");
+        java.time.Instant after = java.time.Instant.parse("2026-12-28T10:00:00Z");
+        assertThat(FireTimes.preview(Trigger.cron("0 9 1 * 1", "UTC", CronDialect.UNIX), after, after, 3))
+                .containsExactly(
+                        java.time.Instant.parse("2027-01-01T09:00:00Z"),
+                        java.time.Instant.parse("2027-01-04T09:00:00Z"),
+                        java.time.Instant.parse("2027-01-11T09:00:00Z"));
+        assertThat(FireTimes.describe(Trigger.cron("0 9 * * 1", "UTC", CronDialect.UNIX)))
+                .isEqualTo("at 09:00 every Monday");
+    }
+
+    @Test
     void descriptions_are_human() {
         assertThat(FireTimes.describe(Trigger.cron("0 */5 * * * ?", null, null)))
                 .isEqualTo("every 5 minutes");
