@@ -45,11 +45,11 @@ class ScannerHealth implements HealthIndicator {
         long stallAfter = properties.health().scanStallMs();
         Health.Builder health = jobScanAge > stallAfter || scheduleScanAge > stallAfter ? Health.down() : Health.up();
         return health.withDetail(
-                        "lastCompletedScan", scanner.lastCompletedScan().toString())
+                        "lastCompletedScan", io.axscheduler.api.IsoInstants.millis(scanner.lastCompletedScan()))
                 .withDetail("millisSinceLastScan", jobScanAge)
                 .withDetail(
                         "lastCompletedSchedulePass",
-                        scheduleScanner.lastCompletedPass().toString())
+                        io.axscheduler.api.IsoInstants.millis(scheduleScanner.lastCompletedPass()))
                 .withDetail("millisSinceLastSchedulePass", scheduleScanAge)
                 .withDetail("stallAfterMs", stallAfter)
                 .build();

@@ -17,6 +17,13 @@ class NodeOperationsIT {
         String db = TestDatabase.freshDatabase("health");
         try (Node node = Node.start(db, "node-a", Map.of("ax.scheduler.health.scan-stall-ms", "2000"))) {
             assertThat(node.api.get("/actuator/health").status()).isEqualTo(200);
+            // instants to the millisecond, as everywhere in the API
+            assertThat(node.api
+                            .get("/actuator/health")
+                            .body()
+                            .at("/components/scanner/details/lastCompletedScan")
+                            .asText())
+                    .matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z");
             try (Connection blocker = TestDatabase.connect(db)) {
                 // the scan's SELECT … FOR UPDATE now waits on the table lock: the process lives, nothing is claimed
                 blocker.createStatement().execute("LOCK TABLES job_queue WRITE");
