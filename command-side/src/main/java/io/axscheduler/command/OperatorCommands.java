@@ -110,14 +110,17 @@ public class OperatorCommands {
     /** {@code e} as a {@link RaceLost} when it is one of the three ways to lose a race, else {@code e} itself. */
     private static RuntimeException lostRace(String what, RuntimeException e) {
         if (e instanceof RefusedOnCachedState) {
-            return new RaceLost(what + " was refused on this node's cached state: " + e.getMessage());
+            // no race as such: the cache may be behind another node's change, so the store decides
+            return new RaceLost(what + " was refused on this node's cached state: " + e.getMessage(), false);
         }
         if (e instanceof ConcurrencyException) {
-            return new RaceLost(what + " changed under this command: " + e.getMessage());
+            return new RaceLost(what + " changed under this command: " + e.getMessage(), true);
         }
         if (lostALock(e)) {
-            return new RaceLost(what + " met another writer's lock: "
-                    + NestedExceptionUtils.getMostSpecificCause(e).getMessage());
+            return new RaceLost(
+                    what + " met another writer's lock: "
+                            + NestedExceptionUtils.getMostSpecificCause(e).getMessage(),
+                    true);
         }
         return e;
     }
@@ -129,8 +132,14 @@ public class OperatorCommands {
                 return attempt.get();
             } catch (RaceLost e) {
                 last = e;
-                log.info(
-                        "{}: attempt {} of {} lost a race, {}", what, i, ATTEMPTS_ON_CONCURRENT_CHANGE, e.getMessage());
+                if (e.race)
+                    log.info(
+                            "{}: attempt {} of {} lost a race, {}",
+                            what,
+                            i,
+                            ATTEMPTS_ON_CONCURRENT_CHANGE,
+                            e.getMessage());
+                else log.debug("{}: decided again on the stored events, {}", what, e.getMessage());
             }
         }
         throw new IllegalTransitionException(what + " kept changing under this command; last: " + last.getMessage());
@@ -150,8 +159,12 @@ public class OperatorCommands {
 
     /** A 409 if it ever escapes a retry loop; inside one, the signal to run again. */
     private static final class RaceLost extends IllegalTransitionException {
-        RaceLost(String message) {
+        /** Another writer's change or lock; else only a refusal on the cache, which the store may not repeat. */
+        final boolean race;
+
+        RaceLost(String message, boolean race) {
             super(message);
+            this.race = race;
         }
     }
 }
