@@ -67,6 +67,11 @@ class SecurityIT {
         assertThat(health.body().has("components"))
                 .as("no details without credentials")
                 .isFalse();
+        Api.Response component = a.api.anonymous().get("/actuator/health/scanner");
+        assertThat(component.status()).isEqualTo(401);
+        assertThat(component.contentType()).startsWith("application/problem+json");
+        assertThat(a.api.get("/actuator/health/scanner").body().path("status").asText())
+                .isEqualTo("UP");
     }
 
     @Test

@@ -102,7 +102,9 @@ class SecuritySetup {
                 // request it ends was authorized when it began
                 .authorizeHttpRequests(a -> a.dispatcherTypeMatchers(DispatcherType.ASYNC)
                         .permitAll()
-                        .requestMatchers("/actuator/health", "/actuator/health/**")
+                        // the overall status and an orchestrator's probes are public; a component's details are
+                        // a viewer's (an anonymous caller would otherwise get an empty 404 for one)
+                        .requestMatchers("/actuator/health", "/actuator/health/liveness", "/actuator/health/readiness")
                         .permitAll()
                         .requestMatchers("/actuator/**")
                         .access(somewhere(oidc, Role.VIEWER))
