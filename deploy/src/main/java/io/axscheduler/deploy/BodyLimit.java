@@ -67,7 +67,7 @@ class BodyLimit {
                 throws ServletException, IOException {
             long length = request.getContentLengthLong();
             if (length > maxBytes) {
-                refuse(response);
+                refuse(request, response);
                 return;
             }
             if (length < 0 && request.getHeader("Transfer-Encoding") != null) {
@@ -77,11 +77,14 @@ class BodyLimit {
             chain.doFilter(request, response);
         }
 
-        private void refuse(HttpServletResponse response) throws IOException {
+        private void refuse(HttpServletRequest request, HttpServletResponse response) throws IOException {
             // what the client is still sending Tomcat swallows up to server.tomcat.max-swallow-size, then closes
             response.setStatus(413);
             response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
-            json.writeValue(response.getOutputStream(), problem(maxBytes));
+            ProblemDetail problem = problem(maxBytes);
+            // as the controllers' problems name theirs: the path asked for
+            problem.setInstance(java.net.URI.create(request.getRequestURI()));
+            json.writeValue(response.getOutputStream(), problem);
         }
     }
 

@@ -134,6 +134,7 @@ class HostileInputIT {
         assertThat(sized.status()).as(sized.body()).isEqualTo(413);
         assertThat(sized.contentType()).startsWith("application/problem+json");
         assertThat(sized.fields()).containsExactly("body");
+        assertThat(sized.body()).contains("\"instance\":\"/api/v1/jobs\"");
         // sent in chunks, no length told: read up to the limit, then refused as a whole
         HttpResponse<String> chunked = postChunked("/api/v1/jobs", big);
         assertThat(chunked.statusCode()).as(chunked.body()).isEqualTo(413);
