@@ -594,6 +594,25 @@ class AlertsIT {
                         .asText())
                 .startsWith("must be one of [")
                 .contains("QUEUE_DEPTH");
+        // every field in the wrong shape or out of bounds is named at once, as for jobs and schedules
+        for (String[] refused : new String[][] {
+            {"{\"name\":\"bad name!\",\"type\":\"NOPE\",\"forMs\":-1}", "[name, type, forMs]"},
+            {
+                "{\"name\":\"zz\",\"type\":\"JOB_FAILED\",\"threshold\":\"1\",\"forMs\":\"x\",\"extra\":1,"
+                        + "\"channels\":[\"hook\",2],\"filter\":{\"jobType\":3,\"nope\":\"x\"}}",
+                "[extra, threshold, forMs, channels[1], filter.nope, filter.jobType]"
+            }
+        }) {
+            Api.Response r = node.api.post("/api/v1/alerts/rules", refused[0]);
+            assertThat(r.status()).as(refused[0]).isEqualTo(400);
+            List<String> fields = new java.util.ArrayList<>();
+            r.body().path("errors").forEach(e -> fields.add(e.path("field").asText()));
+            assertThat(fields)
+                    .as(r.body().toString())
+                    .containsExactlyInAnyOrderElementsOf(List.of(
+                            refused[1].substring(1, refused[1].length() - 1).split(", ")));
+        }
+        assertThat(node.api.get("/api/v1/alerts/rules/zz").status()).isEqualTo(404);
         assertThat(node.api.get("/api/v1/alerts/rules").body().path("items").size())
                 .isGreaterThanOrEqualTo(1);
         assertThat(ScheduleHttp.delete(node.api, "/api/v1/alerts/rules/crud").status())

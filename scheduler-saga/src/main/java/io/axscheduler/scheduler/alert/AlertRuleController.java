@@ -1,5 +1,6 @@
 package io.axscheduler.scheduler.alert;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.axscheduler.api.problem.NotFoundException;
 import io.axscheduler.api.security.Access;
 import io.axscheduler.api.security.Caller;
@@ -48,16 +49,18 @@ public class AlertRuleController {
 
     @PostMapping
     public ResponseEntity<AlertRule> create(
-            @RequestBody AlertRule rule, @RequestAttribute(Caller.ATTRIBUTE) Caller caller) {
-        return ResponseEntity.status(HttpStatus.CREATED).body(rules.create(rule, caller));
+            @RequestBody JsonNode body, @RequestAttribute(Caller.ATTRIBUTE) Caller caller) {
+        AlertRuleBody read = AlertRuleBody.read(body);
+        return ResponseEntity.status(HttpStatus.CREATED).body(rules.create(read.rule(), read.errors(), caller));
     }
 
     @PutMapping("/{name}")
     public AlertRule update(
             @PathVariable("name") String name,
-            @RequestBody AlertRule rule,
+            @RequestBody JsonNode body,
             @RequestAttribute(Caller.ATTRIBUTE) Caller caller) {
-        return rules.update(name, rule, caller);
+        AlertRuleBody read = AlertRuleBody.read(body);
+        return rules.update(name, read.rule(), read.errors(), caller);
     }
 
     @DeleteMapping("/{name}")

@@ -100,8 +100,9 @@ public class AlertRules {
     }
 
     /** Stores a new rule and records who made it (409 when the name is taken). */
-    public AlertRule create(AlertRule rule, Caller by) {
-        requireValid(rule);
+    /** {@code shape}: what reading the request's body found wrong (see {@link AlertRuleBody}), named with the rest. */
+    public AlertRule create(AlertRule rule, List<FieldError> shape, Caller by) {
+        requireValid(rule, shape);
         return transaction.execute(tx -> {
             Integer count = jdbc.queryForObject("SELECT COUNT(*) FROM alert_rules", Map.of(), Integer.class);
             if (count != null && count >= MAX_RULES)
@@ -123,7 +124,7 @@ public class AlertRules {
     }
 
     /** Changes a rule (404 when there is none of that name) and records who did. */
-    public AlertRule update(String name, AlertRule rule, Caller by) {
+    public AlertRule update(String name, AlertRule rule, List<FieldError> shape, Caller by) {
         if (rule.name() != null && !rule.name().equals(name))
             throw InvalidRequestException.of(
                     "name",
@@ -131,7 +132,7 @@ public class AlertRules {
                             + " new name, then delete this one");
         AlertRule named = new AlertRule(
                 name, rule.type(), rule.filter(), rule.threshold(), rule.forMs(), rule.channels(), rule.maxPerWindow());
-        requireValid(named);
+        requireValid(named, shape);
         return transaction.execute(tx -> {
             int n = jdbc.update(
                     "UPDATE alert_rules SET type = :type, filter_json = :filter, threshold = :threshold,"
@@ -184,9 +185,14 @@ public class AlertRules {
                 p);
     }
 
-    private void requireValid(AlertRule rule) {
-        List<FieldError> errors = new ArrayList<>(check(rule, null));
-        errors.addAll(unreadFilters(rule, null));
+    /** Every error at once: a field the body gave in the wrong shape is named for that, and not again as missing. */
+    private void requireValid(AlertRule rule, List<FieldError> shape) {
+        List<FieldError> errors = new ArrayList<>(shape);
+        java.util.Set<String> named = new java.util.HashSet<>();
+        shape.forEach(e -> named.add(e.field()));
+        List<FieldError> rest = new ArrayList<>(check(rule, null));
+        rest.addAll(unreadFilters(rule, null));
+        rest.stream().filter(e -> !named.contains(e.field())).forEach(errors::add);
         if (!errors.isEmpty()) throw new InvalidRequestException(errors);
     }
 
