@@ -314,6 +314,12 @@ class SecurityIT {
                 "{\"name\":\"\",\"grants\":[{\"namespace\":\"Bad NS\",\"role\":\"VIEWER\"},{\"role\":\"ROOT\"}]}");
         assertThat(r.status()).isEqualTo(400);
         assertThat(r.body().toString()).contains("\"name\"", "grants[0].namespace", "grants[1].role");
+        // a bad role does not hide a bad namespace beside it
+        Api.Response both = a.api.post(
+                "/api/v1/admin/api-keys",
+                "{\"name\":\"both-bad\",\"grants\":[{\"namespace\":\"Team A\",\"role\":\"GOD\"}]}");
+        assertThat(both.status()).isEqualTo(400);
+        assertThat(both.body().toString()).contains("grants[0].role", "grants[0].namespace");
     }
 
     @Test

@@ -55,6 +55,13 @@ final class Grants {
             } catch (IllegalArgumentException e) {
                 errors.add(
                         new FieldError("grants[" + i + "].role", "must be one of " + Arrays.toString(Role.values())));
+                // the namespace too, as far as it can be judged without a role: a name, or "*" as for a global one
+                JsonNode named = item.path("namespace");
+                if (!named.isMissingNode()
+                        && !named.isNull()
+                        && !"*".equals(named.asText())
+                        && !(named.isTextual() && Namespaces.isValid(named.asText())))
+                    errors.add(new FieldError("grants[" + i + "].namespace", "must match [a-z0-9-]{1,63}"));
                 continue;
             }
             String namespace =
