@@ -315,13 +315,19 @@ class ConsoleIT {
         assertThat(reasonCodes()).contains("WAITING_UNTIL_DUE");
         assertThat(browser.text("why-text")).isNotBlank();
         browser.driver.executeScript("window.axNotReloaded = true");
+        assertThat(browser.all("job-cancel")).hasSize(1);
+        // a reason being typed outlives the live updates while Cancel is offered
+        browser.find("job-cancel-reason").sendKeys("half typed");
 
         // the live updates bring the reasons along: running, then succeeded, without a reload
         browser.await(Duration.ofSeconds(20), d -> reasonCodes().contains("RUNNING"));
+        assertThat(browser.find("job-cancel-reason").getAttribute("value")).isEqualTo("half typed");
         browser.await(Duration.ofSeconds(20), d -> reasonCodes().contains("SUCCEEDED"));
         assertThat(browser.driver.executeScript("return window.axNotReloaded === true"))
                 .isEqualTo(true);
         assertThat(browser.text("why-title")).isEqualTo("Succeeded");
+        // and the actions with them: an ended job offers no Cancel
+        browser.await(Duration.ofSeconds(5), d -> browser.all("job-cancel").isEmpty());
 
         browser.open("/console/jobs/" + jobId + "?lang=zh-CN");
         assertThat(browser.text("why-title")).isEqualTo("成功");
@@ -642,6 +648,25 @@ class ConsoleIT {
                 .hasSize(2)
                 .contains(otherTeams);
         assertThat(browser.all("job-row").get(0).getText()).contains("paged-4");
+    }
+
+    @Test
+    void the_nodes_page_says_when_a_node_does_not_scan() {
+        browser.open("/console/nodes");
+        assertThat(browser.all("node-scanning-off")).isEmpty();
+        assertThat(node.api.post("/api/v1/admin/scanning/pause", "").status()).isEqualTo(200);
+        try {
+            // the node's row says so at once; its last scan goes on moving, as its scan keeps passing
+            browser.open("/console/nodes");
+            assertThat(browser.all("node-scanning-off")).hasSize(1);
+            browser.open("/console");
+            assertThat(browser.all("node-scanning-off")).hasSize(1);
+        } finally {
+            assertThat(node.api.post("/api/v1/admin/scanning/resume", "").status())
+                    .isEqualTo(200);
+        }
+        browser.open("/console/nodes");
+        assertThat(browser.all("node-scanning-off")).isEmpty();
     }
 
     @Test

@@ -42,7 +42,8 @@ public record Overview(
 
     /**
      * {@code alive}: seen within the last {@link StatsQueries#NODE_ALIVE_MS}; {@code health}: what it last reported
-     * while alive, {@link #GONE} once it is not.
+     * while alive, {@link #GONE} once it is not; {@code scanning}: whether it claims jobs and fires schedules (false
+     * while paused by {@code /api/v1/admin/scanning/pause} or switched off; null when it has no node row).
      */
     public record NodeRow(
             String nodeId,
@@ -51,6 +52,7 @@ public record Overview(
             boolean alive,
             String health,
             Instant lastScan,
+            Boolean scanning,
             long claimed,
             long running) {}
 

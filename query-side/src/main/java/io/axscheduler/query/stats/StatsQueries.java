@@ -304,11 +304,15 @@ public class StatsQueries {
                     });
         List<Overview.NodeRow> list = new ArrayList<>();
         jdbc.query(
-                "SELECT node_id, started_at, last_seen, health, last_scan FROM console_nodes"
-                        + " WHERE last_seen >= :since ORDER BY node_id LIMIT " + LIST_LIMIT,
+                // whether it claims and fires is the node's own row's word (its scan goes on passing while paused)
+                "SELECT c.node_id, c.started_at, c.last_seen, c.health, c.last_scan, a.scanning FROM console_nodes c"
+                        + " LEFT JOIN ax_nodes a ON a.node_id = c.node_id"
+                        + " WHERE c.last_seen >= :since ORDER BY c.node_id LIMIT " + LIST_LIMIT,
                 Map.of("since", now - 24 * HOUR),
                 rs -> {
                     long[] w = work.getOrDefault(rs.getString(1), new long[2]);
+                    int scanningFlag = rs.getInt(6);
+                    Boolean scanning = rs.wasNull() ? null : scanningFlag != 0;
                     long lastScan = rs.getLong(5);
                     boolean alive = now - rs.getLong(3) <= NODE_ALIVE_MS;
                     list.add(new Overview.NodeRow(
@@ -318,7 +322,8 @@ public class StatsQueries {
                             alive,
                             // what a node last said of itself holds only while it still says it
                             alive ? rs.getString(4) : Overview.GONE,
-                            rs.wasNull() || lastScan == 0 ? null : Instant.ofEpochMilli(lastScan),
+                            lastScan == 0 ? null : Instant.ofEpochMilli(lastScan),
+                            scanning,
                             w[0],
                             w[1]));
                 });
