@@ -2,6 +2,7 @@ package io.axscheduler.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.axscheduler.api.alert.AlertType;
 import io.axscheduler.api.alert.RaiseAlert;
 import io.axscheduler.api.alert.ResolveAlert;
@@ -78,6 +79,7 @@ class RetentionIT {
                                     running))
                     .isEqualTo(1);
 
+            String firstFireTime = node.api.get("/api/v1/jobs/" + fired.get(0)).text("runAt");
             // nothing has been over for an hour yet
             PurgeFinishedJobs purge = node.bean(PurgeFinishedJobs.class);
             assertThat(purge.purgeOnce()).isZero();
@@ -96,6 +98,16 @@ class RetentionIT {
             }
             assertThat(node.api.post("/api/v1/jobs/" + failed + "/retry", "{}").status())
                     .isEqualTo(404);
+            // the schedule's answer for that fire says its job is gone, not as if it were live
+            JsonNode why = node.api
+                    .get("/api/v1/schedules/" + schedule + "/explain?at=" + firstFireTime)
+                    .body()
+                    .at("/reasons/0");
+            assertThat(why.path("code").asText()).as(why.toString()).isEqualTo("FIRED");
+            assertThat(why.at("/details/jobDeleted").asBoolean())
+                    .as(why.toString())
+                    .isTrue();
+            assertThat(why.path("message").asText()).contains(fired.get(0), "deleted since");
             assertThat(count(node, "SELECT COUNT(*) FROM job_keys WHERE job_id IN (?, ?)", keyed, fired.get(0)))
                     .isZero();
             assertThat(count(node, "SELECT COUNT(*) FROM DomainEventEntry")).isLessThan(eventRows);

@@ -66,7 +66,11 @@ class Why {
                             name,
                             messages.getMessage("explain.detail." + name, null, name, locale),
                             text(value, zone),
-                            JOB_LINKS.contains(name) ? String.valueOf(value) : null)));
+                            // a job deleted past the retention has no page to link to
+                            JOB_LINKS.contains(name)
+                                            && !Boolean.TRUE.equals(r.details().get("jobDeleted"))
+                                    ? String.valueOf(value)
+                                    : null)));
             String template = messages.getMessage("explain.text." + r.code(), null, null, locale);
             list.add(new Shown(
                     r.code(),

@@ -19,7 +19,6 @@ import io.axscheduler.api.schedule.TriggerType;
 import io.axscheduler.query.history.EventStreams;
 import io.axscheduler.query.metrics.SkipCause;
 import io.axscheduler.query.observe.LivenessProperties;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -176,17 +175,24 @@ public class ExplainSchedule {
         if (fire.isPresent()) {
             ScheduleFired e = fire.get().event();
             String status = jobStatus(e.jobId());
+            // a job with neither a row nor events was deleted past the retention of ended jobs
+            boolean jobGone = status == null && streams.sequenceAt(e.jobId(), 0) == null;
             long lateMs = Math.max(0, fire.get().at().toEpochMilli() - f.toEpochMilli());
             reasons.add(reason(
                     "FIRED",
                     "fired" + (e.kind() == FireKind.QUEUED ? " after being held back by overlap policy QUEUE" : "")
-                            + " as job " + e.jobId() + (status == null ? "" : " (" + status + ")")
-                            + (lateMs > NEAR_MS ? ", " + Duration.ofMillis(lateMs) + " after its time" : ""),
+                            + " as job " + e.jobId()
+                            + (status != null
+                                    ? " (" + status + ")"
+                                    : jobGone ? " (deleted since: it ended longer ago than the retention)" : "")
+                            + (lateMs > NEAR_MS ? ", " + late(lateMs) + " after its time" : ""),
                     fire.get().at(),
                     "jobId",
                     e.jobId(),
                     "jobStatus",
                     status,
+                    "jobDeleted",
+                    jobGone ? Boolean.TRUE : null,
                     "kind",
                     e.kind(),
                     "lateMs",
@@ -357,6 +363,15 @@ public class ExplainSchedule {
                 .filter(t -> t.isBefore(at))
                 .max(Comparator.naturalOrder())
                 .orElse(null);
+    }
+
+    /** A lateness as a person says it: "850 ms", "12.4 s", "6 min 23.7 s", "2 h 5 min". */
+    static String late(long ms) {
+        if (ms < 1_000) return ms + " ms";
+        if (ms < 60_000) return String.format(java.util.Locale.ROOT, "%.1f s", ms / 1000.0);
+        if (ms < 3_600_000)
+            return String.format(java.util.Locale.ROOT, "%d min %.1f s", ms / 60_000, (ms % 60_000) / 1000.0);
+        return (ms / 3_600_000) + " h " + (ms % 3_600_000) / 60_000 + " min";
     }
 
     private String jobStatus(String jobId) {

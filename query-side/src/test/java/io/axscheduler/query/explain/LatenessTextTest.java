@@ -1,0 +1,17 @@
+package io.axscheduler.query.explain;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/** How late a fire was, as the schedule's answer words it (it printed Java's PT6M23.733S before). */
+class LatenessTextTest {
+
+    @Test
+    void a_lateness_is_said_in_the_largest_units_that_fit() {
+        assertThat(ExplainSchedule.late(850)).isEqualTo("850 ms");
+        assertThat(ExplainSchedule.late(12_400)).isEqualTo("12.4 s");
+        assertThat(ExplainSchedule.late(383_733)).isEqualTo("6 min 23.7 s");
+        assertThat(ExplainSchedule.late(2 * 3_600_000 + 5 * 60_000 + 999)).isEqualTo("2 h 5 min");
+    }
+}
