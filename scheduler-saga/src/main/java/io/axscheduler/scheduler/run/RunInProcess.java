@@ -156,9 +156,22 @@ public class RunInProcess {
     public void shutdown(long graceMs) {
         stopping = true;
         long deadline = clock.millis() + graceMs;
+        if (executors.inFlight() > 0)
+            log.info(
+                    "stopping: waiting up to {} ms for {} running attempt(s) to finish", graceMs, executors.inFlight());
         while (executors.inFlight() > 0 && clock.millis() < deadline) {
             sleepQuietly(50);
         }
+        if (!running.isEmpty())
+            // each fails naming this node, and its retry policy runs it again on another
+            log.warn(
+                    "stopping: {} attempt(s) still running after the grace of {} ms are interrupted: {}",
+                    running.size(),
+                    graceMs,
+                    running.values().stream()
+                            .map(a -> a.jobId() + " #" + a.attempt())
+                            .limit(20)
+                            .toList());
         running.values().forEach(a -> {
             a.cancel();
             a.interruptHandler();
