@@ -222,12 +222,19 @@ class ScheduleTwoNodesIT {
                         == 1,
                 () -> a.api.get("/api/v1/schedules/" + id).body().toString());
         JsonNode read = a.api.get("/api/v1/schedules/" + id).body();
+        // its one time is past: it fires no more by itself, and says so, while its state stays ACTIVE
+        assertThat(read.path("completed").asBoolean()).as(read.toString()).isTrue();
+        assertThat(read.path("state").asText()).isEqualTo("ACTIVE");
+        assertThat(read.path("nextFireTime").isNull()).isTrue();
         com.fasterxml.jackson.databind.node.ObjectNode sentBack = Api.JSON.createObjectNode();
         for (String field : List.of("name", "trigger", "job", "misfirePolicy", "overlapPolicy", "namespace"))
             sentBack.set(field, read.path(field));
         sentBack.put("name", "once-rt-renamed");
         var renamed = ScheduleHttp.put(b.api, "/api/v1/schedules/" + id, sentBack.toString());
         assertThat(renamed.status()).as(renamed.body().toString()).isEqualTo(200);
+        assertThat(b.api.get("/api/v1/schedules/" + id).body().path("completed").asBoolean())
+                .as("renamed, still spent")
+                .isTrue();
         // a new time in the past is still refused
         sentBack.set("trigger", Api.JSON.readTree("{\"type\":\"once\",\"at\":\"" + at.minusSeconds(60) + "\"}"));
         var past = ScheduleHttp.put(b.api, "/api/v1/schedules/" + id, sentBack.toString());

@@ -3,12 +3,17 @@ package io.axscheduler.api.schedule;
 import io.axscheduler.api.job.JobStatus;
 import java.time.Instant;
 
-/** A schedule as the API shows it ({@code GET /api/v1/schedules/{id}}). */
+/**
+ * A schedule as the API shows it ({@code GET /api/v1/schedules/{id}}). {@code completed}: a {@code once} schedule
+ * whose one time has been fired or skipped, which fires no more by itself (its state stays {@code ACTIVE}: it may
+ * still be triggered by hand, or given a new time).
+ */
 public record ScheduleView(
         String scheduleId,
         String name,
         ScheduleState state,
         boolean paused,
+        boolean completed,
         Trigger trigger,
         String timezone,
         String description,

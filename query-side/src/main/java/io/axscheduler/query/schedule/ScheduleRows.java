@@ -27,11 +27,17 @@ final class ScheduleRows {
         Trigger trigger = read(rs.getString("trigger_json"), Trigger.class);
         ScheduleState state = ScheduleState.valueOf(rs.getString("state"));
         String jobStatus = rs.getString("last_job_status");
+        boolean completed = state == ScheduleState.ACTIVE
+                && trigger.type() == TriggerType.ONCE
+                && rs.getObject("next_fire_at") == null
+                && rs.getObject("queued_fire_at") == null
+                && rs.getLong("fire_count") + rs.getLong("skip_count") > 0;
         return new ScheduleView(
                 rs.getString("schedule_id"),
                 rs.getString("name"),
                 state,
                 state == ScheduleState.PAUSED,
+                completed,
                 trigger,
                 rs.getString("timezone"),
                 FireTimes.describe(trigger),
