@@ -147,7 +147,8 @@ public final class JsonFields {
             error(
                     field,
                     negative
-                            ? min == 0 ? "must not be negative" : "must be at least " + min
+                            // an unbounded min is a trigger's, whose values are never negative
+                            ? min == 0 || min == Long.MIN_VALUE ? "must not be negative" : "must be at least " + min
                             : "must be at most " + max);
             return 0;
         }

@@ -601,7 +601,14 @@ class AlertsIT {
                 "{\"name\":\"zz\",\"type\":\"JOB_FAILED\",\"threshold\":\"1\",\"forMs\":\"x\",\"extra\":1,"
                         + "\"channels\":[\"hook\",2],\"filter\":{\"jobType\":3,\"nope\":\"x\"}}",
                 "[extra, threshold, forMs, channels[1], filter.nope, filter.jobType]"
-            }
+            },
+            // a channel is named by its place in the body, even beside a repeat or a non-string
+            {"{\"name\":\"c1\",\"type\":\"JOB_FAILED\",\"channels\":[\"hook\",\"hook\",\"nope\"]}", "[channels[2]]"},
+            {
+                "{\"name\":\"c2\",\"type\":\"JOB_FAILED\",\"channels\":[\"hook\",2,\"nope\"]}",
+                "[channels[1], channels[2]]"
+            },
+            {"[1]", "[body]"}
         }) {
             Api.Response r = node.api.post("/api/v1/alerts/rules", refused[0]);
             assertThat(r.status()).as(refused[0]).isEqualTo(400);

@@ -43,6 +43,20 @@ class ScheduleRequestParserTest {
     }
 
     @Test
+    void a_trigger_number_beyond_a_long_says_the_bound_it_broke() {
+        for (String field : new String[] {"intervalMs", "delayMs"}) {
+            String type = field.equals("intervalMs") ? "fixedRate" : "fixedDelay";
+            FieldError negative = refused("{\"trigger\":{\"type\":\"" + type + "\",\"" + field
+                    + "\":-99999999999999999999999},\"job\":{\"jobType\":\"noop\"}}");
+            assertThat(negative).isEqualTo(new FieldError("trigger." + field, "must not be negative"));
+            FieldError huge = refused("{\"trigger\":{\"type\":\"" + type + "\",\"" + field
+                    + "\":99999999999999999999999},\"job\":{\"jobType\":\"noop\"}}");
+            assertThat(huge.field()).isEqualTo("trigger." + field);
+            assertThat(huge.message()).startsWith("must be at most ");
+        }
+    }
+
+    @Test
     void a_job_type_is_judged_in_the_schedules_namespace() throws Exception {
         String b = "{\"trigger\":{\"type\":\"fixedRate\",\"intervalMs\":60000},\"job\":{\"jobType\":\"b-only\"}";
         assertThat(parse(b + ",\"namespace\":\"team-b\"}").job().jobType()).isEqualTo("b-only");

@@ -184,7 +184,7 @@ public class ExplainSchedule {
                             + " as job " + e.jobId()
                             + (status != null
                                     ? " (" + status + ")"
-                                    : jobGone ? " (deleted since: it ended longer ago than the retention)" : "")
+                                    : jobGone ? " (deleted since: neither the job nor its history is kept)" : "")
                             + (lateMs > NEAR_MS ? ", " + late(lateMs) + " after its time" : ""),
                     fire.get().at(),
                     "jobId",
@@ -368,10 +368,11 @@ public class ExplainSchedule {
     /** A lateness as a person says it: "850 ms", "12.4 s", "6 min 23.7 s", "2 h 5 min". */
     static String late(long ms) {
         if (ms < 1_000) return ms + " ms";
-        if (ms < 60_000) return String.format(java.util.Locale.ROOT, "%.1f s", ms / 1000.0);
-        if (ms < 3_600_000)
-            return String.format(java.util.Locale.ROOT, "%d min %.1f s", ms / 60_000, (ms % 60_000) / 1000.0);
-        return (ms / 3_600_000) + " h " + (ms % 3_600_000) / 60_000 + " min";
+        long tenths = Math.round(ms / 100.0); // rounded first, so that no "60.0 s" comes out
+        if (tenths < 600) return tenths / 10 + "." + tenths % 10 + " s";
+        if (tenths < 36_000) return tenths / 600 + " min " + tenths % 600 / 10 + "." + tenths % 10 + " s";
+        long minutes = Math.round(ms / 60_000.0);
+        return minutes / 60 + " h " + minutes % 60 + " min";
     }
 
     private String jobStatus(String jobId) {

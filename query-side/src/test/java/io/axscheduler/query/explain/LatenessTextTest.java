@@ -13,5 +13,9 @@ class LatenessTextTest {
         assertThat(ExplainSchedule.late(12_400)).isEqualTo("12.4 s");
         assertThat(ExplainSchedule.late(383_733)).isEqualTo("6 min 23.7 s");
         assertThat(ExplainSchedule.late(2 * 3_600_000 + 5 * 60_000 + 999)).isEqualTo("2 h 5 min");
+        // rounded before it is split: never "60.0 s"
+        assertThat(ExplainSchedule.late(59_960)).isEqualTo("1 min 0.0 s");
+        assertThat(ExplainSchedule.late(119_970)).isEqualTo("2 min 0.0 s");
+        assertThat(ExplainSchedule.late(3_599_999)).isEqualTo("1 h 0 min");
     }
 }

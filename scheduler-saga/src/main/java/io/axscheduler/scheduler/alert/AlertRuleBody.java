@@ -12,9 +12,11 @@ import java.util.Set;
 /**
  * A rule as a request's body gives it, read field by field so that every field of the wrong shape is named at once
  * (binding the body to {@link AlertRule} would stop at the first). A field that cannot be read is left null in the
- * rule and named in {@code errors}; {@link AlertRules} then checks the rest.
+ * rule and named in {@code errors}; {@link AlertRules} then checks the rest. {@code channelsAsGiven}: the channels
+ * as the body lists them (null where one is no string; null when absent), so that a refusal names a channel by its
+ * index in the body, not in the rule, which keeps each channel once.
  */
-record AlertRuleBody(AlertRule rule, List<FieldError> errors) {
+record AlertRuleBody(AlertRule rule, List<FieldError> errors, List<String> channelsAsGiven) {
 
     private static final Set<String> FIELDS =
             Set.of("name", "type", "filter", "threshold", "forMs", "channels", "maxPerWindow");
@@ -24,7 +26,7 @@ record AlertRuleBody(AlertRule rule, List<FieldError> errors) {
         List<FieldError> errors = new ArrayList<>();
         if (body == null || !body.isObject()) {
             errors.add(new FieldError("body", "must be a JSON object"));
-            return new AlertRuleBody(new AlertRule(null, null, null, null, null, null, null), errors);
+            return new AlertRuleBody(new AlertRule(null, null, null, null, null, null, null), errors, null);
         }
         unknown(body, FIELDS, "", errors);
         String name = text(body, "name", "", errors);
@@ -59,18 +61,27 @@ record AlertRuleBody(AlertRule rule, List<FieldError> errors) {
             else maxPerWindow = perWindow.intValue();
         }
         List<String> channels = null;
+        List<String> asGiven = null;
         JsonNode c = present(body, "channels");
         if (c != null && !c.isArray()) {
             errors.add(new FieldError("channels", "must be an array of channel names"));
         } else if (c != null) {
             channels = new ArrayList<>();
+            asGiven = new ArrayList<>();
             for (int i = 0; i < c.size(); i++) {
-                if (c.get(i).isTextual()) channels.add(c.get(i).textValue());
-                else errors.add(new FieldError("channels[" + i + "]", "must be a string"));
+                if (c.get(i).isTextual()) {
+                    channels.add(c.get(i).textValue());
+                    asGiven.add(c.get(i).textValue());
+                } else {
+                    errors.add(new FieldError("channels[" + i + "]", "must be a string"));
+                    asGiven.add(null);
+                }
             }
         }
         return new AlertRuleBody(
-                new AlertRule(name, type, filter, threshold, forMs, channels, maxPerWindow), List.copyOf(errors));
+                new AlertRule(name, type, filter, threshold, forMs, channels, maxPerWindow),
+                List.copyOf(errors),
+                asGiven == null ? null : java.util.Collections.unmodifiableList(asGiven));
     }
 
     /** The field's node, or null when it is absent or JSON null (as binding reads both). */

@@ -50,8 +50,7 @@ public class AlertRuleController {
     @PostMapping
     public ResponseEntity<AlertRule> create(
             @RequestBody JsonNode body, @RequestAttribute(Caller.ATTRIBUTE) Caller caller) {
-        AlertRuleBody read = AlertRuleBody.read(body);
-        return ResponseEntity.status(HttpStatus.CREATED).body(rules.create(read.rule(), read.errors(), caller));
+        return ResponseEntity.status(HttpStatus.CREATED).body(rules.create(AlertRuleBody.read(body), caller));
     }
 
     @PutMapping("/{name}")
@@ -59,8 +58,7 @@ public class AlertRuleController {
             @PathVariable("name") String name,
             @RequestBody JsonNode body,
             @RequestAttribute(Caller.ATTRIBUTE) Caller caller) {
-        AlertRuleBody read = AlertRuleBody.read(body);
-        return rules.update(name, read.rule(), read.errors(), caller);
+        return rules.update(name, AlertRuleBody.read(body), caller);
     }
 
     @DeleteMapping("/{name}")

@@ -99,10 +99,13 @@ public class AlertRules {
                 .orElseThrow(() -> new NotFoundException("alert rule", name));
     }
 
-    /** Stores a new rule and records who made it (409 when the name is taken). */
-    /** {@code shape}: what reading the request's body found wrong (see {@link AlertRuleBody}), named with the rest. */
-    public AlertRule create(AlertRule rule, List<FieldError> shape, Caller by) {
-        requireValid(rule, shape);
+    /**
+     * Stores a new rule and records who made it (409 when the name is taken); what reading the request's body found
+     * wrong ({@link AlertRuleBody}) is named with the rest of the checks.
+     */
+    AlertRule create(AlertRuleBody body, Caller by) {
+        AlertRule rule = body.rule();
+        requireValid(rule, body);
         return transaction.execute(tx -> {
             Integer count = jdbc.queryForObject("SELECT COUNT(*) FROM alert_rules", Map.of(), Integer.class);
             if (count != null && count >= MAX_RULES)
@@ -124,7 +127,8 @@ public class AlertRules {
     }
 
     /** Changes a rule (404 when there is none of that name) and records who did. */
-    public AlertRule update(String name, AlertRule rule, List<FieldError> shape, Caller by) {
+    AlertRule update(String name, AlertRuleBody body, Caller by) {
+        AlertRule rule = body.rule();
         if (rule.name() != null && !rule.name().equals(name))
             throw InvalidRequestException.of(
                     "name",
@@ -132,7 +136,7 @@ public class AlertRules {
                             + " new name, then delete this one");
         AlertRule named = new AlertRule(
                 name, rule.type(), rule.filter(), rule.threshold(), rule.forMs(), rule.channels(), rule.maxPerWindow());
-        requireValid(named, shape);
+        requireValid(named, body);
         return transaction.execute(tx -> {
             int n = jdbc.update(
                     "UPDATE alert_rules SET type = :type, filter_json = :filter, threshold = :threshold,"
@@ -186,11 +190,14 @@ public class AlertRules {
     }
 
     /** Every error at once: a field the body gave in the wrong shape is named for that, and not again as missing. */
-    private void requireValid(AlertRule rule, List<FieldError> shape) {
-        List<FieldError> errors = new ArrayList<>(shape);
+    private void requireValid(AlertRule rule, AlertRuleBody body) {
+        List<FieldError> errors = new ArrayList<>(body.errors());
+        // a body that is no object has no fields to speak of
+        if (errors.stream().anyMatch(e -> e.field().equals("body"))) throw new InvalidRequestException(errors);
         java.util.Set<String> named = new java.util.HashSet<>();
-        shape.forEach(e -> named.add(e.field()));
-        List<FieldError> rest = new ArrayList<>(check(rule, null));
+        body.errors().forEach(e -> named.add(e.field()));
+        List<FieldError> rest = new ArrayList<>(
+                check(rule, null, body.channelsAsGiven() == null ? rule.channels() : body.channelsAsGiven()));
         rest.addAll(unreadFilters(rule, null));
         rest.stream().filter(e -> !named.contains(e.field())).forEach(errors::add);
         if (!errors.isEmpty()) throw new InvalidRequestException(errors);
@@ -198,6 +205,11 @@ public class AlertRules {
 
     /** What is wrong with a rule, each naming its field ({@code prefix.field} for a rule of the properties). */
     List<FieldError> check(AlertRule rule, String prefix) {
+        return check(rule, prefix, rule.channels());
+    }
+
+    /** {@code channels}: as given, by which index a bad one is named (null entries are left to the body's check). */
+    private List<FieldError> check(AlertRule rule, String prefix, List<String> channels) {
         String p = prefix == null ? "" : prefix + ".";
         List<FieldError> errors = new ArrayList<>();
         if (rule.name() == null || !NAME.matcher(rule.name()).matches())
@@ -211,12 +223,12 @@ public class AlertRules {
         if (rule.maxPerWindow() != null
                 && (rule.maxPerWindow() < 1 || rule.maxPerWindow() > AlertProperties.MAX_PER_WINDOW))
             errors.add(new FieldError(p + "maxPerWindow", "must be 1.." + AlertProperties.MAX_PER_WINDOW));
-        if (rule.channels().size() > 10) errors.add(new FieldError(p + "channels", "at most 10"));
-        for (int i = 0; i < rule.channels().size(); i++) {
-            if (!properties.channels().containsKey(rule.channels().get(i)))
+        if (channels.size() > 10) errors.add(new FieldError(p + "channels", "at most 10"));
+        for (int i = 0; i < channels.size(); i++) {
+            if (channels.get(i) != null && !properties.channels().containsKey(channels.get(i)))
                 errors.add(new FieldError(
                         p + "channels[" + i + "]",
-                        "no channel " + rule.channels().get(i) + " in ax.alerts.channels (have "
+                        "no channel " + channels.get(i) + " in ax.alerts.channels (have "
                                 + properties.channels().keySet() + ")"));
         }
         AlertRule.Filter f = rule.filter();
