@@ -134,25 +134,17 @@ public final class JsonFields {
         return integer(field, Long.MIN_VALUE, max);
     }
 
-    /** Negative values are reported by the trigger itself when min is unbounded, so its message is the one shown. */
+    /**
+     * Negative values are reported by the trigger itself when min is unbounded, so its message is the one shown. A
+     * whole number beyond a long is held at the long's end, beyond every field's bounds, so it gets the bound's message.
+     */
     public long integer(String field, long min, long max) {
         JsonNode n = node(field);
         if (!n.isIntegralNumber()) {
             error(field, "must be a whole number");
             return 0;
         }
-        if (!n.canConvertToLong()) {
-            // a whole number beyond a long is beyond every field's bounds: say the bound it broke
-            boolean negative = n.bigIntegerValue().signum() < 0;
-            error(
-                    field,
-                    negative
-                            // an unbounded min is a trigger's, whose values are never negative
-                            ? min == 0 || min == Long.MIN_VALUE ? "must not be negative" : "must be at least " + min
-                            : "must be at most " + max);
-            return 0;
-        }
-        long v = n.asLong();
+        long v = n.canConvertToLong() ? n.asLong() : n.bigIntegerValue().signum() < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
         if (v < min) error(field, min == 0 ? "must not be negative" : "must be at least " + min);
         else if (v > max) error(field, "must be at most " + max);
         return v;
