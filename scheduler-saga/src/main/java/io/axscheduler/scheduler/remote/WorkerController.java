@@ -75,9 +75,9 @@ public class WorkerController {
     WorkerList list(
             @RequestParam(name = "namespace", required = false) String namespace,
             @RequestAttribute(name = Caller.ATTRIBUTE, required = false) Caller caller) {
+        // as the job list: null is every namespace (an admin), and no caller sees none
         java.util.Set<String> listable = Access.listable(caller, namespace);
         return new WorkerList(registry.list().stream()
-                .filter(w -> caller != null && caller.can(w.namespace(), Role.VIEWER))
                 .filter(w -> listable == null || listable.contains(w.namespace()))
                 .toList());
     }
