@@ -5,15 +5,17 @@ import io.axscheduler.api.alert.AlertType;
 import io.axscheduler.api.problem.FieldError;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 
 /**
  * A rule as a request's body gives it, read field by field so that every field of the wrong shape is named at once
  * (binding the body to {@link AlertRule} would stop at the first). A field that cannot be read is left null in the
  * rule and named in {@code errors}; {@link AlertRules} then checks the rest. {@code channelsAsGiven}: the channels
- * as the body lists them (null where one is no string; null when absent), so that a refusal names a channel by its
+ * as the body lists them (null where one is no string; empty when absent), so that a refusal names a channel by its
  * index in the body, not in the rule, which keeps each channel once.
  */
 record AlertRuleBody(AlertRule rule, List<FieldError> errors, List<String> channelsAsGiven) {
@@ -26,7 +28,7 @@ record AlertRuleBody(AlertRule rule, List<FieldError> errors, List<String> chann
         List<FieldError> errors = new ArrayList<>();
         if (body == null || !body.isObject()) {
             errors.add(new FieldError("body", "must be a JSON object"));
-            return new AlertRuleBody(new AlertRule(null, null, null, null, null, null, null), errors, null);
+            return new AlertRuleBody(new AlertRule(null, null, null, null, null, null, null), errors, List.of());
         }
         unknown(body, FIELDS, "", errors);
         String name = text(body, "name", "", errors);
@@ -60,28 +62,21 @@ record AlertRuleBody(AlertRule rule, List<FieldError> errors, List<String> chann
                 errors.add(new FieldError("maxPerWindow", "must be 1.." + AlertProperties.MAX_PER_WINDOW));
             else maxPerWindow = perWindow.intValue();
         }
-        List<String> channels = null;
-        List<String> asGiven = null;
+        List<String> asGiven = new ArrayList<>();
         JsonNode c = present(body, "channels");
         if (c != null && !c.isArray()) {
             errors.add(new FieldError("channels", "must be an array of channel names"));
         } else if (c != null) {
-            channels = new ArrayList<>();
-            asGiven = new ArrayList<>();
             for (int i = 0; i < c.size(); i++) {
-                if (c.get(i).isTextual()) {
-                    channels.add(c.get(i).textValue());
-                    asGiven.add(c.get(i).textValue());
-                } else {
-                    errors.add(new FieldError("channels[" + i + "]", "must be a string"));
-                    asGiven.add(null);
-                }
+                if (!c.get(i).isTextual()) errors.add(new FieldError("channels[" + i + "]", "must be a string"));
+                asGiven.add(c.get(i).isTextual() ? c.get(i).textValue() : null);
             }
         }
+        List<String> channels = asGiven.stream().filter(Objects::nonNull).toList();
         return new AlertRuleBody(
                 new AlertRule(name, type, filter, threshold, forMs, channels, maxPerWindow),
                 List.copyOf(errors),
-                asGiven == null ? null : java.util.Collections.unmodifiableList(asGiven));
+                Collections.unmodifiableList(asGiven));
     }
 
     /** The field's node, or null when it is absent or JSON null (as binding reads both). */

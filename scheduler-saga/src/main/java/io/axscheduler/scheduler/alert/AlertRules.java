@@ -196,8 +196,7 @@ public class AlertRules {
         if (errors.stream().anyMatch(e -> e.field().equals("body"))) throw new InvalidRequestException(errors);
         java.util.Set<String> named = new java.util.HashSet<>();
         body.errors().forEach(e -> named.add(e.field()));
-        List<FieldError> rest = new ArrayList<>(
-                check(rule, null, body.channelsAsGiven() == null ? rule.channels() : body.channelsAsGiven()));
+        List<FieldError> rest = new ArrayList<>(check(rule, null, body.channelsAsGiven()));
         rest.addAll(unreadFilters(rule, null));
         rest.stream().filter(e -> !named.contains(e.field())).forEach(errors::add);
         if (!errors.isEmpty()) throw new InvalidRequestException(errors);
