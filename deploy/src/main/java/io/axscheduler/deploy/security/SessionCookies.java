@@ -29,11 +29,15 @@ final class SessionCookies implements CookieSerializer {
         Cookie settings = server.getServlet().getSession().getCookie();
         boolean configured = settings.getName() != null || settings.getDomain() != null || settings.getPath() != null;
         this.plain = serializer(settings, PLAIN);
-        this.secure = configured ? serializer(settings, PLAIN) : serializer(settings, HOST_ONLY);
-        if (!configured) {
-            secure.setUseSecureCookie(true);
-            secure.setCookiePath("/");
-        }
+        this.secure = configured ? plain : hostOnly(settings);
+    }
+
+    /** {@code __Host-SESSION}: Secure and for the whole path, as browsers require of the prefix. */
+    private static DefaultCookieSerializer hostOnly(Cookie settings) {
+        DefaultCookieSerializer serializer = serializer(settings, HOST_ONLY);
+        serializer.setUseSecureCookie(true);
+        serializer.setCookiePath("/");
+        return serializer;
     }
 
     private static DefaultCookieSerializer serializer(Cookie settings, String defaultName) {

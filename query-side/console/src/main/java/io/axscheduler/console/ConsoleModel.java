@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.axscheduler.api.problem.ForbiddenException;
 import io.axscheduler.api.problem.InvalidRequestException;
 import io.axscheduler.api.problem.NotFoundException;
+import io.axscheduler.api.schedule.ScheduleView;
 import io.axscheduler.query.stats.Overview;
 import java.time.DateTimeException;
 import java.time.Instant;
@@ -102,6 +103,11 @@ class ConsoleModel {
 
         public String at(Instant at) {
             return utc(at);
+        }
+
+        /** A schedule's state as the console names it: a spent once schedule is COMPLETED, though its state is ACTIVE. */
+        public String scheduleState(ScheduleView s) {
+            return s.completed() ? "COMPLETED" : s.state().name();
         }
 
         /**
