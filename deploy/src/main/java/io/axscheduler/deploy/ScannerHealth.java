@@ -1,5 +1,6 @@
 package io.axscheduler.deploy;
 
+import io.axscheduler.api.IsoInstants;
 import io.axscheduler.scheduler.SchedulerProperties;
 import io.axscheduler.scheduler.claim.ScanDueJobs;
 import io.axscheduler.scheduler.fire.ScanSchedules;
@@ -44,12 +45,9 @@ class ScannerHealth implements HealthIndicator {
                 Duration.between(scheduleScanner.lastCompletedPass(), now).toMillis();
         long stallAfter = properties.health().scanStallMs();
         Health.Builder health = jobScanAge > stallAfter || scheduleScanAge > stallAfter ? Health.down() : Health.up();
-        return health.withDetail(
-                        "lastCompletedScan", io.axscheduler.api.IsoInstants.millis(scanner.lastCompletedScan()))
+        return health.withDetail("lastCompletedScan", IsoInstants.millis(scanner.lastCompletedScan()))
                 .withDetail("millisSinceLastScan", jobScanAge)
-                .withDetail(
-                        "lastCompletedSchedulePass",
-                        io.axscheduler.api.IsoInstants.millis(scheduleScanner.lastCompletedPass()))
+                .withDetail("lastCompletedSchedulePass", IsoInstants.millis(scheduleScanner.lastCompletedPass()))
                 .withDetail("millisSinceLastSchedulePass", scheduleScanAge)
                 .withDetail("stallAfterMs", stallAfter)
                 .build();

@@ -104,9 +104,12 @@ public record SchedulerProperties(
             @DefaultValue("5") int httpMaxRedirects,
             @DefaultValue("3600000") long maxSleepMs) {
 
+        /** The setting of {@code httpAllowedHosts}, as errors name it. */
+        public static final String HTTP_ALLOWED_HOSTS = "ax.scheduler.jobs.http-allowed-hosts";
+
         public Jobs {
             // read at binding, so a bad entry stops the start with the setting named, not a bean's stack trace
-            io.axscheduler.scheduler.net.AddressPolicy.of("ax.scheduler.jobs.http-allowed-hosts", httpAllowedHosts);
+            io.axscheduler.scheduler.net.AddressPolicy.of(HTTP_ALLOWED_HOSTS, httpAllowedHosts);
         }
     }
 

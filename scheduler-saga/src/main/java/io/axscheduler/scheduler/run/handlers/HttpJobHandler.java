@@ -26,7 +26,7 @@ public class HttpJobHandler implements JobHandler {
 
     static final Set<String> METHODS = Set.of("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD");
     static final int MAX_RESULT = 500;
-    static final String SETTING = "ax.scheduler.jobs.http-allowed-hosts";
+    static final String SETTING = io.axscheduler.scheduler.SchedulerProperties.Jobs.HTTP_ALLOWED_HOSTS;
     /** Open connections kept for http jobs; each job type's pool bounds how many calls run at once. */
     static final int MAX_CONNECTIONS = 50;
 
