@@ -142,6 +142,21 @@ final class Browser implements AutoCloseable {
         }
     }
 
+    /**
+     * Clicks the element; a live page may swap it (its refresh after a change the page was rendered with) between
+     * finding and clicking, so that is retried on the new one.
+     */
+    void click(String testId) {
+        for (int i = 0; ; i++) {
+            try {
+                find(testId).click();
+                return;
+            } catch (StaleElementReferenceException e) {
+                if (i == 5) throw e;
+            }
+        }
+    }
+
     <T> T await(Duration timeout, Function<WebDriver, T> condition) {
         return new WebDriverWait(driver, timeout, Duration.ofMillis(100))
                 .ignoring(StaleElementReferenceException.class)

@@ -172,7 +172,7 @@ class ConsoleIT {
         String failing = node.api.submit("{\"jobType\":\"flaky\",\"params\":{\"failTimes\":1},\"maxRetries\":0}");
         node.api.awaitStatus(failing, "FAILED");
         browser.open("/console/jobs/" + failing);
-        browser.find("job-retry").click();
+        browser.click("job-retry");
         browser.await(Duration.ofSeconds(5), ExpectedConditions.alertIsPresent())
                 .accept();
         browser.await(Duration.ofSeconds(10), d -> !browser.all("flash-done").isEmpty());
@@ -191,7 +191,7 @@ class ConsoleIT {
         String waiting = node.api.submit("{\"jobType\":\"noop\",\"delayMs\":600000}");
         browser.open("/console/jobs/" + waiting);
         browser.find("job-cancel-reason").sendKeys("not needed");
-        browser.find("job-cancel").click();
+        browser.click("job-cancel");
         browser.await(Duration.ofSeconds(5), ExpectedConditions.alertIsPresent())
                 .accept();
         node.api.awaitStatus(waiting, "CANCELED");
