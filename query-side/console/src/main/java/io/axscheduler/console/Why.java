@@ -20,7 +20,8 @@ import org.springframework.stereotype.Component;
  * "Why": the explain answers of query-side ({@link ExplainJob}, {@link ExplainSchedule}), asked directly, as the job
  * and schedule pages show them. Each reason gets a title from the message bundles; its sentence is the answer's own
  * (English) unless the language's bundle has {@code explain.text.<CODE>}, whose {@code {name}}s are the reason's
- * details ({@code {a|b}}: the first of them the reason has). Details naming a job become links to it.
+ * details ({@code {a|b}}: the first of them the reason has), or {@code explain.text.<CODE>.jobDeleted} for a reason
+ * whose job was deleted past the retention. Details naming a job become links to it, unless it was deleted.
  */
 @Component
 class Why {
@@ -57,7 +58,7 @@ class Why {
         return new ScheduleWhy(e.at(), e.fireTime(), shown(e.reasons(), locale, zone));
     }
 
-    private List<Shown> shown(List<Reason> reasons, Locale locale, String zone) {
+    List<Shown> shown(List<Reason> reasons, Locale locale, String zone) {
         List<Shown> list = new ArrayList<>(reasons.size());
         for (Reason r : reasons) {
             List<Detail> details = new ArrayList<>();
@@ -71,7 +72,11 @@ class Why {
                                             && !Boolean.TRUE.equals(r.details().get("jobDeleted"))
                                     ? String.valueOf(value)
                                     : null)));
-            String template = messages.getMessage("explain.text." + r.code(), null, null, locale);
+            // a fire whose job was deleted past the retention has a sentence of its own, with no job status to fill
+            String template = Boolean.TRUE.equals(r.details().get("jobDeleted"))
+                    ? messages.getMessage("explain.text." + r.code() + ".jobDeleted", null, null, locale)
+                    : null;
+            if (template == null) template = messages.getMessage("explain.text." + r.code(), null, null, locale);
             list.add(new Shown(
                     r.code(),
                     messages.getMessage("explain.code." + r.code(), null, r.code(), locale),
