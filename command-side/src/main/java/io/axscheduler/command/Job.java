@@ -85,7 +85,7 @@ class Job {
         } else {
             requireRunning(c.attempt());
         }
-        apply(new JobTimedOut(jobId, c.attempt(), c.phase()));
+        apply(new JobTimedOut(jobId, c.attempt(), c.phase(), c.reason()));
     }
 
     @CommandHandler

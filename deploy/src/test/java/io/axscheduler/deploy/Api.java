@@ -90,6 +90,16 @@ final class Api {
         return types;
     }
 
+    /** The reasons of the job's {@code JobTimedOut} events, in order, as its history answers them ("" for none). */
+    List<String> timedOutReasons(String jobId) {
+        List<String> reasons = new java.util.ArrayList<>();
+        get("/api/v1/jobs/" + jobId + "/history").body().path("events").forEach(e -> {
+            if (e.path("type").asText().equals("JobTimedOut"))
+                reasons.add(e.path("payload").path("reason").asText(""));
+        });
+        return reasons;
+    }
+
     /** Waits up to 30 s for the job to reach {@code status} and returns it as the API shows it then. */
     JsonNode awaitStatus(String jobId, String status) {
         Await.until(

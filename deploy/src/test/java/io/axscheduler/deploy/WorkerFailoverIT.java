@@ -3,6 +3,8 @@ package io.axscheduler.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.axscheduler.api.job.JobTimedOut;
+import io.axscheduler.api.job.TimeoutPhase;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,6 +13,8 @@ import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.stream.Collectors;
+import org.axonframework.serialization.Serializer;
+import org.axonframework.serialization.SimpleSerializedObject;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -81,10 +85,32 @@ class WorkerFailoverIT {
                 assertThat(job.path("attempt").asInt()).isEqualTo(2);
                 List<String> types = node.api.eventTypes(jobId);
                 assertThat(types).contains("JobTimedOut", "JobRetryScheduled");
+                // the history says why the attempt was given up: its worker left
+                assertThat(node.api.timedOutReasons(jobId))
+                        .containsExactly("its worker " + leavingId + " deregistered while running it");
             } else {
                 assertThat(job.path("attempt").asInt()).isEqualTo(1);
             }
         }
         assertThat(node.api.get("/api/v1/workers").body().path("items")).hasSize(1);
+    }
+
+    @Test
+    void the_event_store_reads_an_event_with_a_field_it_does_not_know() {
+        // what lets a release add an optional field to an event while older nodes still run: they read it, ignored
+        Serializer events = node.context.getBean("eventSerializer", Serializer.class);
+        JobTimedOut read = events.deserialize(new SimpleSerializedObject<>(
+                "{\"jobId\":\"j-1\",\"attempt\":2,\"phase\":\"RUN\",\"reason\":\"gone\",\"later\":{\"x\":1}}"
+                        .getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                byte[].class,
+                JobTimedOut.class.getName(),
+                null));
+        assertThat(read).isEqualTo(new JobTimedOut("j-1", 2, TimeoutPhase.RUN, "gone"));
+        JobTimedOut older = events.deserialize(new SimpleSerializedObject<>(
+                "{\"jobId\":\"j-1\",\"attempt\":2,\"phase\":\"RUN\"}".getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                byte[].class,
+                JobTimedOut.class.getName(),
+                null));
+        assertThat(older).isEqualTo(new JobTimedOut("j-1", 2, TimeoutPhase.RUN, null));
     }
 }

@@ -84,6 +84,9 @@ class WorkerKillIT {
                     if (onVictim.contains(jobId)) {
                         assertThat(job.path("attempt").asInt()).isEqualTo(2);
                         assertThat(types).contains("JobTimedOut");
+                        assertThat(node.api.timedOutReasons(jobId))
+                                .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+                                .matches("its worker \\S+ sent no heartbeat for 3 seconds and was removed");
                     } else {
                         assertThat(job.path("attempt").asInt()).isEqualTo(1);
                     }

@@ -97,7 +97,8 @@ record Timeline(List<Step> steps, List<Attempt> attempts) {
             case "JobClaimed" -> "lease until " + text(p, "leaseUntil");
             case "JobSucceeded" -> text(p, "result");
             case "JobFailed" -> firstLine(text(p, "error"));
-            case "JobTimedOut" -> "phase " + text(p, "phase");
+            case "JobTimedOut" ->
+                "phase " + text(p, "phase") + (p.path("reason").isTextual() ? ": " + text(p, "reason") : "");
             case "JobHandedBack" -> "handed back before it started: " + handBackReason(text(p, "reason"));
             case "JobRetryScheduled" ->
                 "due " + text(p, "runAt") + (p.path("manual").asBoolean() ? " (manual)" : "");

@@ -34,4 +34,19 @@ class TimelineTest {
         assertThat(timeline.attempts()).hasSize(1);
         assertThat(timeline.attempts().get(0).outcome()).isEqualTo("SUCCEEDED");
     }
+
+    @Test
+    void an_attempt_given_up_with_its_worker_says_why_and_a_deadline_says_its_phase() throws Exception {
+        Timeline timeline = Timeline.of(List.of(
+                event(0, "JobCreated", "{\"jobType\":\"echo\",\"runAt\":\"2026-01-01T00:00:00Z\"}"),
+                event(1, "JobClaimed", "{\"attempt\":1,\"node\":\"n\",\"leaseUntil\":\"2026-01-01T00:00:30Z\"}"),
+                event(2, "JobStarted", "{\"attempt\":1,\"node\":\"n\",\"worker\":\"w\"}"),
+                event(3, "JobTimedOut", "{\"attempt\":1,\"phase\":\"RUN\",\"reason\":\"its worker w deregistered\"}"),
+                event(4, "JobTimedOut", "{\"attempt\":2,\"phase\":\"RUN\",\"reason\":null}"),
+                event(5, "JobTimedOut", "{\"attempt\":3,\"phase\":\"CLAIM\"}")));
+
+        assertThat(timeline.steps().get(3).detail()).isEqualTo("phase RUN: its worker w deregistered");
+        assertThat(timeline.steps().get(4).detail()).isEqualTo("phase RUN");
+        assertThat(timeline.steps().get(5).detail()).isEqualTo("phase CLAIM");
+    }
 }

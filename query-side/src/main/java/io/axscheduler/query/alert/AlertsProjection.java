@@ -9,6 +9,7 @@ import io.axscheduler.api.job.JobFailed;
 import io.axscheduler.api.job.JobTimedOut;
 import io.axscheduler.api.job.TimeoutPhase;
 import io.axscheduler.api.observe.BoundedLabels;
+import io.axscheduler.query.job.JobStateFold;
 import io.axscheduler.query.metrics.AfterCommit;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -108,7 +109,8 @@ public class AlertsProjection {
 
     @EventHandler
     void on(JobTimedOut e, @Timestamp Instant at) {
-        if (e.phase() == TimeoutPhase.RUN) failure(e.jobId(), e.attempt(), "TIMED_OUT", "attempt timed out", at);
+        if (e.phase() == TimeoutPhase.RUN)
+            failure(e.jobId(), e.attempt(), "TIMED_OUT", JobStateFold.runTimeoutError(e), at);
     }
 
     private void failure(String jobId, int attempt, String outcome, String error, Instant at) {

@@ -14,6 +14,7 @@ import io.axscheduler.api.job.JobSucceeded;
 import io.axscheduler.api.job.JobTimedOut;
 import io.axscheduler.api.job.TimeoutPhase;
 import io.axscheduler.query.history.EventStreams;
+import io.axscheduler.query.job.JobStateFold;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -92,7 +93,7 @@ public class ExplainJob {
             } else if (event instanceof JobFailed e) {
                 lastError = e.error();
             } else if (event instanceof JobTimedOut e && e.phase() == TimeoutPhase.RUN) {
-                lastError = "attempt " + e.attempt() + " timed out";
+                lastError = JobStateFold.runTimeoutError(e);
             } else if (event instanceof JobHandedBack e) {
                 handedBack = e;
                 handBacks++;

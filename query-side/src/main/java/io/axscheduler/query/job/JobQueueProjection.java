@@ -147,7 +147,7 @@ public class JobQueueProjection {
     @EventHandler
     void on(JobTimedOut event, @Timestamp Instant at) {
         if (event.phase() == TimeoutPhase.RUN) {
-            endWithError(event.jobId(), JobStateFold.runTimeoutError(event.attempt()), at, event);
+            endWithError(event.jobId(), JobStateFold.runTimeoutError(event), at, event);
             return;
         }
         // the claim lapsed before the run began: the job never ran, so it waits again as if never claimed

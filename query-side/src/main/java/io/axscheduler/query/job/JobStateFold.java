@@ -24,9 +24,13 @@ public final class JobStateFold {
 
     private JobStateFold() {}
 
-    /** The text both the projection and the fold record when a run outlives its timeout. */
-    static String runTimeoutError(int attempt) {
-        return "attempt " + attempt + " timed out";
+    /**
+     * The text the projection, the fold and the explain record when a run outlives its timeout, or is given up
+     * because its worker left ({@code reason}, null for a deadline).
+     */
+    public static String runTimeoutError(JobTimedOut event) {
+        String error = "attempt " + event.attempt() + " timed out";
+        return event.reason() == null ? error : error + ": " + event.reason();
     }
 
     /** Folds a job's events, oldest first; the first must be its {@link JobCreated}. */
@@ -81,7 +85,7 @@ public final class JobStateFold {
                     || payload instanceof JobHandedBack) {
                 node = null;
             } else if (payload instanceof JobTimedOut e) {
-                lastError = runTimeoutError(e.attempt());
+                lastError = TextLimit.truncate(runTimeoutError(e));
             } else if (payload instanceof JobRetryScheduled e) {
                 runAt = e.runAt();
             }

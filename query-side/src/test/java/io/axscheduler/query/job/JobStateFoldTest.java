@@ -163,6 +163,17 @@ class JobStateFoldTest {
     }
 
     @Test
+    void an_attempt_given_up_with_its_worker_says_why() {
+        JobView view = fold(
+                claimed(1),
+                started(1),
+                new JobTimedOut(JOB_ID, 1, TimeoutPhase.RUN, "its worker w-1 deregistered while running it"));
+
+        assertThat(view.status()).isEqualTo(JobStatus.TIMED_OUT);
+        assertThat(view.lastError()).isEqualTo("attempt 1 timed out: its worker w-1 deregistered while running it");
+    }
+
+    @Test
     void a_scheduled_retry_waits_for_its_new_run_at_and_the_next_run_counts_as_attempt_two() {
         Instant retryAt = at(120);
 

@@ -2,6 +2,7 @@ package io.axscheduler.scheduler.remote;
 
 import io.axscheduler.api.job.TimeOutJob;
 import io.axscheduler.api.job.TimeoutPhase;
+import io.axscheduler.api.schedule.FireTimes;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -56,7 +57,7 @@ public class RemoveWorkers implements SchedulingConfigurer {
 
     public void deregister(String workerId) {
         registry.deregister(workerId);
-        timeOutAttemptsOf(List.of(workerId));
+        timeOutAttemptsOf(workerId, "its worker " + workerId + " deregistered while running it");
     }
 
     /**
@@ -78,17 +79,23 @@ public class RemoveWorkers implements SchedulingConfigurer {
             List<String> silent = registry.removeSilent();
             if (silent.isEmpty()) return;
             log.warn("removed workers {}: no heartbeat for too long", silent);
-            timeOutAttemptsOf(silent);
+            for (String workerId : silent) {
+                timeOutAttemptsOf(
+                        workerId,
+                        "its worker " + workerId + " sent no heartbeat for " + FireTimes.humanDuration(silenceMs)
+                                + " and was removed");
+            }
         } catch (RuntimeException e) {
             reachableSinceMs = -1;
             log.warn("removing silent workers failed; retried at the next tick: {}", e.toString());
         }
     }
 
-    private void timeOutAttemptsOf(List<String> workerIds) {
-        for (WorkerDispatches.Attempt attempt : dispatches.lostWith(workerIds)) {
+    /** Times out every attempt pushed to {@code workerId} and not ended, saying why ({@code reason}). */
+    private void timeOutAttemptsOf(String workerId, String reason) {
+        for (WorkerDispatches.Attempt attempt : dispatches.lostWith(List.of(workerId))) {
             commands.sendIgnoringRefusal(
-                    new TimeOutJob(attempt.jobId(), attempt.attempt(), TimeoutPhase.RUN), String.join(",", workerIds));
+                    new TimeOutJob(attempt.jobId(), attempt.attempt(), TimeoutPhase.RUN, reason), workerId);
         }
     }
 }
