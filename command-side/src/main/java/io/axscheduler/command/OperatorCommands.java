@@ -1,5 +1,6 @@
 package io.axscheduler.command;
 
+import io.axscheduler.api.Causes;
 import io.axscheduler.api.problem.IllegalTransitionException;
 import io.axscheduler.api.problem.NotFoundException;
 import io.axscheduler.api.problem.RefusedOnCachedState;
@@ -147,14 +148,13 @@ public class OperatorCommands {
 
     /** A deadlock victim or a lock wait that timed out, however Spring or Axon wrapped the driver's exception. */
     static boolean lostALock(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof PessimisticLockingFailureException || t instanceof SQLTransactionRollbackException)
-                return true;
-            if (t instanceof SQLException sql
-                    && (sql.getErrorCode() == MYSQL_DEADLOCK || sql.getErrorCode() == MYSQL_LOCK_WAIT_TIMEOUT))
-                return true;
-        }
-        return false;
+        return Causes.any(
+                e,
+                t -> t instanceof PessimisticLockingFailureException
+                        || t instanceof SQLTransactionRollbackException
+                        || t instanceof SQLException sql
+                                && (sql.getErrorCode() == MYSQL_DEADLOCK
+                                        || sql.getErrorCode() == MYSQL_LOCK_WAIT_TIMEOUT));
     }
 
     /** A 409 if it ever escapes a retry loop; inside one, the signal to run again. */

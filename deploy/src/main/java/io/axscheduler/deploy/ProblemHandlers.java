@@ -1,5 +1,6 @@
 package io.axscheduler.deploy;
 
+import io.axscheduler.api.Causes;
 import io.axscheduler.api.problem.FieldError;
 import io.axscheduler.api.problem.ForbiddenException;
 import io.axscheduler.api.problem.IllegalTransitionException;
@@ -107,10 +108,7 @@ class ProblemHandlers extends ResponseEntityExceptionHandler {
     }
 
     private static boolean lostRace(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof org.axonframework.modelling.command.ConcurrencyException) return true;
-        }
-        return false;
+        return Causes.any(e, org.axonframework.modelling.command.ConcurrencyException.class);
     }
 
     /** The 503 of an unreachable database, whichever layer answers it (with Retry-After: {@link #RETRY_AFTER_S}). */
@@ -133,12 +131,11 @@ class ProblemHandlers extends ResponseEntityExceptionHandler {
     @Override
     protected ResponseEntity<Object> handleHttpMessageNotReadable(
             HttpMessageNotReadableException e, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
-        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof BodyLimit.TooLarge tooLarge) {
-                return ResponseEntity.status(HttpStatus.PAYLOAD_TOO_LARGE)
-                        .contentType(MediaType.APPLICATION_PROBLEM_JSON)
-                        .body(BodyLimit.problem(tooLarge.maxBytes));
-            }
+        BodyLimit.TooLarge tooLarge = Causes.find(e, BodyLimit.TooLarge.class);
+        if (tooLarge != null) {
+            return ResponseEntity.status(HttpStatus.PAYLOAD_TOO_LARGE)
+                    .contentType(MediaType.APPLICATION_PROBLEM_JSON)
+                    .body(BodyLimit.problem(tooLarge.maxBytes));
         }
         FieldError error = e.getMessage() != null && e.getMessage().startsWith("Required request body is missing")
                 ? new FieldError("body", "is required")

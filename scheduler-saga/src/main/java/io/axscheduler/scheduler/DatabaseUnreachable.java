@@ -1,5 +1,6 @@
 package io.axscheduler.scheduler;
 
+import io.axscheduler.api.Causes;
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLTransientConnectionException;
@@ -27,17 +28,15 @@ public final class DatabaseUnreachable {
      * Axon or the driver wrapped it.
      */
     public static boolean in(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof CannotGetJdbcConnectionException
-                    || t instanceof CannotCreateTransactionException
-                    || t instanceof DataAccessResourceFailureException
-                    || t instanceof SQLTransientConnectionException
-                    || t instanceof SQLNonTransientConnectionException) return true;
-            if (t instanceof SQLException sql
-                    && sql.getSQLState() != null
-                    && sql.getSQLState().startsWith("08")) return true;
-            if (t.getCause() == t) break;
-        }
-        return false;
+        return Causes.any(
+                e,
+                t -> t instanceof CannotGetJdbcConnectionException
+                        || t instanceof CannotCreateTransactionException
+                        || t instanceof DataAccessResourceFailureException
+                        || t instanceof SQLTransientConnectionException
+                        || t instanceof SQLNonTransientConnectionException
+                        || t instanceof SQLException sql
+                                && sql.getSQLState() != null
+                                && sql.getSQLState().startsWith("08"));
     }
 }

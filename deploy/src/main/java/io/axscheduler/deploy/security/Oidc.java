@@ -1,5 +1,6 @@
 package io.axscheduler.deploy.security;
 
+import io.axscheduler.api.Causes;
 import io.axscheduler.api.security.Caller;
 import io.axscheduler.api.security.Grant;
 import io.axscheduler.scheduler.remote.RateLimitedLog;
@@ -208,7 +209,7 @@ public class Oidc {
         http.oauth2ResourceServer(o -> o.jwt(j -> j.decoder(decoder()))
                 .bearerTokenResolver(jwtsOnly)
                 .authenticationEntryPoint((req, res, ex) -> {
-                    if (causedBy(ex, KeysUnreadable.class)) {
+                    if (Causes.any(ex, KeysUnreadable.class)) {
                         // the token may well be good: a client must not take it for bad credentials
                         res.setHeader(
                                 "Retry-After",
@@ -223,13 +224,6 @@ public class Oidc {
                     }
                     problems.unauthorized(res);
                 }));
-    }
-
-    private static boolean causedBy(Throwable e, Class<? extends Throwable> type) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (type.isInstance(t)) return true;
-        }
-        return false;
     }
 
     /** The issuer's discovery document or keys could not be read: no judgement of the token. */
@@ -276,7 +270,7 @@ public class Oidc {
             try {
                 return decoder.decode(token);
             } catch (JwtException e) {
-                if (causedBy(e, com.nimbusds.jose.KeySourceException.class)) throw keysUnreadable(e);
+                if (Causes.any(e, com.nimbusds.jose.KeySourceException.class)) throw keysUnreadable(e);
                 throw e;
             }
         };
