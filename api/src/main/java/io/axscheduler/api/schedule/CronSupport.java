@@ -6,8 +6,14 @@ import com.cronutils.model.CronType;
 import com.cronutils.model.definition.CronDefinitionBuilder;
 import com.cronutils.model.field.CronFieldName;
 import com.cronutils.model.field.expression.Always;
+import com.cronutils.model.field.expression.And;
+import com.cronutils.model.field.expression.Between;
+import com.cronutils.model.field.expression.Every;
+import com.cronutils.model.field.expression.FieldExpression;
+import com.cronutils.model.field.expression.On;
 import com.cronutils.model.time.ExecutionTime;
 import com.cronutils.parser.CronParser;
+import java.util.BitSet;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -54,9 +60,55 @@ final class CronSupport {
         return execution;
     }
 
-    /** Hour field {@code *}: the expression runs all day, so it also runs in a repeated (fall-back) hour. */
+    /**
+     * An hour field that matches every hour ({@code *}, or as {@code *}/{@code 1}, {@code 0/1}, {@code 0-23} or a
+     * list of all 24 write it): the expression runs all day, so it also runs in a repeated (fall-back) hour.
+     */
     static boolean runsEveryHour(Cron cron) {
-        return cron.retrieve(CronFieldName.HOUR).getExpression() instanceof Always;
+        BitSet hours = hours(cron.retrieve(CronFieldName.HOUR).getExpression());
+        return hours != null && hours.cardinality() == 24;
+    }
+
+    /** The hours (0–23) an hour field's expression matches; null for a form an hour field does not take. */
+    private static BitSet hours(FieldExpression e) {
+        BitSet hours = new BitSet(24);
+        if (e instanceof Always) {
+            hours.set(0, 24);
+        } else if (e instanceof On on
+                && on.getNth().getValue() == null
+                && on.getTime().getValue() != null) {
+            hours.set(on.getTime().getValue());
+        } else if (e instanceof Between between
+                && between.getFrom().getValue() instanceof Integer from
+                && between.getTo().getValue() instanceof Integer to
+                && from <= to) {
+            hours.set(from, to + 1);
+        } else if (e instanceof Every every && every.getPeriod().getValue() != null) {
+            BitSet range = every.getExpression() instanceof On start
+                    ? startingAt(start.getTime().getValue())
+                    : hours(every.getExpression());
+            if (range == null) return null;
+            int period = every.getPeriod().getValue();
+            int first = range.nextSetBit(0);
+            for (int h = first; h >= 0 && h <= range.previousSetBit(23); h += period) hours.set(h);
+        } else if (e instanceof And and) {
+            for (FieldExpression part : and.getExpressions()) {
+                BitSet more = hours(part);
+                if (more == null) return null;
+                hours.or(more);
+            }
+        } else {
+            return null;
+        }
+        return hours;
+    }
+
+    /** {@code n/step}: from n to the field's end. */
+    private static BitSet startingAt(Integer n) {
+        if (n == null) return null;
+        BitSet range = new BitSet(24);
+        range.set(n, 24);
+        return range;
     }
 
     private static final Pattern SUNDAY_FIRST = Pattern.compile("(?i)(^|,)SUN-");

@@ -22,7 +22,8 @@ import java.util.Optional;
  * <p>Cron expressions are matched against the wall clock of the trigger's zone. Across daylight-saving changes a
  * local time that names one moment of the day fires once: a time in the skipped hour (02:30 on a spring-forward day)
  * fires at the same wall-clock distance after the gap (03:30), and a time in the repeated hour fires at its first
- * occurrence only. An expression whose hour field is {@code *} runs all day by the real clock instead: it does not
+ * occurrence only. An expression whose hour field matches every hour ({@code *}, {@code 0/1}, {@code 0-23}) runs all day
+ * by the real clock instead: it does not
  * fire in the skipped hour (those times do not exist) and fires in both copies of the repeated hour.
  *
  * <p>A fixed rate fires at {@code anchor + k × interval} (k ≥ 1), or, when it names a {@code startAt}, at

@@ -146,6 +146,28 @@ class FireTimesTest {
     }
 
     @Test
+    void an_hour_field_matching_every_hour_in_another_form_runs_all_day_as_a_star_does() {
+        clock.set("2027-10-30T23:00:00Z");
+        for (String hours : List.of("*", "*/1", "0/1", "0-23", "0-23/1", "0-11,12-23", "0/2,1/2")) {
+            assertThat(FireTimes.preview(
+                            Trigger.cron("0 30 " + hours + " 31 10 ?", "Europe/Berlin", null),
+                            clock.instant(),
+                            clock.instant(),
+                            3))
+                    .as(hours)
+                    .containsExactlyElementsOf(times(
+                            "2027-10-30T23:30:00Z", // 01:30 CEST
+                            "2027-10-31T00:30:00Z", // 02:30 CEST
+                            "2027-10-31T01:30:00Z")); // 02:30 CET, the repeated hour
+        }
+        // a field that leaves out an hour keeps wall-clock times: the repeated 02:30 fires once
+        assertThat(FireTimes.preview(
+                        Trigger.cron("0 30 1-22 31 10 ?", "Europe/Berlin", null), clock.instant(), clock.instant(), 3))
+                .containsExactlyElementsOf(
+                        times("2027-10-30T23:30:00Z", "2027-10-31T00:30:00Z", "2027-10-31T02:30:00Z"));
+    }
+
+    @Test
     void an_all_day_expression_has_no_fires_in_the_skipped_hour_and_no_duplicates_after_it() {
         clock.set("2026-03-29T00:30:00Z");
         Trigger every20 = Trigger.cron("0 */20 * * * ?", "Europe/Berlin", null);
