@@ -20,7 +20,15 @@ enum OverlapDecision {
         return policy == OverlapPolicy.QUEUE
                 ? "a fire is already queued behind job " + lastJob.jobId() + " (" + lastJob.status()
                         + "); overlap policy QUEUE holds one"
-                : "previous job " + lastJob.jobId() + " is still " + lastJob.status()
-                        + "; overlap policy SKIP_IF_RUNNING";
+                : "previous job " + lastJob.jobId() + " " + going(lastJob) + "; overlap policy SKIP_IF_RUNNING";
+    }
+
+    /** How the last job is still going: a FAILED or TIMED_OUT one only has a retry to come. */
+    private static String going(LastJob lastJob) {
+        return switch (lastJob.status()) {
+            case FAILED, TIMED_OUT ->
+                "has not ended: attempt " + lastJob.attempt() + " " + lastJob.status() + " and a retry is to come";
+            default -> "is still " + lastJob.status();
+        };
     }
 }

@@ -36,7 +36,12 @@ class OverlapDecisionTest {
         assertThat(decide(SKIP_IF_RUNNING, DONE, null)).isEqualTo(FIRE);
         assertThat(decide(SKIP_IF_RUNNING, FAILED_FOR_GOOD, null)).isEqualTo(FIRE);
         assertThat(decide(SKIP_IF_RUNNING, null, null)).isEqualTo(FIRE);
-        assertThat(skipReason(SKIP_IF_RUNNING, RUNNING)).contains("still RUNNING");
+        assertThat(skipReason(SKIP_IF_RUNNING, RUNNING))
+                .isEqualTo("previous job j is still RUNNING; overlap policy SKIP_IF_RUNNING");
+        // a failed job with a retry to come has not ended: the reason says so rather than "still FAILED"
+        assertThat(skipReason(SKIP_IF_RUNNING, FAILED_WITH_RETRY_LEFT))
+                .isEqualTo("previous job j has not ended: attempt 1 FAILED and a retry is to come;"
+                        + " overlap policy SKIP_IF_RUNNING");
     }
 
     @Test
