@@ -247,6 +247,37 @@ class ExplainIT {
     }
 
     @Test
+    void between_a_fixed_delays_fires_the_next_times_are_the_ones_it_made_not_a_projection() {
+        // each run takes 1.5 s, so the second fire comes 2.5 s after the first, not the delay's 1 s
+        String id = ScheduleHttp.create(node.api, """
+                {"name":"delayed","trigger":{"type":"fixedDelay","delayMs":1000},
+                 "job":{"jobType":"sleep","params":{"ms":1500}}}""");
+        Await.until(
+                Duration.ofSeconds(20),
+                () -> fireTimes(id).size() >= 2,
+                () -> history(id).toString());
+        List<Instant> fires = fireTimes(id);
+        Instant between = fires.get(0)
+                .plusMillis(Duration.between(fires.get(0), fires.get(1)).toMillis() / 2);
+        JsonNode explained = explainSchedule(id, between);
+        assertThat(codes(explained)).as(explained.toString()).containsExactly("NOT_A_FIRE_TIME");
+        assertThat(Instant.parse(
+                        explained.at("/reasons/0/details/nextFireTimes/0").asText()))
+                .as(explained.toString())
+                .isEqualTo(fires.get(1));
+        ScheduleHttp.delete(node.api, "/api/v1/schedules/" + id);
+    }
+
+    private static List<Instant> fireTimes(String id) {
+        List<Instant> times = new java.util.ArrayList<>();
+        for (JsonNode e : history(id)) {
+            if (e.path("type").asText().equals("ScheduleFired"))
+                times.add(Instant.parse(e.path("payload").path("fireTime").asText()));
+        }
+        return times;
+    }
+
+    @Test
     void a_paused_schedules_missed_fire_is_paused_and_a_stopped_scan_is_a_misfire_or_no_node_scanning() {
         String id = ScheduleHttp.create(node.api, """
                 {"name":"paused","trigger":{"type":"fixedRate","intervalMs":1000},"job":{"jobType":"noop"}}""");
@@ -391,6 +422,13 @@ class ExplainIT {
 
         ScheduleHttp.delete(node.api, "/api/v1/schedules/" + skip);
         ScheduleHttp.delete(node.api, "/api/v1/schedules/" + queue);
+        // the held fire was never made: the delete dropped it, and the answer says so
+        JsonNode dropped = explainSchedule(queue, firstQueued);
+        assertThat(codes(dropped)).as(dropped.toString()).containsExactly("QUEUED");
+        assertThat(dropped.at("/reasons/0/message").asText())
+                .contains("the schedule was deleted by key:bootstrap-admin")
+                .contains("so it never fired");
+        assertThat(dropped.at("/reasons/0/details/deletedAt").asText()).isNotEmpty();
         for (String job : List.of(running, waitedFor)) {
             node.api.post("/api/v1/jobs/" + job + "/cancel", "{\"reason\":\"test over\"}");
             node.api.awaitStatus(job, "CANCELED");

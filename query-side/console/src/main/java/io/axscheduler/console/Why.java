@@ -20,8 +20,8 @@ import org.springframework.stereotype.Component;
  * "Why": the explain answers of query-side ({@link ExplainJob}, {@link ExplainSchedule}), asked directly, as the job
  * and schedule pages show them. Each reason gets a title from the message bundles; its sentence is the answer's own
  * (English) unless the language's bundle has {@code explain.text.<CODE>}, whose {@code {name}}s are the reason's
- * details ({@code {a|b}}: the first of them the reason has), or {@code explain.text.<CODE>.jobDeleted} for a reason
- * whose job was deleted past the retention. Details naming a job become links to it, unless it was deleted.
+ * details ({@code {a|b}}: the first of them the reason has), or {@code explain.text.<CODE>.<detail>} for a reason
+ * with that detail (a job deleted past the retention, a schedule deleted before its held fire was made). Details naming a job become links to it, unless it was deleted.
  */
 @Component
 class Why {
@@ -72,10 +72,13 @@ class Why {
                                             && !Boolean.TRUE.equals(r.details().get("jobDeleted"))
                                     ? String.valueOf(value)
                                     : null)));
-            // a fire whose job was deleted past the retention has a sentence of its own, with no job status to fill
-            String template = Boolean.TRUE.equals(r.details().get("jobDeleted"))
-                    ? messages.getMessage("explain.text." + r.code() + ".jobDeleted", null, null, locale)
-                    : null;
+            // a detail that changes the story has a sentence of its own: a fire whose job was deleted past the
+            // retention (no job status to fill), a held fire whose schedule was deleted before it was made
+            String template = null;
+            for (String name : r.details().keySet()) {
+                if (template == null)
+                    template = messages.getMessage("explain.text." + r.code() + "." + name, null, null, locale);
+            }
             if (template == null) template = messages.getMessage("explain.text." + r.code(), null, null, locale);
             list.add(new Shown(
                     r.code(),

@@ -56,6 +56,14 @@ class WhyTest {
         assertThat(zh.get(0).details()).allMatch(d -> d.jobId() == null);
         assertThat(zh.get(1).text()).isEqualTo("已触发为任务 j-2（SUCCEEDED），晚了 3 毫秒");
         assertThat(zh.get(1).details()).anyMatch(d -> "j-2".equals(d.jobId()));
+        // a held fire its schedule's deletion dropped
+        Map<String, Object> dropped = new LinkedHashMap<>();
+        dropped.put("waitingForJobId", "j-3");
+        dropped.put("deletedAt", at);
+        assertThat(why.shown(List.of(new Reason("QUEUED", "held back …", at, dropped)), Locale.SIMPLIFIED_CHINESE, null)
+                        .get(0)
+                        .text())
+                .isEqualTo("按重叠策略 QUEUE 等待任务 j-3 结束；调度在它触发前已于 2026-12-02 10:00:00.000 UTC 被删除，因此它从未触发");
         // English keeps the answer's own sentence
         assertThat(why.shown(
                                 List.of(new Reason("FIRED", "fired as job j-1 (deleted since)", at, gone)),

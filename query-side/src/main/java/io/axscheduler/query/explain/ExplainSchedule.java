@@ -145,7 +145,10 @@ public class ExplainSchedule {
             return new ScheduleExplanation(scheduleId, at, null, List.of(pastRetention(wholeFrom)));
         }
         if (fireTime == null) {
-            List<Instant> next = FireTimes.preview(trigger, anchor, at, 3);
+            // a fixed delay's times follow its jobs' ends: only its records and its pending time say them
+            List<Instant> next = trigger.type() == TriggerType.FIXED_DELAY
+                    ? nextKnown(scheduleId, at, fired, skipped, queued)
+                    : FireTimes.preview(trigger, anchor, at, 3);
             Instant previous = previousRecorded(at, fired, skipped);
             // asked about a moment of a pause (the console asks about now): the pause first, as for a fire time
             Optional<Reason> paused = pausedAt(pauses, at);
@@ -199,12 +202,20 @@ public class ExplainSchedule {
                     lateMs));
         } else if (held.isPresent()) {
             ScheduleFireQueued e = held.get().event();
+            // deleted after the asked instant (before it, the answer is DELETED), and before the held fire was made
+            Timed<ScheduleDeleted> dropped = deleted;
             reasons.add(reason(
                     "QUEUED",
-                    "held back by overlap policy QUEUE until job " + e.waitingForJobId() + " ends",
+                    "held back by overlap policy QUEUE until job " + e.waitingForJobId() + " ends"
+                            + (dropped == null
+                                    ? ""
+                                    : "; the schedule was deleted by " + actorName(dropped.actor()) + " at "
+                                            + dropped.at() + " before it was made, so it never fired"),
                     held.get().at(),
                     "waitingForJobId",
-                    e.waitingForJobId()));
+                    e.waitingForJobId(),
+                    "deletedAt",
+                    dropped == null ? null : dropped.at()));
         } else if (skip.isPresent()) {
             ScheduleFireSkipped e = skip.get().event();
             boolean overlap = SkipCause.of(e.reason()) == SkipCause.OVERLAP;
@@ -363,6 +374,29 @@ public class ExplainSchedule {
                 .filter(t -> t.isBefore(at))
                 .max(Comparator.naturalOrder())
                 .orElse(null);
+    }
+
+    /**
+     * A fixed delay's next three fire times after {@code at} as far as they are known: those recorded, then the one
+     * the schedule waits for now.
+     */
+    private List<Instant> nextKnown(
+            String scheduleId,
+            Instant at,
+            List<Timed<ScheduleFired>> fired,
+            List<Timed<ScheduleFireSkipped>> skipped,
+            List<Timed<ScheduleFireQueued>> queued) {
+        java.util.TreeSet<Instant> after = new java.util.TreeSet<>();
+        fired.forEach(x -> after.add(x.event().fireTime()));
+        skipped.forEach(x -> after.add(x.event().fireTime()));
+        queued.forEach(x -> after.add(x.event().fireTime()));
+        jdbc.queryForList(
+                        "SELECT next_fire_at FROM schedules WHERE schedule_id = :id AND state = 'ACTIVE'"
+                                + " AND next_fire_at IS NOT NULL",
+                        Map.of("id", scheduleId),
+                        Long.class)
+                .forEach(ms -> after.add(Instant.ofEpochMilli(ms)));
+        return after.tailSet(at, false).stream().limit(3).toList();
     }
 
     /** A lateness as a person says it: "850 ms", "12.4 s", "6 min 23.7 s", "2 h 5 min". */
