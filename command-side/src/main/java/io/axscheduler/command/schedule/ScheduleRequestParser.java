@@ -135,7 +135,7 @@ final class ScheduleRequestParser {
         String timezone = f.string("timezone", 100);
         CronDialect dialect = dialect(f);
         if (!errors.isEmpty()) return null;
-        Trigger trigger = build(f, () -> Trigger.cron(expression, timezone, dialect));
+        Trigger trigger = build(f, timezone, zone -> Trigger.cron(expression, zone, dialect));
         return trigger != null && fires(f, trigger, now) ? trigger : null;
     }
 
@@ -166,8 +166,8 @@ final class ScheduleRequestParser {
         Instant at = f.instant("at");
         Instant startAt = f.instant("startAt");
         if (f.errorCount() > before) return null;
-        Trigger trigger =
-                build(f, () -> new Trigger(type, expression, timezone, dialect, intervalMs, delayMs, at, startAt));
+        Trigger trigger = build(
+                f, timezone, zone -> new Trigger(type, expression, zone, dialect, intervalMs, delayMs, at, startAt));
         if (trigger == null) return null;
         if (trigger.equals(kept)) return trigger;
         if (type == TriggerType.ONCE && !at.isAfter(now)) {
@@ -295,11 +295,22 @@ final class ScheduleRequestParser {
         return dialect;
     }
 
-    private static Trigger build(JsonFields f, java.util.function.Supplier<Trigger> trigger) {
+    /**
+     * The trigger made with {@code timezone}, or null with its error recorded. A zone Java does not know is checked
+     * first; the rest is checked again in UTC then, so that a bad expression beside it is named too.
+     */
+    private static Trigger build(JsonFields f, String timezone, java.util.function.Function<String, Trigger> trigger) {
         try {
-            return trigger.get();
+            return trigger.apply(timezone);
         } catch (InvalidTriggerException e) {
             f.error(e.field(), e.reason());
+            if (e.field().equals("timezone")) {
+                try {
+                    trigger.apply(null);
+                } catch (InvalidTriggerException besides) {
+                    f.error(besides.field(), besides.reason());
+                }
+            }
             return null;
         }
     }

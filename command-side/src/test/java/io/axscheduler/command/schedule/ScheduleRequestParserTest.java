@@ -128,6 +128,13 @@ class ScheduleRequestParserTest {
                                 + job + "}")
                         .field())
                 .isEqualTo("trigger.timezone");
+        // a bad zone and a bad expression: both named
+        InvalidRequestException both = catchThrowableOfType(
+                InvalidRequestException.class,
+                () -> parse("{\"trigger\":{\"type\":\"cron\",\"expression\":\"0 0 25 * * ?\",\"timezone\":\"PST\"},"
+                        + job + "}"));
+        assertThat(both.errors().stream().map(FieldError::field))
+                .containsExactly("trigger.timezone", "trigger.expression");
         assertThat(refused("{\"trigger\":{\"type\":\"hourly\"}," + job + "}").field())
                 .isEqualTo("trigger.type");
         assertThat(refused("{\"trigger\":{\"type\":\"fixedRate\",\"intervalMs\":-5}," + job + "}")
