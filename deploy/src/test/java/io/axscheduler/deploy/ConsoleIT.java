@@ -513,6 +513,12 @@ class ConsoleIT {
         assertThat(browser.all("schedule-row").stream().map(r -> r.getAttribute("data-schedule-id")))
                 .contains(scheduleB)
                 .doesNotContain(scheduleC);
+        // the list's instants say their zone, as the schedule page's do
+        assertThat(browser.all("schedule-next-fire").stream()
+                        .map(e -> e.getText().trim()))
+                .isNotEmpty()
+                .allMatch(t -> t.equals("—") || t.endsWith(" UTC"))
+                .anyMatch(t -> t.endsWith(" UTC"));
         assertThat(browser.all("schedule-new")).isEmpty();
         browser.open("/console/audit");
         assertThat(browser.all("audit-row")).isNotEmpty();
