@@ -157,13 +157,26 @@ final class CronSupport {
         String text = CronDescriptor.instance(Locale.UK).describe(described);
         text = AT_DAY.matcher(text).replaceAll("every $1");
         for (String[] rewrite : PHRASES) text = text.replaceAll(rewrite[0], rewrite[1]);
-        return text;
+        return NTH_WEEKDAY
+                .matcher(text)
+                .replaceAll(
+                        m -> "on the " + ORDINALS[Integer.parseInt(m.group(2))] + " " + m.group(1) + " of every month");
     }
 
     /** A list of two or more numbers or names as cron-utils writes one: "1 and 15", "1, 8 and 15", "May and July". */
     private static final String MANY = "(\\w+(?:, \\w+)* and \\w+)";
 
     private static final String ONE = "(\\w+)";
+
+    private static final String WEEKDAY = "(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)";
+
+    /** One weekday or a list of them, as cron-utils writes it. */
+    private static final String WEEKDAYS = WEEKDAY + "(?:(?:, | and )" + WEEKDAY + ")*";
+
+    /** Quartz's {@code 6#3}, which cron-utils describes as "Friday 3 of every month". */
+    private static final Pattern NTH_WEEKDAY = Pattern.compile("\\b(" + WEEKDAY + ") ([1-5]) of every month");
+
+    private static final String[] ORDINALS = {"", "first", "second", "third", "fourth", "fifth"};
 
     /**
      * cron-utils' English for single fields reads "at 2 hour at 28 day at March month": said the way a person would.
@@ -174,6 +187,7 @@ final class CronSupport {
         {"\\bat " + ONE + " minutes?\\b", "at minute $1"},
         {"\\bat " + MANY + " hours\\b", "in hours $1"},
         {"\\bat " + ONE + " hours?\\b", "in hour $1"},
+        {"\\bat (" + WEEKDAYS + ") days?\\b", "on $1"},
         {"\\bat " + MANY + " days\\b", "on days $1 of the month"},
         {"\\bat " + ONE + " days?\\b", "on day $1 of the month"},
         {"\\bat (" + MANY + "|" + ONE + ") months?\\b", "in $1"},

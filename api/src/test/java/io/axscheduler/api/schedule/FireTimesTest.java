@@ -325,6 +325,18 @@ class FireTimesTest {
     }
 
     @Test
+    void weekdays_and_the_nth_weekday_of_a_month_are_said_as_a_person_says_them() {
+        assertThat(FireTimes.describe(Trigger.cron("0 0 12 ? * 6#3", "UTC", null)))
+                .as("6#3")
+                .contains("on the third Friday of every month")
+                .doesNotContain("Friday 3");
+        assertThat(FireTimes.describe(Trigger.cron("0 0 0 ? * SAT,SUN", "UTC", null)))
+                .as("SAT,SUN")
+                .contains("Saturday and Sunday")
+                .doesNotContain("of the month");
+    }
+
+    @Test
     void a_unix_cron_restricting_both_day_fields_is_described_as_either_day() {
         // POSIX: the 1st of each month and every Monday, as the fire times have it
         assertThat(FireTimes.describe(Trigger.cron("0 9 1 * 1", "UTC", CronDialect.UNIX)))
