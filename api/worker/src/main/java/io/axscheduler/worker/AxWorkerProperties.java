@@ -12,8 +12,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param schedulerUrl     base URL of a scheduler node or load balancer, e.g. {@code http://localhost:8080}, or several
  *                         nodes' separated by commas: a call that finds one unreachable or answering a server error goes to the
  *                         next, so a node's restart holds up no heartbeat or callback
- * @param app              the executor app this worker belongs to (jobs name it in {@code executorApp})
- * @param address          base URL the scheduler pushes to; default {@code http://127.0.0.1:<server port>}
+ * @param app              the executor app this worker belongs to (jobs name it in {@code executorApp}); default
+ *                         {@code spring.application.name}, else {@code ax-worker}
+ * @param address          base URL the scheduler pushes to; default {@code http://127.0.0.1:<server port><context path>}
  * @param capacity         jobs run at once: the pool's size, registered with the scheduler
  * @param connectTimeoutMs connect timeout of every call to the scheduler
  * @param readTimeoutMs    response timeout of every call to the scheduler
@@ -31,7 +32,6 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 public record AxWorkerProperties(
         String schedulerUrl,
 
-        @DefaultValue("${spring.application.name:ax-worker}")
         String app,
 
         String address,

@@ -153,6 +153,8 @@ public class WorkerRuns {
             result = handler.execute(run);
         } catch (Throwable t) {
             error = t.getClass().getSimpleName() + (t.getMessage() == null ? "" : ": " + t.getMessage());
+            // the scheduler keeps the one line; the trace, with its causes, is only here
+            log.warn("job {} ({}) attempt {} failed on this worker", job.jobId(), job.jobType(), job.attempt(), t);
         } finally {
             timeout.cancel(false);
             Thread.interrupted();

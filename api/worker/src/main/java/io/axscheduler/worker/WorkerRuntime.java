@@ -80,7 +80,7 @@ public class WorkerRuntime implements SmartLifecycle, WorkerRuns.Reporter {
             WorkerRegistered current = registration;
             if (current == null) {
                 registration = scheduler.register(new RegisterWorker(
-                        properties.app(), address(), runs.jobTypes(), properties.capacity(), properties.namespace()));
+                        app(), address(), runs.jobTypes(), properties.capacity(), properties.namespace()));
                 log.info(
                         "registered with {} as {} for {}",
                         properties.schedulerUrl(),
@@ -210,9 +210,19 @@ public class WorkerRuntime implements SmartLifecycle, WorkerRuns.Reporter {
         return Integer.MAX_VALUE;
     }
 
-    private String address() {
+    /** {@code ax.worker.app}, else the service's {@code spring.application.name}, else {@code ax-worker}. */
+    String app() {
+        if (properties.app() != null && !properties.app().isBlank()) return properties.app();
+        String name = context.getEnvironment().getProperty("spring.application.name");
+        return name != null && !name.isBlank() ? name : "ax-worker";
+    }
+
+    /** {@code ax.worker.address}, else this service's port on 127.0.0.1 under its servlet context path. */
+    String address() {
         if (properties.address() != null && !properties.address().isBlank()) return properties.address();
         int port = ((WebServerApplicationContext) context).getWebServer().getPort();
-        return "http://127.0.0.1:" + port;
+        String path = context.getEnvironment().getProperty("server.servlet.context-path", "");
+        if (path.endsWith("/")) path = path.substring(0, path.length() - 1);
+        return "http://127.0.0.1:" + port + path;
     }
 }
