@@ -96,6 +96,37 @@ class WorkerFailoverIT {
     }
 
     @Test
+    void a_worker_an_admin_takes_out_has_its_run_timed_out_in_the_admins_name() throws Exception {
+        Api.Response key = node.api.post(
+                "/api/v1/admin/api-keys",
+                "{\"name\":\"taken-worker\",\"grants\":[{\"namespace\":\"default\",\"role\":\"WORKER\"}]}");
+        assertThat(key.status()).as(key.body().toString()).isEqualTo(201);
+        try (WorkerNode taken = WorkerNode.start(
+                "taken",
+                node.api.port,
+                "taken-app",
+                runs,
+                Map.of("ax.worker.api-key", key.text("key"), "ax.worker.shutdown-grace-ms", "0"))) {
+            String jobId = node.api.submit("{\"jobType\":\"sleep\",\"executorApp\":\"taken-app\","
+                    + "\"params\":{\"ms\":4000},\"maxRetries\":0,\"timeoutMs\":60000}");
+            node.api.awaitStatus(jobId, "RUNNING");
+            String takenId = taken.workerId();
+
+            assertThat(WorkerRemoteIT.deregister(node, takenId)).isEqualTo(204);
+
+            node.api.awaitStatus(jobId, "TIMED_OUT");
+            assertThat(node.api.timedOutReasons(jobId))
+                    .containsExactly("its worker " + takenId + " was removed by key:bootstrap-admin while running it");
+            JsonNode timedOut = null;
+            for (JsonNode e :
+                    node.api.get("/api/v1/jobs/" + jobId + "/history").body().path("events")) {
+                if (e.path("type").asText().equals("JobTimedOut")) timedOut = e;
+            }
+            assertThat(timedOut.toString()).contains("\"actor\":\"key:bootstrap-admin\"");
+        }
+    }
+
+    @Test
     void the_event_store_reads_an_event_with_a_field_it_does_not_know() {
         // what lets a release add an optional field to an event while older nodes still run: they read it, ignored
         Serializer events = node.context.getBean("eventSerializer", Serializer.class);

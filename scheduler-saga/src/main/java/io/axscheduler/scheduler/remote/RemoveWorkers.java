@@ -3,6 +3,7 @@ package io.axscheduler.scheduler.remote;
 import io.axscheduler.api.job.TimeOutJob;
 import io.axscheduler.api.job.TimeoutPhase;
 import io.axscheduler.api.schedule.FireTimes;
+import io.axscheduler.api.security.Caller;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -55,9 +56,18 @@ public class RemoveWorkers implements SchedulingConfigurer {
         tasks.addFixedDelayTask(new FixedDelayTask(this::removeSilent, every, every));
     }
 
-    public void deregister(String workerId) {
+    /**
+     * Removes the worker at {@code by}'s request: the worker itself leaving ({@code byItself}), or an admin taking it
+     * out. Its running attempts time out in {@code by}'s name, their reason saying which.
+     */
+    public void deregister(String workerId, Caller by, boolean byItself) {
         registry.deregister(workerId);
-        timeOutAttemptsOf(workerId, "its worker " + workerId + " deregistered while running it");
+        timeOutAttemptsOf(
+                workerId,
+                byItself
+                        ? "its worker " + workerId + " deregistered while running it"
+                        : "its worker " + workerId + " was removed by " + by.actor() + " while running it",
+                by);
     }
 
     /**
@@ -83,7 +93,8 @@ public class RemoveWorkers implements SchedulingConfigurer {
                 timeOutAttemptsOf(
                         workerId,
                         "its worker " + workerId + " sent no heartbeat for " + FireTimes.humanDuration(silenceMs)
-                                + " and was removed");
+                                + " and was removed",
+                        Caller.SCHEDULER);
             }
         } catch (RuntimeException e) {
             reachableSinceMs = -1;
@@ -92,10 +103,10 @@ public class RemoveWorkers implements SchedulingConfigurer {
     }
 
     /** Times out every attempt pushed to {@code workerId} and not ended, saying why ({@code reason}). */
-    private void timeOutAttemptsOf(String workerId, String reason) {
+    private void timeOutAttemptsOf(String workerId, String reason, Caller by) {
         for (WorkerDispatches.Attempt attempt : dispatches.lostWith(List.of(workerId))) {
             commands.sendIgnoringRefusal(
-                    new TimeOutJob(attempt.jobId(), attempt.attempt(), TimeoutPhase.RUN, reason), workerId);
+                    new TimeOutJob(attempt.jobId(), attempt.attempt(), TimeoutPhase.RUN, reason), workerId, by);
         }
     }
 }

@@ -70,8 +70,13 @@ public class WorkerCommands {
 
     /** Sends a command whose refusal (the attempt already moved on) is expected and ignored. */
     public void sendIgnoringRefusal(Object command, String worker) {
+        sendIgnoringRefusal(command, worker, Caller.SCHEDULER);
+    }
+
+    /** As {@link #sendIgnoringRefusal(Object, String)}, on behalf of {@code by} (the audit trail's actor). */
+    public void sendIgnoringRefusal(Object command, String worker, Caller by) {
         try {
-            send(command, worker);
+            send(command, worker, by);
         } catch (IllegalTransitionException refused) {
             log.debug("{} refused: {}", command, refused.getMessage());
         }

@@ -65,8 +65,8 @@ public class WorkerController {
     @DeleteMapping("/{workerId}")
     ResponseEntity<Void> deregister(
             @PathVariable String workerId, @RequestAttribute(name = Caller.ATTRIBUTE, required = false) Caller caller) {
-        itself(workerId, caller);
-        removeWorkers.deregister(workerId);
+        WorkerRegistry.Owner owner = itself(workerId, caller);
+        removeWorkers.deregister(workerId, caller, caller.actor().equals(owner.registeredBy()));
         return ResponseEntity.noContent().build();
     }
 
@@ -86,17 +86,18 @@ public class WorkerController {
      * A worker heartbeats and leaves as the principal that registered it: another WORKER key of the namespace is
      * refused (403), a caller without the namespace does not see the worker (404). An admin may do either.
      */
-    private void itself(String workerId, Caller caller) {
+    private WorkerRegistry.Owner itself(String workerId, Caller caller) {
         WorkerRegistry.Owner owner =
                 registry.ownerOf(workerId).orElseThrow(() -> new NotFoundException("worker", workerId));
         if (caller == null
                 || !(caller.can(owner.namespace(), Role.WORKER) || caller.can(owner.namespace(), Role.VIEWER))) {
             throw new NotFoundException("worker", workerId);
         }
-        if (caller.admin()) return;
+        if (caller.admin()) return owner;
         if (!caller.can(owner.namespace(), Role.WORKER) || !caller.actor().equals(owner.registeredBy())) {
             throw new ForbiddenException("a worker may heartbeat and deregister only itself");
         }
+        return owner;
     }
 
     /** The body is read as text: the signature covers its exact bytes, not a re-serialization of them. */
