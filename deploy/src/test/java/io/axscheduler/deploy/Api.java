@@ -90,6 +90,18 @@ final class Api {
         return types;
     }
 
+    /** A new API key with one grant, made by this caller (an admin); its secret. */
+    String newKey(String name, String namespace, String role) {
+        Response made = post(
+                "/api/v1/admin/api-keys",
+                "{\"name\":\"" + name + "\",\"grants\":[{\"namespace\":\"" + namespace + "\",\"role\":\"" + role
+                        + "\"}]}");
+        org.assertj.core.api.Assertions.assertThat(made.status())
+                .as(made.body().toString())
+                .isEqualTo(201);
+        return made.text("key");
+    }
+
     /** The reasons of the job's {@code JobTimedOut} events, in order, as its history answers them ("" for none). */
     List<String> timedOutReasons(String jobId) {
         List<String> reasons = new java.util.ArrayList<>();

@@ -202,11 +202,7 @@ class ConsoleApiIT {
 
     @Test
     void a_caller_with_some_namespaces_hears_counts_and_explains_only_those() throws Exception {
-        Api.Response made = node.api.post(
-                "/api/v1/admin/api-keys",
-                "{\"name\":\"team-x-viewer\",\"grants\":[{\"namespace\":\"team-x\",\"role\":\"VIEWER\"}]}");
-        assertThat(made.status()).as(made.body().toString()).isEqualTo(201);
-        Api viewer = node.api.as(made.text("key"));
+        Api viewer = node.api.as(node.api.newKey("team-x-viewer", "team-x", "VIEWER"));
         List<String> heard = new CopyOnWriteArrayList<>();
         Thread stream = EventStream.listen(viewer, "/api/v1/stream", heard);
         String other;

@@ -97,16 +97,13 @@ class WorkerFailoverIT {
 
     @Test
     void a_worker_an_admin_takes_out_has_its_run_timed_out_in_the_admins_name() throws Exception {
-        Api.Response key = node.api.post(
-                "/api/v1/admin/api-keys",
-                "{\"name\":\"taken-worker\",\"grants\":[{\"namespace\":\"default\",\"role\":\"WORKER\"}]}");
-        assertThat(key.status()).as(key.body().toString()).isEqualTo(201);
+        String key = node.api.newKey("taken-worker", "default", "WORKER");
         try (WorkerNode taken = WorkerNode.start(
                 "taken",
                 node.api.port,
                 "taken-app",
                 runs,
-                Map.of("ax.worker.api-key", key.text("key"), "ax.worker.shutdown-grace-ms", "0"))) {
+                Map.of("ax.worker.api-key", key, "ax.worker.shutdown-grace-ms", "0"))) {
             String jobId = node.api.submit("{\"jobType\":\"sleep\",\"executorApp\":\"taken-app\","
                     + "\"params\":{\"ms\":4000},\"maxRetries\":0,\"timeoutMs\":60000}");
             node.api.awaitStatus(jobId, "RUNNING");
