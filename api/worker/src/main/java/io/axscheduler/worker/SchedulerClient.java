@@ -50,10 +50,24 @@ public class SchedulerClient {
                 .build();
     }
 
+    /** The scheduler answered a registration with an error status. */
+    static final class RegistrationRefused extends IllegalStateException {
+        final int status;
+
+        RegistrationRefused(int status, String body) {
+            super("registration refused (" + status + "): " + body);
+            this.status = status;
+        }
+
+        /** A refusal of the request itself (key, address, namespace, body), which asking again soon will not mend. */
+        boolean ofTheRequest() {
+            return status >= 400 && status < 500 && status != 408 && status != 429;
+        }
+    }
+
     public WorkerRegistered register(RegisterWorker request) {
         Answer answer = send("POST", "/api/v1/workers/register", write(request), null, null);
-        if (!answer.ok())
-            throw new IllegalStateException("registration refused (" + answer.status() + "): " + answer.body());
+        if (!answer.ok()) throw new RegistrationRefused(answer.status(), answer.body());
         try {
             return json.readValue(answer.body(), WorkerRegistered.class);
         } catch (IOException e) {

@@ -42,6 +42,9 @@ public class WorkerRuntime implements SmartLifecycle, WorkerRuns.Reporter {
 
     static final long MAX_BACKOFF_MS = 5000;
 
+    /** How soon a registration the scheduler refused (4xx) is asked again. */
+    static final long REFUSED_RETRY_MS = 30_000;
+
     private WorkerRuns runs;
     private volatile WorkerRegistered registration;
     private volatile boolean running;
@@ -97,6 +100,20 @@ public class WorkerRuntime implements SmartLifecycle, WorkerRuns.Reporter {
                     log.warn("heartbeat of {} failed: {} {}", current.workerId(), answer.status(), answer.body());
                 }
                 next = registration == null ? 0 : current.heartbeatIntervalMs();
+            }
+        } catch (SchedulerClient.RegistrationRefused refused) {
+            if (refused.ofTheRequest()) {
+                // a wrong or revoked key, an address the scheduler does not allow, another namespace: said as such,
+                // and asked again less often, since only a change of settings on one side mends it
+                log.warn(
+                        "the scheduler at {} refuses to register this worker (app {}); asked again in {} s: {}",
+                        properties.schedulerUrl(),
+                        app(),
+                        REFUSED_RETRY_MS / 1000,
+                        refused.getMessage());
+                next = REFUSED_RETRY_MS;
+            } else {
+                log.warn("cannot reach the scheduler at {}: {}", properties.schedulerUrl(), refused.getMessage());
             }
         } catch (RuntimeException e) {
             log.warn("cannot reach the scheduler at {}: {}", properties.schedulerUrl(), e.getMessage());

@@ -24,6 +24,7 @@ class WorkerRuntimeTest {
     private HttpServer scheduler;
     private WorkerRuntime runtime;
     private final AtomicInteger callbacks = new AtomicInteger();
+    private final AtomicInteger registrations = new AtomicInteger();
     private volatile int unavailableCallbacks;
 
     @AfterEach
@@ -33,10 +34,19 @@ class WorkerRuntimeTest {
     }
 
     private void start(int unavailable, long retryMs) throws IOException, InterruptedException {
+        start(unavailable, retryMs, 201);
+        until(Duration.ofSeconds(5), () -> "w1".equals(runtime.workerId()));
+    }
+
+    private void start(int unavailable, long retryMs, int registerStatus) throws IOException {
         unavailableCallbacks = unavailable;
         scheduler = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        scheduler.createContext("/api/v1/workers/register", e -> answer(e, 201, """
-                {"workerId":"w1","secret":"00","heartbeatIntervalMs":60000}"""));
+        scheduler.createContext("/api/v1/workers/register", e -> {
+            registrations.incrementAndGet();
+            if (registerStatus == 201) answer(e, 201, """
+                        {"workerId":"w1","secret":"00","heartbeatIntervalMs":60000}""");
+            else answer(e, registerStatus, "{\"title\":\"Forbidden\"}");
+        });
         scheduler.createContext("/api/v1/workers/callbacks", e -> {
             int n = callbacks.incrementAndGet();
             answer(e, n <= unavailableCallbacks ? 503 : 200, "{\"applied\":true}");
@@ -59,7 +69,6 @@ class WorkerRuntimeTest {
                 properties, new SchedulerClient(properties, new ObjectMapper(), Clock.systemUTC()), null);
         runtime.runsWith(new WorkerRuns(List.of(), properties, runtime));
         runtime.start();
-        until(Duration.ofSeconds(5), () -> "w1".equals(runtime.workerId()));
     }
 
     private static void answer(HttpExchange exchange, int status, String body) throws IOException {
@@ -95,6 +104,22 @@ class WorkerRuntimeTest {
         until(Duration.ofSeconds(5), () -> callbacks.get() == 4);
         Thread.sleep(1_000);
         assertThat(callbacks.get()).as("delivered: no more tries").isEqualTo(4);
+    }
+
+    @Test
+    void a_registration_the_scheduler_refuses_is_asked_again_seldom_one_it_cannot_answer_soon() throws Exception {
+        start(0, 60_000, 403);
+        until(Duration.ofSeconds(5), () -> registrations.get() == 1);
+        Thread.sleep(3_000);
+        assertThat(registrations.get())
+                .as("a 403 is not asked again within seconds")
+                .isEqualTo(1);
+        runtime.stop();
+        scheduler.stop(0);
+
+        registrations.set(0);
+        start(0, 60_000, 503);
+        until(Duration.ofSeconds(6), () -> registrations.get() >= 2);
     }
 
     @Test
