@@ -135,7 +135,11 @@ class StaleCacheIT {
         // what a node does when a worker is lost or a push fails: the attempt fails, even where the job was made
         String job = madeOnAUntil(SLEEPING, "RUNNING");
 
-        a.bean(WorkerCommands.class).sendIgnoringRefusal(new FailJob(job, 1, "worker lost", 0), "worker-1");
+        a.bean(WorkerCommands.class)
+                .sendIgnoringRefusal(
+                        new FailJob(job, 1, "worker lost", 0),
+                        "worker-1",
+                        io.axscheduler.api.security.Caller.SCHEDULER);
 
         assertThat(a.api.awaitStatus(job, "FAILED").path("attempt").asInt()).isEqualTo(1);
     }

@@ -76,8 +76,8 @@ class Why {
             // retention (no job status to fill), a held fire whose schedule was deleted before it was made
             String template = null;
             for (String name : r.details().keySet()) {
-                if (template == null)
-                    template = messages.getMessage("explain.text." + r.code() + "." + name, null, null, locale);
+                template = messages.getMessage("explain.text." + r.code() + "." + name, null, null, locale);
+                if (template != null) break;
             }
             if (template == null) template = messages.getMessage("explain.text." + r.code(), null, null, locale);
             list.add(new Shown(

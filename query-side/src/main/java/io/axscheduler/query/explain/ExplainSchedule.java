@@ -26,6 +26,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeSet;
 import org.axonframework.eventhandling.DomainEventMessage;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.stereotype.Component;
@@ -386,7 +387,7 @@ public class ExplainSchedule {
             List<Timed<ScheduleFired>> fired,
             List<Timed<ScheduleFireSkipped>> skipped,
             List<Timed<ScheduleFireQueued>> queued) {
-        java.util.TreeSet<Instant> after = new java.util.TreeSet<>();
+        TreeSet<Instant> after = new TreeSet<>();
         fired.forEach(x -> after.add(x.event().fireTime()));
         skipped.forEach(x -> after.add(x.event().fireTime()));
         queued.forEach(x -> after.add(x.event().fireTime()));

@@ -68,22 +68,16 @@ public class WorkerCommands {
         }
     }
 
-    /** Sends a command whose refusal (the attempt already moved on) is expected and ignored. */
-    public void sendIgnoringRefusal(Object command, String worker) {
-        sendIgnoringRefusal(command, worker, Caller.SCHEDULER);
-    }
-
-    /** As {@link #sendIgnoringRefusal(Object, String)}, on behalf of {@code by} (the audit trail's actor). */
+    /**
+     * Sends a command on behalf of {@code by} (the audit trail's actor) whose refusal (the attempt already moved on)
+     * is expected and ignored.
+     */
     public void sendIgnoringRefusal(Object command, String worker, Caller by) {
         try {
             send(command, worker, by);
         } catch (IllegalTransitionException refused) {
             log.debug("{} refused: {}", command, refused.getMessage());
         }
-    }
-
-    private void send(Object command, String worker) {
-        send(command, worker, Caller.SCHEDULER);
     }
 
     /**
