@@ -33,6 +33,10 @@ public record PushedJob(
 
     /** Job id, attempt and shard: what a worker de-duplicates pushes by. */
     public String runKey() {
+        return runKey(jobId, attempt, shardIndex);
+    }
+
+    static String runKey(String jobId, int attempt, int shardIndex) {
         return jobId + "#" + attempt + "#" + shardIndex;
     }
 }

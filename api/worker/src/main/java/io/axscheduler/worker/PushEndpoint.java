@@ -5,6 +5,8 @@ import io.axscheduler.api.worker.CallbackSignature;
 import io.axscheduler.api.worker.PushAnswer;
 import io.axscheduler.api.worker.PushState;
 import io.axscheduler.api.worker.PushedJob;
+import io.axscheduler.api.worker.StopRun;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpStatus;
@@ -13,7 +15,8 @@ import org.springframework.web.servlet.function.RouterFunctions;
 import org.springframework.web.servlet.function.ServerResponse;
 
 /**
- * Where the scheduler pushes jobs: answers at once, 202 when taken or already known, 429 when the pool is full. A
+ * Where the scheduler pushes jobs — answers at once, 202 when taken or already known, 429 when the pool is full —
+ * and the stops of runs it no longer counts (a cancel), both signed with the worker's secret. A
  * functional route rather than a {@code @RestController}: an application that component-scans {@code io.axscheduler}
  * (the scheduler itself, in tests) must not pick the endpoint up.
  */
@@ -57,6 +60,18 @@ final class PushEndpoint {
                                             ? HttpStatus.TOO_MANY_REQUESTS
                                             : HttpStatus.ACCEPTED)
                             .body(answer);
+                })
+                .POST(StopRun.PATH, request -> {
+                    String body = request.body(String.class);
+                    Long signedAt = signedAt(
+                            runtime.secret(),
+                            request.headers().firstHeader(CallbackSignature.TIMESTAMP_HEADER),
+                            request.headers().firstHeader(CallbackSignature.SIGNATURE_HEADER),
+                            body);
+                    if (signedAt == null)
+                        return ServerResponse.status(HttpStatus.UNAUTHORIZED).build();
+                    boolean stopped = runs.stopRun(json.readValue(body, StopRun.class));
+                    return ServerResponse.ok().body(Map.of("stopped", stopped));
                 })
                 .build();
     }

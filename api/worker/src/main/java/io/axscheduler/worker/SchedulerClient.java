@@ -4,8 +4,10 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.axscheduler.api.worker.CallbackSignature;
 import io.axscheduler.api.worker.Heartbeat;
+import io.axscheduler.api.worker.HeartbeatAnswer;
 import io.axscheduler.api.worker.JobCallback;
 import io.axscheduler.api.worker.RegisterWorker;
+import io.axscheduler.api.worker.StopRun;
 import io.axscheduler.api.worker.WorkerRegistered;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -77,6 +79,19 @@ public class SchedulerClient {
 
     public Answer heartbeat(String workerId, int inFlight) {
         return send("POST", "/api/v1/workers/" + workerId + "/heartbeat", write(new Heartbeat(inFlight)), null, null);
+    }
+
+    /**
+     * The runs a heartbeat's answer says to stop: none for an answer that names none, cannot be read, or comes from
+     * an earlier scheduler (which answered {@code workerId} alone).
+     */
+    List<StopRun> stopsIn(Answer heartbeat) {
+        if (!heartbeat.ok() || heartbeat.body() == null || heartbeat.body().isBlank()) return List.of();
+        try {
+            return json.readValue(heartbeat.body(), HeartbeatAnswer.class).stop();
+        } catch (IOException unreadable) {
+            return List.of();
+        }
     }
 
     public Answer deregister(String workerId) {

@@ -6,6 +6,7 @@ import io.axscheduler.api.worker.JobCallback;
 import io.axscheduler.api.worker.PushAnswer;
 import io.axscheduler.api.worker.PushState;
 import io.axscheduler.api.worker.PushedJob;
+import io.axscheduler.api.worker.StopRun;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -182,6 +183,28 @@ public class WorkerRuns {
         } finally {
             inFlight.decrementAndGet();
         }
+    }
+
+    /**
+     * The scheduler's word that a run here no longer counts (the job was canceled, the attempt ended or a later one
+     * runs): its handler is told to stop, once. A run this worker does not know or that already ended is left as it
+     * is: the scheduler names a run until its outcome is called back, so this may come more than once. True when a
+     * running run was told.
+     */
+    public boolean stopRun(StopRun stop) {
+        PushedRun run;
+        synchronized (runs) {
+            run = runs.get(stop.runKey());
+        }
+        if (run == null || run.outcome() != null || run.isCancelled()) return false;
+        log.info(
+                "job {} ({}) attempt {} told to stop by the scheduler: {}",
+                stop.jobId(),
+                run.job().jobType(),
+                stop.attempt(),
+                stop.reason());
+        run.cancel();
+        return true;
     }
 
     /** Stops taking pushes, waits up to the grace period for running jobs, then asks the rest to stop. */

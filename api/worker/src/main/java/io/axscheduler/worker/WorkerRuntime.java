@@ -98,6 +98,8 @@ public class WorkerRuntime implements SmartLifecycle, WorkerRuns.Reporter {
                     next = 0;
                 } else if (!answer.ok()) {
                     log.warn("heartbeat of {} failed: {} {}", current.workerId(), answer.status(), answer.body());
+                } else {
+                    scheduler.stopsIn(answer).forEach(runs::stopRun);
                 }
                 next = registration == null ? 0 : current.heartbeatIntervalMs();
             }

@@ -8,6 +8,7 @@ import io.axscheduler.api.worker.JobCallback;
 import io.axscheduler.api.worker.PushAnswer;
 import io.axscheduler.api.worker.PushState;
 import io.axscheduler.api.worker.PushedJob;
+import io.axscheduler.api.worker.StopRun;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -31,7 +32,12 @@ class WorkerRunsTest {
 
         public String execute(JobContext context) throws Exception {
             executions.incrementAndGet();
-            if (!release.await(5, TimeUnit.SECONDS)) throw new IllegalStateException("never released");
+            // released by the test, or stopped by the scheduler
+            for (long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+                    !release.await(10, TimeUnit.MILLISECONDS); ) {
+                if (context.isCancelled()) return "stopped";
+                if (System.nanoTime() > end) throw new IllegalStateException("never released");
+            }
             return "ran " + context.params().get("shardIndex") + "/"
                     + context.params().get("shardTotal");
         }
@@ -129,6 +135,30 @@ class WorkerRunsTest {
         release.countDown();
         await(() -> reported.size() == 2);
         assertThat(runs.accept(push("j3", 1)).state()).isEqualTo(PushState.ACCEPTED);
+    }
+
+    @Test
+    void the_schedulers_stop_tells_the_running_handler_once_and_leaves_other_runs_and_ended_ones() throws Exception {
+        runs.accept(push("j1", 1));
+        runs.accept(push("j2", 1));
+        await(() -> executions.get() == 2);
+        assertThat(runs.stopRun(new StopRun("j1", 2, 0, "the job was canceled")))
+                .as("another attempt")
+                .isFalse();
+        assertThat(runs.stopRun(new StopRun("j1", 1, 0, "the job was canceled")))
+                .isTrue();
+        assertThat(runs.stopRun(new StopRun("j1", 1, 0, "the job was canceled")))
+                .as("told already")
+                .isFalse();
+        await(() -> reported.size() == 1);
+        assertThat(reported.peek().jobId()).isEqualTo("j1");
+        assertThat(reported.peek().result()).isEqualTo("stopped");
+        assertThat(runs.stopRun(new StopRun("j1", 1, 0, "the job was canceled")))
+                .as("ended")
+                .isFalse();
+        assertThat(runs.inFlight()).as("j2 runs on").isEqualTo(1);
+        release.countDown();
+        await(() -> reported.size() == 2);
     }
 
     @Test

@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.axscheduler.api.spi.JobContext;
+import io.axscheduler.api.spi.JobHandler;
 import io.axscheduler.api.worker.JobCallback;
+import io.axscheduler.api.worker.PushedJob;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -13,19 +16,29 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** An outcome no node takes is tried again in the background until one does, and a stop waits for it. */
+/**
+ * An outcome no node takes is tried again in the background until one does, and a stop waits for it; a heartbeat's
+ * answer stops the runs it names.
+ */
 class WorkerRuntimeTest {
 
     private HttpServer scheduler;
     private WorkerRuntime runtime;
+    private WorkerRuns runs;
     private final AtomicInteger callbacks = new AtomicInteger();
     private final AtomicInteger registrations = new AtomicInteger();
     private volatile int unavailableCallbacks;
+    private volatile long heartbeatMs = 60_000;
+    private volatile String heartbeatAnswer = "{\"workerId\":\"w1\"}";
+    private List<JobHandler> handlers = List.of();
 
     @AfterEach
     void stop() {
@@ -43,14 +56,15 @@ class WorkerRuntimeTest {
         scheduler = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         scheduler.createContext("/api/v1/workers/register", e -> {
             registrations.incrementAndGet();
-            if (registerStatus == 201) answer(e, 201, """
-                        {"workerId":"w1","secret":"00","heartbeatIntervalMs":60000}""");
+            if (registerStatus == 201)
+                answer(e, 201, "{\"workerId\":\"w1\",\"secret\":\"00\",\"heartbeatIntervalMs\":" + heartbeatMs + "}");
             else answer(e, registerStatus, "{\"title\":\"Forbidden\"}");
         });
         scheduler.createContext("/api/v1/workers/callbacks", e -> {
             int n = callbacks.incrementAndGet();
             answer(e, n <= unavailableCallbacks ? 503 : 200, "{\"applied\":true}");
         });
+        scheduler.createContext("/api/v1/workers/w1/heartbeat", e -> answer(e, 200, heartbeatAnswer));
         scheduler.createContext("/api/v1/workers/", e -> answer(e, 204, ""));
         scheduler.start();
         AxWorkerProperties properties = new AxWorkerProperties(
@@ -67,7 +81,8 @@ class WorkerRuntimeTest {
                 "default");
         runtime = new WorkerRuntime(
                 properties, new SchedulerClient(properties, new ObjectMapper(), Clock.systemUTC()), null);
-        runtime.runsWith(new WorkerRuns(List.of(), properties, runtime));
+        runs = new WorkerRuns(handlers, properties, runtime);
+        runtime.runsWith(runs);
         runtime.start();
     }
 
@@ -120,6 +135,37 @@ class WorkerRuntimeTest {
         registrations.set(0);
         start(0, 60_000, 503);
         until(Duration.ofSeconds(6), () -> registrations.get() >= 2);
+    }
+
+    @Test
+    void a_run_named_on_a_heartbeats_answer_is_told_to_stop_and_its_outcome_reported() throws Exception {
+        CountDownLatch stopped = new CountDownLatch(1);
+        handlers = List.of(new JobHandler() {
+            public String jobType() {
+                return "wait";
+            }
+
+            public String execute(JobContext context) throws Exception {
+                if (!context.awaitCancellation(10_000)) return "ran to its end";
+                stopped.countDown();
+                return "stopped";
+            }
+        });
+        heartbeatMs = 100;
+        start(0, 60_000);
+        runs.accept(new PushedJob("job-1", 1, "wait", "job-1", Map.of(), 60_000, 0, 1));
+        runs.accept(new PushedJob("job-2", 1, "wait", "job-2", Map.of(), 60_000, 0, 1));
+        Thread.sleep(300);
+        assertThat(stopped.getCount()).as("an answer naming no run stops none").isEqualTo(1);
+        // a later scheduler's field, and a run this worker never had, change nothing
+        heartbeatAnswer = """
+                {"workerId":"w1","since":1,"stop":[{"jobId":"job-1","attempt":1,"shardIndex":0,
+                 "reason":"the job was canceled","by":"key:ops"},{"jobId":"job-9","attempt":1,"shardIndex":0}]}""";
+        assertThat(stopped.await(5, TimeUnit.SECONDS)).isTrue();
+        until(Duration.ofSeconds(5), () -> callbacks.get() == 1 && runs.inFlight() == 1);
+        Thread.sleep(300);
+        assertThat(runs.inFlight()).as("job-2 runs on").isEqualTo(1);
+        runs.cancelAll();
     }
 
     @Test
