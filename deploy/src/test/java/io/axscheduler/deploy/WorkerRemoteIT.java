@@ -7,6 +7,7 @@ import com.sun.net.httpserver.HttpServer;
 import io.axscheduler.api.TextLimit;
 import io.axscheduler.api.worker.CallbackSignature;
 import io.axscheduler.api.worker.PushedJob;
+import io.axscheduler.api.worker.StopRun;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -339,6 +340,110 @@ class WorkerRemoteIT {
         } finally {
             fake.stop(0);
         }
+    }
+
+    @Test
+    void a_cancel_stops_the_run_on_its_worker_and_the_re_run_does_not_run_beside_it() {
+        String jobId = node.api.submit("{\"jobType\":\"sleep\",\"executorApp\":\"demo\",\"params\":{\"ms\":60000},"
+                + "\"timeoutMs\":120000,\"maxRetries\":0}");
+        awaitStatus(jobId, "RUNNING");
+        long canceledAt = System.nanoTime();
+        assertThat(node.api
+                        .post("/api/v1/jobs/" + jobId + "/cancel", "{\"reason\":\"wrong order\"}")
+                        .status())
+                .isEqualTo(200);
+        // the demo's sleep ends early, failing, when its run is told to stop
+        Await.until(
+                Duration.ofSeconds(10),
+                () -> runs.stream().anyMatch(r -> r.jobId().equals(jobId) && r.attempt() == 1 && !r.succeeded()),
+                () -> "attempt 1 still runs on its worker: " + runs);
+        assertThat(Duration.ofNanos(System.nanoTime() - canceledAt)).isLessThan(Duration.ofSeconds(10));
+        assertThat(node.api.get("/api/v1/jobs/" + jobId).text("status")).isEqualTo("CANCELED");
+    }
+
+    @Test
+    void a_cancel_is_pushed_to_the_worker_at_once_and_named_on_its_heartbeats_until_it_reports() throws Exception {
+        List<String> stops = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<String> stopSignatures = new java.util.concurrent.CopyOnWriteArrayList<>();
+        HttpServer fake = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        fake.createContext("/ax-worker/jobs", exchange -> answer(exchange, 202, "{\"state\":\"ACCEPTED\"}"));
+        fake.createContext(StopRun.PATH, exchange -> {
+            String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+            stops.add(body);
+            stopSignatures.add(exchange.getRequestHeaders().getFirst(CallbackSignature.TIMESTAMP_HEADER) + " "
+                    + exchange.getRequestHeaders().getFirst(CallbackSignature.SIGNATURE_HEADER));
+            answer(exchange, 200, "{\"stopped\":true}");
+        });
+        fake.start();
+        try {
+            Api.Response registered = node.api.post(
+                    "/api/v1/workers/register",
+                    "{\"app\":\"fake-stop\",\"address\":\"http://127.0.0.1:"
+                            + fake.getAddress().getPort() + "\",\"jobTypes\":[\"fake-stop-type\"],\"capacity\":2}");
+            assertThat(registered.status()).isEqualTo(201);
+            String workerId = registered.text("workerId");
+            String secret = registered.text("secret");
+            String jobId = node.api.submit("{\"jobType\":\"fake-stop-type\",\"executorApp\":\"fake-stop\"}");
+            Await.until(
+                    Duration.ofSeconds(20),
+                    () -> heartbeat(workerId).status() == 200
+                            && node.api
+                                    .get("/api/v1/jobs/" + jobId)
+                                    .text("status")
+                                    .equals("RUNNING"),
+                    () -> node.api.get("/api/v1/jobs/" + jobId).body().toString());
+            assertThat(heartbeat(workerId).body().path("stop"))
+                    .as("a running job's run is not named")
+                    .isEmpty();
+
+            assertThat(node.api
+                            .post("/api/v1/jobs/" + jobId + "/cancel", "{\"reason\":\"wrong order\"}")
+                            .status())
+                    .isEqualTo(200);
+            Await.until(Duration.ofSeconds(5), () -> !stops.isEmpty(), () -> "no stop pushed");
+            JsonNode stop = Api.JSON.readTree(stops.get(0));
+            assertThat(stop.path("jobId").asText()).isEqualTo(jobId);
+            assertThat(stop.path("attempt").asInt()).isEqualTo(1);
+            assertThat(stop.path("shardIndex").asInt()).isZero();
+            assertThat(stop.path("reason").asText()).isEqualTo("the job was canceled: wrong order");
+            String[] signed = stopSignatures.get(0).split(" ");
+            assertThat(CallbackSignature.matches(secret, Long.parseLong(signed[0]), stops.get(0), signed[1]))
+                    .as("signed with the worker's secret")
+                    .isTrue();
+
+            // until the worker reports the run, each heartbeat names it (a worker the push missed stops it then)
+            JsonNode named = heartbeat(workerId).body().path("stop");
+            assertThat(named).hasSize(1);
+            assertThat(named.get(0).path("jobId").asText()).isEqualTo(jobId);
+            assertThat(named.get(0).path("attempt").asInt()).isEqualTo(1);
+            assertThat(named.get(0).path("reason").asText()).isEqualTo("the job was canceled");
+            String body = "{\"workerId\":\"" + workerId + "\",\"jobId\":\"" + jobId
+                    + "\",\"attempt\":1,\"shardIndex\":0,\"succeeded\":false,\"result\":null,"
+                    + "\"error\":\"stopped\",\"durationMs\":40}";
+            long now = System.currentTimeMillis();
+            HttpResponse<String> told = callbackAnswer(body, now, CallbackSignature.sign(secret, now, body));
+            assertThat(told.statusCode()).isEqualTo(200);
+            assertThat(told.body()).contains("\"applied\":false");
+            assertThat(heartbeat(workerId).body().path("stop")).isEmpty();
+            assertThat(node.api.get("/api/v1/jobs/" + jobId).text("status")).isEqualTo("CANCELED");
+            assertThat(stops).hasSize(1);
+            assertThat(deregister(workerId)).isEqualTo(204);
+        } finally {
+            fake.stop(0);
+        }
+    }
+
+    static Api.Response heartbeat(String workerId) {
+        return node.api.post("/api/v1/workers/" + workerId + "/heartbeat", "{\"inFlight\":1}");
+    }
+
+    static void answer(com.sun.net.httpserver.HttpExchange exchange, int status, String body) throws IOException {
+        exchange.getRequestBody().readAllBytes();
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().add("Content-Type", "application/json");
+        exchange.sendResponseHeaders(status, bytes.length);
+        exchange.getResponseBody().write(bytes);
+        exchange.close();
     }
 
     @Test

@@ -6,6 +6,7 @@ import io.axscheduler.api.worker.CallbackSignature;
 import io.axscheduler.api.worker.PushAnswer;
 import io.axscheduler.api.worker.PushState;
 import io.axscheduler.api.worker.PushedJob;
+import io.axscheduler.api.worker.StopRun;
 import io.axscheduler.scheduler.net.PinnedHttp;
 import io.axscheduler.scheduler.remote.route.Candidate;
 import java.io.IOException;
@@ -128,6 +129,43 @@ public class PushToWorker {
             } catch (IOException | IllegalArgumentException | SecurityException again) {
                 return failed(worker, job, again);
             }
+        }
+    }
+
+    /**
+     * Tells a worker to stop a run: one signed call bounded by the connect and read timeouts. False when the worker
+     * did not take it (unreachable, or a library from before stops, which answers 404): its next heartbeat's answer
+     * names the run as well.
+     */
+    public boolean stop(WorkerDispatches.Pushed run, String reason) {
+        if (addresses.refusal(run.address()).isPresent()) return false;
+        String secret = secret(run.workerId());
+        if (secret == null) return false;
+        try {
+            String body = json.writeValueAsString(new StopRun(run.jobId(), run.attempt(), run.shardIndex(), reason));
+            long timestamp = clock.millis();
+            PinnedHttp.Answer response = http.send(
+                    "POST",
+                    URI.create(run.address() + StopRun.PATH),
+                    Map.of(
+                            "Content-Type",
+                            "application/json",
+                            CallbackSignature.TIMESTAMP_HEADER,
+                            String.valueOf(timestamp),
+                            CallbackSignature.SIGNATURE_HEADER,
+                            CallbackSignature.sign(secret, timestamp, body)),
+                    body,
+                    MAX_ANSWER_BYTES,
+                    properties.connectTimeoutMs() + properties.readTimeoutMs());
+            return response.status() / 100 == 2;
+        } catch (IOException | IllegalArgumentException | SecurityException notTold) {
+            log.info(
+                    "could not tell worker {} to stop job {} attempt {} ({}); its next heartbeat will",
+                    run.workerId(),
+                    run.jobId(),
+                    run.attempt(),
+                    notTold.toString());
+            return false;
         }
     }
 

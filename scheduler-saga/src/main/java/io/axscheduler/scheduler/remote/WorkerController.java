@@ -8,6 +8,7 @@ import io.axscheduler.api.security.Caller;
 import io.axscheduler.api.security.Role;
 import io.axscheduler.api.worker.CallbackSignature;
 import io.axscheduler.api.worker.Heartbeat;
+import io.axscheduler.api.worker.HeartbeatAnswer;
 import io.axscheduler.api.worker.RegisterWorker;
 import io.axscheduler.api.worker.WorkerList;
 import io.axscheduler.api.worker.WorkerRegistered;
@@ -34,9 +35,15 @@ public class WorkerController {
     private final WorkerRegistry registry;
     private final RemoveWorkers removeWorkers;
     private final ReceiveCallback callbacks;
+    private final WorkerDispatches dispatches;
 
-    public WorkerController(WorkerRegistry registry, RemoveWorkers removeWorkers, ReceiveCallback callbacks) {
+    public WorkerController(
+            WorkerRegistry registry,
+            RemoveWorkers removeWorkers,
+            ReceiveCallback callbacks,
+            WorkerDispatches dispatches) {
         this.registry = registry;
+        this.dispatches = dispatches;
         this.removeWorkers = removeWorkers;
         this.callbacks = callbacks;
     }
@@ -52,14 +59,15 @@ public class WorkerController {
                 .body(registry.register(request, caller == null ? null : caller.actor()));
     }
 
+    /** Heard, and answered with the runs the worker should stop (see {@link WorkerDispatches#toStop}). */
     @PostMapping("/{workerId}/heartbeat")
-    Map<String, Object> heartbeat(
+    HeartbeatAnswer heartbeat(
             @PathVariable String workerId,
             @RequestBody(required = false) Heartbeat heartbeat,
             @RequestAttribute(name = Caller.ATTRIBUTE, required = false) Caller caller) {
         itself(workerId, caller);
         registry.heartbeat(workerId, heartbeat == null ? null : heartbeat.inFlight());
-        return Map.of("workerId", workerId);
+        return new HeartbeatAnswer(workerId, dispatches.toStop(workerId, HeartbeatAnswer.MAX_STOPS));
     }
 
     @DeleteMapping("/{workerId}")

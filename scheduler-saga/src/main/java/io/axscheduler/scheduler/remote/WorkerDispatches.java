@@ -2,6 +2,7 @@ package io.axscheduler.scheduler.remote;
 
 import io.axscheduler.api.TextLimit;
 import io.axscheduler.api.worker.JobCallback;
+import io.axscheduler.api.worker.StopRun;
 import io.axscheduler.scheduler.DatabaseTime;
 import java.util.HashSet;
 import java.util.List;
@@ -69,6 +70,51 @@ public class WorkerDispatches {
                 Map.of("job", jobId, "attempt", beforeAttempt),
                 String.class));
     }
+
+    /**
+     * Runs {@code workerId} holds that the job no longer counts as running, with why: its row is still PUSHED (no
+     * outcome came) while the job was canceled or is gone, the attempt ended (timed out; failed, when another shard of
+     * its broadcast did; retry waiting) or a later attempt started. A row of an attempt being claimed or started is
+     * never one of them. At most {@code limit}.
+     */
+    public List<StopRun> toStop(String workerId, int limit) {
+        return jdbc.query(
+                "SELECT d.job_id, d.attempt, d.shard_index, q.status, q.attempt FROM worker_dispatches d"
+                        + " LEFT JOIN job_queue q ON q.job_id = d.job_id"
+                        + " WHERE d.worker_id = :worker AND d.status = 'PUSHED'"
+                        + " AND (q.job_id IS NULL OR q.status = 'CANCELED' OR q.attempt > d.attempt"
+                        + " OR (q.attempt = d.attempt"
+                        + " AND q.status IN ('SUCCEEDED', 'FAILED', 'TIMED_OUT', 'RETRY_WAITING')))"
+                        + " LIMIT " + limit,
+                Map.of("worker", workerId),
+                (rs, i) -> {
+                    int attempt = rs.getInt(2);
+                    return new StopRun(
+                            rs.getString(1), attempt, rs.getInt(3), stopReason(rs.getString(4), rs.getInt(5), attempt));
+                });
+    }
+
+    /** Why a run stops, from the job's row ({@code status} null: the job is gone). */
+    static String stopReason(String status, int jobAttempt, int runAttempt) {
+        if (status == null) return "the job no longer exists";
+        if ("CANCELED".equals(status)) return "the job was canceled";
+        if (jobAttempt > runAttempt) return "attempt " + jobAttempt + " of the job runs now";
+        if ("RETRY_WAITING".equals(status)) return "attempt " + runAttempt + " ended; the job waits for its retry";
+        return "attempt " + runAttempt + " ended " + status;
+    }
+
+    /** The workers running the attempt that is {@code jobId}'s now, each run once: what a cancel stops at once. */
+    public List<Pushed> pushedOf(String jobId) {
+        return jdbc.query(
+                "SELECT d.worker_id, w.address, d.attempt, d.shard_index FROM worker_dispatches d"
+                        + " JOIN workers w ON w.worker_id = d.worker_id"
+                        + " WHERE d.job_id = :job AND d.status = 'PUSHED'",
+                Map.of("job", jobId),
+                (rs, i) -> new Pushed(rs.getString(1), rs.getString(2), jobId, rs.getInt(3), rs.getInt(4)));
+    }
+
+    /** A run a worker was pushed and has not reported. */
+    public record Pushed(String workerId, String address, String jobId, int attempt, int shardIndex) {}
 
     /** Marks everything the removed workers were running LOST and returns those attempts, each once. */
     public List<Attempt> lostWith(List<String> workerIds) {
