@@ -94,6 +94,16 @@ public class SchedulerClient {
         }
     }
 
+    /** A problem answer's {@code detail}, else its body as it came. */
+    String detailOf(Answer answer) {
+        try {
+            String detail = json.readTree(answer.body()).path("detail").asText("");
+            return detail.isEmpty() ? answer.body() : detail;
+        } catch (IOException | RuntimeException notJson) {
+            return answer.body();
+        }
+    }
+
     public Answer deregister(String workerId) {
         return send("DELETE", "/api/v1/workers/" + workerId, null, null, null);
     }

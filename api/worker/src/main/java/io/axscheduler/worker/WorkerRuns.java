@@ -215,13 +215,28 @@ public class WorkerRuns {
 
     /** Cancels what still runs and lets the threads go. */
     public void cancelAll() {
+        cancelRunning();
+        pool.shutdownNow();
+        timeouts.shutdownNow();
+    }
+
+    /** Tells every run still running to stop (the scheduler gave them up); returns how many. */
+    public int cancelRunning() {
         Collection<PushedRun> all;
         synchronized (runs) {
             all = List.copyOf(runs.values());
         }
-        all.forEach(PushedRun::cancel);
-        pool.shutdownNow();
-        timeouts.shutdownNow();
+        int told = 0;
+        for (PushedRun run : all) {
+            if (run.outcome() == null && !run.isCancelled()) told++;
+            run.cancel();
+        }
+        return told;
+    }
+
+    /** Takes no more pushes from now on: a worker the scheduler took out. */
+    public void refuseNewRuns() {
+        stopping = true;
     }
 
     private static Thread daemon(Runnable r, String name) {

@@ -18,7 +18,9 @@ import org.springframework.context.SmartLifecycle;
  * The worker's membership: registers once the web server listens (so the address is real), heartbeats at the
  * interval the scheduler asks for, registers again when the scheduler no longer knows it (it was silent too long),
  * and on shutdown stops taking pushes, lets running jobs finish for the grace period, and deregisters — which makes
- * the scheduler time out what is left and run it elsewhere.
+ * the scheduler time out what is left and run it elsewhere. A worker the scheduler took out (410: an admin removed
+ * it) stops taking jobs until the service restarts; one whose key the scheduler refuses (401) asks to register every
+ * {@value #REFUSED_RETRY_MS} ms. Either way its running jobs are told to stop: the scheduler gave them up.
  */
 public class WorkerRuntime implements SmartLifecycle, WorkerRuns.Reporter {
 
@@ -48,6 +50,8 @@ public class WorkerRuntime implements SmartLifecycle, WorkerRuns.Reporter {
     private WorkerRuns runs;
     private volatile WorkerRegistered registration;
     private volatile boolean running;
+    /** Taken out by the scheduler (410): no heartbeats or registrations until the service restarts. */
+    private volatile boolean removed;
 
     /** The secret of the current registration, or null before the worker has registered. */
     String secret() {
@@ -63,6 +67,11 @@ public class WorkerRuntime implements SmartLifecycle, WorkerRuns.Reporter {
 
     void runsWith(WorkerRuns runs) {
         this.runs = runs;
+    }
+
+    /** Whether the scheduler took this worker out (an admin removed it, or revoked its key). */
+    public boolean removed() {
+        return removed;
     }
 
     public String workerId() {
@@ -92,16 +101,38 @@ public class WorkerRuntime implements SmartLifecycle, WorkerRuns.Reporter {
                 next = registration.heartbeatIntervalMs();
             } else {
                 SchedulerClient.Answer answer = scheduler.heartbeat(current.workerId(), runs.inFlight());
-                if (answer.status() == 404) {
+                next = current.heartbeatIntervalMs();
+                if (answer.ok()) {
+                    scheduler.stopsIn(answer).forEach(runs::stopRun);
+                } else if (answer.status() == 410) {
+                    // an admin took this worker out (or revoked its key): registering again would undo that
+                    log.error(
+                            "the scheduler took worker {} out: {}. This worker takes no more jobs until the service"
+                                    + " restarts",
+                            current.workerId(),
+                            scheduler.detailOf(answer));
+                    registration = null;
+                    removed = true;
+                    runs.refuseNewRuns();
+                    stopGivenUpRuns();
+                    return;
+                } else if (answer.status() == 401) {
+                    // the key was revoked or has expired: the scheduler took its workers out and gave their runs up
+                    log.error(
+                            "the scheduler refuses the API key of worker {} (401: revoked or expired?); its running"
+                                    + " jobs stop, and it asks to register again every {} s",
+                            current.workerId(),
+                            REFUSED_RETRY_MS / 1000);
+                    registration = null;
+                    stopGivenUpRuns();
+                    next = REFUSED_RETRY_MS;
+                } else if (answer.status() == 404) {
                     log.warn("the scheduler no longer knows worker {}; registering again", current.workerId());
                     registration = null;
                     next = 0;
-                } else if (!answer.ok()) {
-                    log.warn("heartbeat of {} failed: {} {}", current.workerId(), answer.status(), answer.body());
                 } else {
-                    scheduler.stopsIn(answer).forEach(runs::stopRun);
+                    log.warn("heartbeat of {} failed: {} {}", current.workerId(), answer.status(), answer.body());
                 }
-                next = registration == null ? 0 : current.heartbeatIntervalMs();
             }
         } catch (SchedulerClient.RegistrationRefused refused) {
             if (refused.ofTheRequest()) {
@@ -121,6 +152,12 @@ public class WorkerRuntime implements SmartLifecycle, WorkerRuns.Reporter {
             log.warn("cannot reach the scheduler at {}: {}", properties.schedulerUrl(), e.getMessage());
         }
         if (running) ticks.schedule(this::tick, next, TimeUnit.MILLISECONDS);
+    }
+
+    /** Runs the scheduler gave up with this worker's registration: they run elsewhere now, so they stop here. */
+    private void stopGivenUpRuns() {
+        int told = runs.cancelRunning();
+        if (told > 0) log.warn("told {} running jobs to stop: the scheduler gave them up with this worker", told);
     }
 
     /**

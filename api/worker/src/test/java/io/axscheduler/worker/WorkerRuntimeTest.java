@@ -8,6 +8,7 @@ import com.sun.net.httpserver.HttpServer;
 import io.axscheduler.api.spi.JobContext;
 import io.axscheduler.api.spi.JobHandler;
 import io.axscheduler.api.worker.JobCallback;
+import io.axscheduler.api.worker.PushState;
 import io.axscheduler.api.worker.PushedJob;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -38,6 +39,8 @@ class WorkerRuntimeTest {
     private volatile int unavailableCallbacks;
     private volatile long heartbeatMs = 60_000;
     private volatile String heartbeatAnswer = "{\"workerId\":\"w1\"}";
+    private volatile int heartbeatStatus = 200;
+    private final AtomicInteger heartbeats = new AtomicInteger();
     private List<JobHandler> handlers = List.of();
 
     @AfterEach
@@ -64,7 +67,10 @@ class WorkerRuntimeTest {
             int n = callbacks.incrementAndGet();
             answer(e, n <= unavailableCallbacks ? 503 : 200, "{\"applied\":true}");
         });
-        scheduler.createContext("/api/v1/workers/w1/heartbeat", e -> answer(e, 200, heartbeatAnswer));
+        scheduler.createContext("/api/v1/workers/w1/heartbeat", e -> {
+            heartbeats.incrementAndGet();
+            answer(e, heartbeatStatus, heartbeatAnswer);
+        });
         scheduler.createContext("/api/v1/workers/", e -> answer(e, 204, ""));
         scheduler.start();
         AxWorkerProperties properties = new AxWorkerProperties(
@@ -139,7 +145,24 @@ class WorkerRuntimeTest {
 
     @Test
     void a_run_named_on_a_heartbeats_answer_is_told_to_stop_and_its_outcome_reported() throws Exception {
-        CountDownLatch stopped = new CountDownLatch(1);
+        startWithAWaitingRun();
+        runs.accept(new PushedJob("job-2", 1, "wait", "job-2", Map.of(), 60_000, 0, 1));
+        Thread.sleep(300);
+        assertThat(stopped.getCount()).as("an answer naming no run stops none").isEqualTo(1);
+        // a later scheduler's field, and a run this worker never had, change nothing
+        heartbeatAnswer = """
+                {"workerId":"w1","since":1,"stop":[{"jobId":"job-1","attempt":1,"shardIndex":0,
+                 "reason":"the job was canceled","by":"key:ops"},{"jobId":"job-9","attempt":1,"shardIndex":0}]}""";
+        assertThat(stopped.await(5, TimeUnit.SECONDS)).isTrue();
+        until(Duration.ofSeconds(5), () -> callbacks.get() == 1 && runs.inFlight() == 1);
+        Thread.sleep(300);
+        assertThat(runs.inFlight()).as("job-2 runs on").isEqualTo(1);
+        runs.cancelAll();
+    }
+
+    private final CountDownLatch stopped = new CountDownLatch(1);
+
+    private void startWithAWaitingRun() throws Exception {
         handlers = List.of(new JobHandler() {
             public String jobType() {
                 return "wait";
@@ -154,18 +177,36 @@ class WorkerRuntimeTest {
         heartbeatMs = 100;
         start(0, 60_000);
         runs.accept(new PushedJob("job-1", 1, "wait", "job-1", Map.of(), 60_000, 0, 1));
-        runs.accept(new PushedJob("job-2", 1, "wait", "job-2", Map.of(), 60_000, 0, 1));
-        Thread.sleep(300);
-        assertThat(stopped.getCount()).as("an answer naming no run stops none").isEqualTo(1);
-        // a later scheduler's field, and a run this worker never had, change nothing
-        heartbeatAnswer = """
-                {"workerId":"w1","since":1,"stop":[{"jobId":"job-1","attempt":1,"shardIndex":0,
-                 "reason":"the job was canceled","by":"key:ops"},{"jobId":"job-9","attempt":1,"shardIndex":0}]}""";
+    }
+
+    @Test
+    void a_worker_taken_out_stops_its_runs_takes_no_push_and_neither_heartbeats_nor_registers_again() throws Exception {
+        startWithAWaitingRun();
+        heartbeatAnswer = "{\"title\":\"Gone\",\"detail\":\"worker w1 was taken out: removed by key:ops\"}";
+        heartbeatStatus = 410;
         assertThat(stopped.await(5, TimeUnit.SECONDS)).isTrue();
-        until(Duration.ofSeconds(5), () -> callbacks.get() == 1 && runs.inFlight() == 1);
-        Thread.sleep(300);
-        assertThat(runs.inFlight()).as("job-2 runs on").isEqualTo(1);
-        runs.cancelAll();
+        until(Duration.ofSeconds(5), runtime::removed);
+        int heard = heartbeats.get();
+        Thread.sleep(500);
+        assertThat(heartbeats.get()).as("no heartbeat after the 410").isEqualTo(heard);
+        assertThat(registrations.get()).isEqualTo(1);
+        assertThat(runtime.workerId()).isNull();
+        assertThat(runs.accept(new PushedJob("job-2", 1, "wait", "job-2", Map.of(), 60_000, 0, 1))
+                        .state())
+                .isEqualTo(PushState.BUSY);
+    }
+
+    @Test
+    void a_worker_whose_key_is_refused_stops_its_runs_and_asks_to_register_seldom() throws Exception {
+        startWithAWaitingRun();
+        heartbeatStatus = 401;
+        assertThat(stopped.await(5, TimeUnit.SECONDS)).isTrue();
+        until(Duration.ofSeconds(5), () -> runtime.workerId() == null);
+        int heard = heartbeats.get();
+        Thread.sleep(1_000);
+        assertThat(heartbeats.get()).isEqualTo(heard);
+        assertThat(registrations.get()).as("asked again only after 30 s").isEqualTo(1);
+        assertThat(runtime.removed()).isFalse();
     }
 
     @Test
