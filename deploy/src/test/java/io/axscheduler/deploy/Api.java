@@ -66,6 +66,10 @@ final class Api {
         return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json"), json);
     }
 
+    Response delete(String path) {
+        return send(HttpRequest.newBuilder(uri(path)), "DELETE", null);
+    }
+
     /** A POST with extra headers, name and value alternating. */
     Response post(String path, String json, String... headers) {
         HttpRequest.Builder request = HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json");
@@ -143,11 +147,15 @@ final class Api {
     }
 
     private Response send(HttpRequest.Builder request, String json) {
+        return send(request, json == null ? "GET" : "POST", json);
+    }
+
+    private Response send(HttpRequest.Builder request, String method, String json) {
         try {
             HttpRequest built = authorized(request)
                     .timeout(Duration.ofSeconds(60))
                     .method(
-                            json == null ? "GET" : "POST",
+                            method,
                             json == null
                                     ? HttpRequest.BodyPublishers.noBody()
                                     : HttpRequest.BodyPublishers.ofString(json))

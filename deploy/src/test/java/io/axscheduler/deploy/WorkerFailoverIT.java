@@ -96,7 +96,8 @@ class WorkerFailoverIT {
     }
 
     @Test
-    void a_worker_an_admin_takes_out_has_its_run_timed_out_in_the_admins_name() throws Exception {
+    void a_worker_an_admin_takes_out_stops_its_run_and_stays_out_its_run_timed_out_in_the_admins_name()
+            throws Exception {
         String key = node.api.newKey("taken-worker", "default", "WORKER");
         try (WorkerNode taken = WorkerNode.start(
                 "taken",
@@ -105,7 +106,7 @@ class WorkerFailoverIT {
                 runs,
                 Map.of("ax.worker.api-key", key, "ax.worker.shutdown-grace-ms", "0"))) {
             String jobId = node.api.submit("{\"jobType\":\"sleep\",\"executorApp\":\"taken-app\","
-                    + "\"params\":{\"ms\":4000},\"maxRetries\":0,\"timeoutMs\":60000}");
+                    + "\"params\":{\"ms\":60000},\"maxRetries\":0,\"timeoutMs\":120000}");
             node.api.awaitStatus(jobId, "RUNNING");
             String takenId = taken.workerId();
 
@@ -120,6 +121,69 @@ class WorkerFailoverIT {
                 if (e.path("type").asText().equals("JobTimedOut")) timedOut = e;
             }
             assertThat(timedOut.toString()).contains("\"actor\":\"key:bootstrap-admin\"");
+
+            // the worker hears it was taken out at its next heartbeat: its run stops, and it does not come back
+            // under a new id (which undid the removal within a heartbeat)
+            Await.until(Duration.ofSeconds(10), taken::removed, () -> "the worker never heard it was taken out");
+            Await.until(
+                    Duration.ofSeconds(5),
+                    () -> runs.stream().anyMatch(r -> r.jobId().equals(jobId) && !r.succeeded()),
+                    () -> "its run goes on: " + runs);
+            Thread.sleep(1_500);
+            assertThat(taken.workerId()).isNull();
+            assertThat(node.api.get("/api/v1/workers").body().findValuesAsText("app"))
+                    .doesNotContain("taken-app");
+            Api.Response heartbeat =
+                    node.api.as(key).post("/api/v1/workers/" + takenId + "/heartbeat", "{\"inFlight\":0}");
+            assertThat(heartbeat.status()).isEqualTo(410);
+            assertThat(heartbeat.text("detail"))
+                    .contains("worker " + takenId + " was taken out at ")
+                    .contains("removed by key:bootstrap-admin")
+                    .contains("until its service restarts");
+            assertThat(node.api
+                            .as(node.api.newKey("other-worker", "default", "WORKER"))
+                            .post("/api/v1/workers/" + takenId + "/heartbeat", "{}")
+                            .status())
+                    .as("another worker's key is not told")
+                    .isEqualTo(403);
+        }
+    }
+
+    @Test
+    void revoking_a_workers_key_takes_the_worker_out_at_once_and_stops_its_run() throws Exception {
+        Api.Response made = node.api.post(
+                "/api/v1/admin/api-keys",
+                "{\"name\":\"revoked-worker\",\"grants\":[{\"namespace\":\"default\",\"role\":\"WORKER\"}]}");
+        assertThat(made.status()).isEqualTo(201);
+        try (WorkerNode revoked = WorkerNode.start(
+                "revoked",
+                node.api.port,
+                "revoked-app",
+                runs,
+                Map.of("ax.worker.api-key", made.text("key"), "ax.worker.shutdown-grace-ms", "0"))) {
+            String workerId = revoked.workerId();
+            String jobId = node.api.submit("{\"jobType\":\"sleep\",\"executorApp\":\"revoked-app\","
+                    + "\"params\":{\"ms\":60000},\"maxRetries\":0,\"timeoutMs\":120000}");
+            node.api.awaitStatus(jobId, "RUNNING");
+
+            assertThat(node.api
+                            .delete("/api/v1/admin/api-keys/" + made.text("id"))
+                            .status())
+                    .isEqualTo(204);
+
+            assertThat(node.api.get("/api/v1/workers").body().findValuesAsText("workerId"))
+                    .as("taken out with the revocation, not after its missed heartbeats")
+                    .doesNotContain(workerId);
+            node.api.awaitStatus(jobId, "TIMED_OUT");
+            assertThat(node.api.timedOutReasons(jobId))
+                    .containsExactly("its worker " + workerId + " was removed while running it: its API key"
+                            + " key:revoked-worker was revoked by key:bootstrap-admin");
+            // refused at its next heartbeat (401), the worker stops the run the scheduler gave up
+            Await.until(
+                    Duration.ofSeconds(5),
+                    () -> runs.stream().anyMatch(r -> r.jobId().equals(jobId) && !r.succeeded()),
+                    () -> "its run goes on: " + runs);
+            assertThat(revoked.workerId()).isNull();
         }
     }
 

@@ -124,6 +124,11 @@ final class WorkerNode implements AutoCloseable {
         return context.getBean(io.axscheduler.worker.WorkerRuntime.class).workerId();
     }
 
+    /** Whether the scheduler took this worker out (410 on a heartbeat). */
+    boolean removed() {
+        return context.getBean(io.axscheduler.worker.WorkerRuntime.class).removed();
+    }
+
     @Override
     public void close() {
         context.close();

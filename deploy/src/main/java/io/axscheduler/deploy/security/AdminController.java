@@ -5,6 +5,7 @@ import io.axscheduler.api.problem.FieldError;
 import io.axscheduler.api.problem.InvalidRequestException;
 import io.axscheduler.api.security.Caller;
 import io.axscheduler.api.security.Grant;
+import io.axscheduler.scheduler.remote.RemoveWorkers;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -34,9 +35,11 @@ class AdminController {
     private final ApiKeys keys;
     private final ConsoleUsers users;
     private final Clock clock;
+    private final RemoveWorkers removeWorkers;
 
-    AdminController(ApiKeys keys, ConsoleUsers users, Clock clock) {
+    AdminController(ApiKeys keys, ConsoleUsers users, Clock clock, RemoveWorkers removeWorkers) {
         this.keys = keys;
+        this.removeWorkers = removeWorkers;
         this.users = users;
         this.clock = clock;
     }
@@ -88,7 +91,9 @@ class AdminController {
 
     @DeleteMapping("/api/v1/admin/api-keys/{id}")
     ResponseEntity<Void> revokeKey(@PathVariable String id, @RequestAttribute(Caller.ATTRIBUTE) Caller caller) {
-        keys.revoke(id, caller);
+        String name = keys.revoke(id, caller);
+        // the workers it registered can no longer heartbeat or report: taken out now, their runs given up by name
+        if (name != null) removeWorkers.keyRevoked("key:" + name, caller);
         return ResponseEntity.noContent().build();
     }
 

@@ -154,10 +154,10 @@ public class ApiKeys {
 
     /**
      * Revokes a key and records who did; a key revoked already stays as it was (the first revocation is the one
-     * recorded), an unknown id is 404.
+     * recorded), an unknown id is 404. Returns the key's name, or null when it was revoked already.
      */
-    public void revoke(String id, Caller by) {
-        commands.inOneTransaction("api key " + id, () -> {
+    public String revoke(String id, Caller by) {
+        String revoked = commands.inOneTransaction("api key " + id, () -> {
             int updated = jdbc.update(
                     "UPDATE api_keys SET revoked_at = :at, revoked_by = :by WHERE id = :id AND revoked_at IS NULL",
                     Map.of("id", id, "at", clock.millis(), "by", by.actor()));
@@ -169,9 +169,11 @@ public class ApiKeys {
             }
             String name =
                     jdbc.queryForObject("SELECT name FROM api_keys WHERE id = :id", Map.of("id", id), String.class);
-            return commands.sendOnce("api key", id, new RevokeApiKey(id, name), by);
+            commands.sendOnce("api key", id, new RevokeApiKey(id, name), by);
+            return name;
         });
         cache.clear();
+        return revoked;
     }
 
     /** The holder of {@code key} if it is known, not revoked and not expired. */

@@ -2,10 +2,12 @@ package io.axscheduler.scheduler.remote;
 
 import io.axscheduler.api.job.TimeOutJob;
 import io.axscheduler.api.job.TimeoutPhase;
+import io.axscheduler.api.problem.NotFoundException;
 import io.axscheduler.api.schedule.FireTimes;
 import io.axscheduler.api.security.Caller;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -61,13 +63,36 @@ public class RemoveWorkers implements SchedulingConfigurer {
      * out. Its running attempts time out in {@code by}'s name, their reason saying which.
      */
     public void deregister(String workerId, Caller by, boolean byItself) {
-        registry.deregister(workerId);
-        timeOutAttemptsOf(
-                workerId,
-                byItself
-                        ? "its worker " + workerId + " deregistered while running it"
-                        : "its worker " + workerId + " was removed by " + by.actor() + " while running it",
-                by);
+        if (byItself) {
+            registry.deregister(workerId);
+            timeOutAttemptsOf(workerId, "its worker " + workerId + " deregistered while running it", by);
+        } else {
+            // remembered, so the worker is told it was taken out rather than asked to register again
+            registry.remove(workerId, by.actor(), "removed by " + by.actor());
+            timeOutAttemptsOf(
+                    workerId, "its worker " + workerId + " was removed by " + by.actor() + " while running it", by);
+        }
+    }
+
+    /**
+     * Removes the workers {@code keyActor} registered, as its key was revoked by {@code by}: their running attempts
+     * time out in {@code by}'s name, and their heartbeats — refused with the key anyway — would otherwise only be
+     * missed. Returns the workers removed.
+     */
+    public List<String> keyRevoked(String keyActor, Caller by) {
+        List<String> removed = new ArrayList<>();
+        for (String workerId : registry.registeredBy(keyActor)) {
+            String why = "its API key " + keyActor + " was revoked by " + by.actor();
+            try {
+                registry.remove(workerId, by.actor(), why);
+            } catch (NotFoundException goneMeanwhile) {
+                continue;
+            }
+            removed.add(workerId);
+            timeOutAttemptsOf(workerId, "its worker " + workerId + " was removed while running it: " + why, by);
+        }
+        if (!removed.isEmpty()) log.warn("removed workers {}: {} was revoked by {}", removed, keyActor, by.actor());
+        return removed;
     }
 
     /**

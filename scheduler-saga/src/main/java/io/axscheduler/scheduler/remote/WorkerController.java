@@ -60,14 +60,30 @@ public class WorkerController {
     }
 
     /** Heard, and answered with the runs the worker should stop (see {@link WorkerDispatches#toStop}). */
+    /**
+     * A worker an admin removed (or whose key was revoked) in the last day is answered 410 naming who and why, so
+     * that it stops rather than registers again; one removed for its silence, or unknown, is 404: register again.
+     */
     @PostMapping("/{workerId}/heartbeat")
-    HeartbeatAnswer heartbeat(
+    ResponseEntity<?> heartbeat(
             @PathVariable String workerId,
             @RequestBody(required = false) Heartbeat heartbeat,
             @RequestAttribute(name = Caller.ATTRIBUTE, required = false) Caller caller) {
-        itself(workerId, caller);
+        WorkerRegistry.Owner owner = registry.ownerOf(workerId).orElse(null);
+        if (owner == null) {
+            WorkerRegistry.Removal removal = registry.removalOf(workerId).orElse(null);
+            if (removal == null) throw new NotFoundException("worker", workerId);
+            itself(workerId, removal.owner(), caller);
+            ProblemDetail problem = ProblemDetail.forStatusAndDetail(
+                    HttpStatus.GONE,
+                    "worker " + workerId + " was taken out at " + removal.removedAt() + ": " + removal.reason()
+                            + ". A worker taken out does not register again until its service restarts");
+            problem.setTitle("Gone");
+            return ResponseEntity.status(HttpStatus.GONE).body(problem);
+        }
+        itself(workerId, owner, caller);
         registry.heartbeat(workerId, heartbeat == null ? null : heartbeat.inFlight());
-        return new HeartbeatAnswer(workerId, dispatches.toStop(workerId, HeartbeatAnswer.MAX_STOPS));
+        return ResponseEntity.ok(new HeartbeatAnswer(workerId, dispatches.toStop(workerId, HeartbeatAnswer.MAX_STOPS)));
     }
 
     @DeleteMapping("/{workerId}")
@@ -95,8 +111,13 @@ public class WorkerController {
      * refused (403), a caller without the namespace does not see the worker (404). An admin may do either.
      */
     private WorkerRegistry.Owner itself(String workerId, Caller caller) {
-        WorkerRegistry.Owner owner =
-                registry.ownerOf(workerId).orElseThrow(() -> new NotFoundException("worker", workerId));
+        return itself(
+                workerId,
+                registry.ownerOf(workerId).orElseThrow(() -> new NotFoundException("worker", workerId)),
+                caller);
+    }
+
+    private static WorkerRegistry.Owner itself(String workerId, WorkerRegistry.Owner owner, Caller caller) {
         if (caller == null
                 || !(caller.can(owner.namespace(), Role.WORKER) || caller.can(owner.namespace(), Role.VIEWER))) {
             throw new NotFoundException("worker", workerId);

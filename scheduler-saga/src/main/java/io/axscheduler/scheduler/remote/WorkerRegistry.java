@@ -1,6 +1,7 @@
 package io.axscheduler.scheduler.remote;
 
 import io.axscheduler.api.Namespaces;
+import io.axscheduler.api.TextLimit;
 import io.axscheduler.api.problem.FieldError;
 import io.axscheduler.api.problem.InvalidRequestException;
 import io.axscheduler.api.problem.NotFoundException;
@@ -26,6 +27,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
+import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -121,6 +123,67 @@ public class WorkerRegistry {
         if (jdbc.update("DELETE FROM workers WHERE worker_id = :id", Map.of("id", workerId)) == 0) {
             throw new NotFoundException("worker", workerId);
         }
+    }
+
+    /** How long a removal is remembered (answered 410 to the removed worker's heartbeats). */
+    static final long REMOVALS_KEPT_MS = 86_400_000;
+
+    /** A worker taken out by an admin or with its key: who did it, why, and when (the database's clock). */
+    public record Removal(Owner owner, String removedBy, String reason, Instant removedAt) {}
+
+    /**
+     * Removes the worker and remembers why for {@value #REMOVALS_KEPT_MS} ms, so that its heartbeats are told (410)
+     * rather than asked to register again; removals older than that go as this one is written. 404 when the worker
+     * is not registered.
+     */
+    public void remove(String workerId, String removedBy, String reason) {
+        transaction.executeWithoutResult(tx -> {
+            Owner owner = jdbc
+                    .query(
+                            "SELECT namespace, registered_by FROM workers WHERE worker_id = :id FOR UPDATE",
+                            Map.of("id", workerId),
+                            (rs, i) -> new Owner(rs.getString(1), rs.getString(2)))
+                    .stream()
+                    .findFirst()
+                    .orElseThrow(() -> new NotFoundException("worker", workerId));
+            deregister(workerId);
+            jdbc.update(
+                    "DELETE FROM worker_removals WHERE removed_at < " + DatabaseTime.NOW_MS + " - :kept",
+                    Map.of("kept", REMOVALS_KEPT_MS));
+            jdbc.update(
+                    "INSERT INTO worker_removals (worker_id, namespace, registered_by, removed_by, reason, removed_at)"
+                            + " VALUES (:id, :namespace, :registeredBy, :removedBy, :reason, " + DatabaseTime.NOW_MS
+                            + ") ON DUPLICATE KEY UPDATE removed_by = :removedBy, reason = :reason, removed_at = "
+                            + DatabaseTime.NOW_MS,
+                    new MapSqlParameterSource()
+                            .addValue("id", workerId)
+                            .addValue("namespace", owner.namespace())
+                            .addValue("registeredBy", owner.registeredBy())
+                            .addValue("removedBy", removedBy)
+                            .addValue("reason", TextLimit.truncate(reason)));
+        });
+    }
+
+    /** The removal of a worker no longer registered, if it was removed (not silent, not deregistered) a day ago at most. */
+    public Optional<Removal> removalOf(String workerId) {
+        return jdbc
+                .query(
+                        "SELECT namespace, registered_by, removed_by, reason, removed_at FROM worker_removals"
+                                + " WHERE worker_id = :id AND removed_at >= " + DatabaseTime.NOW_MS + " - :kept",
+                        Map.of("id", workerId, "kept", REMOVALS_KEPT_MS),
+                        (rs, i) -> new Removal(
+                                new Owner(rs.getString(1), rs.getString(2)),
+                                rs.getString(3),
+                                rs.getString(4),
+                                Instant.ofEpochMilli(rs.getLong(5))))
+                .stream()
+                .findFirst();
+    }
+
+    /** The workers {@code actor} registered (whose heartbeats and callbacks only it may send). */
+    public List<String> registeredBy(String actor) {
+        return jdbc.queryForList(
+                "SELECT worker_id FROM workers WHERE registered_by = :actor", Map.of("actor", actor), String.class);
     }
 
     public boolean databaseAnswers() {
