@@ -676,6 +676,42 @@ class ConsoleIT {
     }
 
     @Test
+    void the_workers_page_says_which_worker_is_live_and_which_went_silent() {
+        String live = node.api
+                .post(
+                        "/api/v1/workers/register",
+                        "{\"app\":\"state-live\",\"address\":\"http://127.0.0.1:9\",\"jobTypes\":[\"s\"],\"capacity\":1}")
+                .text("workerId");
+        String silent = node.api
+                .post(
+                        "/api/v1/workers/register",
+                        "{\"app\":\"state-silent\",\"address\":\"http://127.0.0.1:9\",\"jobTypes\":[\"s\"],\"capacity\":1}")
+                .text("workerId");
+        try {
+            // its last heartbeat 25 s ago by the database's clock: past two intervals (10 s), not yet removed (30 s)
+            node.bean(org.springframework.jdbc.core.JdbcTemplate.class)
+                    .update("UPDATE workers SET last_heartbeat = last_heartbeat - 25000 WHERE worker_id = ?", silent);
+            browser.open("/console/workers");
+            List<String> rows =
+                    browser.all("worker-row").stream().map(WebElement::getText).toList();
+            assertThat(rows).anySatisfy(r -> assertThat(r).contains(live).contains("live"));
+            assertThat(rows).anySatisfy(r -> assertThat(r).contains(silent).contains("silent (missed heartbeats)"));
+            assertThat(node.api.get("/api/v1/workers").body().path("items"))
+                    .anySatisfy(w -> {
+                        assertThat(w.path("workerId").asText()).isEqualTo(silent);
+                        assertThat(w.path("state").asText()).isEqualTo("SILENT");
+                    })
+                    .anySatisfy(w -> {
+                        assertThat(w.path("workerId").asText()).isEqualTo(live);
+                        assertThat(w.path("state").asText()).isEqualTo("LIVE");
+                    });
+        } finally {
+            ScheduleHttp.delete(node.api, "/api/v1/workers/" + live);
+            ScheduleHttp.delete(node.api, "/api/v1/workers/" + silent);
+        }
+    }
+
+    @Test
     void the_header_names_who_is_signed_in_and_signs_out() {
         browser.open("/console/jobs");
         assertThat(browser.text("signed-in")).isEqualTo("user:admin");

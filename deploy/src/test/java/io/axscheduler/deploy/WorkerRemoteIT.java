@@ -90,6 +90,7 @@ class WorkerRemoteIT {
             assertThat(worker.path("lastHeartbeat").asText()).endsWith("Z");
             assertThat(worker.path("consecutiveFailures").asInt()).isZero();
             assertThat(worker.path("coolingDown").asBoolean()).isFalse();
+            assertThat(worker.path("state").asText()).isEqualTo("LIVE");
             assertThat(worker.has("inFlight")).isTrue();
         }
     }
@@ -461,6 +462,7 @@ class WorkerRemoteIT {
                 () -> worker(workerId).toString());
 
         assertThat(worker(workerId).path("consecutiveFailures").asInt()).isEqualTo(5);
+        assertThat(worker(workerId).path("state").asText()).isEqualTo("COOLING");
         JsonNode job = node.api.get("/api/v1/jobs/" + jobId).body();
         assertThat(job.path("status").asText())
                 .as("never ran: each failed push handed the claim back")

@@ -63,7 +63,8 @@ public record Overview(
             Instant lastHeartbeat,
             int inFlight,
             int capacity,
-            boolean coolingDown) {}
+            boolean coolingDown,
+            boolean silent) {}
 
     /** Active schedules whose next fire time passed more than {@link StatsQueries#BEHIND_MS} ago. */
     public record SchedulesBehind(long count, List<Behind> oldest) {}

@@ -1,6 +1,7 @@
 package io.axscheduler.query.stats;
 
 import io.axscheduler.api.job.JobStatus;
+import io.axscheduler.query.observe.LivenessProperties;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -30,10 +31,14 @@ public class StatsQueries {
 
     private final NamedParameterJdbcTemplate jdbc;
     private final StatusCounts statusCounts;
+    private final long workerSilentMs;
     private final Clock clock;
 
-    public StatsQueries(NamedParameterJdbcTemplate jdbc, StatusCounts statusCounts, Clock clock) {
+    public StatsQueries(
+            NamedParameterJdbcTemplate jdbc, StatusCounts statusCounts, Clock clock, LivenessProperties liveness) {
         this.jdbc = jdbc;
+        // as the ax_workers gauge: two heartbeats missed is silent, before the registry removes the worker
+        this.workerSilentMs = 2 * liveness.workers().heartbeatIntervalMs();
         this.statusCounts = statusCounts;
         this.clock = clock;
     }
@@ -349,7 +354,8 @@ public class StatsQueries {
                         Instant.ofEpochMilli(rs.getLong(4)),
                         rs.getInt(5),
                         rs.getInt(6),
-                        rs.getLong(7) > now));
+                        rs.getLong(7) > now,
+                        rs.getLong(4) < now - workerSilentMs));
     }
 
     private Overview.SchedulesBehind schedulesBehind(long now, Set<String> namespaces) {

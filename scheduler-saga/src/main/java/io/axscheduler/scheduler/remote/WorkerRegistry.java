@@ -247,7 +247,10 @@ public class WorkerRegistry {
                         w.candidate().inFlight(),
                         w.candidate().consecutiveFailures(),
                         w.coolingUntil() > now,
-                        w.namespace()))
+                        w.namespace(),
+                        w.lastHeartbeat() < now - 2 * properties.heartbeatIntervalMs()
+                                ? "SILENT"
+                                : w.coolingUntil() > now ? "COOLING" : "LIVE"))
                 .toList();
     }
 
