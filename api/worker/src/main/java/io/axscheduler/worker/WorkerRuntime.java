@@ -52,6 +52,13 @@ public class WorkerRuntime implements SmartLifecycle, WorkerRuns.Reporter {
     private volatile boolean running;
     /** Taken out by the scheduler (410): no heartbeats or registrations until the service restarts. */
     private volatile boolean removed;
+    /** Why the worker is not registered, or its last heartbeat failed; null when all is well. */
+    private volatile String problem = "not registered yet";
+
+    /** Why the worker takes no jobs, or its last call to the scheduler failed; null while it is registered and heard. */
+    public String problem() {
+        return problem;
+    }
 
     /** The secret of the current registration, or null before the worker has registered. */
     String secret() {
@@ -99,12 +106,15 @@ public class WorkerRuntime implements SmartLifecycle, WorkerRuns.Reporter {
                         registration.workerId(),
                         runs.jobTypes());
                 next = registration.heartbeatIntervalMs();
+                problem = null;
             } else {
                 SchedulerClient.Answer answer = scheduler.heartbeat(current.workerId(), runs.inFlight());
                 next = current.heartbeatIntervalMs();
                 if (answer.ok()) {
+                    problem = null;
                     scheduler.stopsIn(answer).forEach(runs::stopRun);
                 } else if (answer.status() == 410) {
+                    problem = "taken out by the scheduler: " + scheduler.detailOf(answer);
                     // an admin took this worker out (or revoked its key): registering again would undo that
                     log.error(
                             "the scheduler took worker {} out: {}. This worker takes no more jobs until the service"
@@ -123,14 +133,17 @@ public class WorkerRuntime implements SmartLifecycle, WorkerRuns.Reporter {
                                     + " jobs stop, and it asks to register again every {} s",
                             current.workerId(),
                             REFUSED_RETRY_MS / 1000);
+                    problem = "the scheduler refuses its API key (401)";
                     registration = null;
                     stopGivenUpRuns();
                     next = REFUSED_RETRY_MS;
                 } else if (answer.status() == 404) {
+                    problem = "no longer known to the scheduler; registering again";
                     log.warn("the scheduler no longer knows worker {}; registering again", current.workerId());
                     registration = null;
                     next = 0;
                 } else {
+                    problem = "heartbeat failed: " + answer.status() + " " + answer.body();
                     log.warn("heartbeat of {} failed: {} {}", current.workerId(), answer.status(), answer.body());
                 }
             }
@@ -145,11 +158,14 @@ public class WorkerRuntime implements SmartLifecycle, WorkerRuns.Reporter {
                         REFUSED_RETRY_MS / 1000,
                         refused.getMessage());
                 next = REFUSED_RETRY_MS;
+                problem = "the scheduler refuses to register it: " + refused.getMessage();
             } else {
                 log.warn("cannot reach the scheduler at {}: {}", properties.schedulerUrl(), refused.getMessage());
+                problem = "cannot reach the scheduler: " + refused.getMessage();
             }
         } catch (RuntimeException e) {
             log.warn("cannot reach the scheduler at {}: {}", properties.schedulerUrl(), e.getMessage());
+            problem = "cannot reach the scheduler: " + e.getMessage();
         }
         if (running) ticks.schedule(this::tick, next, TimeUnit.MILLISECONDS);
     }

@@ -82,6 +82,14 @@ class WorkerRegistrationTest {
                                     .build(),
                             HttpResponse.BodyHandlers.ofString());
             assertThat(push.statusCode()).isEqualTo(401);
+            // a service with the actuator gets the worker's health
+            org.springframework.boot.actuate.health.HealthIndicator health = service.getBean(
+                    "axWorkerHealthIndicator", org.springframework.boot.actuate.health.HealthIndicator.class);
+            for (int i = 0; i < 100 && health.health().getDetails().get("workerId") == null; i++) Thread.sleep(50);
+            assertThat(health.health().getStatus().getCode()).isEqualTo("UP");
+            assertThat(health.health().getDetails())
+                    .containsEntry("workerId", "w1")
+                    .containsEntry("app", "orders");
         } finally {
             scheduler.stop(0);
         }

@@ -24,6 +24,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.actuate.health.Status;
 
 /**
  * An outcome no node takes is tried again in the background until one does, and a stop waits for it; a heartbeat's
@@ -34,6 +35,7 @@ class WorkerRuntimeTest {
     private HttpServer scheduler;
     private WorkerRuntime runtime;
     private WorkerRuns runs;
+    private AxWorkerProperties properties;
     private final AtomicInteger callbacks = new AtomicInteger();
     private final AtomicInteger registrations = new AtomicInteger();
     private volatile int unavailableCallbacks;
@@ -73,7 +75,7 @@ class WorkerRuntimeTest {
         });
         scheduler.createContext("/api/v1/workers/", e -> answer(e, 204, ""));
         scheduler.start();
-        AxWorkerProperties properties = new AxWorkerProperties(
+        properties = new AxWorkerProperties(
                 "http://127.0.0.1:" + scheduler.getAddress().getPort(),
                 "app",
                 "http://127.0.0.1:9",
@@ -182,6 +184,9 @@ class WorkerRuntimeTest {
     @Test
     void a_worker_taken_out_stops_its_runs_takes_no_push_and_neither_heartbeats_nor_registers_again() throws Exception {
         startWithAWaitingRun();
+        WorkerHealth health = new WorkerHealth(runtime, runs, properties);
+        assertThat(health.health().getStatus()).isEqualTo(Status.UP);
+        assertThat(health.health().getDetails()).containsEntry("workerId", "w1").containsEntry("inFlight", 1);
         heartbeatAnswer = "{\"title\":\"Gone\",\"detail\":\"worker w1 was taken out: removed by key:ops\"}";
         heartbeatStatus = 410;
         assertThat(stopped.await(5, TimeUnit.SECONDS)).isTrue();
@@ -191,6 +196,12 @@ class WorkerRuntimeTest {
         assertThat(heartbeats.get()).as("no heartbeat after the 410").isEqualTo(heard);
         assertThat(registrations.get()).isEqualTo(1);
         assertThat(runtime.workerId()).isNull();
+        assertThat(health.health().getStatus())
+                .as("not DOWN: the service itself is fine")
+                .isEqualTo(Status.UNKNOWN);
+        assertThat(health.health().getDetails())
+                .containsEntry("takenOut", true)
+                .containsEntry("problem", "taken out by the scheduler: worker w1 was taken out: removed by key:ops");
         assertThat(runs.accept(new PushedJob("job-2", 1, "wait", "job-2", Map.of(), 60_000, 0, 1))
                         .state())
                 .isEqualTo(PushState.BUSY);
@@ -206,6 +217,8 @@ class WorkerRuntimeTest {
         Thread.sleep(1_000);
         assertThat(heartbeats.get()).isEqualTo(heard);
         assertThat(registrations.get()).as("asked again only after 30 s").isEqualTo(1);
+        assertThat(new WorkerHealth(runtime, runs, properties).health().getDetails())
+                .containsEntry("problem", "the scheduler refuses its API key (401)");
         assertThat(runtime.removed()).isFalse();
     }
 
