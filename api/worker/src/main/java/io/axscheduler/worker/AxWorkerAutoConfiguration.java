@@ -8,14 +8,12 @@ import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.autoconfigure.jackson.JacksonAutoConfiguration;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 import org.springframework.web.servlet.function.RouterFunction;
 import org.springframework.web.servlet.function.ServerResponse;
@@ -63,16 +61,6 @@ public class AxWorkerAutoConfiguration {
         WorkerRuns runs = new WorkerRuns(handlers, properties, runtime);
         runtime.runsWith(runs);
         return runs;
-    }
-
-    /** The worker's health, when the service has Spring Boot's actuator. */
-    @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(name = "org.springframework.boot.actuate.health.HealthIndicator")
-    static class Health {
-        @Bean
-        WorkerHealth axWorkerHealthIndicator(WorkerRuntime runtime, WorkerRuns runs, AxWorkerProperties properties) {
-            return new WorkerHealth(runtime, runs, properties);
-        }
     }
 
     @Bean
