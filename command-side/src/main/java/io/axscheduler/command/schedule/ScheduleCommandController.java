@@ -111,18 +111,17 @@ class ScheduleCommandController {
         if (body.hasNonNull("namespace") && !namespace.equals(r.namespace())) {
             throw InvalidRequestException.of("namespace", "cannot change; create the schedule in the other namespace");
         }
-        Instant next = sender.send(
-                "schedule",
-                scheduleId,
-                new UpdateSchedule(
+        JobTemplate job = r.job().inNamespace(namespace);
+        // a schedule sent back as it is (a tool that applies its whole config on every run) changes nothing and
+        // writes nothing, as a pause of a paused schedule: its history keeps only real edits
+        Instant next = unchanged(current, r, job)
+                ? current.nextFireTime()
+                : sender.send(
+                        "schedule",
                         scheduleId,
-                        r.name(),
-                        r.trigger(),
-                        r.job().inNamespace(namespace),
-                        r.misfirePolicy(),
-                        r.overlapPolicy(),
-                        now),
-                actor);
+                        new UpdateSchedule(
+                                scheduleId, r.name(), r.trigger(), job, r.misfirePolicy(), r.overlapPolicy(), now),
+                        actor);
         Map<String, Object> answer = answer(scheduleId, r.trigger(), now);
         if (next != null && (!current.paused() || !next.isBefore(now))) {
             // the times kept by an edit of everything but the trigger: the next one (due now, on an active schedule,
@@ -136,6 +135,16 @@ class ScheduleCommandController {
             answer.put("nextFireTimes", FireTimes.preview(r.trigger(), next, now, PREVIEW));
         }
         return answer;
+    }
+
+    /** Every field an update sets equals what the schedule has, and it is one an update may change (not deleted). */
+    static boolean unchanged(ScheduleView current, ScheduleRequest r, JobTemplate job) {
+        return (current.state() == ScheduleState.ACTIVE || current.state() == ScheduleState.PAUSED)
+                && r.name().equals(current.name())
+                && r.trigger().equals(current.trigger())
+                && job.equals(current.job())
+                && r.misfirePolicy() == current.misfirePolicy()
+                && r.overlapPolicy() == current.overlapPolicy();
     }
 
     @DeleteMapping("/api/v1/schedules/{scheduleId}")
