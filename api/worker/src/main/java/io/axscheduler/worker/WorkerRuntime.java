@@ -215,7 +215,8 @@ public class WorkerRuntime implements SmartLifecycle, WorkerRuns.Reporter {
         WorkerRegistered current = registration;
         if (current == null || !current.workerId().equals(outcome.workerId())) {
             log.warn(
-                    "outcome of job {} attempt {} not reported: this worker registered again since",
+                    "outcome of job {} attempt {} not reported: the registration it ran under has ended (this"
+                            + " worker registered again, was taken out, or its key was refused)",
                     outcome.jobId(),
                     outcome.attempt());
             return;

@@ -15,6 +15,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -28,6 +30,8 @@ import org.springframework.web.bind.annotation.RestController;
 /** API keys and console users, for a global ADMIN (the security chain lets no one else in). */
 @RestController
 class AdminController {
+
+    private static final Logger log = LoggerFactory.getLogger(AdminController.class);
 
     static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
     static final int MAX_PASSWORD = 200;
@@ -93,7 +97,14 @@ class AdminController {
     ResponseEntity<Void> revokeKey(@PathVariable String id, @RequestAttribute(Caller.ATTRIBUTE) Caller caller) {
         String name = keys.revoke(id, caller);
         // the workers it registered can no longer heartbeat or report: taken out now, their runs given up by name
-        if (name != null) removeWorkers.keyRevoked("key:" + name, caller);
+        if (name != null) {
+            try {
+                removeWorkers.keyRevoked("key:" + name, caller);
+            } catch (RuntimeException e) {
+                // the key is revoked either way: its workers, refused from now on, are removed as silent instead
+                log.warn("key {} revoked; removing the workers it registered failed: {}", name, e.toString());
+            }
+        }
         return ResponseEntity.noContent().build();
     }
 
