@@ -17,6 +17,7 @@ import java.util.BitSet;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** Parsing and describing cron expressions with cron-utils; parsed expressions are cached (they are immutable). */
@@ -146,14 +147,27 @@ final class CronSupport {
     private static String phrased(Cron cron) {
         Cron described = cron;
         String[] fields = cron.asString().split("\\s+");
+        boolean quartz = cron.getCronDefinition().equals(QUARTZ_DEFINITION);
+        boolean changed = false;
         // Quartz's day-of-week L alone is the week's last day, Saturday; cron-utils describes it as "last Sunday of
         // every month"
-        if (cron.getCronDefinition().equals(QUARTZ_DEFINITION)
-                && fields.length >= 6
-                && fields[5].equalsIgnoreCase("L")) {
+        if (quartz && fields.length >= 6 && fields[5].equalsIgnoreCase("L")) {
             fields[5] = "SAT";
-            described = QUARTZ.parse(String.join(" ", fields));
+            changed = true;
         }
+        // a step in a day field starts again each month (1/5: the 1st, 6th … 31st, then the 1st) or week, where
+        // cron-utils says "every 5 days" (and "every Monday days" for a weekday step): described as the days it is
+        int dom = quartz ? 3 : 2, dow = quartz ? 5 : 4;
+        if (fields.length > dow) {
+            String days = stepsListed(fields[dom], 1, 31);
+            String weekdays = stepsListed(fields[dow], quartz ? 1 : 0, quartz ? 7 : 6);
+            if (!days.equals(fields[dom]) || !weekdays.equals(fields[dow])) {
+                fields[dom] = days;
+                fields[dow] = weekdays;
+                changed = true;
+            }
+        }
+        if (changed) described = (quartz ? QUARTZ : UNIX).parse(String.join(" ", fields));
         String text = CronDescriptor.instance(Locale.UK).describe(described);
         text = AT_DAY.matcher(text).replaceAll("every $1");
         for (String[] rewrite : PHRASES) text = text.replaceAll(rewrite[0], rewrite[1]);
@@ -162,6 +176,25 @@ final class CronSupport {
                 .replaceAll(
                         m -> "on the " + ORDINALS[Integer.parseInt(m.group(2))] + " " + m.group(1) + " of every month");
     }
+
+    /**
+     * A field of one step ({@code 1/5}, {@code *\/5}, {@code 3-20/4}) within {@code min..max} as the list of its
+     * values; any other field as it is.
+     */
+    static String stepsListed(String field, int min, int max) {
+        Matcher step = STEP.matcher(field);
+        if (!step.matches()) return field;
+        int from = step.group(1) == null ? min : Integer.parseInt(step.group(1));
+        int to = step.group(2) == null ? max : Integer.parseInt(step.group(2));
+        int by = Integer.parseInt(step.group(3));
+        if (by < 1 || from < min || to > max || from > to) return field;
+        StringBuilder values = new StringBuilder();
+        for (int v = from; v <= to; v += by)
+            values.append(values.isEmpty() ? "" : ",").append(v);
+        return values.toString();
+    }
+
+    private static final Pattern STEP = Pattern.compile("(?:\\*|(\\d{1,2})(?:-(\\d{1,2}))?)/(\\d{1,2})");
 
     /** A list of two or more numbers or names as cron-utils writes one: "1 and 15", "1, 8 and 15", "May and July". */
     private static final String MANY = "(\\w+(?:, \\w+)* and \\w+)";

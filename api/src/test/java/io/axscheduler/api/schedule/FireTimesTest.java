@@ -337,6 +337,26 @@ class FireTimesTest {
     }
 
     @Test
+    void a_step_in_a_day_field_is_described_as_the_days_it_is_since_it_starts_again_each_month() {
+        // the 31st, then the 1st: two days apart, not five
+        assertThat(FireTimes.describe(Trigger.cron("0 0 12 1/5 * ?", "UTC", null)))
+                .isEqualTo("at 12:00 on days 1, 6, 11, 16, 21, 26 and 31 of the month");
+        java.time.Instant after = java.time.Instant.parse("2027-01-30T00:00:00Z");
+        assertThat(FireTimes.preview(Trigger.cron("0 0 12 1/5 * ?", "UTC", null), after, after, 2))
+                .containsExactly(
+                        java.time.Instant.parse("2027-01-31T12:00:00Z"),
+                        java.time.Instant.parse("2027-02-01T12:00:00Z"));
+        assertThat(FireTimes.describe(Trigger.cron("0 12 */10 * *", "UTC", CronDialect.UNIX)))
+                .isEqualTo("at 12:00 on days 1, 11, 21 and 31 of the month");
+        assertThat(FireTimes.describe(Trigger.cron("0 0 0 ? * 2/2", "UTC", null)))
+                .as("Quartz weekdays 2, 4, 6")
+                .isEqualTo("at 00:00 on Monday, Wednesday and Friday");
+        assertThat(FireTimes.describe(Trigger.cron("0 */10 * * * ?", "UTC", null)))
+                .as("a step in another field stays a step")
+                .isEqualTo("every 10 minutes");
+    }
+
+    @Test
     void a_unix_cron_restricting_both_day_fields_is_described_as_either_day() {
         // POSIX: the 1st of each month and every Monday, as the fire times have it
         assertThat(FireTimes.describe(Trigger.cron("0 9 1 * 1", "UTC", CronDialect.UNIX)))
