@@ -42,6 +42,8 @@ final class CronSupport {
                     ? UNIX.parse(sundayFirst(expression)).validate()
                     : QUARTZ.parse(expression).validate();
         } catch (IllegalArgumentException e) {
+            String bothDays = dialect == CronDialect.UNIX ? null : bothDayFields(expression);
+            if (bothDays != null) throw new InvalidTriggerException("expression", bothDays);
             String hint = dialect == CronDialect.UNIX
                     ? " (unix dialect: five fields, minute hour day-of-month month day-of-week)"
                     : " (quartz dialect: second minute hour day-of-month month day-of-week [year], with ? in one of the"
@@ -50,6 +52,27 @@ final class CronSupport {
         }
         if (cache.size() < CACHE_LIMIT) cache.put(key, cron);
         return cron;
+    }
+
+    /**
+     * Quartz's refusal of an expression with both day fields given, said about the expression as written: cron-utils'
+     * own echoes its rewrite of it ({@code MON} as {@code 2}). Null when that is not what is wrong.
+     */
+    static String bothDayFields(String expression) {
+        String[] fields = expression.trim().split("\\s+");
+        if (fields.length < 6 || fields.length > 7 || fields[3].equals("?") || fields[5].equals("?")) return null;
+        String[] weekly = fields.clone(), monthly = fields.clone();
+        weekly[3] = "?";
+        monthly[5] = "?";
+        try {
+            QUARTZ.parse(String.join(" ", weekly)).validate();
+        } catch (IllegalArgumentException somethingElseToo) {
+            return null;
+        }
+        return "is not a valid cron expression: its day-of-month (" + fields[3] + ") and day-of-week (" + fields[5]
+                + ") are both given, and Quartz takes ? in one of them: " + String.join(" ", weekly) + " for the"
+                + " weekdays, " + String.join(" ", monthly) + " for the days of the month (use \"dialect\":\"unix\""
+                + " for five fields, where both run: either day)";
     }
 
     static ExecutionTime execution(String expression, CronDialect dialect) {

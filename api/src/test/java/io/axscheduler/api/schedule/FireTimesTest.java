@@ -337,6 +337,21 @@ class FireTimesTest {
     }
 
     @Test
+    void a_quartz_expression_with_both_day_fields_is_refused_in_its_own_words_with_both_fixes() {
+        assertThatThrownBy(
+                        () -> FireTimes.next(Trigger.cron("0 0 12 * * MON", "UTC", null), Instant.EPOCH, Instant.EPOCH))
+                .isInstanceOf(InvalidTriggerException.class)
+                .hasMessageContaining("day-of-month (*) and day-of-week (MON) are both given")
+                .hasMessageContaining("0 0 12 ? * MON for the weekdays")
+                .hasMessageContaining("0 0 12 * * ? for the days of the month")
+                .hasMessageNotContaining("0 0 12 * * 2");
+        // another fault as well: the parser's own words, which name it
+        assertThatThrownBy(
+                        () -> FireTimes.next(Trigger.cron("0 0 25 * * MON", "UTC", null), Instant.EPOCH, Instant.EPOCH))
+                .hasMessageContaining("Value 25 not in range");
+    }
+
+    @Test
     void a_step_in_a_day_field_is_described_as_the_days_it_is_since_it_starts_again_each_month() {
         // the 31st, then the 1st: two days apart, not five
         assertThat(FireTimes.describe(Trigger.cron("0 0 12 1/5 * ?", "UTC", null)))
