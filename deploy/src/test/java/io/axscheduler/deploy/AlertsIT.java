@@ -8,6 +8,7 @@ import io.axscheduler.scheduler.claim.ScanDueJobs;
 import io.axscheduler.scheduler.fire.ScanSchedules;
 import io.axscheduler.scheduler.observe.ReportNodeStatus;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -358,6 +359,26 @@ class AlertsIT {
         heartbeatUntil(worker, () -> !receiver.of(HOOK, "lost", "RESOLVED").isEmpty());
         awaitHook("lost", "RESOLVED");
         ScheduleHttp.delete(node.api, "/api/v1/workers/" + worker);
+    }
+
+    @Test
+    void a_lost_worker_restarted_at_its_address_under_a_new_id_resolves_its_alert_before_the_window_ends() {
+        rule("lost-restarted", "WORKER_LOST", "{\"app\":\"crashy\"}", null, "[\"hook\"]");
+        String lost = register("crashy", "crashy-type");
+        JsonNode fired = awaitHook("lost-restarted", "FIRING");
+        assertThat(fired.at("/details/address").asText()).isEqualTo("http://127.0.0.1:9");
+        // the service crashed and came back: the registry dropped the old id, the new one heartbeats
+        ScheduleHttp.delete(node.api, "/api/v1/workers/" + lost);
+        String back = register("crashy", "crashy-type");
+        heartbeatUntil(
+                back, () -> !receiver.of(HOOK, "lost-restarted", "RESOLVED").isEmpty());
+        JsonNode resolved = awaitHook("lost-restarted", "RESOLVED");
+        // resolved by the return, not by the event window (3 s) running out
+        assertThat(Duration.between(
+                        Instant.parse(fired.path("at").asText()),
+                        Instant.parse(resolved.path("at").asText())))
+                .isLessThan(Duration.ofMillis(2_500));
+        ScheduleHttp.delete(node.api, "/api/v1/workers/" + back);
     }
 
     @Test

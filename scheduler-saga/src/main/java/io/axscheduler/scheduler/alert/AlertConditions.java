@@ -1,5 +1,7 @@
 package io.axscheduler.scheduler.alert;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.axscheduler.api.schedule.FireTimes;
 import io.axscheduler.api.schedule.Trigger;
@@ -251,22 +253,55 @@ class AlertConditions {
                                     Map.of(
                                             "workerId", rs.getString("worker_id"),
                                             "app", rs.getString("app"),
+                                            "address", rs.getString("address"),
                                             "lastHeartbeat", Instant.ofEpochMilli(last))));
                 });
-        // the registry removes a lost worker soon after: its alert stays up for the event window unless it returns
+        // the registry removes a lost worker soon after: its alert stays up for the event window unless it returns —
+        // as itself, or restarted at its address (a restarted worker registers under a new id)
         if (!open.isEmpty()) {
             List<String> present = jdbc.queryForList(
                     "SELECT worker_id FROM workers WHERE worker_id IN (:ids)",
                     Map.of("ids", open.keySet()),
                     String.class);
             open.forEach((worker, raisedAt) -> {
-                if (!present.contains(worker) && nowMs - raisedAt < properties.eventWindowMs())
+                if (!present.contains(worker)
+                        && nowMs - raisedAt < properties.eventWindowMs()
+                        && !restartedAtItsAddress(worker, raisedAt, nowMs))
                     out.putIfAbsent(
                             worker,
                             new Violation("worker " + worker + " was lost and removed", Map.of("workerId", worker)));
             });
         }
         return out;
+    }
+
+    /**
+     * Whether a live worker of the lost worker's app registered at its address after its alert was raised: the same
+     * service come back. Read from the alert's details (alerts raised before they named the address never are).
+     */
+    private boolean restartedAtItsAddress(String lostWorkerId, long raisedAt, long nowMs) {
+        List<String> details = jdbc.queryForList(
+                "SELECT details FROM alerts WHERE type = 'WORKER_LOST' AND alert_key = :key AND open_key IS NOT NULL",
+                Map.of("key", lostWorkerId),
+                String.class);
+        for (String text : details) {
+            JsonNode lost;
+            try {
+                lost = json.readTree(text == null ? "{}" : text);
+            } catch (JsonProcessingException unreadable) {
+                continue;
+            }
+            String app = lost.path("app").asText(null),
+                    address = lost.path("address").asText(null);
+            if (app == null || address == null) continue;
+            Integer back = jdbc.queryForObject(
+                    "SELECT COUNT(*) FROM workers WHERE app = :app AND address = :address AND registered_at >= :raised"
+                            + " AND last_heartbeat >= :live",
+                    Map.of("app", app, "address", address, "raised", raisedAt, "live", nowMs - workerMissedMs),
+                    Integer.class);
+            if (back != null && back > 0) return true;
+        }
+        return false;
     }
 
     private Map<String, Violation> appsWithoutWorkers(long nowMs, AlertRule.Filter f) {
