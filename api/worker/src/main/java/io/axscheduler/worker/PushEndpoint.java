@@ -12,6 +12,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.servlet.function.RouterFunction;
 import org.springframework.web.servlet.function.RouterFunctions;
+import org.springframework.web.servlet.function.ServerRequest;
 import org.springframework.web.servlet.function.ServerResponse;
 
 /**
@@ -33,11 +34,7 @@ final class PushEndpoint {
         return RouterFunctions.route()
                 .POST(PushedJob.PATH, request -> {
                     String body = request.body(String.class);
-                    Long signedAt = signedAt(
-                            runtime.secret(),
-                            request.headers().firstHeader(CallbackSignature.TIMESTAMP_HEADER),
-                            request.headers().firstHeader(CallbackSignature.SIGNATURE_HEADER),
-                            body);
+                    Long signedAt = signedAt(runtime, request, body);
                     if (signedAt == null)
                         return ServerResponse.status(HttpStatus.UNAUTHORIZED).build();
                     PushedJob job = json.readValue(body, PushedJob.class);
@@ -63,17 +60,21 @@ final class PushEndpoint {
                 })
                 .POST(StopRun.PATH, request -> {
                     String body = request.body(String.class);
-                    Long signedAt = signedAt(
-                            runtime.secret(),
-                            request.headers().firstHeader(CallbackSignature.TIMESTAMP_HEADER),
-                            request.headers().firstHeader(CallbackSignature.SIGNATURE_HEADER),
-                            body);
-                    if (signedAt == null)
+                    if (signedAt(runtime, request, body) == null)
                         return ServerResponse.status(HttpStatus.UNAUTHORIZED).build();
                     boolean stopped = runs.stopRun(json.readValue(body, StopRun.class));
                     return ServerResponse.ok().body(Map.of("stopped", stopped));
                 })
                 .build();
+    }
+
+    /** When the request was signed, if it is signed with this worker's secret and fresh; null otherwise. */
+    private static Long signedAt(WorkerRuntime runtime, ServerRequest request, String body) {
+        return signedAt(
+                runtime.secret(),
+                request.headers().firstHeader(CallbackSignature.TIMESTAMP_HEADER),
+                request.headers().firstHeader(CallbackSignature.SIGNATURE_HEADER),
+                body);
     }
 
     /** Clocks of two hosts differ a little: a push is taken for given up only this much after its deadline. */

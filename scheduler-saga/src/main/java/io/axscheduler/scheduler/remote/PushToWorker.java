@@ -17,6 +17,7 @@ import java.net.URI;
 import java.net.UnknownHostException;
 import java.net.http.HttpTimeoutException;
 import java.time.Clock;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -143,21 +144,10 @@ public class PushToWorker {
         if (secret == null) return false;
         try {
             String body = json.writeValueAsString(new StopRun(run.jobId(), run.attempt(), run.shardIndex(), reason));
-            long timestamp = clock.millis();
-            PinnedHttp.Answer response = http.send(
-                    "POST",
-                    URI.create(run.address() + StopRun.PATH),
-                    Map.of(
-                            "Content-Type",
-                            "application/json",
-                            CallbackSignature.TIMESTAMP_HEADER,
-                            String.valueOf(timestamp),
-                            CallbackSignature.SIGNATURE_HEADER,
-                            CallbackSignature.sign(secret, timestamp, body)),
-                    body,
-                    MAX_ANSWER_BYTES,
-                    properties.connectTimeoutMs() + properties.readTimeoutMs());
-            return response.status() / 100 == 2;
+            long withinMs = properties.connectTimeoutMs() + properties.readTimeoutMs();
+            int status = signedPost(run.address() + StopRun.PATH, secret, body, Map.of(), withinMs)
+                    .status();
+            return status / 100 == 2;
         } catch (IOException | IllegalArgumentException | SecurityException notTold) {
             log.info(
                     "could not tell worker {} to stop job {} attempt {} ({}); its next heartbeat will",
@@ -169,25 +159,29 @@ public class PushToWorker {
         }
     }
 
+    /**
+     * A JSON POST to a worker signed as callbacks are (timestamp and HMAC of the body with the worker's secret), so a
+     * worker takes pushes and stops only from the scheduler it registered with.
+     */
+    private PinnedHttp.Answer signedPost(
+            String url, String secret, String body, Map<String, String> moreHeaders, long timeoutMs)
+            throws IOException {
+        long timestamp = clock.millis();
+        Map<String, String> headers = new HashMap<>(moreHeaders);
+        headers.put("Content-Type", "application/json");
+        headers.put(CallbackSignature.TIMESTAMP_HEADER, String.valueOf(timestamp));
+        headers.put(CallbackSignature.SIGNATURE_HEADER, CallbackSignature.sign(secret, timestamp, body));
+        return http.send("POST", URI.create(url), headers, body, MAX_ANSWER_BYTES, timeoutMs);
+    }
+
     /** One signed request of the push and its answer; an answer that is not one of a worker's is {@code FAILED}. */
     private Result ask(Candidate worker, PushedJob job, String secret, String body, long answerWithinMs)
             throws IOException {
-        long timestamp = clock.millis();
-        // signed as callbacks are, so a worker takes jobs only from the scheduler it registered with
-        PinnedHttp.Answer response = http.send(
-                "POST",
-                URI.create(worker.address() + PushedJob.PATH),
-                Map.of(
-                        "Content-Type",
-                        "application/json",
-                        CallbackSignature.TIMESTAMP_HEADER,
-                        String.valueOf(timestamp),
-                        CallbackSignature.SIGNATURE_HEADER,
-                        CallbackSignature.sign(secret, timestamp, body),
-                        PushedJob.ANSWER_WITHIN_HEADER,
-                        String.valueOf(answerWithinMs)),
+        PinnedHttp.Answer response = signedPost(
+                worker.address() + PushedJob.PATH,
+                secret,
                 body,
-                MAX_ANSWER_BYTES,
+                Map.of(PushedJob.ANSWER_WITHIN_HEADER, String.valueOf(answerWithinMs)),
                 answerWithinMs);
         if (response.status() == 429) return Result.BUSY;
         if (response.status() == 410) {
