@@ -364,36 +364,17 @@ class WorkerRemoteIT {
 
     @Test
     void a_cancel_is_pushed_to_the_worker_at_once_and_named_on_its_heartbeats_until_it_reports() throws Exception {
-        List<String> stops = new java.util.concurrent.CopyOnWriteArrayList<>();
-        List<String> stopSignatures = new java.util.concurrent.CopyOnWriteArrayList<>();
-        HttpServer fake = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        fake.createContext("/ax-worker/jobs", exchange -> answer(exchange, 202, "{\"state\":\"ACCEPTED\"}"));
-        fake.createContext(StopRun.PATH, exchange -> {
-            String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
-            stops.add(body);
-            stopSignatures.add(exchange.getRequestHeaders().getFirst(CallbackSignature.TIMESTAMP_HEADER) + " "
-                    + exchange.getRequestHeaders().getFirst(CallbackSignature.SIGNATURE_HEADER));
-            answer(exchange, 200, "{\"stopped\":true}");
-        });
-        fake.start();
-        try {
-            Api.Response registered = node.api.post(
-                    "/api/v1/workers/register",
-                    "{\"app\":\"fake-stop\",\"address\":\"http://127.0.0.1:"
-                            + fake.getAddress().getPort() + "\",\"jobTypes\":[\"fake-stop-type\"],\"capacity\":2}");
-            assertThat(registered.status()).isEqualTo(201);
-            String workerId = registered.text("workerId");
-            String secret = registered.text("secret");
+        try (FakeWorker fake = new FakeWorker("fake-stop", "fake-stop-type", node.api)) {
             String jobId = node.api.submit("{\"jobType\":\"fake-stop-type\",\"executorApp\":\"fake-stop\"}");
             Await.until(
                     Duration.ofSeconds(20),
-                    () -> heartbeat(workerId).status() == 200
+                    () -> heartbeat(fake.workerId).status() == 200
                             && node.api
                                     .get("/api/v1/jobs/" + jobId)
                                     .text("status")
                                     .equals("RUNNING"),
                     () -> node.api.get("/api/v1/jobs/" + jobId).body().toString());
-            assertThat(heartbeat(workerId).body().path("stop"))
+            assertThat(heartbeat(fake.workerId).body().path("stop"))
                     .as("a running job's run is not named")
                     .isEmpty();
 
@@ -401,36 +382,131 @@ class WorkerRemoteIT {
                             .post("/api/v1/jobs/" + jobId + "/cancel", "{\"reason\":\"wrong order\"}")
                             .status())
                     .isEqualTo(200);
-            Await.until(Duration.ofSeconds(5), () -> !stops.isEmpty(), () -> "no stop pushed");
-            JsonNode stop = Api.JSON.readTree(stops.get(0));
+            JsonNode stop = fake.awaitStop(0);
             assertThat(stop.path("jobId").asText()).isEqualTo(jobId);
             assertThat(stop.path("attempt").asInt()).isEqualTo(1);
             assertThat(stop.path("shardIndex").asInt()).isZero();
             assertThat(stop.path("reason").asText()).isEqualTo("the job was canceled: wrong order");
-            String[] signed = stopSignatures.get(0).split(" ");
-            assertThat(CallbackSignature.matches(secret, Long.parseLong(signed[0]), stops.get(0), signed[1]))
-                    .as("signed with the worker's secret")
-                    .isTrue();
 
             // until the worker reports the run, each heartbeat names it (a worker the push missed stops it then)
-            JsonNode named = heartbeat(workerId).body().path("stop");
+            JsonNode named = heartbeat(fake.workerId).body().path("stop");
             assertThat(named).hasSize(1);
             assertThat(named.get(0).path("jobId").asText()).isEqualTo(jobId);
             assertThat(named.get(0).path("attempt").asInt()).isEqualTo(1);
             assertThat(named.get(0).path("reason").asText()).isEqualTo("the job was canceled");
-            String body = "{\"workerId\":\"" + workerId + "\",\"jobId\":\"" + jobId
-                    + "\",\"attempt\":1,\"shardIndex\":0,\"succeeded\":false,\"result\":null,"
-                    + "\"error\":\"stopped\",\"durationMs\":40}";
-            long now = System.currentTimeMillis();
-            HttpResponse<String> told = callbackAnswer(body, now, CallbackSignature.sign(secret, now, body));
+            HttpResponse<String> told = fake.report(jobId, 0, false);
             assertThat(told.statusCode()).isEqualTo(200);
             assertThat(told.body()).contains("\"applied\":false");
-            assertThat(heartbeat(workerId).body().path("stop")).isEmpty();
+            assertThat(heartbeat(fake.workerId).body().path("stop")).isEmpty();
             assertThat(node.api.get("/api/v1/jobs/" + jobId).text("status")).isEqualTo("CANCELED");
-            assertThat(stops).hasSize(1);
-            assertThat(deregister(workerId)).isEqualTo(204);
-        } finally {
-            fake.stop(0);
+            assertThat(fake.stops).hasSize(1);
+        }
+    }
+
+    @Test
+    void a_worker_an_admin_takes_out_is_told_to_stop_its_runs_at_once() throws Exception {
+        // registered with a key of its own: an admin's removal is not the worker leaving
+        Api workerKey = node.api.as(node.api.newKey("fake-out-worker", "default", "WORKER"));
+        try (FakeWorker fake = new FakeWorker("fake-out", "fake-out-type", workerKey)) {
+            String jobId = node.api.submit(
+                    "{\"jobType\":\"fake-out-type\",\"executorApp\":\"fake-out\"," + "\"maxRetries\":0}");
+            awaitStatus(jobId, "RUNNING");
+            assertThat(deregister(fake.workerId)).isEqualTo(204);
+            // before its next heartbeat (which would be answered 410): the run stops as it is given up
+            JsonNode stop = fake.awaitStop(0);
+            assertThat(stop.path("jobId").asText()).isEqualTo(jobId);
+            assertThat(stop.path("reason").asText())
+                    .isEqualTo("worker " + fake.workerId + " was taken out by key:bootstrap-admin");
+            awaitStatus(jobId, "TIMED_OUT");
+        }
+    }
+
+    @Test
+    void a_broadcast_shard_that_fails_stops_the_other_shards_at_once() throws Exception {
+        try (FakeWorker first = new FakeWorker("fake-bc", "fake-bc-type", node.api);
+                FakeWorker second = new FakeWorker("fake-bc", "fake-bc-type", node.api)) {
+            String jobId = node.api.submit("{\"jobType\":\"fake-bc-type\",\"executorApp\":\"fake-bc\","
+                    + "\"routeStrategy\":\"SHARDING_BROADCAST\",\"maxRetries\":0}");
+            awaitStatus(jobId, "RUNNING");
+            Await.until(
+                    Duration.ofSeconds(10),
+                    () -> first.pushes.size() + second.pushes.size() == 2,
+                    () -> first.pushes + " " + second.pushes);
+            FakeWorker failing = first.pushes.isEmpty() ? second : first;
+            FakeWorker other = failing == first ? second : first;
+            int failingShard =
+                    Api.JSON.readTree(failing.pushes.get(0)).path("shardIndex").asInt();
+            assertThat(failing.report(jobId, failingShard, false).statusCode()).isEqualTo(200);
+            awaitStatus(jobId, "FAILED");
+            JsonNode stop = other.awaitStop(0);
+            assertThat(stop.path("shardIndex").asInt()).isEqualTo(1 - failingShard);
+            assertThat(stop.path("reason").asText())
+                    .isEqualTo("attempt 1 failed: shard " + failingShard + " of 2 failed");
+            assertThat(failing.stops).as("the failed shard is not told").isEmpty();
+        }
+    }
+
+    /**
+     * A worker over real HTTP that takes every push and records the stops it is sent, each checked to be signed with
+     * its secret; it sends no heartbeat unless the test does. Registered with {@code api}'s key, deregistered (taken
+     * out) when closed.
+     */
+    static final class FakeWorker implements AutoCloseable {
+        final HttpServer server;
+        final List<String> pushes = new java.util.concurrent.CopyOnWriteArrayList<>();
+        final List<String> stops = new java.util.concurrent.CopyOnWriteArrayList<>();
+        final String workerId;
+        final String secret;
+
+        FakeWorker(String app, String jobType, Api api) throws IOException {
+            server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+            server.createContext(PushedJob.PATH, exchange -> {
+                pushes.add(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+                answer(exchange, 202, "{\"state\":\"ACCEPTED\"}");
+            });
+            server.createContext(StopRun.PATH, exchange -> {
+                String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+                String at = exchange.getRequestHeaders().getFirst(CallbackSignature.TIMESTAMP_HEADER);
+                String signature = exchange.getRequestHeaders().getFirst(CallbackSignature.SIGNATURE_HEADER);
+                boolean signed = at != null
+                        && signature != null
+                        && CallbackSignature.matches(secret(), Long.parseLong(at), body, signature);
+                if (signed) stops.add(body);
+                answer(exchange, signed ? 200 : 401, "{\"stopped\":" + signed + "}");
+            });
+            server.start();
+            Api.Response registered = api.post(
+                    "/api/v1/workers/register",
+                    "{\"app\":\"" + app + "\",\"address\":\"http://127.0.0.1:"
+                            + server.getAddress().getPort() + "\",\"jobTypes\":[\"" + jobType + "\"],\"capacity\":2}");
+            assertThat(registered.status()).as(registered.body().toString()).isEqualTo(201);
+            workerId = registered.text("workerId");
+            secret = registered.text("secret");
+        }
+
+        private String secret() {
+            return secret;
+        }
+
+        /** The {@code i}th stop this worker was sent (signed with its secret), waiting up to 5 s for it. */
+        JsonNode awaitStop(int i) throws IOException {
+            Await.until(Duration.ofSeconds(5), () -> stops.size() > i, () -> "no stop sent to " + workerId);
+            return Api.JSON.readTree(stops.get(i));
+        }
+
+        /** Reports the shard of attempt 1, signed. */
+        HttpResponse<String> report(String jobId, int shard, boolean succeeded) throws Exception {
+            String body = "{\"workerId\":\"" + workerId + "\",\"jobId\":\"" + jobId + "\",\"attempt\":1,"
+                    + "\"shardIndex\":" + shard + ",\"succeeded\":" + succeeded + ",\"result\":null,"
+                    + "\"error\":" + (succeeded ? "null" : "\"stopped\"") + ",\"durationMs\":40}";
+            long now = System.currentTimeMillis();
+            return callbackAnswer(body, now, CallbackSignature.sign(secret, now, body));
+        }
+
+        @Override
+        public void close() throws Exception {
+            deregister(workerId);
+            server.stop(0);
         }
     }
 

@@ -154,8 +154,13 @@ public class WorkerRuns {
             result = handler.execute(run);
         } catch (Throwable t) {
             error = t.getClass().getSimpleName() + (t.getMessage() == null ? "" : ": " + t.getMessage());
-            // the scheduler keeps the one line; the trace, with its causes, is only here
-            log.warn("job {} ({}) attempt {} failed on this worker", job.jobId(), job.jobType(), job.attempt(), t);
+            if (run.isCancelled()) {
+                // told to stop, and stopped: what it was told is logged already, the way it stopped needs no trace
+                log.info("job {} ({}) attempt {} stopped: {}", job.jobId(), job.jobType(), job.attempt(), error);
+            } else {
+                // the scheduler keeps the one line; the trace, with its causes, is only here
+                log.warn("job {} ({}) attempt {} failed on this worker", job.jobId(), job.jobType(), job.attempt(), t);
+            }
         } finally {
             timeout.cancel(false);
             Thread.interrupted();
@@ -215,20 +220,29 @@ public class WorkerRuns {
 
     /** Cancels what still runs and lets the threads go. */
     public void cancelAll() {
-        cancelRunning();
+        cancelRunning(null);
         pool.shutdownNow();
         timeouts.shutdownNow();
     }
 
-    /** Tells every run still running to stop (the scheduler gave them up); returns how many. */
-    public int cancelRunning() {
+    /** Tells every run still running to stop, each logged with {@code why} unless null; returns how many. */
+    public int cancelRunning(String why) {
         Collection<PushedRun> all;
         synchronized (runs) {
             all = List.copyOf(runs.values());
         }
         int told = 0;
         for (PushedRun run : all) {
-            if (run.outcome() == null && !run.isCancelled()) told++;
+            if (run.outcome() == null && !run.isCancelled()) {
+                told++;
+                if (why != null)
+                    log.info(
+                            "job {} ({}) attempt {} told to stop: {}",
+                            run.job().jobId(),
+                            run.job().jobType(),
+                            run.job().attempt(),
+                            why);
+            }
             run.cancel();
         }
         return told;

@@ -124,7 +124,7 @@ public class WorkerRuntime implements SmartLifecycle, WorkerRuns.Reporter {
                     registration = null;
                     removed = true;
                     runs.refuseNewRuns();
-                    stopGivenUpRuns();
+                    stopGivenUpRuns("the scheduler took worker " + current.workerId() + " out");
                     return;
                 } else if (answer.status() == 401) {
                     // the key was revoked or has expired: the scheduler took its workers out and gave their runs up
@@ -135,12 +135,15 @@ public class WorkerRuntime implements SmartLifecycle, WorkerRuns.Reporter {
                             REFUSED_RETRY_MS / 1000);
                     problem = "the scheduler refuses its API key (401)";
                     registration = null;
-                    stopGivenUpRuns();
+                    stopGivenUpRuns("the scheduler refuses the API key of worker " + current.workerId());
                     next = REFUSED_RETRY_MS;
                 } else if (answer.status() == 404) {
                     problem = "no longer known to the scheduler; registering again";
                     log.warn("the scheduler no longer knows worker {}; registering again", current.workerId());
                     registration = null;
+                    // removed as silent (this worker was paused, or cut off): its runs were timed out and run again
+                    // elsewhere, and their outcomes would be refused
+                    stopGivenUpRuns("the scheduler removed worker " + current.workerId() + " as silent");
                     next = 0;
                 } else {
                     problem = "heartbeat failed: " + answer.status() + " " + answer.body();
@@ -170,10 +173,13 @@ public class WorkerRuntime implements SmartLifecycle, WorkerRuns.Reporter {
         if (running) ticks.schedule(this::tick, next, TimeUnit.MILLISECONDS);
     }
 
-    /** Runs the scheduler gave up with this worker's registration: they run elsewhere now, so they stop here. */
-    private void stopGivenUpRuns() {
-        int told = runs.cancelRunning();
-        if (told > 0) log.warn("told {} running jobs to stop: the scheduler gave them up with this worker", told);
+    /**
+     * Runs under a registration that has ended: the scheduler gives them up (times them out, to run again elsewhere)
+     * and would refuse their outcomes, so they stop here.
+     */
+    private void stopGivenUpRuns(String why) {
+        int told = runs.cancelRunning(why);
+        if (told > 0) log.warn("told {} running jobs to stop: {}", told, why);
     }
 
     /**

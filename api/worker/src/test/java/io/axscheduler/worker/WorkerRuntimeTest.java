@@ -208,6 +208,16 @@ class WorkerRuntimeTest {
     }
 
     @Test
+    void a_worker_the_scheduler_removed_as_silent_stops_its_runs_before_it_registers_again() throws Exception {
+        startWithAWaitingRun();
+        // paused past the silence: its run was timed out and runs elsewhere, its outcome would be refused
+        heartbeatStatus = 404;
+        assertThat(stopped.await(5, TimeUnit.SECONDS)).isTrue();
+        until(Duration.ofSeconds(5), () -> registrations.get() >= 2);
+        assertThat(runtime.removed()).isFalse();
+    }
+
+    @Test
     void a_worker_whose_key_is_refused_stops_its_runs_and_asks_to_register_seldom() throws Exception {
         startWithAWaitingRun();
         heartbeatStatus = 401;

@@ -49,6 +49,7 @@ public class DispatchRemote {
     private final WorkerRoutes routes = new WorkerRoutes();
     private final ThreadPoolExecutor pool;
     private final NodeMetrics metrics;
+    private final StopRemoteRuns stops;
 
     public DispatchRemote(
             WorkerRegistry registry,
@@ -59,7 +60,9 @@ public class DispatchRemote {
             RemoteLanes lanes,
             ObjectMapper json,
             WorkerProperties properties,
-            NodeMetrics metrics) {
+            NodeMetrics metrics,
+            StopRemoteRuns stops) {
+        this.stops = stops;
         this.registry = registry;
         this.metrics = metrics;
         this.dispatches = dispatches;
@@ -196,6 +199,11 @@ public class DispatchRemote {
                         new FailJob(
                                 job.jobId(), job.attempt(), applied.outcome().error(), 0),
                         Caller.SCHEDULER);
+                // the shards that were taken run for an attempt that has failed: they stop (the retry runs them all)
+                stops.stopRunsOf(
+                        job.jobId(),
+                        "attempt " + job.attempt() + " failed: no worker took shard " + shard.getKey() + " of "
+                                + total);
             }
         }
     }

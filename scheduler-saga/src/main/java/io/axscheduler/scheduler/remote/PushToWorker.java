@@ -140,8 +140,7 @@ public class PushToWorker {
      */
     public boolean stop(WorkerDispatches.Pushed run, String reason) {
         if (addresses.refusal(run.address()).isPresent()) return false;
-        String secret = secret(run.workerId());
-        if (secret == null) return false;
+        String secret = run.secret();
         try {
             String body = json.writeValueAsString(new StopRun(run.jobId(), run.attempt(), run.shardIndex(), reason));
             long withinMs = properties.connectTimeoutMs() + properties.readTimeoutMs();

@@ -48,6 +48,7 @@ public class ReceiveCallback {
     private final CallbackVerifier verifier;
     private final NodeMetrics metrics;
     private final NamedParameterJdbcTemplate jdbc;
+    private final StopRemoteRuns stops;
     /** Anyone can post callbacks: their refusals are logged a few a minute, with how many were left out. */
     private final RateLimitedLog refusedCallbacks;
 
@@ -59,8 +60,10 @@ public class ReceiveCallback {
             WorkerProperties properties,
             Clock clock,
             NodeMetrics metrics,
-            NamedParameterJdbcTemplate jdbc) {
+            NamedParameterJdbcTemplate jdbc,
+            StopRemoteRuns stops) {
         this.jdbc = jdbc;
+        this.stops = stops;
         this.registry = registry;
         this.metrics = metrics;
         this.dispatches = dispatches;
@@ -123,9 +126,15 @@ public class ReceiveCallback {
         } else {
             command = new FailJob(callback.jobId(), callback.attempt(), outcome.error(), outcome.durationMs());
         }
-        return commands.finish(callback.jobId(), callback.attempt(), outcome.workers(), command, by)
-                ? Result.APPLIED
-                : Result.IGNORED;
+        boolean told = commands.finish(callback.jobId(), callback.attempt(), outcome.workers(), command, by);
+        if (told && !outcome.succeeded() && outcome.shards() > 1) {
+            // the attempt failed with this shard: the others, still running, stop now (its retry runs every shard)
+            stops.stopRunsOf(
+                    callback.jobId(),
+                    "attempt " + callback.attempt() + " failed: shard " + callback.shardIndex() + " of "
+                            + outcome.shards() + " failed");
+        }
+        return told ? Result.APPLIED : Result.IGNORED;
     }
 
     /** Counts and logs (a few a minute) a refused callback, answered with {@code result}. */

@@ -29,6 +29,7 @@ public class RemoveWorkers implements SchedulingConfigurer {
     private final WorkerRegistry registry;
     private final WorkerDispatches dispatches;
     private final WorkerCommands commands;
+    private final StopRemoteRuns stops;
     private final Duration every;
     private final Clock clock;
     private final long silenceMs;
@@ -42,8 +43,10 @@ public class RemoveWorkers implements SchedulingConfigurer {
             WorkerRegistry registry,
             WorkerDispatches dispatches,
             WorkerCommands commands,
+            StopRemoteRuns stops,
             WorkerProperties properties,
             Clock clock) {
+        this.stops = stops;
         this.registry = registry;
         this.dispatches = dispatches;
         this.commands = commands;
@@ -67,8 +70,12 @@ public class RemoveWorkers implements SchedulingConfigurer {
             registry.deregister(workerId);
             timeOutAttemptsOf(workerId, "its worker " + workerId + " deregistered while running it", by);
         } else {
+            // its runs are told to stop before they are given up (and retried elsewhere), to keep the two apart
+            List<WorkerDispatches.Pushed> running = dispatches.pushedTo(workerId);
             // remembered, so the worker is told it was taken out rather than asked to register again
             registry.remove(workerId, by.actor(), "removed by " + by.actor());
+            log.warn("worker {} taken out by {}; {} running attempts given up", workerId, by.actor(), running.size());
+            stops.stop(running, "worker " + workerId + " was taken out by " + by.actor());
             timeOutAttemptsOf(
                     workerId, "its worker " + workerId + " was removed by " + by.actor() + " while running it", by);
         }
@@ -83,12 +90,14 @@ public class RemoveWorkers implements SchedulingConfigurer {
         List<String> removed = new ArrayList<>();
         for (String workerId : registry.registeredBy(keyActor)) {
             String why = "its API key " + keyActor + " was revoked by " + by.actor();
+            List<WorkerDispatches.Pushed> running = dispatches.pushedTo(workerId);
             try {
                 registry.remove(workerId, by.actor(), why);
             } catch (NotFoundException goneMeanwhile) {
                 continue;
             }
             removed.add(workerId);
+            stops.stop(running, "worker " + workerId + " was taken out: " + why);
             timeOutAttemptsOf(workerId, "its worker " + workerId + " was removed while running it: " + why, by);
         }
         if (!removed.isEmpty()) log.warn("removed workers {}: {} was revoked by {}", removed, keyActor, by.actor());

@@ -3,6 +3,7 @@ package io.axscheduler.scheduler.remote;
 import io.axscheduler.api.job.JobCanceled;
 import io.axscheduler.api.job.JobStatus;
 import io.axscheduler.scheduler.claim.WakeOnDueWork;
+import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -16,10 +17,12 @@ import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
- * A cancel reaches the remote workers running the job at once: the node that canceled it (a subscribing processor,
- * so only this node's events) tells each of them to stop, after the commit, from a thread of its own. Best effort:
- * a worker not reached now is told on its next heartbeat's answer ({@link WorkerDispatches#toStop}), which names
- * the run until its outcome is called back.
+ * Tells workers at once to stop runs the scheduler no longer counts, from a thread of its own: a canceled job's runs
+ * (told by the node that canceled it, after the commit: a subscribing processor, so only this node's events), the
+ * other shards of a broadcast attempt that one shard failed, and the runs of a worker an admin takes out (or whose
+ * key is revoked) before they are given up and retried. Best effort: a worker not reached now is told on its next
+ * heartbeat's answer ({@link WorkerDispatches#toStop}), which names a run until its outcome is called back; a worker
+ * taken out stops its runs at its next heartbeat (410) either way.
  */
 @Component
 @ProcessingGroup(WakeOnDueWork.PROCESSING_GROUP)
@@ -49,7 +52,7 @@ public class StopRemoteRuns {
         if (event.previousStatus() != JobStatus.RUNNING && event.previousStatus() != JobStatus.CLAIMED) return;
         String reason = "the job was canceled"
                 + (event.reason() == null || event.reason().isBlank() ? "" : ": " + event.reason());
-        Runnable stop = () -> submit(event.jobId(), reason);
+        Runnable stop = () -> stopRunsOf(event.jobId(), reason);
         if (TransactionSynchronizationManager.isSynchronizationActive()) {
             TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
                 @Override
@@ -62,20 +65,29 @@ public class StopRemoteRuns {
         }
     }
 
-    private void submit(String jobId, String reason) {
+    /** Tells the workers holding {@code jobId}'s runs (any attempt, any shard not reported) to stop them. */
+    public void stopRunsOf(String jobId, String reason) {
+        later(() -> {
+            for (WorkerDispatches.Pushed run : dispatches.pushedOf(jobId)) pushes.stop(run, reason);
+        });
+    }
+
+    /** Tells each run's worker to stop it: runs read before their worker was removed (which deletes its secret). */
+    public void stop(List<WorkerDispatches.Pushed> runs, String reason) {
+        if (!runs.isEmpty()) later(() -> runs.forEach(run -> pushes.stop(run, reason)));
+    }
+
+    private void later(Runnable stop) {
         try {
             stops.execute(() -> {
                 try {
-                    for (WorkerDispatches.Pushed run : dispatches.pushedOf(jobId)) pushes.stop(run, reason);
+                    stop.run();
                 } catch (RuntimeException e) {
-                    log.info(
-                            "could not tell the workers of job {} to stop ({}); their heartbeats will",
-                            jobId,
-                            e.toString());
+                    log.info("could not tell workers to stop runs ({}); their heartbeats will", e.toString());
                 }
             });
         } catch (RejectedExecutionException full) {
-            // a burst of cancels: the heartbeats tell the rest
+            // a burst of stops: the heartbeats tell the rest
         }
     }
 }

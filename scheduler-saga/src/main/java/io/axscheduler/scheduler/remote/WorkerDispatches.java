@@ -39,7 +39,8 @@ public class WorkerDispatches {
     }
 
     /** What the attempt's callbacks add up to: all shards succeeded, or one failed. */
-    public record Outcome(boolean succeeded, String result, String error, long durationMs, String workers) {}
+    public record Outcome(
+            boolean succeeded, String result, String error, long durationMs, String workers, int shards) {}
 
     public record Attempt(String jobId, int attempt) {}
 
@@ -103,18 +104,43 @@ public class WorkerDispatches {
         return "attempt " + runAttempt + " ended " + status;
     }
 
-    /** The workers running the attempt that is {@code jobId}'s now, each run once: what a cancel stops at once. */
+    /** The runs of {@code jobId} pushed to registered workers and not reported: what a cancel stops at once. */
     public List<Pushed> pushedOf(String jobId) {
-        return jdbc.query(
-                "SELECT d.worker_id, w.address, d.attempt, d.shard_index FROM worker_dispatches d"
-                        + " JOIN workers w ON w.worker_id = d.worker_id"
-                        + " WHERE d.job_id = :job AND d.status = 'PUSHED'",
-                Map.of("job", jobId),
-                (rs, i) -> new Pushed(rs.getString(1), rs.getString(2), jobId, rs.getInt(3), rs.getInt(4)));
+        return pushed("d.job_id = :id", jobId);
     }
 
-    /** A run a worker was pushed and has not reported. */
-    public record Pushed(String workerId, String address, String jobId, int attempt, int shardIndex) {}
+    /**
+     * The runs pushed to {@code workerId} and not reported, with what a stop needs (its address and secret): read
+     * before the worker is removed, which deletes both.
+     */
+    public List<Pushed> pushedTo(String workerId) {
+        return pushed("d.worker_id = :id", workerId);
+    }
+
+    private List<Pushed> pushed(String where, String id) {
+        return jdbc.query(
+                "SELECT d.worker_id, w.address, w.secret, d.job_id, d.attempt, d.shard_index FROM worker_dispatches d"
+                        + " JOIN workers w ON w.worker_id = d.worker_id"
+                        + " WHERE " + where + " AND d.status = 'PUSHED'",
+                Map.of("id", id),
+                (rs, i) -> new Pushed(
+                        rs.getString(1),
+                        rs.getString(2),
+                        rs.getString(3),
+                        rs.getString(4),
+                        rs.getInt(5),
+                        rs.getInt(6)));
+    }
+
+    /** A run a worker was pushed and has not reported, and how to reach the worker. */
+    public record Pushed(String workerId, String address, String secret, String jobId, int attempt, int shardIndex) {
+
+        @Override
+        public String toString() {
+            // never the secret, should a run be logged
+            return "run of job " + jobId + " attempt " + attempt + " shard " + shardIndex + " on " + workerId;
+        }
+    }
 
     /** Marks everything the removed workers were running LOST and returns those attempts, each once. */
     public List<Attempt> lostWith(List<String> workerIds) {
@@ -211,7 +237,12 @@ public class WorkerDispatches {
         String workers = shards.stream().map(Shard::workerId).distinct().collect(Collectors.joining(","));
         if (total == 1) {
             return new Outcome(
-                    callback.succeeded(), callback.result(), callback.error(), callback.durationMs(), mine.workerId());
+                    callback.succeeded(),
+                    callback.result(),
+                    callback.error(),
+                    callback.durationMs(),
+                    mine.workerId(),
+                    1);
         }
         if (!callback.succeeded()) {
             return new Outcome(
@@ -220,7 +251,8 @@ public class WorkerDispatches {
                     "shard " + mine.index() + " of " + total + " failed on " + mine.workerId() + ": "
                             + callback.error(),
                     callback.durationMs(),
-                    workers);
+                    workers,
+                    total);
         }
         long succeeded =
                 shards.stream().filter(s -> "SUCCEEDED".equals(s.status())).count();
@@ -230,6 +262,6 @@ public class WorkerDispatches {
         String result = shards.stream()
                 .map(s -> s.index() + ":" + (s.result() == null ? "" : s.result()))
                 .collect(Collectors.joining("; ", "all " + total + " shards succeeded: ", ""));
-        return new Outcome(true, result, null, longest, workers);
+        return new Outcome(true, result, null, longest, workers, total);
     }
 }
