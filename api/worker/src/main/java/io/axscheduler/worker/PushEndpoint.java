@@ -7,6 +7,7 @@ import io.axscheduler.api.worker.PushState;
 import io.axscheduler.api.worker.PushedJob;
 import io.axscheduler.api.worker.StopRun;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpStatus;
@@ -68,14 +69,30 @@ final class PushEndpoint {
                 .build();
     }
 
-    /** When the request was signed, if it is signed with this worker's secret and fresh; null otherwise. */
+    /**
+     * When the request was signed, if it is signed with this worker's secret and fresh; null otherwise, said in the log
+     * at most once a minute (a push to an earlier registration of this address, or a caller that is no scheduler).
+     */
     private static Long signedAt(WorkerRuntime runtime, ServerRequest request, String body) {
-        return signedAt(
+        Long at = signedAt(
                 runtime.secret(),
                 request.headers().firstHeader(CallbackSignature.TIMESTAMP_HEADER),
                 request.headers().firstHeader(CallbackSignature.SIGNATURE_HEADER),
                 body);
+        long now = System.currentTimeMillis();
+        long last = lastRefusalLogged.get();
+        if (at == null && now - last >= 60_000 && lastRefusalLogged.compareAndSet(last, now)) {
+            log.warn(
+                    "refused a request to {} that is not signed with this worker's secret ({}), or is stale: from a node"
+                            + " pushing to an earlier registration at this address (the service restarted), or from"
+                            + " something that is no scheduler; said once a minute",
+                    request.path(),
+                    runtime.secret() == null ? "not registered yet" : "registered as " + runtime.workerId());
+        }
+        return at;
     }
+
+    private static final AtomicLong lastRefusalLogged = new AtomicLong(Long.MIN_VALUE / 2);
 
     /** Clocks of two hosts differ a little: a push is taken for given up only this much after its deadline. */
     static final long CLOCK_SKEW_MS = 500;

@@ -264,6 +264,11 @@ public class WorkerRuntime implements SmartLifecycle, WorkerRuns.Reporter {
     public void stop() {
         running = false;
         long graceEnds = System.currentTimeMillis() + properties.shutdownGraceMs();
+        if (runs.inFlight() > 0)
+            log.info(
+                    "stopping: taking no new jobs, waiting up to {} ms for {} running",
+                    properties.shutdownGraceMs(),
+                    runs.inFlight());
         runs.stop(properties.shutdownGraceMs());
         // outcomes still waiting for a node get what is left of the grace: told before the deregistration, they
         // count; after it, the scheduler has timed their attempts out

@@ -134,7 +134,7 @@ public final class AddressPolicy {
         }
         if (literal.isEmpty() && host.contains(":")) throw new Refused("host " + host + " is not a valid address");
         if (literal.isPresent() ? !inRanges(literal.get()) : !namedHost(host)) {
-            throw new Refused("host " + host + " is not allowed by " + setting);
+            throw new Refused("host " + host + " is not allowed by " + setting + namedHint(literal.isEmpty()));
         }
         return host;
     }
@@ -162,9 +162,17 @@ public final class AddressPolicy {
             throw new Refused("host " + name + " is an IPv4 address in an ambiguous spelling; write it as a.b.c.d");
         }
         if (literal.isPresent() ? !inRanges(literal.get()) : !namedHost(name)) {
-            throw new Refused("host " + name + " is not allowed by " + setting);
+            throw new Refused("host " + name + " is not allowed by " + setting + namedHint(literal.isEmpty()));
         }
         return checkedAddresses(name);
+    }
+
+    /** A host name is allowed by a name in the list, never by an address range its addresses fall in: said so. */
+    private static String namedHint(boolean named) {
+        return named
+                ? " (a host name is allowed only by its name in that list, not by an address range: list the name,"
+                        + " or use the address)"
+                : "";
     }
 
     private InetAddress[] checkedAddresses(String host) throws UnknownHostException {

@@ -86,10 +86,23 @@ public class WorkerController {
         return ResponseEntity.ok(new HeartbeatAnswer(workerId, dispatches.toStop(workerId, HeartbeatAnswer.MAX_STOPS)));
     }
 
+    /** 404 for a worker not registered; one taken out in the last day is said so, to whom may act on it. */
     @DeleteMapping("/{workerId}")
-    ResponseEntity<Void> deregister(
+    ResponseEntity<?> deregister(
             @PathVariable String workerId, @RequestAttribute(name = Caller.ATTRIBUTE, required = false) Caller caller) {
-        WorkerRegistry.Owner owner = itself(workerId, caller);
+        WorkerRegistry.Owner owner = registry.ownerOf(workerId).orElse(null);
+        if (owner == null) {
+            WorkerRegistry.Removal removal = registry.removalOf(workerId).orElse(null);
+            if (removal == null) throw new NotFoundException("worker", workerId);
+            itself(workerId, removal.owner(), caller);
+            ProblemDetail problem = ProblemDetail.forStatusAndDetail(
+                    HttpStatus.NOT_FOUND,
+                    "worker " + workerId + " is not registered: it was taken out at " + removal.removedAt() + " ("
+                            + removal.reason() + ")");
+            problem.setTitle("Not found");
+            return ResponseEntity.status(HttpStatus.NOT_FOUND).body(problem);
+        }
+        itself(workerId, owner, caller);
         removeWorkers.deregister(workerId, caller, caller.actor().equals(owner.registeredBy()));
         return ResponseEntity.noContent().build();
     }
