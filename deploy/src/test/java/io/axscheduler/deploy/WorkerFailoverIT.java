@@ -188,6 +188,37 @@ class WorkerFailoverIT {
     }
 
     @Test
+    void a_workers_key_that_expires_takes_the_worker_out_and_names_the_expiry() throws Exception {
+        java.time.Instant expires = java.time.Instant.now().plusSeconds(4);
+        Api.Response made = node.api.post(
+                "/api/v1/admin/api-keys",
+                "{\"name\":\"expiring-worker\",\"grants\":[{\"namespace\":\"default\",\"role\":\"WORKER\"}],"
+                        + "\"expiresAt\":\"" + expires + "\"}");
+        assertThat(made.status()).as(made.body().toString()).isEqualTo(201);
+        try (WorkerNode expiring = WorkerNode.start(
+                "expiring",
+                node.api.port,
+                "expiring-app",
+                runs,
+                Map.of("ax.worker.api-key", made.text("key"), "ax.worker.shutdown-grace-ms", "0"))) {
+            String workerId = expiring.workerId();
+            String jobId = node.api.submit("{\"jobType\":\"sleep\",\"executorApp\":\"expiring-app\","
+                    + "\"params\":{\"ms\":60000},\"maxRetries\":0,\"timeoutMs\":120000}");
+            node.api.awaitStatus(jobId, "RUNNING");
+            node.api.awaitStatus(jobId, "TIMED_OUT");
+            assertThat(node.api.timedOutReasons(jobId))
+                    .singleElement()
+                    .asString()
+                    .startsWith("its worker " + workerId + " was removed while running it: its API key"
+                            + " key:expiring-worker expired at ");
+            Await.until(
+                    Duration.ofSeconds(5),
+                    () -> runs.stream().anyMatch(r -> r.jobId().equals(jobId) && !r.succeeded()),
+                    () -> "its run goes on: " + runs);
+        }
+    }
+
+    @Test
     void the_event_store_reads_an_event_with_a_field_it_does_not_know() {
         // what lets a release add an optional field to an event while older nodes still run: they read it, ignored
         Serializer events = node.context.getBean("eventSerializer", Serializer.class);

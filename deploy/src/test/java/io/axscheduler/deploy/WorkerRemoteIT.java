@@ -418,6 +418,12 @@ class WorkerRemoteIT {
             assertThat(stop.path("reason").asText())
                     .isEqualTo("worker " + fake.workerId + " was taken out by key:bootstrap-admin");
             awaitStatus(jobId, "TIMED_OUT");
+            // taken out is not unknown: a second removal says what happened
+            Api.Response again = ScheduleHttp.delete(node.api, "/api/v1/workers/" + fake.workerId);
+            assertThat(again.status()).isEqualTo(404);
+            assertThat(again.text("detail"))
+                    .contains("is not registered: it was taken out at ")
+                    .contains("removed by key:bootstrap-admin");
         }
     }
 

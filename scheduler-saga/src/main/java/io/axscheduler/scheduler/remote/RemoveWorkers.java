@@ -87,9 +87,16 @@ public class RemoveWorkers implements SchedulingConfigurer {
      * missed. Returns the workers removed.
      */
     public List<String> keyRevoked(String keyActor, Caller by) {
+        return keyEnded(keyActor, by, "its API key " + keyActor + " was revoked by " + by.actor());
+    }
+
+    /**
+     * Removes the workers {@code keyActor} registered, the key no longer valid ({@code why}: revoked, expired), in
+     * {@code by}'s name; returns the workers removed (none that another node removed meanwhile).
+     */
+    public List<String> keyEnded(String keyActor, Caller by, String why) {
         List<String> removed = new ArrayList<>();
         for (String workerId : registry.registeredBy(keyActor)) {
-            String why = "its API key " + keyActor + " was revoked by " + by.actor();
             List<WorkerDispatches.Pushed> running = dispatches.pushedTo(workerId);
             try {
                 registry.remove(workerId, by.actor(), why);
@@ -100,7 +107,7 @@ public class RemoveWorkers implements SchedulingConfigurer {
             stops.stop(running, "worker " + workerId + " was taken out: " + why);
             timeOutAttemptsOf(workerId, "its worker " + workerId + " was removed while running it: " + why, by);
         }
-        if (!removed.isEmpty()) log.warn("removed workers {}: {} was revoked by {}", removed, keyActor, by.actor());
+        if (!removed.isEmpty()) log.warn("removed workers {}: {}", removed, why);
         return removed;
     }
 
