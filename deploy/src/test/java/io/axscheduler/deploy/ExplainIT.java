@@ -154,7 +154,8 @@ class ExplainIT {
             absent = node.api.submit("{\"jobType\":\"ghost-type\",\"executorApp\":\"ghost\"}");
             String half = register("half", List.of("half-a", "half-b"), "http://127.0.0.1:9");
             unhandled = node.api.submit("{\"jobType\":\"half-b\",\"executorApp\":\"half\"}");
-            register("half", List.of("half-a"), "http://127.0.0.1:9");
+            // a second worker of the app (at its own address: one registered at the first's replaces it)
+            register("half", List.of("half-a"), "http://127.0.0.1:10");
             assertThat(ScheduleHttp.delete(node.api, "/api/v1/workers/" + gone).status())
                     .isEqualTo(204);
             assertThat(ScheduleHttp.delete(node.api, "/api/v1/workers/" + half).status())

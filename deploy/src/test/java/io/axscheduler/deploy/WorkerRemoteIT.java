@@ -428,6 +428,31 @@ class WorkerRemoteIT {
     }
 
     @Test
+    void a_worker_registering_again_at_its_address_replaces_the_earlier_registration_at_once() throws Exception {
+        try (FakeWorker fake = new FakeWorker("fake-restart", "fake-restart-type", node.api)) {
+            String jobId = node.api.submit(
+                    "{\"jobType\":\"fake-restart-type\",\"executorApp\":\"fake-restart\"," + "\"maxRetries\":0}");
+            awaitStatus(jobId, "RUNNING");
+            // the service restarted before its registration went silent: the same app at the same address
+            Api.Response again = node.api.post(
+                    "/api/v1/workers/register",
+                    "{\"app\":\"fake-restart\",\"address\":\"http://127.0.0.1:"
+                            + fake.server.getAddress().getPort()
+                            + "/\",\"jobTypes\":[\"fake-restart-type\"],\"capacity\":2}");
+            assertThat(again.status()).isEqualTo(201);
+            String now = again.text("workerId");
+            assertThat(worker(fake.workerId).isNull())
+                    .as("the earlier registration is gone")
+                    .isTrue();
+            awaitStatus(jobId, "TIMED_OUT");
+            assertThat(node.api.timedOutReasons(jobId))
+                    .containsExactly("its worker " + fake.workerId + " was replaced by " + now
+                            + ", registered at its address (its service restarted)");
+            assertThat(deregister(now)).isEqualTo(204);
+        }
+    }
+
+    @Test
     void a_broadcast_shard_that_fails_stops_the_other_shards_at_once() throws Exception {
         try (FakeWorker first = new FakeWorker("fake-bc", "fake-bc-type", node.api);
                 FakeWorker second = new FakeWorker("fake-bc", "fake-bc-type", node.api)) {

@@ -82,6 +82,27 @@ public class RemoveWorkers implements SchedulingConfigurer {
     }
 
     /**
+     * A worker registered where earlier registrations of its app are (its service restarted before they went silent):
+     * those are gone with the process that held them, so they are removed now and their runs given up at once, rather
+     * than after their silence; pushes to them would only be refused by the new process.
+     */
+    public void replacedBy(String workerId, String app, String address, String namespace, Caller by) {
+        for (String earlier : registry.othersAt(app, address, namespace, workerId)) {
+            try {
+                registry.deregister(earlier);
+            } catch (NotFoundException goneMeanwhile) {
+                continue;
+            }
+            log.warn("worker {} replaced by {}, registered at its address {}", earlier, workerId, address);
+            timeOutAttemptsOf(
+                    earlier,
+                    "its worker " + earlier + " was replaced by " + workerId + ", registered at its address (its"
+                            + " service restarted)",
+                    by);
+        }
+    }
+
+    /**
      * Removes the workers {@code keyActor} registered, as its key was revoked by {@code by}: their running attempts
      * time out in {@code by}'s name, and their heartbeats — refused with the key anyway — would otherwise only be
      * missed. Returns the workers removed.

@@ -55,8 +55,14 @@ public class WorkerController {
         if (Namespaces.isValid(request.namespace())) {
             Access.act(caller, request.namespace(), Role.WORKER);
         }
-        return ResponseEntity.status(HttpStatus.CREATED)
-                .body(registry.register(request, caller == null ? null : caller.actor()));
+        WorkerRegistered registered = registry.register(request, caller == null ? null : caller.actor());
+        removeWorkers.replacedBy(
+                registered.workerId(),
+                request.app(),
+                request.address(),
+                request.namespace(),
+                caller == null ? Caller.SCHEDULER : caller);
+        return ResponseEntity.status(HttpStatus.CREATED).body(registered);
     }
 
     /** Heard, and answered with the runs the worker should stop (see {@link WorkerDispatches#toStop}). */

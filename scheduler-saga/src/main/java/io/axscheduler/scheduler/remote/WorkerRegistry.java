@@ -180,6 +180,18 @@ public class WorkerRegistry {
                 .findFirst();
     }
 
+    /**
+     * The other workers of {@code app} in {@code namespace} registered at {@code address}: earlier registrations of
+     * the service now registering there (pushes are signed per registration, so one address serves one).
+     */
+    public List<String> othersAt(String app, String address, String namespace, String exceptWorkerId) {
+        return jdbc.queryForList(
+                "SELECT worker_id FROM workers WHERE app = :app AND address = :address AND namespace = :namespace"
+                        + " AND worker_id <> :except",
+                Map.of("app", app, "address", stripSlash(address), "namespace", namespace, "except", exceptWorkerId),
+                String.class);
+    }
+
     /** The workers {@code actor} registered (whose heartbeats and callbacks only it may send). */
     public List<String> registeredBy(String actor) {
         return jdbc.queryForList(
