@@ -57,7 +57,7 @@ public class SchedulerClient {
         final int status;
 
         RegistrationRefused(int status, String body) {
-            super("registration refused (" + status + "): " + body);
+            super(status == 0 ? "no answer: " + body : "registration refused (" + status + "): " + body);
             this.status = status;
         }
 

@@ -28,7 +28,9 @@ public class WorkerDemoApplication {
                 "ax.worker.app", "${AX_WORKER_APP:demo}",
                 "ax.worker.address", "${AX_WORKER_ADDRESS:}",
                 "server.port", "${SERVER_PORT:9001}",
-                "spring.application.name", "ax-worker-demo");
+                "spring.application.name", "ax-worker-demo",
+                // /actuator/health shows the worker's state (axWorker): registered, refused, taken out
+                "management.endpoint.health.show-details", "always");
     }
 
     @Bean
