@@ -65,10 +65,10 @@ public class WorkerController {
         return ResponseEntity.status(HttpStatus.CREATED).body(registered);
     }
 
-    /** Heard, and answered with the runs the worker should stop (see {@link WorkerDispatches#toStop}). */
     /**
-     * A worker an admin removed (or whose key was revoked) in the last day is answered 410 naming who and why, so
-     * that it stops rather than registers again; one removed for its silence, or unknown, is 404: register again.
+     * Heard, and answered with the runs the worker should stop (see {@link WorkerDispatches#toStop}). A worker taken
+     * out in the last day (by an admin, or with its key) is answered 410 naming who and why, so that it stops rather
+     * than registers again; one removed for its silence, or unknown, is 404: register again.
      */
     @PostMapping("/{workerId}/heartbeat")
     ResponseEntity<?> heartbeat(
@@ -77,15 +77,11 @@ public class WorkerController {
             @RequestAttribute(name = Caller.ATTRIBUTE, required = false) Caller caller) {
         WorkerRegistry.Owner owner = registry.ownerOf(workerId).orElse(null);
         if (owner == null) {
-            WorkerRegistry.Removal removal = registry.removalOf(workerId).orElse(null);
-            if (removal == null) throw new NotFoundException("worker", workerId);
-            itself(workerId, removal.owner(), caller);
-            ProblemDetail problem = ProblemDetail.forStatusAndDetail(
+            WorkerRegistry.Removal removal = takenOut(workerId, caller);
+            return problem(
                     HttpStatus.GONE,
                     "worker " + workerId + " was taken out at " + removal.removedAt() + ": " + removal.reason()
                             + ". A worker taken out does not register again until its service restarts");
-            problem.setTitle("Gone");
-            return ResponseEntity.status(HttpStatus.GONE).body(problem);
         }
         itself(workerId, owner, caller);
         registry.heartbeat(workerId, heartbeat == null ? null : heartbeat.inFlight());
@@ -98,15 +94,11 @@ public class WorkerController {
             @PathVariable String workerId, @RequestAttribute(name = Caller.ATTRIBUTE, required = false) Caller caller) {
         WorkerRegistry.Owner owner = registry.ownerOf(workerId).orElse(null);
         if (owner == null) {
-            WorkerRegistry.Removal removal = registry.removalOf(workerId).orElse(null);
-            if (removal == null) throw new NotFoundException("worker", workerId);
-            itself(workerId, removal.owner(), caller);
-            ProblemDetail problem = ProblemDetail.forStatusAndDetail(
+            WorkerRegistry.Removal removal = takenOut(workerId, caller);
+            return problem(
                     HttpStatus.NOT_FOUND,
                     "worker " + workerId + " is not registered: it was taken out at " + removal.removedAt() + " ("
                             + removal.reason() + ")");
-            problem.setTitle("Not found");
-            return ResponseEntity.status(HttpStatus.NOT_FOUND).body(problem);
         }
         itself(workerId, owner, caller);
         removeWorkers.deregister(workerId, caller, caller.actor().equals(owner.registeredBy()));
@@ -129,11 +121,21 @@ public class WorkerController {
      * A worker heartbeats and leaves as the principal that registered it: another WORKER key of the namespace is
      * refused (403), a caller without the namespace does not see the worker (404). An admin may do either.
      */
-    private WorkerRegistry.Owner itself(String workerId, Caller caller) {
-        return itself(
-                workerId,
-                registry.ownerOf(workerId).orElseThrow(() -> new NotFoundException("worker", workerId)),
-                caller);
+    /**
+     * The removal of a worker no longer registered, to a caller that may act for it; 404 when it was not taken out
+     * (unknown, or removed as silent or deregistered) or the caller may not see it.
+     */
+    private WorkerRegistry.Removal takenOut(String workerId, Caller caller) {
+        WorkerRegistry.Removal removal =
+                registry.removalOf(workerId).orElseThrow(() -> new NotFoundException("worker", workerId));
+        itself(workerId, removal.owner(), caller);
+        return removal;
+    }
+
+    private static ResponseEntity<ProblemDetail> problem(HttpStatus status, String detail) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail);
+        problem.setTitle(status.getReasonPhrase());
+        return ResponseEntity.status(status).body(problem);
     }
 
     private static WorkerRegistry.Owner itself(String workerId, WorkerRegistry.Owner owner, Caller caller) {
