@@ -723,6 +723,8 @@ class ConsoleIT {
 
     @Test
     void the_pages_speak_chinese_and_go_dark_on_request() {
+        // the audit filter below needs a succeeded job, whichever tests ran before
+        node.api.awaitStatus(node.api.submit("{\"jobType\":\"noop\"}"), "SUCCEEDED");
         browser.open("/console?lang=zh-CN");
         assertThat(browser.driver.findElement(By.cssSelector("nav")).getText()).contains("任务", "调度", "审计");
         browser.find("theme-toggle").click();
