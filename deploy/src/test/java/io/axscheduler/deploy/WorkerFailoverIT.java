@@ -178,12 +178,16 @@ class WorkerFailoverIT {
             assertThat(node.api.timedOutReasons(jobId))
                     .containsExactly("its worker " + workerId + " was removed while running it: its API key"
                             + " key:revoked-worker was revoked by key:bootstrap-admin");
-            // refused at its next heartbeat (401), the worker stops the run the scheduler gave up
+            // told at once to stop the run the scheduler gave up
             Await.until(
                     Duration.ofSeconds(5),
                     () -> runs.stream().anyMatch(r -> r.jobId().equals(jobId) && !r.succeeded()),
                     () -> "its run goes on: " + runs);
-            assertThat(revoked.workerId()).isNull();
+            // and, refused at its next heartbeat (401), it drops its registration
+            Await.until(
+                    Duration.ofSeconds(5),
+                    () -> revoked.workerId() == null,
+                    () -> "still registered as " + revoked.workerId());
         }
     }
 
