@@ -477,6 +477,24 @@ class WorkerRemoteIT {
         }
     }
 
+    @Test
+    void a_broadcast_whose_worker_is_taken_out_stops_the_other_shards_before_its_retry() throws Exception {
+        Api workerKey = node.api.as(node.api.newKey("fake-bcr-worker", "default", "WORKER"));
+        try (FakeWorker first = new FakeWorker("fake-bcr", "fake-bcr-type", workerKey);
+                FakeWorker second = new FakeWorker("fake-bcr", "fake-bcr-type", workerKey)) {
+            String jobId = node.api.submit("{\"jobType\":\"fake-bcr-type\",\"executorApp\":\"fake-bcr\","
+                    + "\"routeStrategy\":\"SHARDING_BROADCAST\",\"maxRetries\":0}");
+            awaitStatus(jobId, "RUNNING");
+            assertThat(deregister(first.workerId)).isEqualTo(204);
+            awaitStatus(jobId, "TIMED_OUT");
+            JsonNode stop = second.awaitStop(0);
+            assertThat(stop.path("jobId").asText()).isEqualTo(jobId);
+            assertThat(stop.path("reason").asText())
+                    .isEqualTo("attempt 1 timed out: worker " + first.workerId + " was removed by key:bootstrap-admin"
+                            + " while running it");
+        }
+    }
+
     /**
      * A worker over real HTTP that takes every push and records the stops it is sent, each checked to be signed with
      * its secret; it sends no heartbeat unless the test does. Registered with {@code api}'s key, deregistered (taken

@@ -145,7 +145,18 @@ public class WorkerRuns {
         // started before the timer is set: a run the timer stopped reports at least its timeout, which the scheduler
         // records as a timeout rather than a failure
         long started = System.nanoTime();
-        var timeout = timeouts.schedule(run::cancel, Math.max(1, job.timeoutMs()), TimeUnit.MILLISECONDS);
+        var timeout = timeouts.schedule(
+                () -> {
+                    log.info(
+                            "job {} ({}) attempt {} told to stop: its timeout of {} ms ran out",
+                            job.jobId(),
+                            job.jobType(),
+                            job.attempt(),
+                            job.timeoutMs());
+                    run.cancel();
+                },
+                Math.max(1, job.timeoutMs()),
+                TimeUnit.MILLISECONDS);
         String result = null;
         String error = null;
         try {

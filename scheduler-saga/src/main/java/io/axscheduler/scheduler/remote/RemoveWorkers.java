@@ -169,6 +169,11 @@ public class RemoveWorkers implements SchedulingConfigurer {
         for (WorkerDispatches.Attempt attempt : dispatches.lostWith(List.of(workerId))) {
             commands.sendIgnoringRefusal(
                     new TimeOutJob(attempt.jobId(), attempt.attempt(), TimeoutPhase.RUN, reason), workerId, by);
+            // a broadcast's other shards ran for the attempt that just timed out: they stop before its retry runs
+            // them all again (nothing to tell for a job of one shard, whose row is no longer PUSHED)
+            stops.stopRunsOf(
+                    attempt.jobId(),
+                    "attempt " + attempt.attempt() + " timed out: " + reason.replaceFirst("^its ", ""));
         }
     }
 }

@@ -73,19 +73,20 @@ public class WorkerDispatches {
     }
 
     /**
-     * Runs {@code workerId} holds that the job no longer counts as running, with why: its row is still PUSHED (no
-     * outcome came) while the job was canceled or is gone, the attempt ended (timed out; failed, when another shard of
-     * its broadcast did; retry waiting) or a later attempt started. A row of an attempt being claimed or started is
-     * never one of them. At most {@code limit}.
+     * A PUSHED row {@code d} (no outcome came) whose run the job {@code q} no longer counts: the job was canceled or
+     * is gone, a later attempt started, or the row's attempt started ({@code job_queue.attempt} is the last started)
+     * and the job is no longer running it (it ended, waits for its retry, or is being claimed again). A row of an
+     * attempt being claimed or started is never one: its attempt is above the last started.
      */
+    private static final String NO_LONGER_COUNTED = " (q.job_id IS NULL OR q.status = 'CANCELED' OR q.attempt >"
+            + " d.attempt OR (q.attempt = d.attempt AND q.status <> 'RUNNING'))";
+
+    /** Runs {@code workerId} holds that the job no longer counts as running, with why; at most {@code limit}. */
     public List<StopRun> toStop(String workerId, int limit) {
         return jdbc.query(
                 "SELECT d.job_id, d.attempt, d.shard_index, q.status, q.attempt FROM worker_dispatches d"
                         + " LEFT JOIN job_queue q ON q.job_id = d.job_id"
-                        + " WHERE d.worker_id = :worker AND d.status = 'PUSHED'"
-                        + " AND (q.job_id IS NULL OR q.status = 'CANCELED' OR q.attempt > d.attempt"
-                        + " OR (q.attempt = d.attempt"
-                        + " AND q.status IN ('SUCCEEDED', 'FAILED', 'TIMED_OUT', 'RETRY_WAITING')))"
+                        + " WHERE d.worker_id = :worker AND d.status = 'PUSHED' AND" + NO_LONGER_COUNTED
                         + " LIMIT " + limit,
                 Map.of("worker", workerId),
                 (rs, i) -> {
@@ -101,12 +102,18 @@ public class WorkerDispatches {
         if ("CANCELED".equals(status)) return "the job was canceled";
         if (jobAttempt > runAttempt) return "attempt " + jobAttempt + " of the job runs now";
         if ("RETRY_WAITING".equals(status)) return "attempt " + runAttempt + " ended; the job waits for its retry";
+        if ("CLAIMED".equals(status) || "WAITING".equals(status))
+            return "attempt " + runAttempt + " ended; the job is to run again";
         return "attempt " + runAttempt + " ended " + status;
     }
 
-    /** The runs of {@code jobId} pushed to registered workers and not reported: what a cancel stops at once. */
+    /**
+     * The runs of {@code jobId} pushed to registered workers, not reported, and no longer counted by the job: what a
+     * cancel or an attempt's end stops at once. Judged when the stop is sent, so a later attempt's runs, pushed
+     * meanwhile, are never among them.
+     */
     public List<Pushed> pushedOf(String jobId) {
-        return pushed("d.job_id = :id", jobId);
+        return pushed("d.job_id = :id AND" + NO_LONGER_COUNTED, jobId);
     }
 
     /**
@@ -120,7 +127,7 @@ public class WorkerDispatches {
     private List<Pushed> pushed(String where, String id) {
         return jdbc.query(
                 "SELECT d.worker_id, w.address, w.secret, d.job_id, d.attempt, d.shard_index FROM worker_dispatches d"
-                        + " JOIN workers w ON w.worker_id = d.worker_id"
+                        + " JOIN workers w ON w.worker_id = d.worker_id LEFT JOIN job_queue q ON q.job_id = d.job_id"
                         + " WHERE " + where + " AND d.status = 'PUSHED'",
                 Map.of("id", id),
                 (rs, i) -> new Pushed(
