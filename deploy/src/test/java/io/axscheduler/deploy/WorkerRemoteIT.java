@@ -621,6 +621,9 @@ class WorkerRemoteIT {
         // why it waits: its only worker is cooling down (not "due", nothing holding it)
         JsonNode why = node.api.get("/api/v1/jobs/" + jobId + "/explain").body();
         assertThat(why.path("reasons").findValuesAsText("code")).containsExactly("WORKERS_COOLING_DOWN", "HANDED_BACK");
+        assertThat(why.at("/reasons/0/message").asText())
+                .as("bound to an app: its workers, not every worker of the type")
+                .startsWith("every live worker of app unreachable that registered job type unreachable-type failed");
         assertThat(why.at("/reasons/1/details/reason").asText()).isEqualTo("NO_WORKER_TOOK_IT");
         assertThat(why.at("/reasons/1/details/times").asInt()).isGreaterThanOrEqualTo(5);
         assertThat(why.path("reasons")

@@ -417,12 +417,16 @@ public class ExplainJob {
             else full.put(w.getKey(), Map.of("capacity", worker.capacity(), "inFlight", worker.inFlight()));
         }
         if (full.isEmpty() && cooling.isEmpty()) return;
+        // a job bound to an app waits for that app's workers only: said, lest its other workers seem to be meant
+        String whose = c.executorApp() == null
+                ? "every live worker that registered job type " + c.jobType()
+                : "every live worker of app " + c.executorApp() + " that registered job type " + c.jobType();
         if (full.isEmpty()) {
             Instant first = java.util.Collections.min(cooling.values());
             reasons.add(reason(
                     "WORKERS_COOLING_DOWN",
-                    "every live worker that registered job type " + c.jobType() + " failed its pushes too often in a"
-                            + " row and gets no new work until its cool-down ends (the first at " + first + ")",
+                    whose + " failed its pushes too often in a row and gets no new work until its cool-down ends (the"
+                            + " first at " + first + ")",
                     dueAndWaiting(job),
                     "jobType",
                     c.jobType(),
@@ -432,7 +436,7 @@ public class ExplainJob {
         }
         reasons.add(reason(
                 "WORKERS_FULL",
-                "every live worker that registered job type " + c.jobType() + " runs as many jobs as its capacity"
+                whose + " runs as many jobs as its capacity"
                         + (cooling.isEmpty() ? "" : " or is cooling down")
                         + "; the job is pushed when one has room",
                 dueAndWaiting(job),
