@@ -418,6 +418,10 @@ class WorkerRemoteIT {
             assertThat(stop.path("reason").asText())
                     .isEqualTo("worker " + fake.workerId + " was taken out by key:bootstrap-admin");
             awaitStatus(jobId, "TIMED_OUT");
+            // its late outcome is refused, saying how it was taken out
+            HttpResponse<String> late = fake.report(jobId, 0, true);
+            assertThat(late.statusCode()).isEqualTo(404);
+            assertThat(late.body()).contains("it was taken out at ").contains("removed by key:bootstrap-admin");
             // taken out is not unknown: a second removal says what happened
             Api.Response again = ScheduleHttp.delete(node.api, "/api/v1/workers/" + fake.workerId);
             assertThat(again.status()).isEqualTo(404);

@@ -137,6 +137,15 @@ public class ReceiveCallback {
         return told ? Result.APPLIED : Result.IGNORED;
     }
 
+    /** The {@code workerId} a callback's body names, or null when it is not one. */
+    public String workerIdOf(String body) {
+        try {
+            return json.readValue(body, JobCallback.class).workerId();
+        } catch (JsonProcessingException unreadable) {
+            return null;
+        }
+    }
+
     /** Counts and logs (a few a minute) a refused callback, answered with {@code result}. */
     private Result refuse(JobCallback callback, Result result, String reason, String why) {
         metrics.callbackRejected(reason);

@@ -132,6 +132,17 @@ public class WorkerController {
         return removal;
     }
 
+    /** How a worker no longer registered was taken out, for a caller that may act for it; else null. */
+    private String takenOutOrNull(String workerId, Caller caller) {
+        if (workerId == null) return null;
+        try {
+            WorkerRegistry.Removal removal = takenOut(workerId, caller);
+            return "it was taken out at " + removal.removedAt() + " (" + removal.reason() + ")";
+        } catch (NotFoundException | ForbiddenException notToBeSaid) {
+            return null;
+        }
+    }
+
     private static ResponseEntity<ProblemDetail> problem(HttpStatus status, String detail) {
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail);
         problem.setTitle(status.getReasonPhrase());
@@ -166,11 +177,12 @@ public class WorkerController {
             return ResponseEntity.status(HttpStatus.UNAUTHORIZED).body(problem);
         }
         if (result == ReceiveCallback.Result.UNKNOWN_WORKER) {
+            String why = takenOutOrNull(callbacks.workerIdOf(body), caller);
             ProblemDetail problem = ProblemDetail.forStatusAndDetail(
                     HttpStatus.NOT_FOUND,
-                    "the callback's workerId is not registered: removed after missing its heartbeats, or"
-                            + " deregistered; the attempts it ran were timed out and retried by their policy then."
-                            + " Nothing changed");
+                    "the callback's workerId is not registered: "
+                            + (why != null ? why : "removed after missing its heartbeats, or deregistered")
+                            + "; the attempts it ran were timed out and retried by their policy then. Nothing changed");
             problem.setTitle("Not found");
             return ResponseEntity.status(HttpStatus.NOT_FOUND).body(problem);
         }
