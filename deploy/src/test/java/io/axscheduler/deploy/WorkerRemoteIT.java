@@ -387,6 +387,7 @@ class WorkerRemoteIT {
             assertThat(stop.path("attempt").asInt()).isEqualTo(1);
             assertThat(stop.path("shardIndex").asInt()).isZero();
             assertThat(stop.path("reason").asText()).isEqualTo("the job was canceled: wrong order");
+            assertThat(stop.path("workerTakenOut").asBoolean()).isFalse();
 
             // until the worker reports the run, each heartbeat names it (a worker the push missed stops it then)
             JsonNode named = heartbeat(fake.workerId).body().path("stop");
@@ -417,6 +418,9 @@ class WorkerRemoteIT {
             assertThat(stop.path("jobId").asText()).isEqualTo(jobId);
             assertThat(stop.path("reason").asText())
                     .isEqualTo("worker " + fake.workerId + " was taken out by key:bootstrap-admin");
+            assertThat(stop.path("workerTakenOut").asBoolean())
+                    .as("it is told it is out")
+                    .isTrue();
             awaitStatus(jobId, "TIMED_OUT");
             // its late outcome is refused, saying how it was taken out
             HttpResponse<String> late = fake.report(jobId, 0, true);

@@ -9,7 +9,15 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
  * pushed to {@link #PATH} by the node that canceled the job, at once. Fields a later scheduler adds are ignored.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
-public record StopRun(String jobId, int attempt, int shardIndex, String reason) {
+public record StopRun(String jobId, int attempt, int shardIndex, String reason, boolean workerTakenOut) {
+
+    /**
+     * A stop of a run the job no longer counts; {@code workerTakenOut} is set when the worker itself was taken out
+     * (an admin's removal, its key revoked or expired): it takes no more jobs, as a 410 on its heartbeat says.
+     */
+    public StopRun(String jobId, int attempt, int shardIndex, String reason) {
+        this(jobId, attempt, shardIndex, reason, false);
+    }
 
     /** Where a worker takes the scheduler's stops, under the address it registered. */
     public static final String PATH = PushedJob.PATH + "/stop";

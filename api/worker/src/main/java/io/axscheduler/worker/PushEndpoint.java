@@ -63,7 +63,9 @@ final class PushEndpoint {
                     String body = request.body(String.class);
                     if (signedAt(runtime, request, body) == null)
                         return ServerResponse.status(HttpStatus.UNAUTHORIZED).build();
-                    boolean stopped = runs.stopRun(json.readValue(body, StopRun.class));
+                    StopRun stop = json.readValue(body, StopRun.class);
+                    boolean stopped = runs.stopRun(stop);
+                    if (stop.workerTakenOut()) runtime.takenOut(stop.reason());
                     return ServerResponse.ok().body(Map.of("stopped", stopped));
                 })
                 .build();

@@ -92,8 +92,29 @@ public class WorkerRuntime implements SmartLifecycle, WorkerRuns.Reporter {
         ticks.execute(this::tick);
     }
 
+    /**
+     * The scheduler took this worker out (an admin removed it, or its key was revoked or expired): registering again
+     * would undo that, so it takes no more jobs until the service restarts, and stops what still runs. Said by a 410
+     * on a heartbeat, or at once by a stop the scheduler pushes with the worker's secret.
+     */
+    synchronized void takenOut(String why) {
+        if (removed) return;
+        WorkerRegistered current = registration;
+        String workerId = current == null ? "(not registered)" : current.workerId();
+        log.error(
+                "the scheduler took worker {} out: {}. This worker takes no more jobs until the service restarts",
+                workerId,
+                why);
+        problem = "taken out by the scheduler: " + why;
+        registration = null;
+        removed = true;
+        runs.refuseNewRuns();
+        stopGivenUpRuns("the scheduler took worker " + workerId + " out");
+    }
+
     /** Registers when not registered, heartbeats otherwise; reschedules itself at the scheduler's interval. */
     private void tick() {
+        if (removed) return;
         long next = 2000;
         try {
             WorkerRegistered current = registration;
@@ -111,20 +132,11 @@ public class WorkerRuntime implements SmartLifecycle, WorkerRuns.Reporter {
                 SchedulerClient.Answer answer = scheduler.heartbeat(current.workerId(), runs.inFlight());
                 next = current.heartbeatIntervalMs();
                 if (answer.ok()) {
-                    problem = null;
+                    // unless a stop pushed meanwhile said this worker is out
+                    if (!removed) problem = null;
                     scheduler.stopsIn(answer).forEach(runs::stopRun);
                 } else if (answer.status() == 410) {
-                    problem = "taken out by the scheduler: " + scheduler.detailOf(answer);
-                    // an admin took this worker out (or revoked its key): registering again would undo that
-                    log.error(
-                            "the scheduler took worker {} out: {}. This worker takes no more jobs until the service"
-                                    + " restarts",
-                            current.workerId(),
-                            scheduler.detailOf(answer));
-                    registration = null;
-                    removed = true;
-                    runs.refuseNewRuns();
-                    stopGivenUpRuns("the scheduler took worker " + current.workerId() + " out");
+                    takenOut(scheduler.detailOf(answer));
                     return;
                 } else if (answer.status() == 401) {
                     // the key was revoked or has expired: the scheduler took its workers out and gave their runs up

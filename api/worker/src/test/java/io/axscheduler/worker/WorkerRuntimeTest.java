@@ -208,6 +208,19 @@ class WorkerRuntimeTest {
     }
 
     @Test
+    void a_stop_saying_the_worker_is_out_takes_it_out_at_once() throws Exception {
+        startWithAWaitingRun();
+        runtime.takenOut("worker w1 was taken out by key:ops");
+        assertThat(stopped.await(5, TimeUnit.SECONDS)).isTrue();
+        assertThat(runtime.removed()).isTrue();
+        int heard = heartbeats.get();
+        Thread.sleep(500);
+        assertThat(heartbeats.get()).as("no heartbeat once out").isEqualTo(heard);
+        assertThat(new WorkerHealth(runtime, runs, properties).health().getDetails())
+                .containsEntry("problem", "taken out by the scheduler: worker w1 was taken out by key:ops");
+    }
+
+    @Test
     void a_worker_the_scheduler_removed_as_silent_stops_its_runs_before_it_registers_again() throws Exception {
         startWithAWaitingRun();
         // paused past the silence: its run was timed out and runs elsewhere, its outcome would be refused

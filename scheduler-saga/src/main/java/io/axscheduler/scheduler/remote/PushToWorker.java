@@ -138,11 +138,12 @@ public class PushToWorker {
      * did not take it (unreachable, or a library from before stops, which answers 404): its next heartbeat's answer
      * names the run as well.
      */
-    public boolean stop(WorkerDispatches.Pushed run, String reason) {
+    public boolean stop(WorkerDispatches.Pushed run, String reason, boolean workerTakenOut) {
         if (addresses.refusal(run.address()).isPresent()) return false;
         String secret = run.secret();
         try {
-            String body = json.writeValueAsString(new StopRun(run.jobId(), run.attempt(), run.shardIndex(), reason));
+            String body = json.writeValueAsString(
+                    new StopRun(run.jobId(), run.attempt(), run.shardIndex(), reason, workerTakenOut));
             long withinMs = properties.connectTimeoutMs() + properties.readTimeoutMs();
             int status = signedPost(run.address() + StopRun.PATH, secret, body, Map.of(), withinMs)
                     .status();

@@ -75,7 +75,7 @@ public class RemoveWorkers implements SchedulingConfigurer {
             // remembered, so the worker is told it was taken out rather than asked to register again
             registry.remove(workerId, by.actor(), "removed by " + by.actor());
             log.warn("worker {} taken out by {}; {} running attempts given up", workerId, by.actor(), running.size());
-            stops.stop(running, "worker " + workerId + " was taken out by " + by.actor());
+            stops.stopTakenOut(running, "worker " + workerId + " was taken out by " + by.actor());
             timeOutAttemptsOf(
                     workerId, "its worker " + workerId + " was removed by " + by.actor() + " while running it", by);
         }
@@ -125,7 +125,7 @@ public class RemoveWorkers implements SchedulingConfigurer {
                 continue;
             }
             removed.add(workerId);
-            stops.stop(running, "worker " + workerId + " was taken out: " + why);
+            stops.stopTakenOut(running, "worker " + workerId + " was taken out: " + why);
             timeOutAttemptsOf(workerId, "its worker " + workerId + " was removed while running it: " + why, by);
         }
         if (!removed.isEmpty()) log.warn("removed workers {}: {}", removed, why);

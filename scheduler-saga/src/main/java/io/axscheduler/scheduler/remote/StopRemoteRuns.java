@@ -68,13 +68,16 @@ public class StopRemoteRuns {
     /** Tells the workers holding {@code jobId}'s runs (any attempt, any shard not reported) to stop them. */
     public void stopRunsOf(String jobId, String reason) {
         later(() -> {
-            for (WorkerDispatches.Pushed run : dispatches.pushedOf(jobId)) pushes.stop(run, reason);
+            for (WorkerDispatches.Pushed run : dispatches.pushedOf(jobId)) pushes.stop(run, reason, false);
         });
     }
 
-    /** Tells each run's worker to stop it: runs read before their worker was removed (which deletes its secret). */
-    public void stop(List<WorkerDispatches.Pushed> runs, String reason) {
-        if (!runs.isEmpty()) later(() -> runs.forEach(run -> pushes.stop(run, reason)));
+    /**
+     * Tells a worker taken out to stop its runs, and that it is out: runs read before their worker was removed (which
+     * deletes its secret).
+     */
+    public void stopTakenOut(List<WorkerDispatches.Pushed> runs, String reason) {
+        if (!runs.isEmpty()) later(() -> runs.forEach(run -> pushes.stop(run, reason, true)));
     }
 
     private void later(Runnable stop) {
