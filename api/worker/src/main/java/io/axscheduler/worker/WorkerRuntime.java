@@ -112,6 +112,11 @@ public class WorkerRuntime implements SmartLifecycle, WorkerRuns.Reporter {
         stopGivenUpRuns("the scheduler took worker " + workerId + " out");
     }
 
+    /** What the health says is wrong (null: nothing); a worker taken out keeps saying that, whatever a tick saw. */
+    private void problem(String what) {
+        if (!removed) problem = what;
+    }
+
     /** Registers when not registered, heartbeats otherwise; reschedules itself at the scheduler's interval. */
     private void tick() {
         if (removed) return;
@@ -119,21 +124,22 @@ public class WorkerRuntime implements SmartLifecycle, WorkerRuns.Reporter {
         try {
             WorkerRegistered current = registration;
             if (current == null) {
-                registration = scheduler.register(new RegisterWorker(
+                WorkerRegistered made = scheduler.register(new RegisterWorker(
                         app(), address(), runs.jobTypes(), properties.capacity(), properties.namespace()));
+                // taken out meanwhile (a stop pushed on another thread): the registration is not used, and goes silent
+                synchronized (this) {
+                    if (removed) return;
+                    registration = made;
+                }
                 log.info(
-                        "registered with {} as {} for {}",
-                        properties.schedulerUrl(),
-                        registration.workerId(),
-                        runs.jobTypes());
-                next = registration.heartbeatIntervalMs();
-                problem = null;
+                        "registered with {} as {} for {}", properties.schedulerUrl(), made.workerId(), runs.jobTypes());
+                next = made.heartbeatIntervalMs();
+                problem(null);
             } else {
                 SchedulerClient.Answer answer = scheduler.heartbeat(current.workerId(), runs.inFlight());
                 next = current.heartbeatIntervalMs();
                 if (answer.ok()) {
-                    // unless a stop pushed meanwhile said this worker is out
-                    if (!removed) problem = null;
+                    problem(null);
                     scheduler.stopsIn(answer).forEach(runs::stopRun);
                 } else if (answer.status() == 410) {
                     takenOut(scheduler.detailOf(answer));
@@ -145,12 +151,12 @@ public class WorkerRuntime implements SmartLifecycle, WorkerRuns.Reporter {
                                     + " jobs stop, and it asks to register again every {} s",
                             current.workerId(),
                             REFUSED_RETRY_MS / 1000);
-                    problem = "the scheduler refuses its API key (401)";
+                    problem("the scheduler refuses its API key (401)");
                     registration = null;
                     stopGivenUpRuns("the scheduler refuses the API key of worker " + current.workerId());
                     next = REFUSED_RETRY_MS;
                 } else if (answer.status() == 404) {
-                    problem = "no longer known to the scheduler; registering again";
+                    problem("no longer known to the scheduler; registering again");
                     log.warn("the scheduler no longer knows worker {}; registering again", current.workerId());
                     registration = null;
                     // removed as silent (this worker was paused, or cut off): its runs were timed out and run again
@@ -158,7 +164,7 @@ public class WorkerRuntime implements SmartLifecycle, WorkerRuns.Reporter {
                     stopGivenUpRuns("the scheduler removed worker " + current.workerId() + " as silent");
                     next = 0;
                 } else {
-                    problem = "heartbeat failed: " + answer.status() + " " + answer.body();
+                    problem("heartbeat failed: " + answer.status() + " " + answer.body());
                     log.warn("heartbeat of {} failed: {} {}", current.workerId(), answer.status(), answer.body());
                 }
             }
@@ -173,14 +179,14 @@ public class WorkerRuntime implements SmartLifecycle, WorkerRuns.Reporter {
                         REFUSED_RETRY_MS / 1000,
                         refused.getMessage());
                 next = REFUSED_RETRY_MS;
-                problem = "the scheduler refuses to register it: " + refused.getMessage();
+                problem("the scheduler refuses to register it: " + refused.getMessage());
             } else {
                 log.warn("cannot reach the scheduler at {}: {}", properties.schedulerUrl(), refused.getMessage());
-                problem = "cannot reach the scheduler: " + refused.getMessage();
+                problem("cannot reach the scheduler: " + refused.getMessage());
             }
         } catch (RuntimeException e) {
             log.warn("cannot reach the scheduler at {}: {}", properties.schedulerUrl(), e.getMessage());
-            problem = "cannot reach the scheduler: " + e.getMessage();
+            problem("cannot reach the scheduler: " + e.getMessage());
         }
         if (running) ticks.schedule(this::tick, next, TimeUnit.MILLISECONDS);
     }
