@@ -68,17 +68,34 @@ public class RemoveWorkers implements SchedulingConfigurer {
     public void deregister(String workerId, Caller by, boolean byItself) {
         if (byItself) {
             registry.deregister(workerId);
-            timeOutAttemptsOf(workerId, "its worker " + workerId + " deregistered while running it", by);
+            timeOutAttemptsOf(workerId, "worker " + workerId + " deregistered while running it", by);
         } else {
-            // its runs are told to stop before they are given up (and retried elsewhere), to keep the two apart
-            List<WorkerDispatches.Pushed> running = dispatches.pushedTo(workerId);
-            // remembered, so the worker is told it was taken out rather than asked to register again
-            registry.remove(workerId, by.actor(), "removed by " + by.actor());
-            log.warn("worker {} taken out by {}; {} running attempts given up", workerId, by.actor(), running.size());
-            stops.stopTakenOut(running, "worker " + workerId + " was taken out by " + by.actor());
-            timeOutAttemptsOf(
-                    workerId, "its worker " + workerId + " was removed by " + by.actor() + " while running it", by);
+            takeOut(
+                    workerId,
+                    by,
+                    "removed by " + by.actor(),
+                    "was taken out by " + by.actor(),
+                    "was removed by " + by.actor() + " while running it");
+            log.warn("worker {} taken out by {}", workerId, by.actor());
         }
+    }
+
+    /**
+     * Takes a worker out ({@code why} remembered for its heartbeats' 410): its runs are told to stop (the worker
+     * {@code wasTaken}) before they are given up (and retried elsewhere), to keep the two apart, then timed out as the
+     * worker {@code ranAs}. False when another node removed it meanwhile.
+     */
+    private boolean takeOut(String workerId, Caller by, String why, String wasTaken, String ranAs) {
+        // read before the removal, which deletes the worker's address and secret
+        List<WorkerDispatches.Pushed> running = dispatches.pushedTo(workerId);
+        try {
+            registry.remove(workerId, by.actor(), why);
+        } catch (NotFoundException goneMeanwhile) {
+            return false;
+        }
+        stops.stopTakenOut(running, "worker " + workerId + " " + wasTaken);
+        timeOutAttemptsOf(workerId, "worker " + workerId + " " + ranAs, by);
+        return true;
     }
 
     /**
@@ -96,8 +113,8 @@ public class RemoveWorkers implements SchedulingConfigurer {
             log.warn("worker {} replaced by {}, registered at its address {}", earlier, workerId, address);
             timeOutAttemptsOf(
                     earlier,
-                    "its worker " + earlier + " was replaced by " + workerId + ", registered at its address (its"
-                            + " service restarted)",
+                    "worker " + earlier + " was replaced by " + workerId + ", registered at its address (its service"
+                            + " restarted)",
                     by);
         }
     }
@@ -118,15 +135,8 @@ public class RemoveWorkers implements SchedulingConfigurer {
     public List<String> keyEnded(String keyActor, Caller by, String why) {
         List<String> removed = new ArrayList<>();
         for (String workerId : registry.registeredBy(keyActor)) {
-            List<WorkerDispatches.Pushed> running = dispatches.pushedTo(workerId);
-            try {
-                registry.remove(workerId, by.actor(), why);
-            } catch (NotFoundException goneMeanwhile) {
-                continue;
-            }
-            removed.add(workerId);
-            stops.stopTakenOut(running, "worker " + workerId + " was taken out: " + why);
-            timeOutAttemptsOf(workerId, "its worker " + workerId + " was removed while running it: " + why, by);
+            if (takeOut(workerId, by, why, "was taken out: " + why, "was removed while running it: " + why))
+                removed.add(workerId);
         }
         if (!removed.isEmpty()) log.warn("removed workers {}: {}", removed, why);
         return removed;
@@ -154,7 +164,7 @@ public class RemoveWorkers implements SchedulingConfigurer {
             for (String workerId : silent) {
                 timeOutAttemptsOf(
                         workerId,
-                        "its worker " + workerId + " sent no heartbeat for " + FireTimes.humanDuration(silenceMs)
+                        "worker " + workerId + " sent no heartbeat for " + FireTimes.humanDuration(silenceMs)
                                 + " and was removed",
                         Caller.SCHEDULER);
             }
@@ -164,16 +174,21 @@ public class RemoveWorkers implements SchedulingConfigurer {
         }
     }
 
-    /** Times out every attempt pushed to {@code workerId} and not ended, saying why ({@code reason}). */
-    private void timeOutAttemptsOf(String workerId, String reason, Caller by) {
-        for (WorkerDispatches.Attempt attempt : dispatches.lostWith(List.of(workerId))) {
+    /**
+     * Times out every attempt pushed to {@code workerId} and not ended, as its {@code worker} did ("its worker w-1
+     * deregistered while running it"); a broadcast's other shards, which ran for those attempts, are told to stop
+     * before the retries run them all again (a job of one shard has no other row left to tell).
+     */
+    private void timeOutAttemptsOf(String workerId, String worker, Caller by) {
+        List<WorkerDispatches.Attempt> lost = dispatches.lostWith(List.of(workerId));
+        for (WorkerDispatches.Attempt attempt : lost) {
             commands.sendIgnoringRefusal(
-                    new TimeOutJob(attempt.jobId(), attempt.attempt(), TimeoutPhase.RUN, reason), workerId, by);
-            // a broadcast's other shards ran for the attempt that just timed out: they stop before its retry runs
-            // them all again (nothing to tell for a job of one shard, whose row is no longer PUSHED)
-            stops.stopRunsOf(
-                    attempt.jobId(),
-                    "attempt " + attempt.attempt() + " timed out: " + reason.replaceFirst("^its ", ""));
+                    new TimeOutJob(attempt.jobId(), attempt.attempt(), TimeoutPhase.RUN, "its " + worker),
+                    workerId,
+                    by);
         }
+        stops.stopRunsOf(
+                lost.stream().map(WorkerDispatches.Attempt::jobId).toList(),
+                run -> "attempt " + run.attempt() + " timed out: " + worker);
     }
 }

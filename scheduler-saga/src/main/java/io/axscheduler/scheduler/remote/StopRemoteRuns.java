@@ -3,11 +3,13 @@ package io.axscheduler.scheduler.remote;
 import io.axscheduler.api.job.JobCanceled;
 import io.axscheduler.api.job.JobStatus;
 import io.axscheduler.scheduler.claim.WakeOnDueWork;
+import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
 import org.slf4j.Logger;
@@ -65,10 +67,16 @@ public class StopRemoteRuns {
         }
     }
 
-    /** Tells the workers holding {@code jobId}'s runs (any attempt, any shard not reported) to stop them. */
+    /** Tells the workers holding {@code jobId}'s runs the job no longer counts to stop them. */
     public void stopRunsOf(String jobId, String reason) {
+        stopRunsOf(List.of(jobId), run -> reason);
+    }
+
+    /** As {@link #stopRunsOf(String, String)} for several jobs at once (one read), each run's reason its own. */
+    public void stopRunsOf(Collection<String> jobIds, Function<WorkerDispatches.Pushed, String> reason) {
+        if (jobIds.isEmpty()) return;
         later(() -> {
-            for (WorkerDispatches.Pushed run : dispatches.pushedOf(jobId)) pushes.stop(run, reason, false);
+            for (WorkerDispatches.Pushed run : dispatches.pushedOf(jobIds)) pushes.stop(run, reason.apply(run), false);
         });
     }
 

@@ -4,6 +4,7 @@ import io.axscheduler.api.TextLimit;
 import io.axscheduler.api.worker.JobCallback;
 import io.axscheduler.api.worker.StopRun;
 import io.axscheduler.scheduler.DatabaseTime;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -112,8 +113,8 @@ public class WorkerDispatches {
      * cancel or an attempt's end stops at once. Judged when the stop is sent, so a later attempt's runs, pushed
      * meanwhile, are never among them.
      */
-    public List<Pushed> pushedOf(String jobId) {
-        return pushed("d.job_id = :id AND" + NO_LONGER_COUNTED, jobId);
+    public List<Pushed> pushedOf(Collection<String> jobIds) {
+        return pushed("d.job_id IN (:ids) AND" + NO_LONGER_COUNTED, jobIds);
     }
 
     /**
@@ -121,15 +122,15 @@ public class WorkerDispatches {
      * before the worker is removed, which deletes both.
      */
     public List<Pushed> pushedTo(String workerId) {
-        return pushed("d.worker_id = :id", workerId);
+        return pushed("d.worker_id IN (:ids)", List.of(workerId));
     }
 
-    private List<Pushed> pushed(String where, String id) {
+    private List<Pushed> pushed(String where, Collection<String> ids) {
         return jdbc.query(
                 "SELECT d.worker_id, w.address, w.secret, d.job_id, d.attempt, d.shard_index FROM worker_dispatches d"
                         + " JOIN workers w ON w.worker_id = d.worker_id LEFT JOIN job_queue q ON q.job_id = d.job_id"
                         + " WHERE " + where + " AND d.status = 'PUSHED'",
-                Map.of("id", id),
+                Map.of("ids", ids),
                 (rs, i) -> new Pushed(
                         rs.getString(1),
                         rs.getString(2),
