@@ -19,4 +19,14 @@ public record WorkerView(
         int consecutiveFailures,
         boolean coolingDown,
         String namespace,
-        String state) {}
+        String state) {
+
+    /** Heard from longer ago than this many heartbeat intervals, a worker is missing them: SILENT. */
+    public static final int QUIET_AFTER_HEARTBEATS = 2;
+
+    /** A worker's state from its row's times (one clock: the database's), as the list and the gauge say it. */
+    public static String state(long lastHeartbeatMs, long coolingUntilMs, long nowMs, long heartbeatIntervalMs) {
+        if (lastHeartbeatMs < nowMs - QUIET_AFTER_HEARTBEATS * heartbeatIntervalMs) return "SILENT";
+        return coolingUntilMs > nowMs ? "COOLING" : "LIVE";
+    }
+}

@@ -78,7 +78,7 @@ public class LiveState {
     private final long nodeSilentMs;
     private final long scanStallMs;
     private final long workerSilenceMs;
-    private final long workerHeartbeatMs;
+    private final long workerQuietMs;
 
     public LiveState(
             NamedParameterJdbcTemplate jdbc,
@@ -91,7 +91,7 @@ public class LiveState {
         this.nodeSilentMs = observe.nodeSilentMs();
         this.scanStallMs = liveness.health().scanStallMs();
         this.workerSilenceMs = liveness.workers().silenceMs();
-        this.workerHeartbeatMs = liveness.workers().heartbeatIntervalMs();
+        this.workerQuietMs = liveness.workers().quietMs();
     }
 
     /** A worker's last heartbeat and how long ago by the database's clock, or empty when its row is gone. */
@@ -109,7 +109,7 @@ public class LiveState {
 
     /** Heard from longer ago than two heartbeats: missing them (a worker is removed after {@link #workerSilenceMs}). */
     public long workerQuietMs() {
-        return 2 * workerHeartbeatMs;
+        return workerQuietMs;
     }
 
     public long workerSilenceMs() {

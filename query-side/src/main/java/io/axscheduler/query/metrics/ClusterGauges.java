@@ -62,7 +62,7 @@ public class ClusterGauges implements SmartLifecycle {
         this.refreshMs = observe.gaugeRefreshMs();
         this.behindMs = observe.scheduleBehindMs();
         // two heartbeats missed: silent, before the registry removes the worker at its limit
-        this.workerSilentMs = 2 * liveness.workers().heartbeatIntervalMs();
+        this.workerSilentMs = liveness.workers().quietMs();
         this.jobs = MultiGauge.builder("ax.jobs")
                 .description("jobs in each live status, cluster-wide")
                 .register(meters);

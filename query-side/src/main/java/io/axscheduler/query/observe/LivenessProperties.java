@@ -1,5 +1,6 @@
 package io.axscheduler.query.observe;
 
+import io.axscheduler.api.worker.WorkerView;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
@@ -34,6 +35,11 @@ public record LivenessProperties(
     public record Workers(
             @DefaultValue("10000") long heartbeatIntervalMs,
             @DefaultValue("3") int missedHeartbeats) {
+
+        /** Heard from longer ago than this, a worker is missing its heartbeats (SILENT), before it is removed. */
+        public long quietMs() {
+            return WorkerView.QUIET_AFTER_HEARTBEATS * heartbeatIntervalMs;
+        }
 
         /** Silent this long, a worker is not live. */
         public long silenceMs() {

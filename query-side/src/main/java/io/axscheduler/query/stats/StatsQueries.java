@@ -37,8 +37,8 @@ public class StatsQueries {
     public StatsQueries(
             NamedParameterJdbcTemplate jdbc, StatusCounts statusCounts, Clock clock, LivenessProperties liveness) {
         this.jdbc = jdbc;
-        // as the ax_workers gauge: two heartbeats missed is silent, before the registry removes the worker
-        this.workerSilentMs = 2 * liveness.workers().heartbeatIntervalMs();
+        // as the ax_workers gauge and the workers list: SILENT before the registry removes the worker
+        this.workerSilentMs = liveness.workers().quietMs();
         this.statusCounts = statusCounts;
         this.clock = clock;
     }

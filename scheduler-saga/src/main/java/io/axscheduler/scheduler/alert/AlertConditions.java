@@ -50,7 +50,7 @@ class AlertConditions {
         this.json = json;
         this.nodeSilentMs = observe.nodeSilentMs();
         // two heartbeats missed: lost before the registry removes it at its limit
-        this.workerMissedMs = 2 * workers.heartbeatIntervalMs();
+        this.workerMissedMs = workers.quietMs();
     }
 
     /**

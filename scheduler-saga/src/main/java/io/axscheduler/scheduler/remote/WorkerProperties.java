@@ -1,5 +1,6 @@
 package io.axscheduler.scheduler.remote;
 
+import io.axscheduler.api.worker.WorkerView;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
@@ -40,6 +41,11 @@ public record WorkerProperties(
             throw new IllegalArgumentException("ax.scheduler.workers.push-threads must be 1..200");
         if (failuresBeforeCoolDown < 1)
             throw new IllegalArgumentException("ax.scheduler.workers.failures-before-cool-down must be at least 1");
+    }
+
+    /** A worker heard from longer ago than this is missing its heartbeats (SILENT), before it is removed. */
+    public long quietMs() {
+        return WorkerView.QUIET_AFTER_HEARTBEATS * heartbeatIntervalMs;
     }
 
     /** A worker whose last heartbeat is older than this is gone. */

@@ -260,9 +260,7 @@ public class WorkerRegistry {
                         w.candidate().consecutiveFailures(),
                         w.coolingUntil() > now,
                         w.namespace(),
-                        w.lastHeartbeat() < now - 2 * properties.heartbeatIntervalMs()
-                                ? "SILENT"
-                                : w.coolingUntil() > now ? "COOLING" : "LIVE"))
+                        WorkerView.state(w.lastHeartbeat(), w.coolingUntil(), now, properties.heartbeatIntervalMs())))
                 .toList();
     }
 
