@@ -146,15 +146,7 @@ public class WorkerRuns {
         // records as a timeout rather than a failure
         long started = System.nanoTime();
         var timeout = timeouts.schedule(
-                () -> {
-                    log.info(
-                            "job {} ({}) attempt {} told to stop: its timeout of {} ms ran out",
-                            job.jobId(),
-                            job.jobType(),
-                            job.attempt(),
-                            job.timeoutMs());
-                    run.cancel();
-                },
+                () -> run.stop("as its timeout of " + job.timeoutMs() + " ms ran out"),
                 Math.max(1, job.timeoutMs()),
                 TimeUnit.MILLISECONDS);
         String result = null;
@@ -212,15 +204,7 @@ public class WorkerRuns {
         synchronized (runs) {
             run = runs.get(stop.runKey());
         }
-        if (run == null || run.outcome() != null || run.isCancelled()) return false;
-        log.info(
-                "job {} ({}) attempt {} told to stop by the scheduler: {}",
-                stop.jobId(),
-                run.job().jobType(),
-                stop.attempt(),
-                stop.reason());
-        run.cancel();
-        return true;
+        return run != null && run.stop("by the scheduler: " + stop.reason());
     }
 
     /** Stops taking pushes, waits up to the grace period for running jobs, then asks the rest to stop. */
@@ -231,12 +215,12 @@ public class WorkerRuns {
 
     /** Cancels what still runs and lets the threads go. */
     public void cancelAll() {
-        cancelRunning(null);
+        cancelRunning("this worker is shutting down");
         pool.shutdownNow();
         timeouts.shutdownNow();
     }
 
-    /** Tells every run still running to stop, each logged with {@code why} unless null; returns how many. */
+    /** Tells every run still running to stop, each logged with {@code why}; returns how many. */
     public int cancelRunning(String why) {
         Collection<PushedRun> all;
         synchronized (runs) {
@@ -244,17 +228,7 @@ public class WorkerRuns {
         }
         int told = 0;
         for (PushedRun run : all) {
-            if (run.outcome() == null && !run.isCancelled()) {
-                told++;
-                if (why != null)
-                    log.info(
-                            "job {} ({}) attempt {} told to stop: {}",
-                            run.job().jobId(),
-                            run.job().jobType(),
-                            run.job().attempt(),
-                            why);
-            }
-            run.cancel();
+            if (run.stop("as " + why)) told++;
         }
         return told;
     }
