@@ -400,6 +400,33 @@ class AlertsIT {
     }
 
     @Test
+    void due_jobs_for_an_app_whose_live_workers_lack_their_type_raise_until_one_runs_it() {
+        rule("no-handler", "NO_LIVE_WORKER", "{\"app\":\"typeless\"}", null, "[\"hook\"]");
+        String[] worker = {null};
+        pausedJobScan(() -> {
+            register("typeless", "missing-type");
+            node.api.submit("{\"jobType\":\"missing-type\",\"executorApp\":\"typeless\"}");
+            // the service redeployed without that handler, at its address: it replaces the worker before it
+            String other = register("typeless", "other-type");
+            heartbeatUntil(
+                    other, () -> !receiver.of(HOOK, "no-handler", "FIRING").isEmpty());
+            JsonNode fired = awaitHook("no-handler", "FIRING");
+            assertThat(fired.path("message").asText())
+                    .as(fired.toString())
+                    .contains("app typeless, but none of its 1 live worker(s) runs missing-type");
+            assertThat(fired.at("/details/liveWorkers").asLong()).isEqualTo(1);
+            assertThat(fired.at("/details/jobTypes/0").asText()).isEqualTo("missing-type");
+            // and with it again
+            worker[0] = register("typeless", "missing-type");
+            heartbeatUntil(
+                    worker[0],
+                    () -> !receiver.of(HOOK, "no-handler", "RESOLVED").isEmpty());
+        });
+        awaitHook("no-handler", "RESOLVED");
+        ScheduleHttp.delete(node.api, "/api/v1/workers/" + worker[0]);
+    }
+
+    @Test
     void a_schedule_created_to_fire_too_often_is_a_runaway_until_deleted() {
         rule("runaway", "CRON_RUNAWAY", "null", 100L, "[\"hook\"]");
         String id = ScheduleHttp.create(node.api, """

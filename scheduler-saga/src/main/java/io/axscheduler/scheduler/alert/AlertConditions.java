@@ -304,31 +304,61 @@ class AlertConditions {
         return false;
     }
 
+    /**
+     * Apps with due jobs no live worker of theirs can take: none is live in the job's namespace, or none of those
+     * registers the job's type (a service deployed without one of its handlers). Keyed by app; the message tells
+     * the two apart and names the types.
+     */
     private Map<String, Violation> appsWithoutWorkers(long nowMs, AlertRule.Filter f) {
-        Map<String, Object> p = new HashMap<>(Map.of("now", nowMs, "silent", workerMissedMs));
+        Map<String, Object> p = new HashMap<>(Map.of("live", nowMs - workerMissedMs, "now", nowMs));
         String app = f.app() == null ? " AND executor_app IS NOT NULL" : " AND executor_app = :app";
         if (f.app() != null) p.put("app", f.app());
         String where = filter(f, p, "job_type", "schedule_id");
-        Map<String, Violation> out = new LinkedHashMap<>();
+        record Waiting(long jobs, long oldest, List<String> types) {}
+        Map<String, Waiting> byApp = new LinkedHashMap<>();
         jdbc.query(
-                "SELECT executor_app, COUNT(*) waiting, MIN(run_at) oldest FROM job_queue WHERE claimable = 1"
+                "SELECT executor_app, job_type, COUNT(*) waiting, MIN(run_at) oldest FROM job_queue WHERE claimable = 1"
                         + " AND run_at <= :now" + app + where + " AND NOT EXISTS (SELECT 1 FROM workers w WHERE"
                         + " w.app = job_queue.executor_app AND w.namespace = job_queue.namespace"
-                        + " AND w.last_heartbeat >= :now - :silent)"
-                        + " GROUP BY executor_app LIMIT " + MAX_KEYS,
+                        + " AND w.last_heartbeat >= :live AND FIND_IN_SET(job_queue.job_type, w.job_types) > 0)"
+                        + " GROUP BY executor_app, job_type ORDER BY executor_app, job_type LIMIT 1000",
                 p,
                 rs -> {
                     String a = rs.getString("executor_app");
-                    out.put(
+                    Waiting w = byApp.get(a);
+                    if (w == null && byApp.size() >= MAX_KEYS) return;
+                    List<String> types = w == null ? new ArrayList<>() : w.types();
+                    types.add(rs.getString("job_type"));
+                    byApp.put(
                             a,
-                            new Violation(
-                                    rs.getLong("waiting") + " due job(s) wait for app " + a
-                                            + ", which has no live worker",
-                                    Map.of(
-                                            "app", a,
-                                            "waiting", rs.getLong("waiting"),
-                                            "oldestDueAt", Instant.ofEpochMilli(rs.getLong("oldest")))));
+                            new Waiting(
+                                    (w == null ? 0 : w.jobs()) + rs.getLong("waiting"),
+                                    Math.min(w == null ? Long.MAX_VALUE : w.oldest(), rs.getLong("oldest")),
+                                    types));
                 });
+        if (byApp.isEmpty()) return Map.of();
+        Map<String, Long> liveWorkers = new HashMap<>();
+        jdbc.query(
+                "SELECT app, COUNT(*) live FROM workers WHERE last_heartbeat >= :live AND app IN (:apps) GROUP BY app",
+                Map.of("live", nowMs - workerMissedMs, "apps", byApp.keySet()),
+                rs -> {
+                    liveWorkers.put(rs.getString("app"), rs.getLong("live"));
+                });
+        Map<String, Violation> out = new LinkedHashMap<>();
+        byApp.forEach((a, w) -> {
+            long live = liveWorkers.getOrDefault(a, 0L);
+            String why = live == 0
+                    ? ", which has no live worker"
+                    : ", but none of its " + live + " live worker(s) runs " + String.join(", ", w.types())
+                            + " in the job's namespace";
+            Map<String, Object> details = new LinkedHashMap<>();
+            details.put("app", a);
+            details.put("waiting", w.jobs());
+            details.put("oldestDueAt", Instant.ofEpochMilli(w.oldest()));
+            details.put("jobTypes", w.types());
+            details.put("liveWorkers", live);
+            out.put(a, new Violation(w.jobs() + " due job(s) wait for app " + a + why, details));
+        });
         return out;
     }
 
