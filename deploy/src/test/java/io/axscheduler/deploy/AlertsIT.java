@@ -4,9 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.axscheduler.api.worker.CallbackSignature;
+import io.axscheduler.scheduler.SchedulerCommands;
 import io.axscheduler.scheduler.claim.ScanDueJobs;
 import io.axscheduler.scheduler.fire.ScanSchedules;
 import io.axscheduler.scheduler.observe.ReportNodeStatus;
+import io.axscheduler.scheduler.remote.AbandonWorkerlessJobs;
+import io.axscheduler.scheduler.remote.RemoteProperties;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -18,6 +21,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 
 /**
  * Alert rules raised and resolved against a local webhook receiver and a local SMTP server, one rule type at a time:
@@ -424,6 +428,35 @@ class AlertsIT {
         });
         awaitHook("no-handler", "RESOLVED");
         ScheduleHttp.delete(node.api, "/api/v1/workers/" + worker[0]);
+    }
+
+    @Test
+    void a_job_the_scheduler_gives_up_for_want_of_a_worker_is_a_job_failed_for_good() {
+        rule("given-up", "JOB_FAILED", "{\"jobType\":\"gone-type\"}", 1L, "[\"hook\"]");
+        String worker = register("gone", "gone-type");
+        String jobId = node.api.submit("{\"jobType\":\"gone-type\",\"executorApp\":\"gone\",\"delayMs\":60000}");
+        ScheduleHttp.delete(node.api, "/api/v1/workers/" + worker);
+        // the node's own check with its bound at a millisecond, and the job made due: it is given up at once
+        node.jdbc().update("UPDATE job_queue SET run_at = run_at - 120000 WHERE job_id = ?", jobId);
+        new AbandonWorkerlessJobs(
+                        node.bean(NamedParameterJdbcTemplate.class),
+                        node.bean(SchedulerCommands.class),
+                        new RemoteProperties(Duration.ofMillis(1), 5000))
+                .abandonWorkerless();
+        node.api.awaitStatus(jobId, "CANCELED");
+        JsonNode fired = awaitHook("given-up", "FIRING");
+        assertThat(fired.path("message").asText())
+                .as(fired.toString())
+                .contains("1 job(s) of gone-type failed for good")
+                .contains("given up by the scheduler: no worker of executorApp 'gone'");
+        assertThat(fired.at("/details/jobs/0/jobId").asText()).isEqualTo(jobId);
+        // an operator's cancel is a decision, not a failure
+        String canceled = node.api.submit("{\"jobType\":\"gone-type\",\"executorApp\":\"gone\",\"delayMs\":60000}");
+        assertThat(node.api.post("/api/v1/jobs/" + canceled + "/cancel", "{}").status())
+                .isEqualTo(200);
+        assertThat(node.jdbc()
+                        .queryForObject("SELECT COUNT(*) FROM job_failures WHERE job_id = ?", Integer.class, canceled))
+                .isZero();
     }
 
     @Test

@@ -2,9 +2,11 @@ package io.axscheduler.query.alert;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.axscheduler.api.Metadata;
 import io.axscheduler.api.TextLimit;
 import io.axscheduler.api.alert.AlertRaised;
 import io.axscheduler.api.alert.AlertResolved;
+import io.axscheduler.api.job.JobCanceled;
 import io.axscheduler.api.job.JobFailed;
 import io.axscheduler.api.job.JobTimedOut;
 import io.axscheduler.api.job.TimeoutPhase;
@@ -19,6 +21,7 @@ import java.util.Map;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
 import org.axonframework.eventhandling.Timestamp;
+import org.axonframework.messaging.annotation.MetaDataValue;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
@@ -113,14 +116,27 @@ public class AlertsProjection {
             failure(e.jobId(), e.attempt(), "TIMED_OUT", JobStateFold.runTimeoutError(e), at);
     }
 
-    private void failure(String jobId, int attempt, String outcome, String error, Instant at) {
+    /**
+     * The scheduler cancels a job only to give it up (no one could take it within {@code no-worker-timeout}): to
+     * whoever is on call that is a job failed for good, not an operator's decision. Recorded as the attempt it never
+     * got, outcome {@code GIVEN_UP}.
+     */
+    @EventHandler
+    void on(JobCanceled e, @MetaDataValue(Metadata.ACTOR) String actor, @Timestamp Instant at) {
+        if (Metadata.SCHEDULER.equals(actor))
+            failure(e.jobId(), null, "GIVEN_UP", "given up by the scheduler: " + e.reason(), at);
+    }
+
+    /** {@code attempt} null: the attempt after the job's last, which never started (the failure is for good). */
+    private void failure(String jobId, Integer attempt, String outcome, String error, Instant at) {
         // the job's type, schedule, namespace and retry limit are in its job_queue row (written before this run ended)
         List<Map<String, Object>> rows = jdbc.queryForList(
-                "SELECT job_type, schedule_id, max_retries, namespace FROM job_queue WHERE job_id = :id",
+                "SELECT job_type, schedule_id, max_retries, namespace, attempt FROM job_queue WHERE job_id = :id",
                 Map.of("id", jobId));
         if (rows.isEmpty()) return;
         Map<String, Object> row = rows.get(0);
-        boolean forGood = attempt > ((Number) row.get("max_retries")).intValue();
+        boolean forGood = attempt == null || attempt > ((Number) row.get("max_retries")).intValue();
+        if (attempt == null) attempt = ((Number) row.get("attempt")).intValue() + 1;
         jdbc.update(
                 """
                 INSERT INTO job_failures (job_id, attempt, job_type, schedule_id, outcome, for_good, error, failed_at,
