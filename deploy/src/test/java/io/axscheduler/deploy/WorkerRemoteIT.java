@@ -461,6 +461,46 @@ class WorkerRemoteIT {
     }
 
     @Test
+    void only_its_own_key_or_an_admin_may_register_over_a_worker_still_heard() throws Exception {
+        Api first = node.api.as(workerKey("held-first")), second = node.api.as(workerKey("held-second"));
+        String address = "http://127.0.0.1:" + closedPort();
+        String body = "{\"app\":\"held\",\"address\":\"" + address + "\",\"jobTypes\":[\"held-type\"],\"capacity\":1}";
+        Api.Response held = first.post("/api/v1/workers/register", body);
+        assertThat(held.status()).isEqualTo(201);
+        String heldId = held.text("workerId");
+
+        // another principal of the namespace would take the address, removing the worker and timing out its runs
+        Api.Response taken = second.post("/api/v1/workers/register", body);
+        assertThat(taken.status()).as(taken.body().toString()).isEqualTo(403);
+        assertThat(taken.text("detail"))
+                .contains("worker " + heldId + " of app held is registered at " + address + " by another principal");
+        assertThat(worker(heldId).isNull()).as("still registered").isFalse();
+
+        // its own key may (a restarted service), and so may an admin
+        Api.Response restarted = first.post("/api/v1/workers/register", body);
+        assertThat(restarted.status()).isEqualTo(201);
+        assertThat(worker(heldId).isNull()).as("replaced").isTrue();
+        Api.Response byAdmin = node.api.post("/api/v1/workers/register", body);
+        assertThat(byAdmin.status()).isEqualTo(201);
+        assertThat(worker(restarted.text("workerId")).isNull()).isTrue();
+        assertThat(deregister(byAdmin.text("workerId"))).isEqualTo(204);
+
+        // and a port no socket has is refused at the registration, not at the first push
+        Api.Response badPort = first.post("/api/v1/workers/register", body.replace(address, "http://127.0.0.1:99999"));
+        assertThat(badPort.status()).isEqualTo(400);
+        assertThat(badPort.body().at("/errors/0/field").asText()).isEqualTo("address");
+        assertThat(badPort.body().at("/errors/0/message").asText()).isEqualTo("port must be 1 to 65535");
+    }
+
+    private static String workerKey(String name) {
+        Api.Response made = node.api.post(
+                "/api/v1/admin/api-keys",
+                "{\"name\":\"" + name + "\",\"grants\":[{\"namespace\":\"default\",\"role\":\"WORKER\"}]}");
+        assertThat(made.status()).as(made.body().toString()).isEqualTo(201);
+        return made.text("key");
+    }
+
+    @Test
     void a_broadcast_shard_that_fails_stops_the_other_shards_at_once() throws Exception {
         try (FakeWorker first = new FakeWorker("fake-bc", "fake-bc-type", node.api);
                 FakeWorker second = new FakeWorker("fake-bc", "fake-bc-type", node.api)) {
@@ -646,14 +686,17 @@ class WorkerRemoteIT {
 
     /** Registers a worker of {@code app} running {@code jobType} at an address where nothing listens: pushes fail. */
     static Api.Response registerUnreachable(Node node, String app, String jobType) throws IOException {
-        int closedPort;
-        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
-            closedPort = socket.getLocalPort();
-        }
         return node.api.post(
                 "/api/v1/workers/register",
-                "{\"app\":\"" + app + "\",\"address\":\"http://127.0.0.1:" + closedPort + "\",\"jobTypes\":[\""
+                "{\"app\":\"" + app + "\",\"address\":\"http://127.0.0.1:" + closedPort() + "\",\"jobTypes\":[\""
                         + jobType + "\"],\"capacity\":1}");
+    }
+
+    /** A port where nothing listens. */
+    static int closedPort() throws IOException {
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
     }
 
     static int deregister(String workerId) throws IOException, InterruptedException {

@@ -59,6 +59,8 @@ public class WorkerAddresses {
             return Optional.of("must be an http(s) base URL");
         }
         if (uri.getRawUserInfo() != null) return Optional.of("must not carry user information");
+        // URI takes any digits for a port; -1 is none given (the scheme's)
+        if (uri.getPort() == 0 || uri.getPort() > 65_535) return Optional.of("port must be 1 to 65535");
         try {
             List<InetAddress> resolved = policy.check(uri);
             return resolved.isEmpty() ? Optional.of("does not resolve") : Optional.empty();

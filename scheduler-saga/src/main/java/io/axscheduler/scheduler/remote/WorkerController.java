@@ -55,7 +55,8 @@ public class WorkerController {
         if (Namespaces.isValid(request.namespace())) {
             Access.act(caller, request.namespace(), Role.WORKER);
         }
-        WorkerRegistered registered = registry.register(request, caller == null ? null : caller.actor());
+        WorkerRegistered registered =
+                registry.register(request, caller == null ? null : caller.actor(), caller == null || caller.admin());
         removeWorkers.replacedBy(
                 registered.workerId(),
                 request.app(),

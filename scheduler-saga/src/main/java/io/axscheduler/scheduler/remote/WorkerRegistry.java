@@ -3,6 +3,7 @@ package io.axscheduler.scheduler.remote;
 import io.axscheduler.api.Namespaces;
 import io.axscheduler.api.TextLimit;
 import io.axscheduler.api.problem.FieldError;
+import io.axscheduler.api.problem.ForbiddenException;
 import io.axscheduler.api.problem.InvalidRequestException;
 import io.axscheduler.api.problem.NotFoundException;
 import io.axscheduler.api.spi.JobTypeCatalog;
@@ -77,8 +78,31 @@ public class WorkerRegistry {
     /** Who may heartbeat and remove a worker: the principal that registered it, in its namespace. */
     public record Owner(String namespace, String registeredBy) {}
 
-    public WorkerRegistered register(RegisterWorker request, String registeredBy) {
+    /**
+     * {@code mayReplaceAnyone}: an admin's registration. Anyone else's may not take the address of a worker of its
+     * app and namespace that another principal registered and that is still heard: {@link RemoveWorkers#replacedBy}
+     * would remove that worker and time out its runs, which only its own key (a restarted service) or an admin may
+     * do. Once it has missed two heartbeats it is taken for gone, and may be replaced (a key rotated at a restart).
+     */
+    public WorkerRegistered register(RegisterWorker request, String registeredBy, boolean mayReplaceAnyone) {
         validate(request);
+        if (!mayReplaceAnyone) {
+            List<String> held = jdbc.queryForList(
+                    "SELECT worker_id FROM workers WHERE app = :app AND address = :address AND namespace = :namespace"
+                            + " AND NOT (registered_by <=> :by) AND last_heartbeat >= " + DatabaseTime.NOW_MS
+                            + " - :quiet LIMIT 1",
+                    new MapSqlParameterSource()
+                            .addValue("app", request.app())
+                            .addValue("address", stripSlash(request.address()))
+                            .addValue("namespace", request.namespace())
+                            .addValue("by", registeredBy)
+                            .addValue("quiet", properties.quietMs()),
+                    String.class);
+            if (!held.isEmpty())
+                throw new ForbiddenException("worker " + held.get(0) + " of app " + request.app() + " is registered at "
+                        + stripSlash(request.address()) + " by another principal and still heard: only that"
+                        + " principal or an admin may register there until it has missed two heartbeats");
+        }
         String workerId = request.app() + "-" + HexFormat.of().formatHex(bytes(6));
         String secret = HexFormat.of().formatHex(bytes(32));
         jdbc.update(
