@@ -118,6 +118,16 @@ class ConsoleLoginIT {
     }
 
     @Test
+    void a_user_signed_in_as_typed_acts_under_the_accounts_own_name() throws Exception {
+        Browser browser = new Browser();
+        // the database matches the name ignoring case and trailing spaces
+        HttpResponse<String> loggedIn = browser.login("CaRoL  ", "carol-password-1");
+        assertThat(loggedIn.headers().firstValue("Location").orElse("")).doesNotContain("error");
+        String page = browser.get("/console").body();
+        assertThat(page).contains("user:carol").doesNotContain("user:CaRoL");
+    }
+
+    @Test
     void a_visitor_not_signed_in_leaves_no_session_and_is_sent_back_only_within_this_server() throws Exception {
         Integer before = node.jdbc().queryForObject("SELECT COUNT(*) FROM SPRING_SESSION", Integer.class);
         Browser browser = new Browser();

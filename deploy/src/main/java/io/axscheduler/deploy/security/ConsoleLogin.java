@@ -62,7 +62,10 @@ final class ConsoleLogin implements AuthenticationProvider {
             throw new BadCredentialsException("bad credentials");
         }
         users.loginSucceeded(username);
-        Caller caller = new Caller(USER + username, null, user.get().grants());
+        // the account's name as it was made, not as typed: the database matched it ignoring case and trailing spaces,
+        // and the actor of everything done in this session is this name
+        Caller caller =
+                new Caller(USER + user.get().username(), null, user.get().grants());
         UsernamePasswordAuthenticationToken signedIn =
                 UsernamePasswordAuthenticationToken.authenticated(caller, null, List.of());
         signedIn.setDetails(new Account(user.get().createdAt()));

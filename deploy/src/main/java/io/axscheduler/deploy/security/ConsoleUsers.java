@@ -124,10 +124,11 @@ public class ConsoleUsers {
                 throw new IllegalTransitionException(
                         "user " + username + " is the last console user with ADMIN: make another before deleting it");
             }
-            if (jdbc.update("DELETE FROM console_users WHERE username = :name", Map.of("name", username)) == 0) {
-                throw new NotFoundException("user", username);
-            }
-            return commands.sendOnce("user", username, new DeleteConsoleUser(username), by);
+            // the account's name as it was made (the audit names it so), whatever case the request wrote
+            String stored =
+                    find(username).map(Stored::username).orElseThrow(() -> new NotFoundException("user", username));
+            jdbc.update("DELETE FROM console_users WHERE username = :name", Map.of("name", stored));
+            return commands.sendOnce("user", stored, new DeleteConsoleUser(stored), by);
         });
     }
 
