@@ -10,6 +10,21 @@ public final class TextLimit {
 
     private TextLimit() {}
 
+    /**
+     * Null when {@code text}, written by a person (a cancel's reason), may be stored as it is; else why not. Line breaks
+     * and tabs are text; other control characters (a NUL, a terminal's escape) and bidirectional formatting characters
+     * would garble the logs and pages that show it, or make it display as something else.
+     */
+    public static String unprintable(String text) {
+        boolean bad = text.chars()
+                .anyMatch(c -> (Character.isISOControl(c) && c != '\n' && c != '\r' && c != '\t')
+                        || (c >= 0x202A && c <= 0x202E)
+                        || (c >= 0x2066 && c <= 0x2069));
+        return bad
+                ? "must not hold control characters (but line breaks and tabs) or bidirectional formatting characters"
+                : null;
+    }
+
     public static String truncate(String text) {
         if (text == null || text.length() <= MAX_CHARS) {
             return text;

@@ -2,6 +2,7 @@ package io.axscheduler.command;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.axscheduler.api.TextLimit;
 import io.axscheduler.api.job.CancelJob;
 import io.axscheduler.api.job.RetryJob;
 import io.axscheduler.api.job.SubmitJob;
@@ -123,6 +124,11 @@ class JobCommandController {
         if (reason == null || reason.isNull()) return null;
         if (!reason.isTextual() || reason.asText().length() > MAX_REASON_LENGTH) {
             errors.add(new FieldError("reason", "must be a string of at most " + MAX_REASON_LENGTH + " characters"));
+            return null;
+        }
+        String unprintable = TextLimit.unprintable(reason.asText());
+        if (unprintable != null) {
+            errors.add(new FieldError("reason", unprintable));
             return null;
         }
         return reason.asText();

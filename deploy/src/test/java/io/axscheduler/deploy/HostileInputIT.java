@@ -160,6 +160,19 @@ class HostileInputIT {
     }
 
     @Test
+    void a_cancel_reason_with_control_characters_is_refused_and_writes_nothing() {
+        String job = node.api.submit("{\"jobType\":\"noop\",\"delayMs\":600000}");
+        for (String reason : List.of("a\\u0000b", "\\u001b[2J", "x\\u202ey"))
+            assertRefused(
+                    send("POST", "/api/v1/jobs/" + job + "/cancel", "{\"reason\":\"" + reason + "\"}"), "reason");
+        assertThat(node.api.get("/api/v1/jobs/" + job).text("status")).isEqualTo("WAITING");
+        // lines and tabs are text
+        assertThat(send("POST", "/api/v1/jobs/" + job + "/cancel", "{\"reason\":\"dup of\\n\\tJIRA-1\"}")
+                        .status())
+                .isEqualTo(200);
+    }
+
+    @Test
     void requests_that_take_no_body_refuse_one_with_fields() {
         String job = node.api.submit("{\"jobType\":\"noop\",\"delayMs\":600000}");
         String schedule = ScheduleHttp.create(node.api, """

@@ -1,6 +1,7 @@
 package io.axscheduler.console;
 
 import io.axscheduler.api.Metadata;
+import io.axscheduler.api.TextLimit;
 import io.axscheduler.api.job.CancelJob;
 import io.axscheduler.api.job.RetryJob;
 import io.axscheduler.api.problem.NotFoundException;
@@ -129,6 +130,8 @@ class ConsoleActions {
             case "cancel" -> {
                 if (!access.may(Action.CANCEL_JOB, job.namespace())) yield jobId + ": not allowed";
                 String why = reason == null || reason.isBlank() ? "canceled from the console" : reason.trim();
+                String unprintable = TextLimit.unprintable(why);
+                if (unprintable != null) yield jobId + ": the reason " + unprintable;
                 yield prefixed(jobId, send(new CancelJob(jobId, why.length() > 500 ? why.substring(0, 500) : why)));
             }
             default -> jobId + ": unknown action " + action;
