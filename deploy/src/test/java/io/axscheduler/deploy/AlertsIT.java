@@ -594,6 +594,16 @@ class AlertsIT {
         String id = ScheduleHttp.create(node.api, """
                 {"name":"retried","trigger":{"type":"cron","expression":"0 0 * * * ?"},"job":{"jobType":"noop"}}""");
         rule("retried", "CRON_RUNAWAY", "null", 10L, "[\"flaky-hook\"]");
+        // the alert itself shows its channel not reached yet, and why
+        Await.until(
+                Duration.ofSeconds(30),
+                () -> alerts("retried").stream()
+                        .anyMatch(a -> a.at("/deliveries/0/status").asText().equals("RETRY_WAITING")),
+                () -> alerts("retried").toString());
+        JsonNode waiting = alerts("retried").get(0).at("/deliveries/0");
+        assertThat(waiting.path("channel").asText()).isEqualTo("flaky-hook");
+        assertThat(waiting.path("state").asText()).isEqualTo("FIRING");
+        assertThat(waiting.path("lastError").asText()).as(waiting.toString()).isNotEmpty();
         Await.until(
                 Duration.ofSeconds(30),
                 () -> receiver.at("/flaky").size() >= 3,
@@ -608,6 +618,10 @@ class AlertsIT {
         assertThat(delivery).as(deliveries.toString()).isNotNull();
         JsonNode done = node.api.awaitStatus(delivery.path("jobId").asText(), "SUCCEEDED");
         assertThat(done.path("attempt").asInt()).isEqualTo(3);
+        JsonNode delivered = alerts("retried").get(0).at("/deliveries/0");
+        assertThat(delivered.path("status").asText()).as(delivered.toString()).isEqualTo("SUCCEEDED");
+        assertThat(delivered.path("jobId").asText())
+                .isEqualTo(delivery.path("jobId").asText());
     }
 
     @Test

@@ -33,7 +33,14 @@ class ConsoleIT {
 
     @BeforeAll
     static void start() {
-        node = Node.start(TestDatabase.freshDatabase("console"), "console-node");
+        // an alert channel nothing answers at (port 9, discard, is closed here as on any test machine)
+        node = Node.start(
+                TestDatabase.freshDatabase("console"),
+                "console-node",
+                java.util.Map.of(
+                        "ax.alerts.channels.down.type", "webhook",
+                        "ax.alerts.channels.down.url", "http://127.0.0.1:9/alerts",
+                        "ax.alerts.evaluate-ms", "300"));
         browser = new Browser(node.api.port);
     }
 
@@ -708,6 +715,35 @@ class ConsoleIT {
         } finally {
             ScheduleHttp.delete(node.api, "/api/v1/workers/" + live);
             ScheduleHttp.delete(node.api, "/api/v1/workers/" + silent);
+        }
+    }
+
+    @Test
+    void an_alert_whose_channel_cannot_be_reached_says_so_on_the_alerts_page() {
+        String schedule = ScheduleHttp.create(node.api, """
+                {"name":"hourly-for-an-alert","trigger":{"type":"cron","expression":"0 0 * * * ?"},
+                 "job":{"jobType":"noop"}}""");
+        Api.Response rule = node.api.post(
+                "/api/v1/alerts/rules",
+                "{\"name\":\"unreached\",\"type\":\"CRON_RUNAWAY\",\"filter\":{\"scheduleId\":\"" + schedule
+                        + "\"},\"threshold\":10,\"forMs\":0,\"channels\":[\"down\"]}");
+        assertThat(rule.status()).as(rule.body().toString()).isEqualTo(201);
+        try {
+            browser.open("/console/alerts");
+            browser.await(Duration.ofSeconds(20), d -> {
+                d.navigate().refresh();
+                return !d.findElements(By.cssSelector("[data-testid='alert-undelivered']"))
+                        .isEmpty();
+            });
+            // retried meanwhile: the status and attempt move on, the channel and the failed raise stay
+            assertThat(browser.text("alert-undelivered"))
+                    .containsPattern("down: FIRING not delivered \\([A-Z_]+, attempt \\d+\\)")
+                    .contains("could not reach the alert channel at http://127.0.0.1:9: java.net.ConnectException")
+                    .doesNotContain("/alerts");
+            browser.screenshot(testName);
+        } finally {
+            ScheduleHttp.delete(node.api, "/api/v1/alerts/rules/unreached");
+            ScheduleHttp.delete(node.api, "/api/v1/schedules/" + schedule);
         }
     }
 

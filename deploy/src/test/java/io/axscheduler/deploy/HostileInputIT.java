@@ -163,8 +163,7 @@ class HostileInputIT {
     void a_cancel_reason_with_control_characters_is_refused_and_writes_nothing() {
         String job = node.api.submit("{\"jobType\":\"noop\",\"delayMs\":600000}");
         for (String reason : List.of("a\\u0000b", "\\u001b[2J", "x\\u202ey"))
-            assertRefused(
-                    send("POST", "/api/v1/jobs/" + job + "/cancel", "{\"reason\":\"" + reason + "\"}"), "reason");
+            assertRefused(send("POST", "/api/v1/jobs/" + job + "/cancel", "{\"reason\":\"" + reason + "\"}"), "reason");
         assertThat(node.api.get("/api/v1/jobs/" + job).text("status")).isEqualTo("WAITING");
         // lines and tabs are text
         assertThat(send("POST", "/api/v1/jobs/" + job + "/cancel", "{\"reason\":\"dup of\\n\\tJIRA-1\"}")

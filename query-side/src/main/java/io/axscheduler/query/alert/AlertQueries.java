@@ -3,6 +3,8 @@ package io.axscheduler.query.alert;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.axscheduler.api.Namespaces;
+import io.axscheduler.api.alert.AlertJobKeys;
 import io.axscheduler.api.problem.InvalidRequestException;
 import io.axscheduler.api.security.Access;
 import io.axscheduler.api.security.Caller;
@@ -123,6 +125,49 @@ public class AlertQueries {
                     item.put("resolvedAt", rs.wasNull() ? null : Instant.ofEpochMilli(resolved));
                     return item;
                 });
+        addDeliveries(items);
         return Map.of("items", items);
+    }
+
+    /**
+     * Each alert's {@code deliveries}: the {@code ax-alert} jobs that tell its channels of its raise and its resolve,
+     * with their status, attempt and last error, so that a channel that cannot be reached shows on the alert itself (its
+     * {@code notified} says only that the channels were to be told). None for a channel told directly while no node
+     * scanned, or once the jobs were deleted with the retention. One read of the job keys' primary key for the page.
+     */
+    @SuppressWarnings("unchecked")
+    private void addDeliveries(List<Map<String, Object>> items) {
+        Map<String, Map<String, Object>> byKey = new LinkedHashMap<>();
+        for (Map<String, Object> item : items) {
+            List<String> told = (List<String>) item.get("channels");
+            item.put("deliveries", new ArrayList<Map<String, Object>>());
+            if (told == null) continue;
+            for (String state : item.get("resolvedAt") == null ? List.of("FIRING") : List.of("FIRING", "RESOLVED"))
+                for (String channel : told) {
+                    Map<String, Object> delivery = new LinkedHashMap<>();
+                    delivery.put("channel", channel);
+                    delivery.put("state", state);
+                    delivery.put("item", item);
+                    byKey.put(AlertJobKeys.of((String) item.get("alertId"), state, channel), delivery);
+                }
+        }
+        if (byKey.isEmpty()) return;
+        jdbc.query(
+                "SELECT k.job_key, q.job_id, q.status, q.attempt, q.last_error FROM job_keys k"
+                        + " JOIN job_queue q ON q.job_id = k.job_id WHERE k.job_key IN (:keys) AND k.namespace = :ns",
+                Map.of("keys", byKey.keySet(), "ns", Namespaces.DEFAULT),
+                rs -> {
+                    Map<String, Object> delivery =
+                            byKey.get(new String(rs.getBytes("job_key"), java.nio.charset.StandardCharsets.UTF_8));
+                    if (delivery == null) return;
+                    delivery.put("jobId", rs.getString("job_id"));
+                    delivery.put("status", rs.getString("status"));
+                    delivery.put("attempt", rs.getInt("attempt"));
+                    delivery.put("lastError", rs.getString("last_error"));
+                });
+        for (Map<String, Object> delivery : byKey.values()) {
+            Map<String, Object> item = (Map<String, Object>) delivery.remove("item");
+            if (delivery.containsKey("jobId")) ((List<Map<String, Object>>) item.get("deliveries")).add(delivery);
+        }
     }
 }

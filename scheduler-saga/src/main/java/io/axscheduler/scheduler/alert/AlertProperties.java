@@ -22,7 +22,7 @@ public record AlertProperties(
         @DefaultValue("5000") long evaluateMs,
         @DefaultValue("600000") long eventWindowMs,
         @DefaultValue RateLimit rateLimit,
-        @DefaultValue("5") int deliveryRetries,
+        @DefaultValue("20") int deliveryRetries,
         @DefaultValue("10000") long deliveryTimeoutMs,
         Map<String, Channel> channels,
         List<AlertRule> rules) {
@@ -37,8 +37,8 @@ public record AlertProperties(
             throw new IllegalArgumentException("ax.alerts.evaluate-ms must be 100..600000");
         if (eventWindowMs < 1000 || eventWindowMs > MAX_WINDOW_MS)
             throw new IllegalArgumentException("ax.alerts.event-window-ms must be 1000..86400000");
-        if (deliveryRetries < 0 || deliveryRetries > 20)
-            throw new IllegalArgumentException("ax.alerts.delivery-retries must be 0..20");
+        if (deliveryRetries < 0 || deliveryRetries > 100)
+            throw new IllegalArgumentException("ax.alerts.delivery-retries must be 0..100");
         if (deliveryTimeoutMs < 100 || deliveryTimeoutMs > 600_000)
             throw new IllegalArgumentException("ax.alerts.delivery-timeout-ms must be 100..600000");
         channels = channels == null ? Map.of() : Map.copyOf(channels);

@@ -111,7 +111,18 @@ public class DeliverAlert implements JobHandler {
             request.header(CallbackSignature.TIMESTAMP_HEADER, Long.toString(now))
                     .header(CallbackSignature.SIGNATURE_HEADER, CallbackSignature.sign(secret, now, body));
         }
-        HttpResponse<String> answer = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> answer;
+        try {
+            answer = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        } catch (java.io.IOException e) {
+            // the host and port only: a chat robot's URL carries its token in the path or query, a URL may hold a
+            // password
+            URI to = URI.create(url);
+            throw new IllegalStateException(
+                    "could not reach the alert channel at " + to.getScheme() + "://" + to.getHost()
+                            + (to.getPort() == -1 ? "" : ":" + to.getPort()) + ": " + e,
+                    e);
+        }
         String excerpt = answer.body() == null
                 ? ""
                 : answer.body().substring(0, Math.min(MAX_ANSWER, answer.body().length()));
