@@ -112,6 +112,7 @@ public final class JobRequestParser {
             f.error("routeStrategy", "must be one of " + List.of(RouteStrategy.values()));
         }
         checkParams(f, jobTypes, jobType, executorApp, params);
+        checkExecutorApp(f, jobTypes, namespace, jobType, executorApp);
         if (errors.size() > before) {
             return null;
         }
@@ -145,6 +146,23 @@ public final class JobRequestParser {
                     "jobType",
                     "unknown job type '" + jobType + "' in namespace '" + namespace + "'; known types: "
                             + jobTypes.jobTypes(namespace));
+        }
+    }
+
+    /**
+     * An error under {@code executorApp} when the job is bound to an app but its type is one only the scheduler's nodes
+     * run (no worker registered in {@code namespace} runs it): it would wait for a worker that is not coming, and be
+     * given up after {@code no-worker-timeout}. Not judged when the type is unknown anyway (that is the error).
+     */
+    public static void checkExecutorApp(
+            JsonFields f, JobTypeCatalog jobTypes, String namespace, String jobType, String executorApp) {
+        if (executorApp == null || namespace == null || jobType == null) return;
+        if (jobTypes.knows(namespace, jobType) && !jobTypes.workersRun(namespace, jobType)) {
+            f.error(
+                    "executorApp",
+                    "job type '" + jobType + "' runs on the scheduler's nodes, and no worker registered in namespace '"
+                            + namespace + "' runs it: a job bound to executorApp '" + executorApp
+                            + "' would wait for one (leave executorApp out to run it on the nodes)");
         }
     }
 

@@ -313,8 +313,27 @@ class HostileInputIT {
     }
 
     @Test
+    void a_job_bound_to_an_app_is_refused_a_type_only_the_nodes_run() {
+        assertRefused(
+                send("POST", "/api/v1/jobs", "{\"jobType\":\"noop\",\"executorApp\":\"some-app\"}"), "executorApp");
+        assertRefused(
+                send(
+                        "POST",
+                        "/api/v1/schedules",
+                        "{\"name\":\"n\",\"trigger\":{\"type\":\"cron\",\"expression\":\"0 0 0 1 1 ?\"},"
+                                + "\"job\":{\"jobType\":\"noop\",\"executorApp\":\"some-app\"}}"),
+                "job.executorApp");
+    }
+
+    @Test
     void a_job_for_an_executor_app_without_workers_is_given_up_with_its_reason_recorded() {
-        String job = node.api.submit("{\"jobType\":\"noop\",\"executorApp\":\"ghost-app\"}");
+        // a type some other app's worker runs: bound to an app with none, the job waits for one
+        var other = node.api.post(
+                "/api/v1/workers/register",
+                "{\"app\":\"other-app\",\"address\":\"http://127.0.0.1:9\",\"jobTypes\":[\"ghost-type\"],"
+                        + "\"capacity\":1}");
+        assertThat(other.status()).as(other.body().toString()).isEqualTo(201);
+        String job = node.api.submit("{\"jobType\":\"ghost-type\",\"executorApp\":\"ghost-app\"}");
         JsonNode given = node.api.awaitStatus(job, "CANCELED");
         assertThat(given.toString()).isNotEmpty();
         JsonNode history = node.api.get("/api/v1/jobs/" + job + "/history").body();
@@ -322,6 +341,7 @@ class HostileInputIT {
                 .contains("JobCanceled")
                 .contains("ghost-app")
                 .contains("no-worker-timeout");
+        ScheduleHttp.delete(node.api, "/api/v1/workers/" + other.text("workerId"));
     }
 
     @Test

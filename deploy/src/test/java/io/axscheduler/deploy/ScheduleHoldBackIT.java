@@ -223,7 +223,12 @@ class ScheduleHoldBackIT {
     @Test
     @Order(4)
     void a_job_no_worker_can_take_does_not_hold_its_type_back() throws Exception {
-        // bound to an app with no worker: it waits for one, however long; noop's own jobs run at once
+        // bound to an app with no worker: it waits for one, however long; noop's own jobs run at once. (A worker of
+        // another app runs noop too, or a job bound to an app could not name a type the nodes run.)
+        Api.Response elsewhere = node.api.post(
+                "/api/v1/workers/register",
+                "{\"app\":\"elsewhere\",\"address\":\"http://127.0.0.1:9\",\"jobTypes\":[\"noop\"],\"capacity\":1}");
+        assertThat(elsewhere.status()).as(elsewhere.body().toString()).isEqualTo(201);
         String orphan = node.api.submit("{\"jobType\":\"noop\",\"executorApp\":\"gone\"}");
         String schedule = schedule("beside-the-orphan", "{\"jobType\":\"noop\"}");
         Thread.sleep(3_000);
@@ -237,6 +242,7 @@ class ScheduleHoldBackIT {
                 .isEqualTo(200);
         assertThat(node.api.post("/api/v1/jobs/" + orphan + "/cancel", "{}").status())
                 .isLessThan(300);
+        ScheduleHttp.delete(node.api, "/api/v1/workers/" + elsewhere.text("workerId"));
     }
 
     @Test

@@ -25,6 +25,14 @@ public interface JobTypeCatalog {
     Set<String> jobTypes(String namespace);
 
     /**
+     * Whether a remote worker registered in {@code namespace} runs {@code jobType}: a job bound to an executor app runs
+     * only on a worker, so a type the nodes alone run (a built-in one) is no type for it.
+     */
+    default boolean workersRun(String namespace, String jobType) {
+        return knows(namespace, jobType);
+    }
+
+    /**
      * The problems this deployment's handler of {@code jobType} finds in {@code params} (see
      * {@link JobHandler#paramProblems}); none for a type only remote workers run, whose params they judge.
      */

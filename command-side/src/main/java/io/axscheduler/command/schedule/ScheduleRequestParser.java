@@ -276,6 +276,7 @@ final class ScheduleRequestParser {
             f.error("routeStrategy", "must be one of " + List.of(RouteStrategy.values()));
         }
         JobRequestParser.checkParams(f, jobTypes, jobType, executorApp, params);
+        JobRequestParser.checkExecutorApp(f, jobTypes, namespace, jobType, executorApp);
         if (f.errorCount() > before) return null;
         return new JobTemplate(
                 jobType,

@@ -29,6 +29,11 @@ public class JobTypes implements JobTypeCatalog {
     }
 
     @Override
+    public boolean workersRun(String namespace, String jobType) {
+        return !JobTypeCatalog.reserved(jobType) && workers.runsJobType(namespace, jobType);
+    }
+
+    @Override
     public Set<String> jobTypes(String namespace) {
         Set<String> types = new TreeSet<>(executors.inProcessTypes());
         types.addAll(workers.jobTypes(namespace));
