@@ -68,6 +68,26 @@ class NodeCrashIT {
                                 == JOBS,
                         () -> jdbc.queryForList("SELECT status, node, COUNT(*) n FROM job_queue GROUP BY status, node")
                                 .toString());
+                // each run timed out says why: the node running it stopped reporting (a lapsed claim needs no reason)
+                List<String> runTimeouts = new ArrayList<>();
+                for (String jobId : jdbc.queryForList(
+                        "SELECT DISTINCT aggregateIdentifier FROM DomainEventEntry WHERE payloadType LIKE '%JobTimedOut'",
+                        String.class)) {
+                    survivor.api
+                            .get("/api/v1/jobs/" + jobId + "/history")
+                            .body()
+                            .path("events")
+                            .forEach(e -> {
+                                if (e.path("type").asText().equals("JobTimedOut")
+                                        && e.at("/payload/phase").asText().equals("RUN"))
+                                    runTimeouts.add(e.at("/payload/reason").asText(""));
+                            });
+                }
+                assertThat(runTimeouts)
+                        .isNotEmpty()
+                        .allSatisfy(reason -> assertThat(reason)
+                                .matches("its node victim has not reported since \\S+ \\(stopped, or cut off from"
+                                        + " the database\\) while running it"));
             }
 
             Map<String, Object> counts = jdbc.queryForMap("SELECT"

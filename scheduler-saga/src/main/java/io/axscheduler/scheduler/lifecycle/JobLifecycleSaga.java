@@ -3,10 +3,15 @@ package io.axscheduler.scheduler.lifecycle;
 import com.fasterxml.jackson.annotation.JsonAutoDetect;
 import io.axscheduler.api.job.*;
 import io.axscheduler.api.problem.IllegalTransitionException;
+import io.axscheduler.scheduler.DatabaseTime;
 import io.axscheduler.scheduler.SchedulerCommands;
+import io.axscheduler.scheduler.observe.ObserveProperties;
+import io.axscheduler.scheduler.run.RunInProcess;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
+import java.util.Map;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.deadline.DeadlineManager;
 import org.axonframework.deadline.annotation.DeadlineHandler;
@@ -113,7 +118,13 @@ public class JobLifecycleSaga {
      * waits {@link #GRACE} once more; an attempt that did not end is timed out then.
      */
     @DeadlineHandler(deadlineName = RUN_DEADLINE)
-    void onRunDeadline(RunDeadline deadline, SchedulerCommands commands, DeadlineManager deadlines, Clock clock) {
+    void onRunDeadline(
+            RunDeadline deadline,
+            SchedulerCommands commands,
+            DeadlineManager deadlines,
+            Clock clock,
+            NamedParameterJdbcTemplate jdbc,
+            ObserveProperties observe) {
         long lateMs = deadline.dueAtMs() == 0 ? 0 : clock.millis() - deadline.dueAtMs();
         // the grace is the running attempt's: a late deadline of an earlier one is refused by the job as ever
         if (!deadline.grace() && lateMs > LATE_MS && deadline.attempt() == attempt) {
@@ -128,9 +139,36 @@ public class JobLifecycleSaga {
             return;
         }
         try {
-            commands.sendAndWait(new TimeOutJob(jobId, deadline.attempt(), TimeoutPhase.RUN));
+            commands.sendAndWait(
+                    new TimeOutJob(jobId, deadline.attempt(), TimeoutPhase.RUN, silentNode(jdbc, observe)));
         } catch (IllegalTransitionException alreadyEnded) {
             log.debug("run deadline of job {} attempt {} came after the attempt ended", jobId, deadline.attempt());
+        }
+    }
+
+    /**
+     * The timeout's reason when the attempt ran in the pools of a node that has missed two of its reports (killed, or
+     * cut off from the database): {@code its node n-1 has not reported since …}, which the history, explain and the
+     * failure alerts show instead of a bare timeout. Null for a live node, a remote worker's run (its removal says why),
+     * or when the question cannot be answered (the deadline goes on without it).
+     */
+    private String silentNode(NamedParameterJdbcTemplate jdbc, ObserveProperties observe) {
+        try {
+            List<Map<String, Object>> rows = jdbc.queryForList(
+                    "SELECT q.node, n.reported_at FROM job_queue q LEFT JOIN ax_nodes n ON n.node_id = q.node"
+                            + " WHERE q.job_id = :id AND q.worker = :inProcess AND q.node IS NOT NULL"
+                            + " AND (n.reported_at IS NULL OR n.reported_at < " + DatabaseTime.NOW_MS + " - :quiet)",
+                    Map.of("id", jobId, "quiet", 2 * observe.nodeReportMs(), "inProcess", RunInProcess.WORKER));
+            if (rows.isEmpty()) return null;
+            Object reported = rows.get(0).get("reported_at");
+            return "its node " + rows.get(0).get("node")
+                    + (reported == null
+                            ? " no longer reports"
+                            : " has not reported since " + Instant.ofEpochMilli(((Number) reported).longValue()))
+                    + " (stopped, or cut off from the database) while running it";
+        } catch (RuntimeException unanswered) {
+            log.debug("could not tell whether job {}'s node still reports: {}", jobId, unanswered.toString());
+            return null;
         }
     }
 
