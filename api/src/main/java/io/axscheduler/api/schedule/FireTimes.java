@@ -155,7 +155,8 @@ public final class FireTimes {
     /** A human description: cron-utils' for cron expressions, ours for the others. */
     public static String describe(Trigger trigger) {
         return switch (trigger.type()) {
-            case CRON -> CronSupport.describe(CronSupport.parse(trigger.expression(), trigger.dialect()));
+            case CRON ->
+                inZone(CronSupport.describe(CronSupport.parse(trigger.expression(), trigger.dialect())), trigger);
             case FIXED_RATE ->
                 "every " + humanDuration(trigger.intervalMs())
                         + (trigger.startAt() == null ? "" : " from " + trigger.startAt());
@@ -163,6 +164,20 @@ public final class FireTimes {
             case ONCE -> "once at " + trigger.at();
         };
     }
+
+    /**
+     * A cron description as one reads it: cron-utils says nothing of the days when the time is every day's ("at
+     * 02:30"), and a time of day is the zone's wall clock, which the description then names unless it is UTC.
+     */
+    private static String inZone(String description, Trigger cron) {
+        String d = DAILY.matcher(description).matches() ? description + " every day" : description;
+        String zone = cron.timezone();
+        boolean utc = zone == null || zone.equals("UTC") || zone.equals("Z") || zone.equals("Etc/UTC");
+        return !utc && CLOCK_TIME.matcher(d).find() ? d + " (" + zone + " time)" : d;
+    }
+
+    private static final java.util.regex.Pattern DAILY = java.util.regex.Pattern.compile("at \\d{2}:\\d{2}(:\\d{2})?");
+    private static final java.util.regex.Pattern CLOCK_TIME = java.util.regex.Pattern.compile("\\b\\d{2}:\\d{2}\\b");
 
     public static String humanDuration(long ms) {
         if (ms % 3_600_000 == 0) return plural(ms / 3_600_000, "hour");

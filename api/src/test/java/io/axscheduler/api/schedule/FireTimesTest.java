@@ -27,6 +27,19 @@ class FireTimesTest {
     }
 
     @Test
+    void a_daily_time_says_every_day_and_a_zone_other_than_utc_is_named() {
+        assertThat(FireTimes.describe(Trigger.cron("0 30 2 * * ?", "Asia/Shanghai", null)))
+                .isEqualTo("at 02:30 every day (Asia/Shanghai time)");
+        assertThat(FireTimes.describe(Trigger.cron("0 30 2 * * ?", "UTC", null)))
+                .isEqualTo("at 02:30 every day");
+        assertThat(FireTimes.describe(Trigger.cron("0 0 9 ? * MON", "Europe/Berlin", null)))
+                .isEqualTo("at 09:00 every Monday (Europe/Berlin time)");
+        // no time of day, no zone
+        assertThat(FireTimes.describe(Trigger.cron("0 */5 * * * ?", "Asia/Shanghai", null)))
+                .isEqualTo("every 5 minutes");
+    }
+
+    @Test
     void daily_0230_in_berlin_fires_once_on_the_spring_forward_day_just_after_the_gap() {
         Trigger daily = Trigger.cron("0 30 2 * * ?", "Europe/Berlin", null);
         List<Instant> fires = FireTimes.preview(daily, clock.instant(), clock.instant(), 4);
