@@ -102,7 +102,8 @@ class ExplainIT {
         node.api.awaitStatus(timedOut, "TIMED_OUT");
         JsonNode lastTimedOut = explainJob(timedOut);
         assertThat(codes(lastTimedOut)).containsExactly("RETRIES_EXHAUSTED");
-        assertThat(lastTimedOut.at("/reasons/0/details/lastError").asText()).contains("timed out");
+        assertThat(lastTimedOut.at("/reasons/0/details/lastError").asText())
+                .isEqualTo("attempt 1 timed out: it ran longer than its timeoutMs (300 ms)");
 
         String done = node.api.submit("{\"jobType\":\"noop\"}");
         node.api.awaitStatus(done, "SUCCEEDED");

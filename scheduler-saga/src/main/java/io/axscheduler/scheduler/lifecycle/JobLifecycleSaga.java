@@ -79,7 +79,7 @@ public class JobLifecycleSaga {
         deadlineId = deadlines.schedule(
                 Duration.ofMillis(event.timeoutMs()),
                 RUN_DEADLINE,
-                new RunDeadline(event.attempt(), clock.millis() + event.timeoutMs(), false));
+                new RunDeadline(event.attempt(), clock.millis() + event.timeoutMs(), false, event.timeoutMs()));
     }
 
     @EndSaga
@@ -135,15 +135,28 @@ public class JobLifecycleSaga {
                     lateMs,
                     GRACE);
             deadlineId = deadlines.schedule(
-                    GRACE, RUN_DEADLINE, new RunDeadline(deadline.attempt(), clock.millis() + GRACE.toMillis(), true));
+                    GRACE,
+                    RUN_DEADLINE,
+                    new RunDeadline(deadline.attempt(), clock.millis() + GRACE.toMillis(), true, deadline.timeoutMs()));
             return;
         }
         try {
             commands.sendAndWait(
-                    new TimeOutJob(jobId, deadline.attempt(), TimeoutPhase.RUN, silentNode(jdbc, observe)));
+                    new TimeOutJob(jobId, deadline.attempt(), TimeoutPhase.RUN, reason(deadline, jdbc, observe)));
         } catch (IllegalTransitionException alreadyEnded) {
             log.debug("run deadline of job {} attempt {} came after the attempt ended", jobId, deadline.attempt());
         }
+    }
+
+    /** Why the deadline times the attempt out: its node went silent, or (as ever) it ran past its timeoutMs. */
+    private String reason(RunDeadline deadline, NamedParameterJdbcTemplate jdbc, ObserveProperties observe) {
+        String silent = silentNode(jdbc, observe);
+        if (silent != null) return silent;
+        return deadline.timeoutMs() > 0 ? runTooLong(deadline.timeoutMs()) : null;
+    }
+
+    static String runTooLong(long timeoutMs) {
+        return "it ran longer than its timeoutMs (" + timeoutMs + " ms)";
     }
 
     /**

@@ -6,6 +6,7 @@ import io.axscheduler.api.Metadata;
 import io.axscheduler.api.job.*;
 import io.axscheduler.api.problem.IllegalTransitionException;
 import io.axscheduler.scheduler.SchedulerCommands;
+import io.axscheduler.scheduler.observe.ObserveProperties;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -29,6 +30,9 @@ class JobLifecycleSagaTest {
     /** Three retries, waiting 1 s, 2 s, 4 s. */
     private static final RetryPolicy THREE_RETRIES = new RetryPolicy(3, Backoff.exponential(1_000, 2.0, 60_000));
 
+    /** A deadline's reason: the fixture's database never answers, so no node is found silent. */
+    private static final String RAN_TOO_LONG = JobLifecycleSaga.runTooLong(TIMEOUT_MS);
+
     private SagaTestFixture<JobLifecycleSaga> fixture;
 
     @BeforeEach
@@ -40,6 +44,7 @@ class JobLifecycleSagaTest {
                 .build()));
         // a fixture's events come one at a time, outside a processor's batch: the read model is never asked
         fixture.registerResource(new NamedParameterJdbcTemplate(new DriverManagerDataSource()));
+        fixture.registerResource(new ObserveProperties(2000));
     }
 
     /** How far the saga's clock is ahead of the fixture's, whose deadlines always come on time: a late deadline. */
@@ -65,7 +70,7 @@ class JobLifecycleSagaTest {
 
     /** The run deadline of an attempt started at T0. */
     private static RunDeadline deadline(int attempt) {
-        return new RunDeadline(attempt, T0.plus(TIMEOUT).toEpochMilli(), false);
+        return new RunDeadline(attempt, T0.plus(TIMEOUT).toEpochMilli(), false, TIMEOUT_MS);
     }
 
     private static JobStarted started(int attempt, RetryPolicy policy) {
@@ -279,7 +284,7 @@ class JobLifecycleSagaTest {
                 .whenTimeElapses(TIMEOUT)
                 .expectTriggeredDeadlinesWithName("job-run-timeout")
                 .expectTriggeredDeadlines(deadline(2))
-                .expectDispatchedCommands(new TimeOutJob(JOB_ID, 2, TimeoutPhase.RUN))
+                .expectDispatchedCommands(new TimeOutJob(JOB_ID, 2, TimeoutPhase.RUN, RAN_TOO_LONG))
                 .expectActiveSagas(1);
     }
 
@@ -301,7 +306,7 @@ class JobLifecycleSagaTest {
                 .andThenAPublished(started(1))
                 .whenTimeElapses(TIMEOUT)
                 .expectSuccessfulHandlerExecution()
-                .expectDispatchedCommands(new TimeOutJob(JOB_ID, 1, TimeoutPhase.RUN));
+                .expectDispatchedCommands(new TimeOutJob(JOB_ID, 1, TimeoutPhase.RUN, RAN_TOO_LONG));
     }
 
     @Test
@@ -374,7 +379,8 @@ class JobLifecycleSagaTest {
                                         .plus(clockAhead)
                                         .plus(JobLifecycleSaga.GRACE)
                                         .toEpochMilli(),
-                                true));
+                                true,
+                                TIMEOUT_MS));
     }
 
     @Test
@@ -396,20 +402,21 @@ class JobLifecycleSagaTest {
         // the grace deadline comes late too: it times the attempt out all the same, it gives no second grace
         clockAhead = Duration.ofSeconds(60);
         graced.whenTimeElapses(JobLifecycleSaga.GRACE)
-                .expectDispatchedCommands(new TimeOutJob(JOB_ID, 1, TimeoutPhase.RUN));
+                .expectDispatchedCommands(new TimeOutJob(JOB_ID, 1, TimeoutPhase.RUN, RAN_TOO_LONG));
     }
 
     @Test
     void a_run_deadline_late_by_less_than_the_limit_times_out_at_once() {
         var given = fixture.givenCurrentTime(T0).andThenAPublished(started(1));
         clockAhead = Duration.ofMillis(JobLifecycleSaga.LATE_MS);
-        given.whenTimeElapses(TIMEOUT).expectDispatchedCommands(new TimeOutJob(JOB_ID, 1, TimeoutPhase.RUN));
+        given.whenTimeElapses(TIMEOUT)
+                .expectDispatchedCommands(new TimeOutJob(JOB_ID, 1, TimeoutPhase.RUN, RAN_TOO_LONG));
     }
 
     @Test
     void a_run_deadline_stored_before_it_kept_its_due_time_reads_as_on_time() throws Exception {
         RunDeadline old =
                 new com.fasterxml.jackson.databind.ObjectMapper().readValue("{\"attempt\":1}", RunDeadline.class);
-        assertThat(old).isEqualTo(new RunDeadline(1, 0, false));
+        assertThat(old).isEqualTo(new RunDeadline(1, 0, false, 0));
     }
 }
