@@ -676,7 +676,9 @@ class AlertsIT {
             },
             {"{\"name\":\"f2\",\"type\":\"QUEUE_DEPTH\",\"filter\":{\"app\":\"x\"}}", "filter.app"},
             {"{\"name\":\"f3\",\"type\":\"WORKER_LOST\",\"filter\":{\"jobType\":\"noop\"}}", "filter.jobType"},
-            {"{\"name\":\"f4\",\"type\":\"WHATEVER\"}", "type"}
+            {"{\"name\":\"f4\",\"type\":\"WHATEVER\"}", "type"},
+            // no job type is written so: the rule would watch nothing
+            {"{\"name\":\"f5\",\"type\":\"JOB_FAILED\",\"filter\":{\"jobType\":\"<img src=x>\"}}", "filter.jobType"}
         }) {
             Api.Response r = node.api.post("/api/v1/alerts/rules", refused[0]);
             assertThat(r.status()).as(refused[0]).isEqualTo(400);

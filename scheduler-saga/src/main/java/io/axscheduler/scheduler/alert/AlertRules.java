@@ -12,6 +12,7 @@ import io.axscheduler.api.problem.IllegalTransitionException;
 import io.axscheduler.api.problem.InvalidRequestException;
 import io.axscheduler.api.problem.NotFoundException;
 import io.axscheduler.api.security.Caller;
+import io.axscheduler.api.worker.RegisterWorker;
 import io.axscheduler.scheduler.DatabaseTime;
 import java.util.ArrayList;
 import java.util.List;
@@ -233,9 +234,12 @@ public class AlertRules {
         AlertRule.Filter f = rule.filter();
         if (f.namespace() != null && !Namespaces.isValid(f.namespace()))
             errors.add(new FieldError(p + "filter.namespace", "must be 1-63 lowercase letters, digits or '-'"));
+        // job types, apps and schedule ids are all names of this form: anything else matches nothing
         filterFields(f).forEach((field, value) -> {
             if (value.isBlank() || value.length() > MAX_NAME)
                 errors.add(new FieldError(p + "filter." + field, "must be 1-" + MAX_NAME + " characters"));
+            else if (!RegisterWorker.NAME.matcher(value).matches())
+                errors.add(new FieldError(p + "filter." + field, "must be letters, digits, '.', '_' or '-'"));
         });
         return errors;
     }
