@@ -160,6 +160,14 @@ class HostileInputIT {
     }
 
     @Test
+    void a_request_the_firewall_refuses_is_a_problem_too() {
+        Raw trace = send("TRACE", "/api/v1/jobs", null);
+        assertThat(trace.status()).isEqualTo(400);
+        assertThat(trace.contentType()).startsWith("application/problem+json");
+        assertThat(trace.body()).contains("TRACE");
+    }
+
+    @Test
     void a_cancel_reason_with_control_characters_is_refused_and_writes_nothing() {
         String job = node.api.submit("{\"jobType\":\"noop\",\"delayMs\":600000}");
         for (String reason : List.of("a\\u0000b", "\\u001b[2J", "x\\u202ey"))

@@ -58,6 +58,18 @@ class SecuritySetup {
         return new BCryptPasswordEncoder();
     }
 
+    /**
+     * A request the firewall refuses before any filter chain (a TRACE, an encoded slash or a {@code ;} in the path, a
+     * header with control characters) is answered as every other refusal, in application/problem+json, rather than
+     * with an empty 400.
+     */
+    @Bean
+    org.springframework.security.web.firewall.RequestRejectedHandler requestRejected(ObjectMapper json) {
+        Problems problems = new Problems(json);
+        return (request, response, rejected) -> problems.write(
+                response, 400, "Invalid request", "refused by the server's request rules: " + rejected.getMessage());
+    }
+
     /** {@code __Host-SESSION} over HTTPS, {@code SESSION} over plain HTTP ({@link SessionCookies}). */
     @Bean
     CookieSerializer sessionCookies(ServerProperties server) {
