@@ -243,6 +243,11 @@ class SecurityIT {
             assertThat(refused.status()).as(refused.body().toString()).isEqualTo(400);
             assertThat(refused.body().at("/errors/0/field").asText()).isEqualTo("X-On-Behalf-Of");
         }
+        // two names: which one the audit would keep is left to chance, so neither is taken
+        Api.Response twice = gateway.post(
+                "/api/v1/jobs", "{\"jobType\":\"noop\"}", "X-On-Behalf-Of", "alice", "X-On-Behalf-Of", "bob");
+        assertThat(twice.status()).as(twice.body().toString()).isEqualTo(400);
+        assertThat(twice.body().at("/errors/0/message").asText()).isEqualTo("must be given once");
         // a key without the grant naming someone is refused
         Api operator = a.api.as(key("op-" + name, "[{\"namespace\":\"default\",\"role\":\"OPERATOR\"}]"));
         assertThat(operator.post("/api/v1/jobs", "{\"jobType\":\"noop\"}", "X-On-Behalf-Of", "erin")

@@ -59,6 +59,13 @@ final class CallerFilter extends OncePerRequestFilter {
                     problems.forbidden(response);
                     return;
                 }
+                // two of them would leave it to chance which person the audit names
+                if (java.util.Collections.list(request.getHeaders(ON_BEHALF_OF_HEADER))
+                                .size()
+                        > 1) {
+                    problems.invalid(response, ON_BEHALF_OF_HEADER, "must be given once");
+                    return;
+                }
                 String name = onBehalfOf.strip();
                 if (name.length() > MAX_ON_BEHALF_OF || name.chars().anyMatch(Character::isISOControl)) {
                     problems.invalid(
