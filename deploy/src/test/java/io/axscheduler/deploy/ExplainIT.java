@@ -444,6 +444,11 @@ class ExplainIT {
         Api.Response bad = node.api.get("/api/v1/schedules/x/explain?at=yesterday");
         assertThat(bad.status()).isEqualTo(400);
         assertThat(bad.body().toString()).contains("at");
+        for (String far : new String[] {"-1000000000-01-01T00:00:00Z", "+999999999-12-31T23:59:59Z"}) {
+            Api.Response out = node.api.get("/api/v1/schedules/x/explain?at=" + far);
+            assertThat(out.status()).as(far).isEqualTo(400);
+            assertThat(out.body().at("/errors/0/field").asText()).isEqualTo("at");
+        }
         assertThat(node.api.get("/api/v1/jobs/no-such-job/explain").status()).isEqualTo(404);
         assertThat(node.api.get("/api/v1/schedules/no-such/explain").status()).isEqualTo(404);
     }

@@ -48,6 +48,9 @@ public class ExplainController {
         return jobs.explain(jobId);
     }
 
+    /** The last instant {@code at} may name: a cron's search ends within its year 9999, as every instant's 4 digits. */
+    static final Instant LATEST_AT = Instant.parse("9999-12-31T23:59:59.999Z");
+
     /** {@code at} defaults to now. */
     @GetMapping("/api/v1/schedules/{scheduleId}/explain")
     public ScheduleExplanation schedule(
@@ -62,6 +65,8 @@ public class ExplainController {
         } catch (DateTimeParseException e) {
             throw InvalidRequestException.of("at", "must be an ISO-8601 instant such as 2026-12-01T10:00:00Z");
         }
+        if (instant.isBefore(Instant.EPOCH) || instant.isAfter(LATEST_AT))
+            throw InvalidRequestException.of("at", "must be from " + Instant.EPOCH + " to " + LATEST_AT);
         ScheduleView schedule = scheduleRows
                 .handle(new FindSchedule(scheduleId))
                 .orElseThrow(() -> new NotFoundException("schedule", scheduleId));
