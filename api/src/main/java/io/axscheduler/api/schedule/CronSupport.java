@@ -36,11 +36,6 @@ final class CronSupport {
         String key = dialect + " " + expression;
         Cron cached = cache.get(key);
         if (cached != null) return cached;
-        // the parser reads any Unicode digit as a number (Arabic-Indic zeros make "٠ ٠ * * * ?" hourly): an expression
-        // is written in ASCII, as every cron's is
-        if (!expression.chars().allMatch(c -> c >= 0x20 && c < 0x7F))
-            throw new InvalidTriggerException(
-                    "expression", "must be written in ASCII characters (digits 0-9, letters, * ? / , - L W #)");
         Cron cron;
         try {
             cron = dialect == CronDialect.UNIX

@@ -126,11 +126,23 @@ final class ScheduleRequestParser {
         return new ScheduleRequest(name, trigger, job.inNamespace(namespace), misfire, overlap, namespace);
     }
 
+    /**
+     * The expression, or an error: cron-utils reads any Unicode digit as a number (Arabic-Indic zeros made
+     * "٠ ٠ * * * ?" hourly), and a cron is written in ASCII. Judged on requests only: a stored trigger is read as it was.
+     */
+    private static String ascii(JsonFields f, String expression) {
+        if (expression != null && !expression.chars().allMatch(c -> c >= 0x20 && c < 0x7F)) {
+            f.error("expression", "must be written in ASCII characters (digits 0-9, letters, * ? / , - L W #)");
+            return null;
+        }
+        return expression;
+    }
+
     /** A cron expression alone, as {@code POST /api/v1/cron/validate} sends it. */
     static Trigger cron(JsonNode body, List<FieldError> errors, Instant now) {
         JsonFields f = new JsonFields(body, "", errors);
         f.rejectUnknown(Set.of("expression", "timezone", "dialect", "count"));
-        String expression = f.string("expression", Trigger.MAX_EXPRESSION_LENGTH);
+        String expression = ascii(f, f.string("expression", Trigger.MAX_EXPRESSION_LENGTH));
         if (expression == null && !f.has("expression")) f.error("expression", "is required");
         String timezone = f.string("timezone", 100);
         CronDialect dialect = dialect(f);
@@ -158,7 +170,7 @@ final class ScheduleRequestParser {
             f.error("type", "is required: one of cron, fixedRate, fixedDelay, once");
         else if (typeName != null && type == null)
             f.error("type", "unknown trigger type '" + typeName + "'; one of cron, fixedRate, fixedDelay, once");
-        String expression = f.string("expression", Trigger.MAX_EXPRESSION_LENGTH);
+        String expression = ascii(f, f.string("expression", Trigger.MAX_EXPRESSION_LENGTH));
         String timezone = f.string("timezone", 100);
         CronDialect dialect = dialect(f);
         Long intervalMs = f.has("intervalMs") ? f.integer("intervalMs", MAX_INTERVAL_MS) : null;

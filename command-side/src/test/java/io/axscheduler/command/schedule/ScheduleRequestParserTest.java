@@ -57,6 +57,18 @@ class ScheduleRequestParserTest {
     }
 
     @Test
+    void a_cron_written_in_other_than_ascii_is_refused_where_its_parser_would_read_other_digits() throws Exception {
+        FieldError error = refused("{\"trigger\":{\"type\":\"cron\",\"expression\":\"\u0660 \u0660 * * * ?\"},"
+                + "\"job\":{\"jobType\":\"noop\"}}");
+        assertThat(error.field()).isEqualTo("trigger.expression");
+        assertThat(error.message()).startsWith("must be written in ASCII");
+        java.util.List<FieldError> errors = new java.util.ArrayList<>();
+        assertThat(ScheduleRequestParser.cron(JSON.readTree("{\"expression\":\"\u0660 \u0660 * * * ?\"}"), errors, NOW))
+                .isNull();
+        assertThat(errors).extracting(FieldError::field).containsExactly("expression");
+    }
+
+    @Test
     void a_job_type_is_judged_in_the_schedules_namespace() throws Exception {
         String b = "{\"trigger\":{\"type\":\"fixedRate\",\"intervalMs\":60000},\"job\":{\"jobType\":\"b-only\"}";
         assertThat(parse(b + ",\"namespace\":\"team-b\"}").job().jobType()).isEqualTo("b-only");
