@@ -73,6 +73,8 @@ public class AlertRules {
             // still starts, told so
             unreadFilters(rule, "ax.alerts.rules[" + i + "]")
                     .forEach(e -> log.warn("{}: {}; it narrows nothing", e.field(), e.message()));
+            unmatchableFilters(rule, "ax.alerts.rules[" + i + "]")
+                    .forEach(e -> log.warn("{}: {}; the rule watches nothing", e.field(), e.message()));
             if (!errors.isEmpty()) throw new IllegalStateException(new InvalidRequestException(errors).getMessage());
             upsert(rule, "properties");
         }
@@ -199,6 +201,7 @@ public class AlertRules {
         body.errors().forEach(e -> named.add(e.field()));
         List<FieldError> rest = new ArrayList<>(check(rule, null, body.channelsAsGiven()));
         rest.addAll(unreadFilters(rule, null));
+        rest.addAll(unmatchableFilters(rule, null));
         rest.stream().filter(e -> !named.contains(e.field())).forEach(errors::add);
         if (!errors.isEmpty()) throw new InvalidRequestException(errors);
     }
@@ -234,11 +237,24 @@ public class AlertRules {
         AlertRule.Filter f = rule.filter();
         if (f.namespace() != null && !Namespaces.isValid(f.namespace()))
             errors.add(new FieldError(p + "filter.namespace", "must be 1-63 lowercase letters, digits or '-'"));
-        // job types, apps and schedule ids are all names of this form: anything else matches nothing
         filterFields(f).forEach((field, value) -> {
             if (value.isBlank() || value.length() > MAX_NAME)
                 errors.add(new FieldError(p + "filter." + field, "must be 1-" + MAX_NAME + " characters"));
-            else if (!RegisterWorker.NAME.matcher(value).matches())
+        });
+        return errors;
+    }
+
+    /**
+     * Filter values no job type, app or schedule id can have (those are all names of letters, digits, '.', '_' and
+     * '-'): the rule would watch nothing.
+     */
+    static List<FieldError> unmatchableFilters(AlertRule rule, String prefix) {
+        String p = prefix == null ? "" : prefix + ".";
+        List<FieldError> errors = new ArrayList<>();
+        filterFields(rule.filter()).forEach((field, value) -> {
+            if (!value.isBlank()
+                    && value.length() <= MAX_NAME
+                    && !RegisterWorker.NAME.matcher(value).matches())
                 errors.add(new FieldError(p + "filter." + field, "must be letters, digits, '.', '_' or '-'"));
         });
         return errors;
