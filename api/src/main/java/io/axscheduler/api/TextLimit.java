@@ -17,12 +17,15 @@ public final class TextLimit {
      */
     public static String unprintable(String text) {
         boolean bad = text.chars()
-                .anyMatch(c -> (Character.isISOControl(c) && c != '\n' && c != '\r' && c != '\t')
-                        || (c >= 0x202A && c <= 0x202E)
-                        || (c >= 0x2066 && c <= 0x2069));
+                .anyMatch(c -> (Character.isISOControl(c) && c != '\n' && c != '\r' && c != '\t') || bidiFormatting(c));
         return bad
                 ? "must not hold control characters (but line breaks and tabs) or bidirectional formatting characters"
                 : null;
+    }
+
+    /** The embeddings, overrides and isolates of bidirectional text: they make a text display as another. */
+    public static boolean bidiFormatting(int c) {
+        return (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069);
     }
 
     public static String truncate(String text) {

@@ -114,7 +114,7 @@ public final class JsonFields {
     }
 
     private static boolean unprintable(int c) {
-        return Character.isISOControl(c) || (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069);
+        return Character.isISOControl(c) || io.axscheduler.api.TextLimit.bidiFormatting(c);
     }
 
     public long integer(String field, long min, long max, long fallback) {
