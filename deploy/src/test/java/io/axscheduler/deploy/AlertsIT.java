@@ -57,6 +57,8 @@ class AlertsIT {
         settings.put("ax.alerts.channels.capped.max-per-window", "1");
         settings.put("ax.alerts.channels.flaky-hook.type", "webhook");
         settings.put("ax.alerts.channels.flaky-hook.url", receiver.url("/flaky"));
+        settings.put("ax.alerts.channels.ordered.type", "webhook");
+        settings.put("ax.alerts.channels.ordered.url", receiver.url("/ordered"));
         settings.put("ax.alerts.channels.slack.type", "slack");
         settings.put("ax.alerts.channels.slack.url", receiver.url("/slack"));
         settings.put("ax.alerts.channels.ding.type", "dingtalk");
@@ -622,6 +624,30 @@ class AlertsIT {
         assertThat(delivered.path("status").asText()).as(delivered.toString()).isEqualTo("SUCCEEDED");
         assertThat(delivered.path("jobId").asText())
                 .isEqualTo(delivery.path("jobId").asText());
+    }
+
+    @Test
+    void after_a_channels_outage_the_resolve_reaches_it_after_the_raise() {
+        // the raise is refused four times (retried after 1, 2, 4, 8 s); the alert resolves meanwhile
+        receiver.failNext("/ordered", 4);
+        String id = ScheduleHttp.create(node.api, """
+                {"name":"ordered","trigger":{"type":"cron","expression":"0 0 * * * ?"},"job":{"jobType":"noop"}}""");
+        rule("ordered", "CRON_RUNAWAY", "{\"scheduleId\":\"" + id + "\"}", 10L, "[\"ordered\"]");
+        Await.until(Duration.ofSeconds(30), () -> !receiver.at("/ordered").isEmpty(), () -> "no raise tried");
+        ScheduleHttp.delete(node.api, "/api/v1/schedules/" + id);
+        Await.until(
+                Duration.ofSeconds(60),
+                () -> !receiver.of("/ordered", "ordered", "RESOLVED").isEmpty(),
+                () -> receiver.at("/ordered").stream()
+                        .map(WebhookReceiver.Received::body)
+                        .toList()
+                        .toString());
+        List<String> states = receiver.at("/ordered").stream()
+                .map(r -> r.body().contains("\"state\":\"FIRING\"") ? "FIRING" : "RESOLVED")
+                .toList();
+        // every try of the raise (the last one taken) before the first try of the resolve
+        assertThat(states.subList(0, states.indexOf("RESOLVED"))).hasSize(5).containsOnly("FIRING");
+        assertThat(states.subList(states.indexOf("RESOLVED"), states.size())).containsOnly("RESOLVED");
     }
 
     @Test

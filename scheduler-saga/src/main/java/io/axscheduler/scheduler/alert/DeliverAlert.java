@@ -1,6 +1,8 @@
 package io.axscheduler.scheduler.alert;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.axscheduler.api.Namespaces;
+import io.axscheduler.api.alert.AlertJobKeys;
 import io.axscheduler.api.spi.JobContext;
 import io.axscheduler.api.spi.JobHandler;
 import io.axscheduler.api.worker.CallbackSignature;
@@ -18,7 +20,10 @@ import java.util.List;
 import java.util.Map;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.mail.SimpleMailMessage;
 import org.springframework.mail.javamail.JavaMailSender;
 import org.springframework.stereotype.Component;
@@ -38,6 +43,8 @@ import org.springframework.stereotype.Component;
 @Component
 public class DeliverAlert implements JobHandler {
 
+    private static final Logger log = LoggerFactory.getLogger(DeliverAlert.class);
+
     public static final String JOB_TYPE = "ax-alert";
     static final String CHANNEL = "channel";
     static final String ALERT = "alert";
@@ -48,9 +55,15 @@ public class DeliverAlert implements JobHandler {
     private final ObjectProvider<JavaMailSender> mail;
     private final Clock clock;
     private final HttpClient http;
+    private final NamedParameterJdbcTemplate jdbc;
 
     public DeliverAlert(
-            AlertProperties properties, ObjectMapper json, ObjectProvider<JavaMailSender> mail, Clock clock) {
+            AlertProperties properties,
+            ObjectMapper json,
+            ObjectProvider<JavaMailSender> mail,
+            Clock clock,
+            NamedParameterJdbcTemplate jdbc) {
+        this.jdbc = jdbc;
         this.properties = properties;
         this.json = json;
         this.mail = mail;
@@ -74,8 +87,48 @@ public class DeliverAlert implements JobHandler {
     @Override
     @SuppressWarnings("unchecked")
     public String execute(JobContext job) throws Exception {
-        return deliver(job.stringParam(CHANNEL, null), (Map<String, Object>)
-                job.params().get(ALERT));
+        String channel = job.stringParam(CHANNEL, null);
+        Map<String, Object> alert = (Map<String, Object>) job.params().get(ALERT);
+        firingToldFirst(channel, alert);
+        try {
+            return deliver(channel, alert);
+        } catch (Exception e) {
+            // a broken channel is seen in the node's log too, not only on the alert and the job
+            log.warn(
+                    "alert {} ({} {}) not delivered to {} (attempt {}): {}",
+                    alert.get("alertId"),
+                    alert.get("rule"),
+                    alert.get("state"),
+                    channel,
+                    job.attempt(),
+                    e.getMessage());
+            throw e;
+        }
+    }
+
+    /**
+     * A resolve waits for its raise: each is a job of its own, retried on its own, so after a channel's outage the
+     * resolve could reach it first and leave a receiver that keeps the last word with an alert firing for good. While
+     * the raise's delivery to this channel is still to go out (waiting, retried, running) the resolve's attempt fails
+     * and is retried after it; once the raise went out, or its retries ran out, the resolve goes.
+     */
+    private void firingToldFirst(String channel, Map<String, Object> alert) {
+        if (!"RESOLVED".equals(alert.get("state"))) return;
+        List<String> pending = jdbc.queryForList(
+                "SELECT q.status FROM job_keys k JOIN job_queue q ON q.job_id = k.job_id"
+                        + " WHERE k.job_key = :key AND k.namespace = :ns"
+                        + " AND (q.status IN ('WAITING', 'RETRY_WAITING', 'CLAIMED', 'RUNNING')"
+                        // failed with a retry left: the retry is about to be scheduled
+                        + " OR (q.status IN ('FAILED', 'TIMED_OUT') AND q.attempt <= q.max_retries))",
+                Map.of(
+                        "key",
+                        AlertJobKeys.of(String.valueOf(alert.get("alertId")), "FIRING", channel),
+                        "ns",
+                        Namespaces.DEFAULT),
+                String.class);
+        if (!pending.isEmpty())
+            throw new IllegalStateException("the alert's FIRING delivery to " + channel + " has not gone out yet ("
+                    + pending.get(0) + "): the RESOLVED one follows it");
     }
 
     /** Tells {@code channelName} of {@code alert} (the webhook body); throws when the channel does not take it. */
