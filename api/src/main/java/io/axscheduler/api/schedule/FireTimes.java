@@ -167,17 +167,26 @@ public final class FireTimes {
 
     /**
      * A cron description as one reads it: cron-utils says nothing of the days when the time is every day's ("at
-     * 02:30"), and a time of day is the zone's wall clock, which the description then names unless it is UTC.
+     * 02:30"); and hours, days and months are the zone's wall clock, so a description of an expression that names any
+     * of them names the zone unless it is UTC ("every 5 minutes" is the same in every zone).
      */
     private static String inZone(String description, Trigger cron) {
         String d = DAILY.matcher(description).matches() ? description + " every day" : description;
         String zone = cron.timezone();
         boolean utc = zone == null || zone.equals("UTC") || zone.equals("Z") || zone.equals("Etc/UTC");
-        return !utc && CLOCK_TIME.matcher(d).find() ? d + " (" + zone + " time)" : d;
+        return !utc && namesTheWallClock(cron) ? d + " (" + zone + " time)" : d;
+    }
+
+    /** Whether the hour, a day or the month field restricts the expression (seconds and minutes do not). */
+    private static boolean namesTheWallClock(Trigger cron) {
+        String[] fields = cron.expression().trim().split("\\s+");
+        int hour = cron.dialect() == CronDialect.UNIX ? 1 : 2;
+        for (int i = hour; i < Math.min(fields.length, hour + 4); i++)
+            if (!fields[i].equals("*") && !fields[i].equals("?")) return true;
+        return false;
     }
 
     private static final java.util.regex.Pattern DAILY = java.util.regex.Pattern.compile("at \\d{2}:\\d{2}(:\\d{2})?");
-    private static final java.util.regex.Pattern CLOCK_TIME = java.util.regex.Pattern.compile("\\b\\d{2}:\\d{2}\\b");
 
     public static String humanDuration(long ms) {
         if (ms % 3_600_000 == 0) return plural(ms / 3_600_000, "hour");

@@ -34,7 +34,12 @@ class FireTimesTest {
                 .isEqualTo("at 02:30 every day");
         assertThat(FireTimes.describe(Trigger.cron("0 0 9 ? * MON", "Europe/Berlin", null)))
                 .isEqualTo("at 09:00 every Monday (Europe/Berlin time)");
-        // no time of day, no zone
+        // hours are the zone's too (helper-53)
+        assertThat(FireTimes.describe(Trigger.cron("0 0 9-17 * * ?", "Asia/Shanghai", null)))
+                .endsWith(" (Asia/Shanghai time)");
+        assertThat(FireTimes.describe(Trigger.cron("0 9-17 * * 1-5", "Asia/Shanghai", CronDialect.UNIX)))
+                .endsWith(" (Asia/Shanghai time)");
+        // no hour, day or month: the same in every zone
         assertThat(FireTimes.describe(Trigger.cron("0 */5 * * * ?", "Asia/Shanghai", null)))
                 .isEqualTo("every 5 minutes");
     }

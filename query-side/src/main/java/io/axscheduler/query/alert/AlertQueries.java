@@ -66,6 +66,16 @@ public class AlertQueries {
         return rules;
     }
 
+    /** The alert's details as raised (what the rule's condition found); null when none were kept. */
+    private Object details(String text) {
+        if (text == null) return null;
+        try {
+            return json.readTree(text);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("alerts holds unreadable JSON", e);
+        }
+    }
+
     /** The channels told of the raise; null for an alert recorded before they were kept. */
     private List<String> channels(String told) {
         if (told == null) return null;
@@ -107,7 +117,8 @@ public class AlertQueries {
         }
         params.put("size", size);
         List<Map<String, Object>> items = jdbc.query(
-                "SELECT alert_id, rule, type, state, alert_key, message, notified, told, raised_at, resolved_at FROM alerts"
+                "SELECT alert_id, rule, type, state, alert_key, message, details, notified, told, raised_at, resolved_at"
+                        + " FROM alerts"
                         + where + " ORDER BY raised_at DESC, alert_id DESC LIMIT :size",
                 params,
                 (rs, i) -> {
@@ -118,6 +129,7 @@ public class AlertQueries {
                     item.put("state", rs.getString("state"));
                     item.put("key", rs.getString("alert_key"));
                     item.put("message", rs.getString("message"));
+                    item.put("details", details(rs.getString("details")));
                     item.put("notified", rs.getInt("notified") == 1);
                     item.put("channels", channels(rs.getString("told")));
                     item.put("raisedAt", Instant.ofEpochMilli(rs.getLong("raised_at")));
@@ -163,7 +175,10 @@ public class AlertQueries {
                     delivery.put("jobId", rs.getString("job_id"));
                     delivery.put("status", rs.getString("status"));
                     delivery.put("attempt", rs.getInt("attempt"));
-                    delivery.put("lastError", rs.getString("last_error"));
+                    // a delivery that got through has no error to show, whatever its earlier tries met
+                    delivery.put(
+                            "lastError",
+                            "SUCCEEDED".equals(rs.getString("status")) ? null : rs.getString("last_error"));
                 });
         for (Map<String, Object> delivery : byKey.values()) {
             Map<String, Object> item = (Map<String, Object>) delivery.remove("item");

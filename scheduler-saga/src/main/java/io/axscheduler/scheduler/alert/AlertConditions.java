@@ -89,6 +89,10 @@ class AlertConditions {
             String what) {
         Map<String, Object> p = new HashMap<>(Map.of("since", nowMs - properties.eventWindowMs()));
         String where = filter(f, p, "job_type", "schedule_id");
+        // the scheduler's own jobs (an alert's delivery) only when a rule names their type: a channel that is down
+        // would otherwise raise alerts about itself, to itself
+        if (f.jobType() == null)
+            where += " AND job_type NOT LIKE '" + io.axscheduler.api.spi.JobTypeCatalog.RESERVED_PREFIX + "%'";
         Map<String, List<Map<String, Object>>> byKey = new LinkedHashMap<>();
         Set<String> jobsSeen = new HashSet<>();
         jdbc.query(
