@@ -155,6 +155,23 @@ class AlertsIT {
     }
 
     @Test
+    void a_rule_for_every_type_leaves_out_the_deliveries_of_alerts() {
+        // a delivery that ran out of retries (a channel down for a quarter of an hour), as the failures table has it
+        node.jdbc()
+                .update("INSERT INTO job_failures (job_id, attempt, job_type, outcome, for_good, error, failed_at,"
+                        + " namespace) VALUES ('delivery-x', 21, 'ax-alert', 'FAILED', 1, 'channel down',"
+                        + " ROUND(UNIX_TIMESTAMP(NOW(3)) * 1000), 'default')");
+        rule("every-type", "JOB_FAILED", "{\"namespace\":\"default\"}", 1L, "[\"hook\"]");
+        String job = node.api.submit("{\"jobType\":\"flaky\",\"params\":{\"failTimes\":9},\"maxRetries\":0}");
+        node.api.awaitStatus(job, "FAILED");
+        JsonNode fired = awaitHook("every-type", "FIRING");
+        assertThat(fired.at("/details/jobType").asText()).isEqualTo("flaky");
+        // evaluated together, the delivery's failure raised nothing
+        assertThat(alerts("every-type")).extracting(a -> a.path("key").asText()).containsOnly("flaky");
+        node.jdbc().update("DELETE FROM job_failures WHERE job_id = 'delivery-x'");
+    }
+
+    @Test
     void a_job_failed_for_good_raises_then_resolves_when_the_window_passes() {
         rule("failed", "JOB_FAILED", "{\"jobType\":\"flaky\"}", 1L, "[\"hook\",\"mail\"]");
         String job = node.api.submit("{\"jobType\":\"flaky\",\"params\":{\"failTimes\":9},\"maxRetries\":0}");
