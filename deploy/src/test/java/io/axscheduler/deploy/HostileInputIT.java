@@ -343,7 +343,15 @@ class HostileInputIT {
         assertThat(other.status()).as(other.body().toString()).isEqualTo(201);
         String job = node.api.submit("{\"jobType\":\"ghost-type\",\"executorApp\":\"ghost-app\"}");
         JsonNode given = node.api.awaitStatus(job, "CANCELED");
-        assertThat(given.toString()).isNotEmpty();
+        // the job itself says why, as its history does
+        assertThat(given.path("lastError").asText())
+                .startsWith("given up by the scheduler: no worker of executorApp 'ghost-app'");
+        assertThat(node.api
+                        .get("/api/v1/jobs/" + job + "/history?asOf=" + java.time.Instant.now())
+                        .body()
+                        .at("/state/lastError")
+                        .asText())
+                .isEqualTo(given.path("lastError").asText());
         JsonNode history = node.api.get("/api/v1/jobs/" + job + "/history").body();
         assertThat(history.toString())
                 .contains("JobCanceled")

@@ -123,8 +123,7 @@ public class AlertsProjection {
      */
     @EventHandler
     void on(JobCanceled e, @MetaDataValue(Metadata.ACTOR) String actor, @Timestamp Instant at) {
-        if (Metadata.SCHEDULER.equals(actor))
-            failure(e.jobId(), null, "GIVEN_UP", "given up by the scheduler: " + e.reason(), at);
+        if (Metadata.SCHEDULER.equals(actor)) failure(e.jobId(), null, "GIVEN_UP", JobStateFold.givenUpError(e), at);
     }
 
     /** {@code attempt} null: the attempt after the job's last, which never started (the failure is for good). */

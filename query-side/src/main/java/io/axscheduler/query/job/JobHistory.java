@@ -31,7 +31,8 @@ public class JobHistory {
             throw new NotFoundException("job", jobId + " as of " + IsoInstants.millis(asOf));
         }
         var state = JobStateFold.fold(events.stream()
-                .map(event -> new TimedEvent(event.getPayload(), event.getTimestamp()))
+                .map(event -> new TimedEvent(event.getPayload(), event.getTimestamp(), (String)
+                        event.getMetaData().get(io.axscheduler.api.Metadata.ACTOR)))
                 .toList());
         return new JobStateAsOf(jobId, asOf, state, streams.render(events));
     }

@@ -2,6 +2,7 @@ package io.axscheduler.query.job;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.axscheduler.api.Metadata;
 import io.axscheduler.api.TextLimit;
 import io.axscheduler.api.job.JobCanceled;
 import io.axscheduler.api.job.JobClaimed;
@@ -22,6 +23,7 @@ import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
 import org.axonframework.eventhandling.ResetHandler;
 import org.axonframework.eventhandling.Timestamp;
+import org.axonframework.messaging.annotation.MetaDataValue;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.stereotype.Component;
@@ -186,7 +188,21 @@ public class JobQueueProjection {
     }
 
     @EventHandler
-    void on(JobCanceled event, @Timestamp Instant at) {
+    void on(JobCanceled event, @MetaDataValue(Metadata.ACTOR) String actor, @Timestamp Instant at) {
+        if (Metadata.SCHEDULER.equals(actor)) {
+            // given up (no one could take it): its reason is the job's error, as the fold says
+            writes.write(
+                    """
+                    UPDATE job_queue SET status = :status, claimable = :claimable, last_error = :lastError,
+                                         updated_at = :at, ended_at = :at
+                    WHERE job_id = :jobId""",
+                    withStatus(event)
+                            .addValues(Map.of("jobId", event.jobId(), "at", at.toEpochMilli()))
+                            .addValue("lastError", TextLimit.truncate(JobStateFold.givenUpError(event)), Types.VARCHAR),
+                    event.jobId(),
+                    event);
+            return;
+        }
         writes.write(
                 """
                 UPDATE job_queue SET status = :status, claimable = :claimable, updated_at = :at, ended_at = :at

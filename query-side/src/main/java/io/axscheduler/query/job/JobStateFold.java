@@ -1,6 +1,8 @@
 package io.axscheduler.query.job;
 
+import io.axscheduler.api.Metadata;
 import io.axscheduler.api.TextLimit;
+import io.axscheduler.api.job.JobCanceled;
 import io.axscheduler.api.job.JobClaimed;
 import io.axscheduler.api.job.JobCreated;
 import io.axscheduler.api.job.JobFailed;
@@ -28,6 +30,14 @@ public final class JobStateFold {
      * The text the projection, the fold and the explain record when a run outlives its timeout, or is given up
      * because its worker left ({@code reason}, null for a deadline).
      */
+    /**
+     * A job the scheduler canceled: it gives a job up only when no one could take it ({@code no-worker-timeout}), which
+     * is the job's error, where an operator's cancel is a decision and leaves {@code lastError} as it was.
+     */
+    public static String givenUpError(JobCanceled event) {
+        return "given up by the scheduler: " + event.reason();
+    }
+
     public static String runTimeoutError(JobTimedOut event) {
         String error = "attempt " + event.attempt() + " timed out";
         return event.reason() == null ? error : error + ": " + event.reason();
@@ -40,7 +50,7 @@ public final class JobStateFold {
         }
         State state = new State(created, events.get(0).timestamp());
         for (TimedEvent event : events.subList(1, events.size())) {
-            state.apply(event.payload(), event.timestamp());
+            state.apply(event.payload(), event.timestamp(), event.actor());
         }
         return state.toView();
     }
@@ -67,7 +77,7 @@ public final class JobStateFold {
 
         // Events added to the api later are skipped here, as the projection skips events it has no handler for,
         // so the two keep agreeing.
-        void apply(Object payload, Instant at) {
+        void apply(Object payload, Instant at, String actor) {
             JobStatus after = JobStatus.after(payload);
             if (after == null || payload instanceof JobCreated) return;
             status = after;
@@ -88,6 +98,8 @@ public final class JobStateFold {
                 lastError = TextLimit.truncate(runTimeoutError(e));
             } else if (payload instanceof JobRetryScheduled e) {
                 runAt = e.runAt();
+            } else if (payload instanceof JobCanceled e && Metadata.SCHEDULER.equals(actor)) {
+                lastError = TextLimit.truncate(givenUpError(e));
             }
             updatedAt = at;
         }

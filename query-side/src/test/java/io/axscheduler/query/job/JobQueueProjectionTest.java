@@ -73,7 +73,7 @@ class JobQueueProjectionTest {
     void an_update_that_finds_no_row_fails_so_the_event_append_rolls_back() {
         when(jdbc.update(anyString(), anyMap())).thenReturn(0);
 
-        assertThatThrownBy(() -> projection.on(new JobCanceled(JOB_ID, "stop", JobStatus.WAITING), at(1)))
+        assertThatThrownBy(() -> projection.on(new JobCanceled(JOB_ID, "stop", JobStatus.WAITING), "key:ops", at(1)))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("JobCanceled")
                 .hasMessageContaining(JOB_ID);

@@ -205,6 +205,18 @@ class JobStateFoldTest {
     }
 
     @Test
+    void a_job_the_scheduler_gave_up_has_the_reason_as_its_error_and_an_operators_cancel_does_not() {
+        JobCanceled cancel = new JobCanceled(JOB_ID, "no worker of executorApp 'x' …", JobStatus.WAITING);
+        JobView givenUp = JobStateFold.fold(List.of(
+                new TimedEvent(created(), CREATED_AT),
+                new TimedEvent(cancel, at(1), io.axscheduler.api.Metadata.SCHEDULER)));
+        assertThat(givenUp.lastError()).isEqualTo("given up by the scheduler: no worker of executorApp 'x' …");
+        JobView canceled = JobStateFold.fold(
+                List.of(new TimedEvent(created(), CREATED_AT), new TimedEvent(cancel, at(1), "key:ops")));
+        assertThat(canceled.lastError()).isNull();
+    }
+
+    @Test
     void an_event_the_fold_does_not_know_leaves_the_view_as_it_was() {
         JobView before = fold(claimed(1));
         JobView after = fold(claimed(1), "some future event");
