@@ -246,12 +246,28 @@ public class ScanDueJobs implements SmartLifecycle {
                 .collect(Collectors.toSet());
     }
 
+    private static boolean raceLost(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause())
+            if (t instanceof org.axonframework.modelling.command.ConcurrencyException) return true;
+        return false;
+    }
+
     /** One pass of the loop; true when it probably left due work there is room for, so the next one follows at once. */
     private boolean pass() {
         try {
             return scan().goAgain();
         } catch (RuntimeException e) {
-            log.warn("scan failed; the claim batch was rolled back and is retried at the next scan: {}", e.toString());
+            if (raceLost(e)) {
+                // a job of the batch got its next event from another node or command first (a worker's outcome, a
+                // cancel): nothing is wrong, and the next pass sees the job as it is now
+                log.info(
+                        "a claim batch met a job changed meanwhile; rolled back and retried at the next scan: {}",
+                        e.toString());
+            } else {
+                log.warn(
+                        "scan failed; the claim batch was rolled back and is retried at the next scan: {}",
+                        e.toString());
+            }
             log.debug("scan failure", e);
             return false;
         }
