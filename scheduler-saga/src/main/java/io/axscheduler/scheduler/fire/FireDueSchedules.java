@@ -254,8 +254,12 @@ public class FireDueSchedules {
         if (types.isEmpty() && holds.values().stream().noneMatch(h -> h.untilMs() == Long.MAX_VALUE)) return;
         long now = databaseTime.approximateNowMs();
         for (String type : types) {
+            // a hold that ended a moment ago and begins again is one hold (the pacing let the head dip below the bound)
             holds.compute(
-                    type, (t, h) -> h == null || h.untilMs() != Long.MAX_VALUE ? new Hold(now, Long.MAX_VALUE) : h);
+                    type,
+                    (t, h) -> h == null || h.untilMs() < now - holdBackAfterMs
+                            ? new Hold(now, Long.MAX_VALUE)
+                            : new Hold(h.sinceMs(), Long.MAX_VALUE));
         }
         holds.replaceAll(
                 (type, h) -> h.untilMs() == Long.MAX_VALUE && !types.contains(type) ? new Hold(h.sinceMs(), now) : h);
@@ -337,13 +341,16 @@ public class FireDueSchedules {
     /**
      * The plan's reason for a skip, and when the schedule's job type was already held back as its first missed time
      * came due (and that hold had not ended by then), that this is why the times were missed: the type's jobs were
-     * behind, no node was down. A hold that began after the first missed time (the backlog of an outage, say) says
-     * nothing about why it was missed.
+     * behind, no node was down. A hold is decided once the head of the type's queue has waited {@code
+     * hold-back-after-ms}, so a time due up to that long before the decision was already behind that backlog (a fire
+     * due just before the pass that held the type, say). A hold that began later than that (the backlog of an outage)
+     * says nothing about why it was missed.
      */
     private String skipReason(PlannedFire skip, String jobType, Instant firstMissed) {
         Hold hold = jobType == null ? null : holds.get(jobType);
         long missed = firstMissed.toEpochMilli();
-        if (hold == null || hold.sinceMs() > missed || hold.untilMs() < missed) return skip.skipReason();
+        if (hold == null || hold.sinceMs() > missed + holdBackAfterMs || hold.untilMs() < missed)
+            return skip.skipReason();
         return skip.skipReason() + " (late because job type " + jobType + " " + HoldBack.SKIP_NOTE
                 + ": its jobs waited to be claimed longer than hold-back-after-ms)";
     }
