@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.axscheduler.api.schedule.FireTimes;
 import io.axscheduler.api.schedule.Trigger;
+import io.axscheduler.api.spi.JobTypeCatalog;
 import io.axscheduler.scheduler.observe.ObserveProperties;
 import io.axscheduler.scheduler.remote.WorkerProperties;
 import java.time.Instant;
@@ -91,8 +92,7 @@ class AlertConditions {
         String where = filter(f, p, "job_type", "schedule_id");
         // the scheduler's own jobs (an alert's delivery) only when a rule names their type: a channel that is down
         // would otherwise raise alerts about itself, to itself
-        if (f.jobType() == null)
-            where += " AND job_type NOT LIKE '" + io.axscheduler.api.spi.JobTypeCatalog.RESERVED_PREFIX + "%'";
+        if (f.jobType() == null) where += " AND job_type NOT LIKE '" + JobTypeCatalog.RESERVED_PREFIX + "%'";
         Map<String, List<Map<String, Object>>> byKey = new LinkedHashMap<>();
         Set<String> jobsSeen = new HashSet<>();
         jdbc.query(

@@ -246,18 +246,12 @@ public class ScanDueJobs implements SmartLifecycle {
                 .collect(Collectors.toSet());
     }
 
-    private static boolean raceLost(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause())
-            if (t instanceof org.axonframework.modelling.command.ConcurrencyException) return true;
-        return false;
-    }
-
     /** One pass of the loop; true when it probably left due work there is room for, so the next one follows at once. */
     private boolean pass() {
         try {
             return scan().goAgain();
         } catch (RuntimeException e) {
-            if (raceLost(e)) {
+            if (io.axscheduler.api.Causes.any(e, org.axonframework.modelling.command.ConcurrencyException.class)) {
                 // a job of the batch got its next event from another node or command first (a worker's outcome, a
                 // cancel): nothing is wrong, and the next pass sees the job as it is now
                 log.info(
