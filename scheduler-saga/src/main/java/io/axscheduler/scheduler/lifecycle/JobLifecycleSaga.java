@@ -160,8 +160,8 @@ public class JobLifecycleSaga {
     }
 
     /**
-     * The timeout's reason when the attempt ran in the pools of a node that has missed two of its reports (killed, or
-     * cut off from the database): {@code its node n-1 has not reported since …}, which the history, explain and the
+     * The timeout's reason when the attempt ran in the pools of a node that is silent (killed, or cut off from the
+     * database), by the rule explain's NODE_GONE and a restart's check use ({@link ObserveProperties#nodeSilentMs}): {@code its node n-1 has not reported since …}, which the history, explain and the
      * failure alerts show instead of a bare timeout. Null for a live node, a remote worker's run (its removal says why),
      * or when the question cannot be answered (the deadline goes on without it).
      */
@@ -171,7 +171,7 @@ public class JobLifecycleSaga {
                     "SELECT q.node, n.reported_at FROM job_queue q LEFT JOIN ax_nodes n ON n.node_id = q.node"
                             + " WHERE q.job_id = :id AND q.worker = :inProcess AND q.node IS NOT NULL"
                             + " AND (n.reported_at IS NULL OR n.reported_at < " + DatabaseTime.NOW_MS + " - :quiet)",
-                    Map.of("id", jobId, "quiet", 2 * observe.nodeReportMs(), "inProcess", RunInProcess.WORKER));
+                    Map.of("id", jobId, "quiet", observe.nodeSilentMs(), "inProcess", RunInProcess.WORKER));
             if (rows.isEmpty()) return null;
             Object reported = rows.get(0).get("reported_at");
             return "its node " + rows.get(0).get("node")
