@@ -123,7 +123,8 @@ public class AlertsProjection {
      */
     @EventHandler
     void on(JobCanceled e, @MetaDataValue(Metadata.ACTOR) String actor, @Timestamp Instant at) {
-        if (Metadata.SCHEDULER.equals(actor)) failure(e.jobId(), null, "GIVEN_UP", JobStateFold.givenUpError(e), at);
+        String givenUp = JobStateFold.givenUpError(e, actor);
+        if (givenUp != null) failure(e.jobId(), null, "GIVEN_UP", givenUp, at);
     }
 
     /** {@code attempt} null: the attempt after the job's last, which never started (the failure is for good). */

@@ -189,25 +189,16 @@ public class JobQueueProjection {
 
     @EventHandler
     void on(JobCanceled event, @MetaDataValue(Metadata.ACTOR) String actor, @Timestamp Instant at) {
-        if (Metadata.SCHEDULER.equals(actor)) {
-            // given up (no one could take it): its reason is the job's error, as the fold says
-            writes.write(
-                    """
-                    UPDATE job_queue SET status = :status, claimable = :claimable, last_error = :lastError,
-                                         updated_at = :at, ended_at = :at
-                    WHERE job_id = :jobId""",
-                    withStatus(event)
-                            .addValues(Map.of("jobId", event.jobId(), "at", at.toEpochMilli()))
-                            .addValue("lastError", TextLimit.truncate(JobStateFold.givenUpError(event)), Types.VARCHAR),
-                    event.jobId(),
-                    event);
-            return;
-        }
+        // given up by the scheduler: its reason is the job's error, as the fold says; an operator's cancel keeps it
+        String givenUp = JobStateFold.givenUpError(event, actor);
         writes.write(
                 """
-                UPDATE job_queue SET status = :status, claimable = :claimable, updated_at = :at, ended_at = :at
+                UPDATE job_queue SET status = :status, claimable = :claimable, updated_at = :at, ended_at = :at,
+                                     last_error = COALESCE(:lastError, last_error)
                 WHERE job_id = :jobId""",
-                withStatus(event).addValues(Map.of("jobId", event.jobId(), "at", at.toEpochMilli())),
+                withStatus(event)
+                        .addValues(Map.of("jobId", event.jobId(), "at", at.toEpochMilli()))
+                        .addValue("lastError", givenUp == null ? null : TextLimit.truncate(givenUp), Types.VARCHAR),
                 event.jobId(),
                 event);
     }

@@ -31,11 +31,12 @@ public final class JobStateFold {
      * because its worker left ({@code reason}, null for a deadline).
      */
     /**
-     * A job the scheduler canceled: it gives a job up only when no one could take it ({@code no-worker-timeout}), which
-     * is the job's error, where an operator's cancel is a decision and leaves {@code lastError} as it was.
+     * The error of a job canceled by {@code actor}, or null: the scheduler cancels a job only to give it up (no one
+     * could take it within {@code no-worker-timeout}), which is the job's error, where an operator's cancel is a
+     * decision and leaves {@code lastError} as it was. The projections and the fold ask here.
      */
-    public static String givenUpError(JobCanceled event) {
-        return "given up by the scheduler: " + event.reason();
+    public static String givenUpError(JobCanceled event, String actor) {
+        return Metadata.SCHEDULER.equals(actor) ? "given up by the scheduler: " + event.reason() : null;
     }
 
     public static String runTimeoutError(JobTimedOut event) {
@@ -98,8 +99,8 @@ public final class JobStateFold {
                 lastError = TextLimit.truncate(runTimeoutError(e));
             } else if (payload instanceof JobRetryScheduled e) {
                 runAt = e.runAt();
-            } else if (payload instanceof JobCanceled e && Metadata.SCHEDULER.equals(actor)) {
-                lastError = TextLimit.truncate(givenUpError(e));
+            } else if (payload instanceof JobCanceled e && givenUpError(e, actor) != null) {
+                lastError = TextLimit.truncate(givenUpError(e, actor));
             }
             updatedAt = at;
         }
