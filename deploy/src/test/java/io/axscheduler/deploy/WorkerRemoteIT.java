@@ -436,6 +436,76 @@ class WorkerRemoteIT {
     }
 
     @Test
+    void a_type_whose_workers_all_left_is_still_taken_and_its_jobs_run_when_a_worker_comes_back() throws Exception {
+        String type = "restarting-type";
+        // the type's only worker leaves (a rolling restart's stop: it deregisters)
+        try (FakeWorker leaving = new FakeWorker("restarting", type, node.api)) {
+            assertThat(worker(leaving.workerId).isNull()).isFalse();
+        }
+        // and a second type's only worker goes silent (killed: it is removed after missing its heartbeats)
+        Api.Response killed = node.api.post(
+                "/api/v1/workers/register",
+                "{\"app\":\"killed\",\"address\":\"http://127.0.0.1:9\",\"jobTypes\":[\"killed-type\"],"
+                        + "\"capacity\":1}");
+        assertThat(killed.status()).as(killed.body().toString()).isEqualTo(201);
+        Await.until(
+                Duration.ofSeconds(10),
+                () -> worker(killed.text("workerId")).isNull(),
+                () -> "the silent worker is still registered: " + worker(killed.text("workerId")));
+
+        // their jobs are taken while no worker runs them, and wait for one
+        String waiting = node.api.submit("{\"jobType\":\"" + type + "\",\"maxRetries\":0}");
+        String bound = node.api.submit("{\"jobType\":\"killed-type\",\"executorApp\":\"killed\"}");
+        assertThat(node.api.get("/api/v1/jobs/" + bound).text("status")).isEqualTo("WAITING");
+        Await.until(
+                Duration.ofSeconds(5),
+                () -> node.api
+                        .get("/api/v1/jobs/" + waiting + "/explain")
+                        .body()
+                        .at("/reasons/0/code")
+                        .asText()
+                        .equals("NO_HANDLER"),
+                () -> node.api
+                        .get("/api/v1/jobs/" + waiting + "/explain")
+                        .body()
+                        .toString());
+        // a type no worker of the namespace ever registered is still refused, and the known ones are listed
+        Api.Response typo = node.api.post("/api/v1/jobs", "{\"jobType\":\"restarting-typo\"}");
+        assertThat(typo.status()).isEqualTo(400);
+        assertThat(typo.body().path("errors").toString())
+                .contains("unknown job type 'restarting-typo'")
+                .contains(type, "killed-type");
+        // nor does another namespace know them
+        Api.Response elsewhere =
+                node.api.post("/api/v1/jobs", "{\"jobType\":\"" + type + "\",\"namespace\":\"other\"}");
+        assertThat(elsewhere.status()).isEqualTo(400);
+        assertThat(elsewhere.body().toString()).contains("unknown job type '" + type + "' in namespace 'other'");
+
+        // the worker is back: the job that waited runs on it
+        try (FakeWorker back = new FakeWorker("restarting", type, node.api)) {
+            awaitStatus(waiting, "RUNNING");
+            assertThat(back.report(waiting, 0, true).statusCode()).isEqualTo(200);
+            assertThat(awaitStatus(waiting, "SUCCEEDED").path("worker").asText())
+                    .isEqualTo(back.workerId);
+        }
+
+        // a type is known for ax.scheduler.workers.types-kept-ms (a day) after its last worker left, no longer
+        node.jdbc()
+                .update("UPDATE worker_job_types SET left_at = left_at - 86400001 WHERE job_type = ?", "killed-type");
+        Await.until(
+                Duration.ofSeconds(5),
+                () -> node.api
+                                .post("/api/v1/jobs", "{\"jobType\":\"killed-type\"}")
+                                .status()
+                        == 400,
+                () -> "a type whose last worker left over a day ago is still taken");
+        assertThat(node.api
+                        .post("/api/v1/jobs/" + bound + "/cancel", "{\"reason\":\"test over\"}")
+                        .status())
+                .isEqualTo(200);
+    }
+
+    @Test
     void a_worker_registering_again_at_its_address_replaces_the_earlier_registration_at_once() throws Exception {
         try (FakeWorker fake = new FakeWorker("fake-restart", "fake-restart-type", node.api)) {
             String jobId = node.api.submit(

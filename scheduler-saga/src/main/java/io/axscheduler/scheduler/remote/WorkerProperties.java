@@ -18,6 +18,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *                               also how long a signature is remembered to refuse its replay
  * @param pushThreads            threads pushing to workers on this node (a push is one bounded HTTP call)
  * @param maxCapacity            largest capacity a worker may register
+ * @param typesKeptMs            how long a job type stays known to submits in a namespace after the last worker that
+ *                               registered it there left: jobs of it are taken and wait for a worker meanwhile (a
+ *                               rolling restart, a worker outage), rather than refused as an unknown type; 0 forgets
+ *                               a type as its last worker leaves
  */
 @ConfigurationProperties("ax.scheduler.workers")
 public record WorkerProperties(
@@ -30,7 +34,10 @@ public record WorkerProperties(
         @DefaultValue("30000") long coolDownMs,
         @DefaultValue("300000") long callbackMaxAgeMs,
         @DefaultValue("8") int pushThreads,
-        @DefaultValue("256") int maxCapacity) {
+        @DefaultValue("256") int maxCapacity,
+        @DefaultValue("86400000") long typesKeptMs) {
+
+    static final long MAX_TYPES_KEPT_MS = 366L * 86_400_000;
 
     public WorkerProperties {
         if (heartbeatIntervalMs < 100)
@@ -41,6 +48,9 @@ public record WorkerProperties(
             throw new IllegalArgumentException("ax.scheduler.workers.push-threads must be 1..200");
         if (failuresBeforeCoolDown < 1)
             throw new IllegalArgumentException("ax.scheduler.workers.failures-before-cool-down must be at least 1");
+        if (typesKeptMs < 0 || typesKeptMs > MAX_TYPES_KEPT_MS)
+            throw new IllegalArgumentException(
+                    "ax.scheduler.workers.types-kept-ms must be 0.." + MAX_TYPES_KEPT_MS + " (366 days)");
     }
 
     /** A worker heard from longer ago than this is missing its heartbeats (SILENT), before it is removed. */

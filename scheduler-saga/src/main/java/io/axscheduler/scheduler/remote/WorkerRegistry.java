@@ -18,6 +18,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.HexFormat;
@@ -26,6 +27,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
@@ -144,9 +147,48 @@ public class WorkerRegistry {
     }
 
     public void deregister(String workerId) {
-        if (jdbc.update("DELETE FROM workers WHERE worker_id = :id", Map.of("id", workerId)) == 0) {
-            throw new NotFoundException("worker", workerId);
+        transaction.executeWithoutResult(tx -> {
+            if (delete(List.of(workerId)) == 0) throw new NotFoundException("worker", workerId);
+        });
+    }
+
+    /**
+     * Deletes the workers {@code ids} and keeps the types they ran as known in their namespaces (see
+     * {@link WorkerProperties#typesKeptMs}), in the caller's transaction; the number of workers deleted.
+     */
+    private int delete(List<String> ids) {
+        List<Map<String, Object>> left = jdbc.queryForList(
+                "SELECT namespace, job_types FROM workers WHERE worker_id IN (:ids) FOR UPDATE", Map.of("ids", ids));
+        if (left.isEmpty()) return 0;
+        jdbc.update("DELETE FROM workers WHERE worker_id IN (:ids)", Map.of("ids", ids));
+        if (properties.typesKeptMs() > 0) keepTypes(left);
+        return left.size();
+    }
+
+    private record KeptType(String namespace, String jobType) {
+        // one order on every node, so that two removals at once lock the rows they share in the same order
+        static final Comparator<KeptType> ORDER =
+                Comparator.comparing(KeptType::namespace).thenComparing(KeptType::jobType);
+    }
+
+    private void keepTypes(List<Map<String, Object>> left) {
+        SortedSet<KeptType> kept = new TreeSet<>(KeptType.ORDER);
+        for (Map<String, Object> worker : left) {
+            for (String type : ((String) worker.get("job_types")).split(",")) {
+                kept.add(new KeptType((String) worker.get("namespace"), type));
+            }
         }
+        jdbc.update(
+                "DELETE FROM worker_job_types WHERE left_at < " + DatabaseTime.NOW_MS + " - :kept",
+                Map.of("kept", properties.typesKeptMs()));
+        jdbc.batchUpdate(
+                "INSERT INTO worker_job_types (namespace, job_type, left_at) VALUES (:namespace, :type, "
+                        + DatabaseTime.NOW_MS + ") ON DUPLICATE KEY UPDATE left_at = " + DatabaseTime.NOW_MS,
+                kept.stream()
+                        .map(k -> new MapSqlParameterSource()
+                                .addValue("namespace", k.namespace())
+                                .addValue("type", k.jobType()))
+                        .toArray(MapSqlParameterSource[]::new));
     }
 
     /** How long a removal is remembered (answered 410 to the removed worker's heartbeats). */
@@ -300,9 +342,10 @@ public class WorkerRegistry {
 
     /**
      * Whether a worker registered in {@code namespace} runs {@code jobType} (a worker of another namespace never runs
-     * that namespace's jobs): asked on every submit, so answered from a snapshot at most a second old, taken again
-     * after every registration on this node, and, for a type it does not hold, when it is more than
-     * {@value #MISS_REFRESH_MS} ms old (a worker that registered on another node a moment ago is known here too).
+     * that namespace's jobs), or did until it left less than {@link WorkerProperties#typesKeptMs} ago: asked on every
+     * submit, so answered from a snapshot at most a second old, taken again after every registration on this node,
+     * and, for a type it does not hold, when it is more than {@value #MISS_REFRESH_MS} ms old (a worker that
+     * registered on another node a moment ago is known here too).
      */
     public boolean runsJobType(String namespace, String jobType) {
         if (namespace == null) return false;
@@ -312,7 +355,7 @@ public class WorkerRegistry {
         return refresh().runs(namespace, jobType);
     }
 
-    /** The job types the workers registered in {@code namespace} run; none for a null namespace. */
+    /** The job types the workers registered in {@code namespace} run or ran (as above); none for a null namespace. */
     public Set<String> jobTypes(String namespace) {
         if (namespace == null) return Set.of();
         return current().types().getOrDefault(namespace, Set.of());
@@ -333,6 +376,16 @@ public class WorkerRegistry {
             types.computeIfAbsent(rs.getString(1), n -> new HashSet<>())
                     .addAll(Arrays.asList(rs.getString(2).split(",")));
         });
+        if (properties.typesKeptMs() > 0) {
+            jdbc.query(
+                    "SELECT namespace, job_type FROM worker_job_types WHERE left_at >= " + DatabaseTime.NOW_MS
+                            + " - :kept",
+                    Map.of("kept", properties.typesKeptMs()),
+                    rs -> {
+                        types.computeIfAbsent(rs.getString(1), n -> new HashSet<>())
+                                .add(rs.getString(2));
+                    });
+        }
         types.replaceAll((n, jobTypes) -> Set.copyOf(jobTypes));
         Snapshot snapshot = new Snapshot(Map.copyOf(types), clock.millis(), seen);
         knownTypes = snapshot;
@@ -379,7 +432,7 @@ public class WorkerRegistry {
                             + " - :silence ORDER BY last_heartbeat LIMIT 100 FOR UPDATE SKIP LOCKED",
                     Map.of("silence", properties.silenceMs()),
                     String.class);
-            if (!silent.isEmpty()) jdbc.update("DELETE FROM workers WHERE worker_id IN (:ids)", Map.of("ids", silent));
+            if (!silent.isEmpty()) delete(silent);
             return silent;
         });
     }

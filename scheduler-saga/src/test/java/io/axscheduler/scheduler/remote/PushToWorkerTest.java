@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 class PushToWorkerTest {
 
     private static final WorkerProperties PROPERTIES =
-            new WorkerProperties(10_000, 3, 2_000, 1_000, 5_000, 5, 30_000, 300_000, 8, 256);
+            new WorkerProperties(10_000, 3, 2_000, 1_000, 5_000, 5, 30_000, 300_000, 8, 256, 86_400_000);
 
     private static PushToWorker pusher(WorkerAddresses addresses) {
         WorkerRegistry registry = new WorkerRegistry(null, null, PROPERTIES, addresses, Clock.systemUTC()) {
