@@ -50,7 +50,7 @@ class JobCommandController {
         // before the errors, which list the job types of the namespace named
         JobRequestParser.mayActInNamed(actor, body, Role.OPERATOR);
         List<FieldError> errors = new ArrayList<>();
-        SubmitJob command = parser.parse(body, "", errors);
+        SubmitJob command = parser.parse(body, "", errors, Caller.homeNamespace(actor));
         if (!errors.isEmpty()) throw new InvalidRequestException(errors);
         Access.act(actor, command.namespace(), Role.OPERATOR);
         SubmitResult result = sender.send("job", command.jobId(), command, actor);
@@ -67,7 +67,7 @@ class JobCommandController {
         List<SubmitJob> commands = new ArrayList<>(jobs.size());
         for (int i = 0; i < jobs.size(); i++) JobRequestParser.mayActInNamed(actor, jobs.get(i), Role.OPERATOR);
         for (int i = 0; i < jobs.size(); i++) {
-            commands.add(parser.parse(jobs.get(i), "jobs[" + i + "]", errors));
+            commands.add(parser.parse(jobs.get(i), "jobs[" + i + "]", errors, Caller.homeNamespace(actor)));
         }
         if (!errors.isEmpty()) throw new InvalidRequestException(errors);
         for (SubmitJob command : commands) Access.act(actor, command.namespace(), Role.OPERATOR);

@@ -74,8 +74,11 @@ public final class JobRequestParser {
         this.clock = clock;
     }
 
-    /** Adds to {@code errors} (fields prefixed with {@code path}) and returns null when anything is wrong. */
-    SubmitJob parse(JsonNode body, String path, List<FieldError> errors) {
+    /**
+     * Adds to {@code errors} (fields prefixed with {@code path}) and returns null when anything is wrong;
+     * {@code home}: the namespace when the body names none ({@link Caller#homeNamespace()}).
+     */
+    SubmitJob parse(JsonNode body, String path, List<FieldError> errors, String home) {
         int before = errors.size();
         if (body == null || !body.isObject()) {
             errors.add(new FieldError(path.isEmpty() ? "body" : path, "must be a JSON object"));
@@ -84,7 +87,7 @@ public final class JobRequestParser {
         JsonFields f = new JsonFields(body, path, errors);
         f.rejectUnknown(FIELDS);
 
-        String namespace = namespace(f);
+        String namespace = namespace(f, home);
         String jobType = f.string("jobType", MAX_NAME_LENGTH);
         if (jobType == null) {
             if (!f.has("jobType")) f.error("jobType", "is required");
@@ -173,16 +176,16 @@ public final class JobRequestParser {
      */
     public static void mayActInNamed(Caller who, JsonNode item, Role role) {
         if (item == null || !item.isObject()) return;
-        String namespace = namespace(new JsonFields(item, "", new ArrayList<>()));
+        String namespace = namespace(new JsonFields(item, "", new ArrayList<>()), Caller.homeNamespace(who));
         if (namespace != null) Access.act(who, namespace, role);
     }
 
     /**
-     * {@code namespace}: {@code [a-z0-9-]{1,63}}, {@code default} when absent, null (and an error) when it is not a
+     * {@code namespace}: {@code [a-z0-9-]{1,63}}, {@code home} when absent, null (and an error) when it is not a
      * namespace. Shared with schedules.
      */
-    public static String namespace(JsonFields f) {
-        if (!f.has("namespace")) return Namespaces.DEFAULT;
+    public static String namespace(JsonFields f, String home) {
+        if (!f.has("namespace")) return home;
         String namespace = f.string("namespace", 63);
         if (namespace != null && !Namespaces.isValid(namespace)) {
             f.error("namespace", "must be 1-63 lowercase letters, digits or '-'");

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.tuple;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.axscheduler.api.Namespaces;
 import io.axscheduler.api.job.Backoff;
 import io.axscheduler.api.job.RetryPolicy;
 import io.axscheduler.api.job.SubmitJob;
@@ -55,7 +56,7 @@ class JobRequestParserTest {
 
     /** Single quotes in {@code text} stand for double quotes, to keep the JSON readable here. */
     private SubmitJob parse(String text) {
-        return parser.parse(body(text), "", errors);
+        return parser.parse(body(text), "", errors, Namespaces.DEFAULT);
     }
 
     private SubmitJob parseValid(String text) {
@@ -186,7 +187,7 @@ class JobRequestParserTest {
         ObjectNode body = json.createObjectNode().put("jobType", "noop");
         body.putObject("params").put("a", "x".repeat(JobRequestParser.MAX_PARAMS_BYTES - "{\"a\":\"\"}".length()));
 
-        assertThat(parser.parse(body, "", errors)).isNotNull();
+        assertThat(parser.parse(body, "", errors, Namespaces.DEFAULT)).isNotNull();
         assertThat(errors).isEmpty();
     }
 
@@ -378,7 +379,7 @@ class JobRequestParserTest {
         ObjectNode body = json.createObjectNode().put("jobType", "noop");
         body.putObject("params").put("a", "x".repeat(JobRequestParser.MAX_PARAMS_BYTES - "{\"a\":\"\"}".length() + 1));
 
-        assertThat(parser.parse(body, "", errors)).isNull();
+        assertThat(parser.parse(body, "", errors, Namespaces.DEFAULT)).isNull();
         assertThat(errors).extracting(FieldError::field).containsExactly("params");
         assertThat(messageFor("params")).contains("64 KiB").contains("65537 bytes");
     }
@@ -389,7 +390,7 @@ class JobRequestParserTest {
         // 'é' is two bytes: 40,000 of them are under 64 K characters but over 64 KiB
         body.putObject("params").put("a", "é".repeat(40_000));
 
-        assertThat(parser.parse(body, "", errors)).isNull();
+        assertThat(parser.parse(body, "", errors, Namespaces.DEFAULT)).isNull();
         assertThat(errors).extracting(FieldError::field).containsExactly("params");
     }
 
@@ -479,7 +480,8 @@ class JobRequestParserTest {
         SubmitJob job = parser.parse(
                 body("{'jobType': 'noop', 'priority': 'high', 'backoff': {'delaysMs': [-1], 'y': 0}}"),
                 "jobs[3]",
-                errors);
+                errors,
+                Namespaces.DEFAULT);
 
         assertThat(job).isNull();
         assertThat(errors)
@@ -489,7 +491,8 @@ class JobRequestParserTest {
 
     @Test
     void a_job_inside_a_batch_that_is_not_an_object_is_refused_by_its_path() {
-        assertThat(parser.parse(body("'noop'"), "jobs[0]", errors)).isNull();
+        assertThat(parser.parse(body("'noop'"), "jobs[0]", errors, Namespaces.DEFAULT))
+                .isNull();
         assertThat(errors)
                 .extracting(FieldError::field, FieldError::message)
                 .containsExactly(tuple("jobs[0]", "must be a JSON object"));
@@ -499,7 +502,7 @@ class JobRequestParserTest {
     void errors_already_in_the_list_do_not_make_a_good_job_fail() {
         errors.add(new FieldError("jobs[0].jobType", "is required"));
 
-        SubmitJob job = parser.parse(body("{'jobType': 'noop'}"), "jobs[1]", errors);
+        SubmitJob job = parser.parse(body("{'jobType': 'noop'}"), "jobs[1]", errors, Namespaces.DEFAULT);
 
         assertThat(job).isNotNull();
         assertThat(errors).hasSize(1);

@@ -66,6 +66,10 @@ final class Api {
         return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json"), json);
     }
 
+    Response put(String path, String json) {
+        return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json"), "PUT", json);
+    }
+
     Response delete(String path) {
         return send(HttpRequest.newBuilder(uri(path)), "DELETE", null);
     }

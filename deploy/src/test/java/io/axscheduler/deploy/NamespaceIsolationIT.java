@@ -249,6 +249,52 @@ class NamespaceIsolationIT {
     }
 
     @Test
+    void a_request_naming_no_namespace_is_in_the_callers_one_namespace() {
+        Api team = node.api.as(node.api.newKey("team-a-editor", A, "EDITOR"));
+        Api.Response job = team.post("/api/v1/jobs", "{\"jobType\":\"noop\"}");
+        assertThat(job.status()).as(job.body().toString()).isEqualTo(201);
+        assertThat(node.api.get("/api/v1/jobs/" + job.text("jobId")).text("namespace"))
+                .isEqualTo(A);
+        Api.Response batch = team.post("/api/v1/jobs/batch", "{\"jobs\":[{\"jobType\":\"noop\"}]}");
+        assertThat(batch.status()).as(batch.body().toString()).isEqualTo(200);
+        assertThat(node.api
+                        .get("/api/v1/jobs/"
+                                + batch.body().at("/results/0/jobId").asText())
+                        .text("namespace"))
+                .isEqualTo(A);
+        Api.Response schedule = team.post(
+                "/api/v1/schedules",
+                "{\"name\":\"home\",\"trigger\":{\"type\":\"fixedRate\",\"intervalMs\":3600000},"
+                        + "\"job\":{\"jobType\":\"noop\"}}");
+        assertThat(schedule.status()).as(schedule.body().toString()).isEqualTo(201);
+        JsonNode view =
+                node.api.get("/api/v1/schedules/" + schedule.text("scheduleId")).body();
+        assertThat(view.path("namespace").asText()).isEqualTo(A);
+        assertThat(view.at("/job/namespace").asText()).isEqualTo(A);
+        // a body sent back without its namespace edits the schedule where it is
+        Api.Response edited = team.put(
+                "/api/v1/schedules/" + schedule.text("scheduleId"),
+                "{\"name\":\"home2\",\"trigger\":{\"type\":\"fixedRate\",\"intervalMs\":3600000},"
+                        + "\"job\":{\"jobType\":\"noop\"}}");
+        assertThat(edited.status()).as(edited.body().toString()).isEqualTo(200);
+
+        // a caller of two namespaces, like an admin, is in `default` unless it names one
+        Api.Response both = node.api.post(
+                "/api/v1/admin/api-keys",
+                "{\"name\":\"two-teams\",\"grants\":[{\"namespace\":\"" + A
+                        + "\",\"role\":\"OPERATOR\"},{\"namespace\":\"" + B + "\",\"role\":\"OPERATOR\"}]}");
+        assertThat(both.status()).as(both.body().toString()).isEqualTo(201);
+        Api twoTeams = node.api.as(both.text("key"));
+        assertThat(twoTeams.post("/api/v1/jobs", "{\"jobType\":\"noop\"}").status())
+                .isEqualTo(403);
+        Api.Response named = twoTeams.post("/api/v1/jobs", "{\"jobType\":\"noop\",\"namespace\":\"" + B + "\"}");
+        assertThat(named.status()).isEqualTo(201);
+        Api.Response admins = node.api.post("/api/v1/jobs", "{\"jobType\":\"noop\"}");
+        assertThat(node.api.get("/api/v1/jobs/" + admins.text("jobId")).text("namespace"))
+                .isEqualTo("default");
+    }
+
+    @Test
     void a_job_key_names_one_job_per_namespace() {
         String body = "{\"jobType\":\"noop\",\"jobKey\":\"nightly-report\",\"delayMs\":3600000,\"namespace\":\"%s\"}";
         Api.Response firstA = node.api.post("/api/v1/jobs", body.formatted(A));

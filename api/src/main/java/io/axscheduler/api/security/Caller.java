@@ -1,6 +1,7 @@
 package io.axscheduler.api.security;
 
 import io.axscheduler.api.Metadata;
+import io.axscheduler.api.Namespaces;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
@@ -39,6 +40,25 @@ public record Caller(String actor, String onBehalfOf, Set<Grant> grants) impleme
                 || grants.stream()
                         .anyMatch(
                                 g -> g.namespace().equals(namespace) && g.role().covers(role));
+    }
+
+    /**
+     * The namespace of a job or schedule whose request names none: the caller's one namespace when all its grants of a
+     * namespace are in that one (a team's key, also with {@code ON_BEHALF_OF}), else {@link Namespaces#DEFAULT} (an
+     * admin, a caller of several namespaces).
+     */
+    public String homeNamespace() {
+        if (admin()) return Namespaces.DEFAULT;
+        Set<String> named = grants.stream()
+                .filter(g -> !g.role().global())
+                .map(Grant::namespace)
+                .collect(Collectors.toSet());
+        return named.size() == 1 ? named.iterator().next() : Namespaces.DEFAULT;
+    }
+
+    /** {@link #homeNamespace()} of {@code caller}; {@link Namespaces#DEFAULT} without one. */
+    public static String homeNamespace(Caller caller) {
+        return caller == null ? Namespaces.DEFAULT : caller.homeNamespace();
     }
 
     /** Whether some namespace allows {@code role}: the coarse check before the namespace is known. */

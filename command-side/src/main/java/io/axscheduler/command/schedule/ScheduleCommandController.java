@@ -59,7 +59,7 @@ class ScheduleCommandController {
         Instant now = clock.instant();
         // before the errors, which list the job types of the namespace named
         JobRequestParser.mayActInNamed(actor, body, Role.EDITOR);
-        ScheduleRequest r = parser.parse(body, now);
+        ScheduleRequest r = parser.parse(body, now, Caller.homeNamespace(actor));
         Access.act(actor, r.namespace(), Role.EDITOR);
         String scheduleId = TimeOrderedIds.next(now.toEpochMilli());
         sender.send("schedule", scheduleId, r.create(scheduleId, now), actor);
@@ -79,7 +79,7 @@ class ScheduleCommandController {
         List<ScheduleRequest> requests = new ArrayList<>(items.size());
         for (int i = 0; i < items.size(); i++) JobRequestParser.mayActInNamed(actor, items.get(i), Role.EDITOR);
         for (int i = 0; i < items.size(); i++) {
-            requests.add(parser.parse(items.get(i), "schedules[" + i + "]", errors, now));
+            requests.add(parser.parse(items.get(i), "schedules[" + i + "]", errors, now, Caller.homeNamespace(actor)));
         }
         if (!errors.isEmpty()) throw new InvalidRequestException(errors);
         for (ScheduleRequest r : requests) Access.act(actor, r.namespace(), Role.EDITOR);

@@ -60,12 +60,13 @@ final class ScheduleRequestParser {
         this.minIntervalMs = minIntervalMs;
     }
 
-    ScheduleRequest parse(JsonNode body, Instant now) {
+    /** {@code home}: the namespace when the body names none ({@link io.axscheduler.api.security.Caller#homeNamespace()}). */
+    ScheduleRequest parse(JsonNode body, Instant now, String home) {
         if (body == null || !body.isObject()) {
             throw InvalidRequestException.of("body", "must be a JSON object");
         }
         List<FieldError> errors = new ArrayList<>();
-        ScheduleRequest request = parse(body, "", errors, now);
+        ScheduleRequest request = parse(body, "", errors, now, home);
         if (!errors.isEmpty()) throw new InvalidRequestException(errors);
         return request;
     }
@@ -88,25 +89,26 @@ final class ScheduleRequestParser {
             throw InvalidRequestException.of("body", "must be a JSON object");
         }
         List<FieldError> errors = new ArrayList<>();
-        ScheduleRequest request = parse(body, "", errors, now, namespace, kept);
+        ScheduleRequest request = parse(body, "", errors, now, namespace, namespace, kept);
         if (!errors.isEmpty()) throw new InvalidRequestException(errors);
         return request;
     }
 
     /** One schedule of a batch, its fields named under {@code prefix} ({@code schedules[3].trigger.startAt}); null when it has errors. */
-    ScheduleRequest parse(JsonNode body, String prefix, List<FieldError> errors, Instant now) {
-        return parse(body, prefix, errors, now, null, null);
+    ScheduleRequest parse(JsonNode body, String prefix, List<FieldError> errors, Instant now, String home) {
+        return parse(body, prefix, errors, now, home, null, null);
     }
 
     /**
-     * {@code schedulesNamespace}: the namespace of the schedule an update changes, null for a new one; {@code kept}:
-     * its trigger, null for a new one.
+     * {@code home}: the namespace when the body names none; {@code schedulesNamespace}: the namespace of the schedule an
+     * update changes, null for a new one; {@code kept}: its trigger, null for a new one.
      */
     private ScheduleRequest parse(
             JsonNode body,
             String prefix,
             List<FieldError> errors,
             Instant now,
+            String home,
             String schedulesNamespace,
             Trigger kept) {
         if (body == null || !body.isObject()) {
@@ -118,7 +120,7 @@ final class ScheduleRequestParser {
         f.rejectUnknown(FIELDS);
         String name = f.name("name", MAX_NAME_LENGTH);
         Trigger trigger = trigger(f, now, kept);
-        String namespace = JobRequestParser.namespace(f);
+        String namespace = JobRequestParser.namespace(f, home);
         JobTemplate job = job(f, schedulesNamespace != null ? schedulesNamespace : namespace);
         MisfirePolicy misfire = f.enumValue("misfirePolicy", MisfirePolicy.class, MisfirePolicy.DEFAULT);
         OverlapPolicy overlap = f.enumValue("overlapPolicy", OverlapPolicy.class, OverlapPolicy.DEFAULT);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.axscheduler.api.Namespaces;
 import io.axscheduler.api.problem.FieldError;
 import io.axscheduler.api.problem.InvalidRequestException;
 import io.axscheduler.api.schedule.FireTimes;
@@ -33,7 +34,7 @@ class ScheduleRequestParserTest {
     private final ScheduleRequestParser parser = new ScheduleRequestParser(CATALOG, JSON, 1_000);
 
     private ScheduleRequest parse(String json) throws Exception {
-        return parser.parse(JSON.readTree(json), NOW);
+        return parser.parse(JSON.readTree(json), NOW, Namespaces.DEFAULT);
     }
 
     private FieldError refused(String json) {
@@ -182,18 +183,21 @@ class ScheduleRequestParserTest {
         String unix = "{\"trigger\":{\"type\":\"cron\",\"expression\":\"* * * * *\",\"dialect\":\"unix\"},"
                 + "\"job\":{\"jobType\":\"noop\"}}";
         // at the step itself no sample is taken, and none is needed: nothing fires more often
-        assertThat(new ScheduleRequestParser(CATALOG, JSON, 1_000).parse(JSON.readTree(quartz), NOW))
+        assertThat(new ScheduleRequestParser(CATALOG, JSON, 1_000)
+                        .parse(JSON.readTree(quartz), NOW, Namespaces.DEFAULT))
                 .isNotNull();
-        assertThat(new ScheduleRequestParser(CATALOG, JSON, 60_000).parse(JSON.readTree(unix), NOW))
+        assertThat(new ScheduleRequestParser(CATALOG, JSON, 60_000).parse(JSON.readTree(unix), NOW, Namespaces.DEFAULT))
                 .isNotNull();
         // a millisecond above it, the sample refuses them
         assertThat(catchThrowableOfType(
                         InvalidRequestException.class,
-                        () -> new ScheduleRequestParser(CATALOG, JSON, 1_001).parse(JSON.readTree(quartz), NOW)))
+                        () -> new ScheduleRequestParser(CATALOG, JSON, 1_001)
+                                .parse(JSON.readTree(quartz), NOW, Namespaces.DEFAULT)))
                 .isNotNull();
         assertThat(catchThrowableOfType(
                         InvalidRequestException.class,
-                        () -> new ScheduleRequestParser(CATALOG, JSON, 60_001).parse(JSON.readTree(unix), NOW)))
+                        () -> new ScheduleRequestParser(CATALOG, JSON, 60_001)
+                                .parse(JSON.readTree(unix), NOW, Namespaces.DEFAULT)))
                 .isNotNull();
     }
 
@@ -209,7 +213,8 @@ class ScheduleRequestParserTest {
                 () -> strict.parse(
                         JSON.readTree(
                                 "{\"trigger\":{\"type\":\"cron\",\"expression\":\"0 * * * * ?\"},\"job\":{\"jobType\":\"noop\"}}"),
-                        NOW));
+                        NOW,
+                        Namespaces.DEFAULT));
         assertThat(minutely.errors().get(0).field()).isEqualTo("trigger.expression");
         assertThat(minutely.errors().get(0).message()).contains("1440 times a day");
     }
