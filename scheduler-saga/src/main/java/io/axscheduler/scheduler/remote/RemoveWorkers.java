@@ -159,6 +159,7 @@ public class RemoveWorkers implements SchedulingConfigurer {
             }
             if (now - reachableSinceMs < silenceMs) return;
             List<String> silent = registry.removeSilent();
+            registry.forgetOldTypes();
             if (silent.isEmpty()) return;
             log.warn("removed workers {}: no heartbeat for too long", silent);
             for (String workerId : silent) {

@@ -45,6 +45,7 @@ public class WorkerRegistry {
 
     static final int MAX_JOB_TYPES = 100;
     static final long MISS_REFRESH_MS = 100;
+    static final long FORGET_TYPES_EVERY_MS = 60_000;
     private static final Pattern NAME = RegisterWorker.NAME;
     private static final String COLUMNS = "worker_id, app, address, job_types, capacity, registered_at, last_heartbeat,"
             + " in_flight, last_used, consecutive_failures, cooling_until, namespace";
@@ -58,6 +59,7 @@ public class WorkerRegistry {
     private final AtomicLong registrations = new AtomicLong();
 
     private volatile Snapshot knownTypes = new Snapshot(Map.of(), 0, -1);
+    private volatile long typesForgottenAtMs = Long.MIN_VALUE / 2;
 
     private final Clock clock;
 
@@ -178,9 +180,6 @@ public class WorkerRegistry {
                 kept.add(new KeptType((String) worker.get("namespace"), type));
             }
         }
-        jdbc.update(
-                "DELETE FROM worker_job_types WHERE left_at < " + DatabaseTime.NOW_MS + " - :kept",
-                Map.of("kept", properties.typesKeptMs()));
         jdbc.batchUpdate(
                 "INSERT INTO worker_job_types (namespace, job_type, left_at) VALUES (:namespace, :type, "
                         + DatabaseTime.NOW_MS + ") ON DUPLICATE KEY UPDATE left_at = " + DatabaseTime.NOW_MS,
@@ -189,6 +188,19 @@ public class WorkerRegistry {
                                 .addValue("namespace", k.namespace())
                                 .addValue("type", k.jobType()))
                         .toArray(MapSqlParameterSource[]::new));
+    }
+
+    /**
+     * Deletes the kept types older than {@link WorkerProperties#typesKeptMs}, at most once a minute on each node, in a
+     * statement of its own: a range delete in a removal's transaction could deadlock with another removal's inserts.
+     */
+    public void forgetOldTypes() {
+        long now = clock.millis();
+        if (now - typesForgottenAtMs < FORGET_TYPES_EVERY_MS) return;
+        typesForgottenAtMs = now;
+        jdbc.update(
+                "DELETE FROM worker_job_types WHERE left_at < " + DatabaseTime.NOW_MS + " - :kept",
+                Map.of("kept", properties.typesKeptMs()));
     }
 
     /** How long a removal is remembered (answered 410 to the removed worker's heartbeats). */
