@@ -418,6 +418,10 @@ class HostileInputIT {
         assertRefused(send("GET", "/api/v1/jobs/" + job + "?asOf=2026-01-01T00:00:00Z", null), "asOf");
         assertRefused(send("POST", "/api/v1/jobs?dryRun=true", "{\"jobType\":\"noop\"}"), "dryRun");
         assertRefused(send("GET", "/api/v1/jobs?%73tauts=1", null), "stauts");
+        // a parameter given twice is named as such, not as "1,500" being no number
+        Raw twice = send("GET", "/api/v1/jobs?size=1&%73ize=500", null);
+        assertRefused(twice, "size");
+        assertThat(twice.body()).contains("appears more than once");
         // the known ones, encoded or not, and an empty pair
         assertThat(send("GET", "/api/v1/jobs?status=SUCCEEDED&&%73ize=5", null).status())
                 .isEqualTo(200);
