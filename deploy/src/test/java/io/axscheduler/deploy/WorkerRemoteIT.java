@@ -526,8 +526,46 @@ class WorkerRemoteIT {
             assertThat(node.api.timedOutReasons(jobId))
                     .containsExactly("its worker " + fake.workerId + " was replaced by " + now
                             + ", registered at its address (its service restarted)");
+            // a process still heartbeating as the earlier registration shares the address with another: it is told
+            Api.Response earlier = heartbeat(fake.workerId);
+            assertThat(earlier.status()).as(earlier.body().toString()).isEqualTo(410);
+            assertThat(earlier.text("detail"))
+                    .contains("replaced by worker " + now)
+                    .contains("give each worker process an address of its own");
             assertThat(deregister(now)).isEqualTo(204);
         }
+    }
+
+    @Test
+    void two_worker_processes_at_one_address_do_not_replace_each_other_in_turn() throws InterruptedException {
+        // configured alike (or behind one load balancer): the second's registration replaces the first's, which
+        // registered again on its next heartbeat and replaced the second's, each time timing out the other's runs
+        try (WorkerNode first = WorkerNode.start("twin-1", node.api.port, "twin", runs, Map.of())) {
+            String address = "http://127.0.0.1:" + first.port();
+            try (WorkerNode second =
+                    WorkerNode.start("twin-2", node.api.port, "twin", runs, Map.of("ax.worker.address", address))) {
+                Await.until(
+                        Duration.ofSeconds(10), first::removed, () -> "the replaced process was not told: " + twins());
+                String serving = second.workerId();
+                long until = System.currentTimeMillis() + 3_500;
+                while (System.currentTimeMillis() < until) {
+                    assertThat(twins())
+                            .as("the one registered last serves the address")
+                            .containsExactly(serving);
+                    Thread.sleep(250);
+                }
+                assertThat(second.removed()).isFalse();
+            }
+        }
+    }
+
+    static List<String> twins() {
+        List<String> ids = new ArrayList<>();
+        for (JsonNode w : node.api.get("/api/v1/workers").body().path("items")) {
+            if (w.path("app").asText().equals("twin"))
+                ids.add(w.path("workerId").asText());
+        }
+        return ids;
     }
 
     @Test

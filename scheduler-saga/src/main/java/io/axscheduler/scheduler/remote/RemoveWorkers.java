@@ -101,12 +101,21 @@ public class RemoveWorkers implements SchedulingConfigurer {
     /**
      * A worker registered where earlier registrations of its app are (its service restarted before they went silent):
      * those are gone with the process that held them, so they are removed now and their runs given up at once, rather
-     * than after their silence; pushes to them would only be refused by the new process.
+     * than after their silence; pushes to them would only be refused by the new process. The removal is remembered as
+     * a taking out: an earlier registration that still heartbeats is a second process at the same address (behind one
+     * load balancer, or configured alike), which would otherwise register again and replace this one, each time
+     * timing out the other's runs; told 410 why, it stops, and the one registered last serves the address.
      */
     public void replacedBy(String workerId, String app, String address, String namespace, Caller by) {
         for (String earlier : registry.othersAt(app, address, namespace, workerId)) {
             try {
-                registry.deregister(earlier);
+                registry.remove(
+                        earlier,
+                        by.actor(),
+                        "replaced by worker " + workerId + ", registered at its address " + address
+                                + " (its service restarted; a process that still runs as " + earlier
+                                + " shares that address with another: give each worker process an address of its own,"
+                                + " ax.worker.address)");
             } catch (NotFoundException goneMeanwhile) {
                 continue;
             }
