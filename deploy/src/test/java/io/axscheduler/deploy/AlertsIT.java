@@ -423,6 +423,33 @@ class AlertsIT {
     }
 
     @Test
+    void due_jobs_of_a_type_whose_workers_all_left_raise_until_one_comes_back() {
+        rule("orphaned", "NO_LIVE_WORKER", "{\"jobType\":\"orphaned-type\"}", null, "[\"hook\"]");
+        String[] worker = new String[1];
+        pausedJobScan(() -> {
+            String first = register("orphans", "orphaned-type");
+            // bound to no app: any worker of the type takes it, and there is none left
+            String jobId = node.api.submit("{\"jobType\":\"orphaned-type\"}");
+            ScheduleHttp.delete(node.api, "/api/v1/workers/" + first);
+            JsonNode fired = awaitHook("orphaned", "FIRING");
+            assertThat(fired.path("message").asText())
+                    .as(fired.toString())
+                    .contains("1 due job(s) of type orphaned-type wait for a worker")
+                    .contains("no live worker in namespace default");
+            assertThat(fired.at("/details/jobType").asText()).isEqualTo("orphaned-type");
+            assertThat(fired.at("/details/namespaces/0").asText()).isEqualTo("default");
+            assertThat(node.api.get("/api/v1/alerts").body().toString()).contains("type:orphaned-type");
+            worker[0] = register("orphans", "orphaned-type");
+            heartbeatUntil(
+                    worker[0], () -> !receiver.of(HOOK, "orphaned", "RESOLVED").isEmpty());
+            assertThat(node.api.post("/api/v1/jobs/" + jobId + "/cancel", "{}").status())
+                    .isEqualTo(200);
+        });
+        awaitHook("orphaned", "RESOLVED");
+        ScheduleHttp.delete(node.api, "/api/v1/workers/" + worker[0]);
+    }
+
+    @Test
     void due_jobs_for_an_app_whose_live_workers_lack_their_type_raise_until_one_runs_it() {
         rule("no-handler", "NO_LIVE_WORKER", "{\"app\":\"typeless\"}", null, "[\"hook\"]");
         String[] worker = {null};

@@ -23,18 +23,23 @@ public final class HoldBack {
     }
 
     /**
+     * Whether some node runs the type of the {@code job_queue} row in process: any node's reported pools
+     * ({@code ax_nodes.pools}, JSON of type to pool).
+     */
+    public static final String RUN_BY_A_NODE = "EXISTS (SELECT 1 FROM ax_nodes n"
+            + " WHERE LOCATE(CONCAT('\"', job_queue.job_type, '\":['), n.pools) > 0)";
+
+    /**
      * A {@code job_queue} row some node or worker could take: a worker registered in the job's namespace runs its type
      * (a worker of the job's executor app, when it is bound to one), or, not bound to an app, a node runs its type in
      * process (any node's reported pools, {@code ax_nodes.pools}: JSON of type to pool). A job no one can take waits
      * for a worker (explained {@code NO_LIVE_WORKER} or {@code NO_HANDLER}, canceled after {@code no-worker-timeout});
      * it says nothing of how fast the type's other jobs are run, in its namespace or another.
      */
-    public static final String TAKEN_BY_SOMEONE =
-            "((job_queue.executor_app IS NULL AND EXISTS (SELECT 1 FROM ax_nodes n"
-                    + " WHERE LOCATE(CONCAT('\"', job_queue.job_type, '\":['), n.pools) > 0))"
-                    + " OR EXISTS (SELECT 1 FROM workers w WHERE w.namespace = job_queue.namespace"
-                    + " AND (job_queue.executor_app IS NULL OR w.app = job_queue.executor_app)"
-                    + " AND FIND_IN_SET(job_queue.job_type, w.job_types) > 0))";
+    public static final String TAKEN_BY_SOMEONE = "((job_queue.executor_app IS NULL AND " + RUN_BY_A_NODE + ")"
+            + " OR EXISTS (SELECT 1 FROM workers w WHERE w.namespace = job_queue.namespace"
+            + " AND (job_queue.executor_app IS NULL OR w.app = job_queue.executor_app)"
+            + " AND FIND_IN_SET(job_queue.job_type, w.job_types) > 0))";
 
     /**
      * True when a head job of {@code :type} has waited to be claimed longer than {@code :after} ms, by database time:

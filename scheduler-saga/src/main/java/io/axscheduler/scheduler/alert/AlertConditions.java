@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.axscheduler.api.schedule.FireTimes;
+import io.axscheduler.api.schedule.HoldBack;
 import io.axscheduler.api.schedule.Trigger;
 import io.axscheduler.api.spi.JobTypeCatalog;
 import io.axscheduler.scheduler.observe.ObserveProperties;
@@ -279,6 +280,55 @@ class AlertConditions {
         return out;
     }
 
+    /** Prefix of a {@code NO_LIVE_WORKER} key naming a job type (jobs bound to no app), not an app. */
+    static final String TYPE_KEY = "type:";
+
+    private void typesWithoutWorkers(long nowMs, AlertRule.Filter f, Map<String, Violation> out) {
+        Map<String, Object> p = new HashMap<>(Map.of("live", nowMs - workerMissedMs, "now", nowMs));
+        String where = filter(f, p, "job_type", "schedule_id");
+        record Orphaned(long jobs, long oldest, List<String> namespaces) {}
+        Map<String, Orphaned> byType = new LinkedHashMap<>();
+        // grouped first: the checks below run once per type and namespace, not per waiting job
+        jdbc.query(
+                // the groups are named job_queue for the shared condition's sake
+                "SELECT job_type, namespace, waiting, oldest FROM (SELECT job_type, namespace, COUNT(*) waiting,"
+                        + " MIN(run_at) oldest FROM job_queue WHERE claimable = 1 AND run_at <= :now"
+                        + " AND executor_app IS NULL" + where + " GROUP BY job_type, namespace) job_queue"
+                        + " WHERE NOT " + HoldBack.RUN_BY_A_NODE
+                        + " AND NOT EXISTS (SELECT 1 FROM workers w WHERE w.namespace = job_queue.namespace"
+                        + " AND w.last_heartbeat >= :live AND FIND_IN_SET(job_queue.job_type, w.job_types) > 0)"
+                        + " ORDER BY job_type, namespace LIMIT 1000",
+                p,
+                rs -> {
+                    String type = rs.getString("job_type");
+                    Orphaned o = byType.get(type);
+                    if (o == null && out.size() + byType.size() >= MAX_KEYS) return;
+                    List<String> namespaces = o == null ? new ArrayList<>() : o.namespaces();
+                    namespaces.add(rs.getString("namespace"));
+                    byType.put(
+                            type,
+                            new Orphaned(
+                                    (o == null ? 0 : o.jobs()) + rs.getLong("waiting"),
+                                    Math.min(o == null ? Long.MAX_VALUE : o.oldest(), rs.getLong("oldest")),
+                                    namespaces));
+                });
+        byType.forEach((type, o) -> {
+            Map<String, Object> details = new LinkedHashMap<>();
+            details.put("jobType", type);
+            details.put("waiting", o.jobs());
+            details.put("oldestDueAt", Instant.ofEpochMilli(o.oldest()));
+            details.put("namespaces", o.namespaces());
+            details.put("liveWorkers", 0L);
+            out.put(
+                    TYPE_KEY + type,
+                    new Violation(
+                            o.jobs() + " due job(s) of type " + type + " wait for a worker: no node runs it, and no"
+                                    + " live worker in namespace " + String.join(", ", o.namespaces())
+                                    + " does (every worker of the type left)",
+                            details));
+        });
+    }
+
     /**
      * Whether a live worker of the lost worker's app registered at its address after its alert was raised: the same
      * service come back. Read from the alert's details (alerts raised before they named the address never are).
@@ -311,7 +361,9 @@ class AlertConditions {
     /**
      * Apps with due jobs no live worker of theirs can take: none is live in the job's namespace, or none of those
      * registers the job's type (a service deployed without one of its handlers). Keyed by app; the message tells
-     * the two apart and names the types.
+     * the two apart and names the types. Then the job types of due jobs bound to no app that no node runs and no live
+     * worker of their namespace runs (every worker of the type gone), keyed {@code type:<jobType>} (an app's name has
+     * no colon).
      */
     private Map<String, Violation> appsWithoutWorkers(long nowMs, AlertRule.Filter f) {
         Map<String, Object> p = new HashMap<>(Map.of("live", nowMs - workerMissedMs, "now", nowMs));
@@ -340,14 +392,16 @@ class AlertConditions {
                                     Math.min(w == null ? Long.MAX_VALUE : w.oldest(), rs.getLong("oldest")),
                                     types));
                 });
-        if (byApp.isEmpty()) return Map.of();
         Map<String, Long> liveWorkers = new HashMap<>();
-        jdbc.query(
-                "SELECT app, COUNT(*) live FROM workers WHERE last_heartbeat >= :live AND app IN (:apps) GROUP BY app",
-                Map.of("live", nowMs - workerMissedMs, "apps", byApp.keySet()),
-                rs -> {
-                    liveWorkers.put(rs.getString("app"), rs.getLong("live"));
-                });
+        if (!byApp.isEmpty()) {
+            jdbc.query(
+                    "SELECT app, COUNT(*) live FROM workers WHERE last_heartbeat >= :live AND app IN (:apps)"
+                            + " GROUP BY app",
+                    Map.of("live", nowMs - workerMissedMs, "apps", byApp.keySet()),
+                    rs -> {
+                        liveWorkers.put(rs.getString("app"), rs.getLong("live"));
+                    });
+        }
         Map<String, Violation> out = new LinkedHashMap<>();
         byApp.forEach((a, w) -> {
             long live = liveWorkers.getOrDefault(a, 0L);
@@ -363,6 +417,7 @@ class AlertConditions {
             details.put("liveWorkers", live);
             out.put(a, new Violation(w.jobs() + " due job(s) wait for app " + a + why, details));
         });
+        if (f.app() == null) typesWithoutWorkers(nowMs, f, out);
         return out;
     }
 
