@@ -376,11 +376,16 @@ class ExplainIT {
                             .queryForObject("SELECT COUNT(*) FROM job_queue WHERE job_type = 'count'", Integer.class))
                     .isZero();
 
-            otherNodeScansAndHoldsBack("count,another-type");
+            otherNodeScansAndHoldsBack("default/count,default/another-type");
             JsonNode held = explainSchedule(id, due);
             assertThat(codes(held)).as(held.toString()).containsExactly("HELD_BACK");
 
-            otherNodeScansAndHoldsBack("another-type");
+            // the type held back in another namespace only: this schedule's fires are not
+            otherNodeScansAndHoldsBack("team-x/count,default/another-type");
+            JsonNode elsewhere = explainSchedule(id, due);
+            assertThat(codes(elsewhere)).as(elsewhere.toString()).containsExactly("DUE");
+
+            otherNodeScansAndHoldsBack("default/another-type");
             JsonNode dueNow = explainSchedule(id, due);
             assertThat(codes(dueNow)).as(dueNow.toString()).containsExactly("DUE");
         } finally {

@@ -83,7 +83,8 @@ class ScheduleHoldBackIT {
         // one thread, jobs of 100 ms: ten a second, against 60 fires a second of 30 schedules
         List<String> ids = new ArrayList<>();
         for (int i = 0; i < 30; i++) ids.add(schedule("paced-" + i, "{\"jobType\":\"sleep\",\"params\":{\"ms\":100}}"));
-        Await.until(Duration.ofSeconds(20), () -> heldBack().contains("sleep"), () -> "held back: " + heldBack());
+        Await.until(
+                Duration.ofSeconds(20), () -> heldBack().contains("default/sleep"), () -> "held back: " + heldBack());
         // the backlog made before the hold drains, at the nodes' pace, with nothing added on top of it
         Await.until(Duration.ofSeconds(30), () -> waiting("sleep") < 15, () -> "waiting " + waiting("sleep"));
 
@@ -96,10 +97,10 @@ class ScheduleHoldBackIT {
             most = Math.max(most, waiting("sleep"));
             Thread.sleep(100);
         }
-        assertThat(heldBack()).contains("sleep");
+        assertThat(heldBack()).contains("default/sleep");
         // the node says so in its row, which explanations read on any node
         node.bean(ReportNodeStatus.class).report();
-        assertThat(heldBackReported()).isEqualTo("sleep");
+        assertThat(heldBackReported()).isEqualTo("default/sleep");
         assertThat(most).as("most jobs waiting").isLessThan(80);
         // the thread runs 60 in 6 s; fed at its pace it gets most of them
         assertThat(made("sleep") - before).as("jobs made in 6 s").isGreaterThanOrEqualTo(40);
@@ -110,7 +111,8 @@ class ScheduleHoldBackIT {
         node.jdbc()
                 .queryForList("SELECT job_id FROM job_queue WHERE job_type = 'sleep' AND claimable = 1", String.class)
                 .forEach(id -> node.api.post("/api/v1/jobs/" + id + "/cancel", "{}"));
-        Await.until(Duration.ofSeconds(20), () -> !heldBack().contains("sleep"), () -> "held back: " + heldBack());
+        Await.until(
+                Duration.ofSeconds(20), () -> !heldBack().contains("default/sleep"), () -> "held back: " + heldBack());
         node.bean(ReportNodeStatus.class).report();
         assertThat(heldBackReported()).isEmpty();
     }
@@ -125,8 +127,9 @@ class ScheduleHoldBackIT {
         // one thread for sleep, each job a minute long: from the second fire on, the jobs wait
         String slow = schedule("slow", "{\"jobType\":\"sleep\",\"params\":{\"ms\":60000}}");
         String quick = schedule("quick", "{\"jobType\":\"noop\"}");
-        Await.until(Duration.ofSeconds(20), () -> heldBack().contains("sleep"), () -> "held back: " + heldBack());
-        assertThat(heldBack()).doesNotContain("noop");
+        Await.until(
+                Duration.ofSeconds(20), () -> heldBack().contains("default/sleep"), () -> "held back: " + heldBack());
+        assertThat(heldBack()).doesNotContain("default/noop");
 
         int slowHeld = jobsOf(slow), quickHeld = jobsOf(quick);
         Thread.sleep(3_000);
@@ -157,7 +160,8 @@ class ScheduleHoldBackIT {
                                 .post("/api/v1/jobs/" + id + "/cancel", "{}")
                                 .status())
                         .isLessThan(300));
-        Await.until(Duration.ofSeconds(20), () -> !heldBack().contains("sleep"), () -> "held back: " + heldBack());
+        Await.until(
+                Duration.ofSeconds(20), () -> !heldBack().contains("default/sleep"), () -> "held back: " + heldBack());
         Await.until(Duration.ofSeconds(20), () -> jobsOf(slow) > beforeRelease, () -> "no fire after the release");
         assertThat(jobsOf(slow) - beforeRelease).isLessThan(5);
         // the catch-up's skip says why the times were missed: the type was held back, no node was down
@@ -190,7 +194,8 @@ class ScheduleHoldBackIT {
             assertThat(node.api.post("/api/v1/schedules/" + id + "/pause", "{}").status())
                     .isEqualTo(200);
         cancelWaitingAndRunning("sleep");
-        Await.until(Duration.ofSeconds(20), () -> !heldBack().contains("sleep"), () -> "held back: " + heldBack());
+        Await.until(
+                Duration.ofSeconds(20), () -> !heldBack().contains("default/sleep"), () -> "held back: " + heldBack());
 
         // two hundred jobs due in ten minutes: waiting, but no backlog
         StringBuilder later = new StringBuilder("{\"jobs\":[");
@@ -205,12 +210,14 @@ class ScheduleHoldBackIT {
         node.api.awaitStatus(blocking, "RUNNING");
         node.api.submit("{\"jobType\":\"sleep\",\"params\":{\"ms\":1}}");
         String schedule = schedule("after-the-block", "{\"jobType\":\"sleep\",\"params\":{\"ms\":1}}");
-        Await.until(Duration.ofSeconds(20), () -> heldBack().contains("sleep"), () -> "held back: " + heldBack());
+        Await.until(
+                Duration.ofSeconds(20), () -> heldBack().contains("default/sleep"), () -> "held back: " + heldBack());
 
         // the block goes: the type catches up and its schedule fires on, the jobs due later still waiting
         assertThat(node.api.post("/api/v1/jobs/" + blocking + "/cancel", "{}").status())
                 .isLessThan(300);
-        Await.until(Duration.ofSeconds(20), () -> !heldBack().contains("sleep"), () -> "held back: " + heldBack());
+        Await.until(
+                Duration.ofSeconds(20), () -> !heldBack().contains("default/sleep"), () -> "held back: " + heldBack());
         int fired = jobsOf(schedule);
         Await.until(Duration.ofSeconds(10), () -> jobsOf(schedule) >= fired + 4, () -> jobsOf(schedule) + " jobs");
         assertThat(waiting("sleep")).isGreaterThanOrEqualTo(200);
@@ -232,7 +239,7 @@ class ScheduleHoldBackIT {
         String orphan = node.api.submit("{\"jobType\":\"noop\",\"executorApp\":\"gone\"}");
         String schedule = schedule("beside-the-orphan", "{\"jobType\":\"noop\"}");
         Thread.sleep(3_000);
-        assertThat(heldBack()).doesNotContain("noop");
+        assertThat(heldBack()).doesNotContain("default/noop");
         int fired = jobsOf(schedule);
         Await.until(Duration.ofSeconds(10), () -> jobsOf(schedule) >= fired + 4, () -> jobsOf(schedule) + " jobs");
         assertThat(node.api.get("/api/v1/jobs/" + orphan).text("status")).isEqualTo("WAITING");
@@ -259,15 +266,50 @@ class ScheduleHoldBackIT {
             String ofA = register("team-a");
             Thread.sleep(1_500);
             // no one can take it: team-a's worker never runs a job of team-b
-            assertThat(fire.typesBehind()).doesNotContain("remote-x");
+            assertThat(fire.typesBehind()).doesNotContain("team-b/remote-x", "team-a/remote-x");
             // one team-a's worker could take, waiting as long (no scan claims it), holds the type back
             jobs.add(node.api.submit("{\"jobType\":\"remote-x\",\"namespace\":\"team-a\"}"));
             Thread.sleep(1_500);
-            assertThat(fire.typesBehind()).contains("remote-x");
+            assertThat(fire.typesBehind()).containsExactly("team-a/remote-x");
             node.jdbc().update("DELETE FROM workers WHERE worker_id = ?", ofA);
         } finally {
             jobs.forEach(id -> node.api.post("/api/v1/jobs/" + id + "/cancel", "{}"));
             scan.resumeScanning();
+        }
+    }
+
+    @Test
+    @Order(6)
+    void a_type_behind_in_one_namespace_holds_back_no_other_namespaces_schedules_of_it() throws Exception {
+        // team-x's jobs of noop are bound to its own app, whose only worker cannot be reached: they wait, behind
+        Api.Response slow = node.api.post(
+                "/api/v1/workers/register",
+                "{\"app\":\"slow-x\",\"address\":\"http://127.0.0.1:9\",\"jobTypes\":[\"noop\"],"
+                        + "\"capacity\":1,\"namespace\":\"team-x\"}");
+        assertThat(slow.status()).as(slow.body().toString()).isEqualTo(201);
+        List<String> behind = new ArrayList<>();
+        String schedule = null;
+        try {
+            for (int i = 0; i < 5; i++) {
+                behind.add(
+                        node.api.submit("{\"jobType\":\"noop\",\"executorApp\":\"slow-x\",\"namespace\":\"team-x\"}"));
+            }
+            Await.until(
+                    Duration.ofSeconds(20), () -> heldBack().contains("team-x/noop"), () -> "held back: " + heldBack());
+            // the default namespace's noop runs on the nodes' own pool, which has room: its schedules fire freely
+            schedule = schedule("noop-beside-team-x", "{\"jobType\":\"noop\"}");
+            String id = schedule;
+            int fired = jobsOf(id);
+            Await.until(Duration.ofSeconds(10), () -> jobsOf(id) >= fired + 6, () -> jobsOf(id) + " jobs");
+            assertThat(heldBack()).contains("team-x/noop").doesNotContain("default/noop");
+            assertThat(behind.stream()
+                            .map(j -> node.api.get("/api/v1/jobs/" + j).text("status"))
+                            .distinct())
+                    .containsExactly("WAITING");
+        } finally {
+            if (schedule != null) node.api.post("/api/v1/schedules/" + schedule + "/pause", "{}");
+            behind.forEach(j -> node.api.post("/api/v1/jobs/" + j + "/cancel", "{}"));
+            ScheduleHttp.delete(node.api, "/api/v1/workers/" + slow.text("workerId"));
         }
     }
 

@@ -1,12 +1,37 @@
 package io.axscheduler.api.schedule;
 
 /**
- * When a job type's schedules are held back ({@code ax.scheduler.schedules.hold-back-after-ms}): the question the
- * schedule scan asks before firing and schedule explain asks to say why a fire is late. The scan then paces the type
- * until it catches up (its head then waits less than the bound); each node reports the types it paces in
- * {@code ax_nodes.held_back}, which explain reads too.
+ * When a job type's schedules in a namespace are held back ({@code ax.scheduler.schedules.hold-back-after-ms}): the
+ * question the schedule scan asks before firing and schedule explain asks to say why a fire is late. The scan then
+ * paces the type in that namespace until it catches up (its head there then waits less than the bound); each node
+ * reports what it paces in {@code ax_nodes.held_back}, which explain reads too. What is held is a job type in one
+ * namespace, named by {@link #key}: one team's backlog of a type holds back no other team's schedules of it.
  */
 public final class HoldBack {
+
+    /** Between a namespace and a job type in a {@link #key}: neither a namespace nor a job type's name has one. */
+    private static final char SEPARATOR = '/';
+
+    /** What is held back: the job type {@code jobType} in {@code namespace}, written {@code namespace/jobType}. */
+    public static String key(String namespace, String jobType) {
+        return namespace + SEPARATOR + jobType;
+    }
+
+    public static String namespaceOf(String key) {
+        return key.substring(0, key.indexOf(SEPARATOR));
+    }
+
+    public static String jobTypeOf(String key) {
+        return key.substring(key.indexOf(SEPARATOR) + 1);
+    }
+
+    /** A {@link #key} as a person reads it: {@code job type sync in namespace billing}. */
+    public static String describe(String key) {
+        return "job type " + jobTypeOf(key) + " in namespace " + namespaceOf(key);
+    }
+
+    /** A {@code schedules} row's {@link #key} in SQL, for a filter on held ones. */
+    public static final String SCHEDULE_KEY = "CONCAT(namespace, '" + SEPARATOR + "', job_type)";
 
     /** Jobs at the head of a type's queue (in due order, as the claims take them) that the question reads. */
     public static final int HEAD_OF_QUEUE = 20;
@@ -42,15 +67,17 @@ public final class HoldBack {
             + " AND FIND_IN_SET(job_queue.job_type, w.job_types) > 0))";
 
     /**
-     * True when a head job of {@code :type} has waited to be claimed longer than {@code :after} ms, by database time:
-     * from its due time, or from when it was made if later (a fire made late is not a slow queue). Only jobs
-     * {@link #TAKEN_BY_SOMEONE}: a job no worker can take held every schedule of its type back.
+     * The namespaces in which a job of {@code :type} at the head of the type's queue has waited to be claimed longer
+     * than {@code :after} ms, by database time: from its due time, or from when it was made if later (a fire made late
+     * is not a slow queue). Only jobs {@link #TAKEN_BY_SOMEONE}: a job no worker can take held every schedule of its
+     * type back. The head is the type's across namespaces (one index range, as the claims take them), so a namespace
+     * whose jobs run on time is never in it for long, and one whose jobs wait comes into it as they age.
      */
-    public static final String HEAD_WAITED_TOO_LONG =
-            "SELECT COALESCE(MAX(waited > :after), FALSE) FROM (SELECT ROUND(UNIX_TIMESTAMP(NOW(3)) * 1000)"
+    public static final String NAMESPACES_BEHIND =
+            "SELECT namespace FROM (SELECT namespace, ROUND(UNIX_TIMESTAMP(NOW(3)) * 1000)"
                     + " - GREATEST(run_at, created_at) AS waited FROM job_queue FORCE INDEX (idx_job_queue_aging)"
                     + " WHERE claimable = 1 AND job_type = :type AND " + TAKEN_BY_SOMEONE + " ORDER BY run_at LIMIT "
-                    + HEAD_OF_QUEUE + ") head";
+                    + HEAD_OF_QUEUE + ") head GROUP BY namespace HAVING MAX(waited > :after) = 1 ORDER BY namespace";
 
     private HoldBack() {}
 }

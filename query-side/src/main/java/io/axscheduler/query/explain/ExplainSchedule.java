@@ -3,6 +3,7 @@ package io.axscheduler.query.explain;
 import static io.axscheduler.query.explain.ExplainJob.reason;
 
 import io.axscheduler.api.Metadata;
+import io.axscheduler.api.Namespaces;
 import io.axscheduler.api.schedule.FireKind;
 import io.axscheduler.api.schedule.FireTimes;
 import io.axscheduler.api.schedule.HoldBack;
@@ -253,13 +254,16 @@ public class ExplainSchedule {
      */
     private boolean heldBack(String scheduleId, LiveState.Snapshot now) {
         if (holdBackAfterMs <= 0) return false;
-        List<String> types = jdbc.queryForList(
-                "SELECT job_type FROM schedules WHERE schedule_id = :id", Map.of("id", scheduleId), String.class);
-        if (types.isEmpty()) return false;
-        if (now.nodes().stream().anyMatch(n -> n.heldBack().contains(types.get(0)))) return true;
-        Boolean held = jdbc.queryForObject(
-                HoldBack.HEAD_WAITED_TOO_LONG, Map.of("after", holdBackAfterMs, "type", types.get(0)), Boolean.class);
-        return Boolean.TRUE.equals(held);
+        List<Map<String, Object>> rows = jdbc.queryForList(
+                "SELECT job_type, namespace FROM schedules WHERE schedule_id = :id", Map.of("id", scheduleId));
+        if (rows.isEmpty() || rows.get(0).get("job_type") == null) return false;
+        String type = (String) rows.get(0).get("job_type");
+        String namespace = Namespaces.orDefault((String) rows.get(0).get("namespace"));
+        String key = HoldBack.key(namespace, type);
+        if (now.nodes().stream().anyMatch(n -> n.heldBack().contains(key))) return true;
+        return jdbc.queryForList(
+                        HoldBack.NAMESPACES_BEHIND, Map.of("after", holdBackAfterMs, "type", type), String.class)
+                .contains(namespace);
     }
 
     /** The schedule's next fire time when it is due at {@code at} and now but not made yet; else null. */
@@ -293,7 +297,8 @@ public class ExplainSchedule {
         } else if (pending && heldBack(scheduleId, now)) {
             reasons.add(reason(
                     "HELD_BACK",
-                    "due at " + fireTime + " and held back: jobs of its type have waited to be claimed for more than "
+                    "due at " + fireTime + " and held back: jobs of its type in its namespace have waited to be claimed"
+                            + " for more than "
                             + holdBackAfterMs
                             + " ms (ax.scheduler.schedules.hold-back-after-ms); its type's schedules fire"
                             + " only as fast as those jobs are claimed until they catch up, as its misfire policy says",

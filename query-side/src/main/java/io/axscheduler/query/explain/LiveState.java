@@ -27,7 +27,7 @@ public class LiveState {
 
     /**
      * A node's row of ax_nodes. {@code pools}: job type → [threads, running or queued]; {@code heldBack}: the job types
-     * its schedule scan holds back (paces).
+     * its schedule scan holds back (paces), each in its namespace ({@code namespace/jobType}, HoldBack's key).
      */
     public record NodeRow(
             String nodeId,

@@ -2,6 +2,7 @@ package io.axscheduler.scheduler.fire;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.axscheduler.api.Namespaces;
 import io.axscheduler.api.TimeOrderedIds;
 import io.axscheduler.api.job.JobStatus;
 import io.axscheduler.api.job.SubmitJob;
@@ -59,7 +60,7 @@ public class FireDueSchedules {
 
     private static final String LOCK_COLUMNS =
             "SELECT schedule_id, trigger_json, anchor_at, next_fire_at, queued_fire_at,"
-                    + " misfire_policy, overlap_policy, last_job_id, job_type FROM schedules";
+                    + " misfire_policy, overlap_policy, last_job_id, job_type, namespace FROM schedules";
     /** Active and due by database time within the look-ahead ({@code :ahead}). */
     private static final String DUE = "state = 'ACTIVE' AND next_fire_at <= " + DatabaseTime.NOW_MS + " + :ahead";
 
@@ -98,8 +99,9 @@ public class FireDueSchedules {
     }
 
     /**
-     * Schedules due by database time within the look-ahead, oldest first, but none of the {@code held} job types and
-     * only of type {@code only} unless it is null; read without locks, each is locked when fired.
+     * Schedules due by database time within the look-ahead, oldest first, but none of the {@code held} job types (each
+     * in its namespace, {@link HoldBack#key}) and only of {@code only} unless it is null; read without locks, each is
+     * locked when fired.
      */
     public List<String> dueScheduleIds(int limit, Set<String> held, String only) {
         return jdbc.queryForList(
@@ -122,27 +124,29 @@ public class FireDueSchedules {
     }
 
     /**
-     * Jobs of {@code type} due and waiting to be claimed, counted up to {@value #MAX_WAITING_COUNTED}: a range of the
-     * aging index. Jobs due later are no backlog: counted, a thousand jobs due in ten minutes kept a paced type's
+     * Jobs of the job type of {@code held} ({@link HoldBack#key}) due and waiting to be claimed, in every namespace,
+     * counted up to {@value #MAX_WAITING_COUNTED}: a range of the aging index, which has no namespace (counting one
+     * namespace's would read every row); the other namespaces' jobs of the type are not behind, so few wait. Jobs due later are no backlog: counted, a thousand jobs due in ten minutes kept a paced type's
      * budget at nothing, and its schedules from firing, until they came due and were run. Jobs no worker can take
      * ({@link HoldBack#TAKEN_BY_SOMEONE}) still count: telling them apart reads each row, not the index alone, on every
      * pass of an overloaded node; they only make a type that is late for other reasons fed more slowly.
      */
-    public long waiting(String type) {
+    public long waiting(String held) {
         Long count = jdbc.queryForObject(
                 "SELECT COUNT(*) FROM (SELECT 1 FROM job_queue FORCE INDEX (idx_job_queue_aging) WHERE claimable = 1"
                         + " AND job_type = :type AND run_at <= " + DatabaseTime.NOW_MS + " LIMIT " + MAX_WAITING_COUNTED
                         + ") waiting",
-                Map.of("type", type),
+                Map.of("type", HoldBack.jobTypeOf(held)),
                 Long.class);
         return count == null ? 0 : count;
     }
 
     /**
-     * Job types whose jobs at the head of the queue have waited to be claimed longer than {@code hold-back-after-ms},
-     * at most {@value #MAX_TYPES_CHECKED} types looked at: the nodes do not run that type's jobs as fast as they fall
-     * due, so its schedules wait instead of adding to a backlog that would grow without bound. Two short index reads
-     * per claimable type.
+     * Job types, each in a namespace ({@link HoldBack#key}), whose jobs at the head of the type's queue have waited to
+     * be claimed longer than {@code hold-back-after-ms}, at most {@value #MAX_TYPES_CHECKED} types looked at: the nodes
+     * or workers do not run that namespace's jobs of the type as fast as they fall due, so its schedules there wait
+     * instead of adding to a backlog that would grow without bound; another namespace's schedules of the type (its
+     * own workers, or the nodes' pools) fire on. Two short index reads per claimable type.
      */
     public Set<String> typesBehind() {
         if (holdBackAfterMs <= 0) return Set.of();
@@ -154,26 +158,30 @@ public class FireDueSchedules {
                     Map.of("after", type),
                     String.class);
             if (type == null) break;
-            Boolean late = jdbc.queryForObject(
-                    HoldBack.HEAD_WAITED_TOO_LONG, Map.of("after", holdBackAfterMs, "type", type), Boolean.class);
-            if (Boolean.TRUE.equals(late)) behind.add(type);
+            for (String namespace : jdbc.queryForList(
+                    HoldBack.NAMESPACES_BEHIND, Map.of("after", holdBackAfterMs, "type", type), String.class)) {
+                behind.add(HoldBack.key(namespace, type));
+            }
         }
         return behind;
     }
 
     private static String notHeld(Set<String> held) {
-        return held.isEmpty() ? "" : " AND job_type NOT IN (:held)";
+        return held.isEmpty() ? "" : " AND " + HoldBack.SCHEDULE_KEY + " NOT IN (:held)";
     }
 
     private static String onlyType(String only) {
-        return only == null ? "" : " AND job_type = :only";
+        return only == null ? "" : " AND job_type = :onlyType AND namespace = :onlyNamespace";
     }
 
     private static Map<String, Object> params(Map<String, Object> base, Set<String> held, String only) {
         if (held.isEmpty() && only == null) return base;
         Map<String, Object> all = new HashMap<>(base);
         if (!held.isEmpty()) all.put("held", held);
-        if (only != null) all.put("only", only);
+        if (only != null) {
+            all.put("onlyType", HoldBack.jobTypeOf(only));
+            all.put("onlyNamespace", HoldBack.namespaceOf(only));
+        }
         return all;
     }
 
@@ -200,7 +208,7 @@ public class FireDueSchedules {
         return fireDue(limit, held, null);
     }
 
-    /** As {@link #fireDue(int, Set)}, and only schedules of job type {@code only} unless it is null. */
+    /** As {@link #fireDue(int, Set)}, and only schedules of {@code only} ({@link HoldBack#key}) unless it is null. */
     public Fired fireDue(int limit, Set<String> held, String only) {
         Fired fired = transaction.execute(tx -> {
             List<Map<String, Object>> rows = lockDue(limit, held, only);
@@ -244,12 +252,15 @@ public class FireDueSchedules {
                 params(Map.of("ids", ids, "ahead", fireAheadMs), held, only));
     }
 
-    /** A job type's last hold on this node's scan, from its start to its end (database ms; MAX_VALUE while held). */
+    /**
+     * A job type's last hold in a namespace on this node's scan, from its start to its end (database ms; MAX_VALUE
+     * while held).
+     */
     private record Hold(long sinceMs, long untilMs) {}
 
     private final Map<String, Hold> holds = new java.util.concurrent.ConcurrentHashMap<>();
 
-    /** The scan's pass: these job types are held back (paced) now, the others are not. */
+    /** The scan's pass: these job types, each in its namespace, are held back (paced) now, the others are not. */
     public void heldNow(Set<String> types) {
         if (types.isEmpty() && holds.values().stream().noneMatch(h -> h.untilMs() == Long.MAX_VALUE)) return;
         long now = databaseTime.approximateNowMs();
@@ -312,7 +323,7 @@ public class FireDueSchedules {
             Instant next = plan.nextAfter(i);
             if (!planned.fires()) {
                 commands.sendHoldingRows(new SkipScheduleFire(
-                        scheduleId, planned.fireTime(), skipReason(planned, (String) row.get("job_type"), due), next));
+                        scheduleId, planned.fireTime(), skipReason(planned, heldKey(row), due), next));
                 continue;
             }
             OverlapDecision decision = OverlapDecision.decide(overlap, lastJob, queued);
@@ -346,13 +357,19 @@ public class FireDueSchedules {
      * due just before the pass that held the type, say). A hold that began later than that (the backlog of an outage)
      * says nothing about why it was missed.
      */
-    private String skipReason(PlannedFire skip, String jobType, Instant firstMissed) {
-        Hold hold = jobType == null ? null : holds.get(jobType);
+    private String skipReason(PlannedFire skip, String held, Instant firstMissed) {
+        Hold hold = held == null ? null : holds.get(held);
         long missed = firstMissed.toEpochMilli();
         if (hold == null || hold.sinceMs() > missed + holdBackAfterMs || hold.untilMs() < missed)
             return skip.skipReason();
-        return skip.skipReason() + " (late because job type " + jobType + " " + HoldBack.SKIP_NOTE
-                + ": its jobs waited to be claimed longer than hold-back-after-ms)";
+        return skip.skipReason() + " (late because " + HoldBack.describe(held) + " " + HoldBack.SKIP_NOTE
+                + ": its jobs there waited to be claimed longer than hold-back-after-ms)";
+    }
+
+    /** The schedule row's {@link HoldBack#key}; null for a row without a type (made before types were kept). */
+    private static String heldKey(Map<String, Object> row) {
+        String type = (String) row.get("job_type");
+        return type == null ? null : HoldBack.key(Namespaces.orDefault((String) row.get("namespace")), type);
     }
 
     /** Releases fires held back by overlap policy QUEUE whose job has ended; returns the jobs made. */

@@ -8,7 +8,8 @@ import java.util.TreeSet;
 import java.util.function.ToLongFunction;
 
 /**
- * How many jobs the schedules of a job type that is behind may make in a pass. A type falls behind when its oldest
+ * How many jobs the schedules of a job type that is behind may make in a pass. A type here is a job type in one
+ * namespace ({@link io.axscheduler.api.schedule.HoldBack#key}): another namespace's schedules of it fire freely. A type falls behind when its oldest
  * waiting job has waited past {@code hold-back-after-ms} ({@link FireDueSchedules#typesBehind()}), and stays paced
  * until a pass finds none of its schedules due while its oldest job no longer waits past the bound. While paced, its
  * schedules make only what tops its waiting jobs up to half of that bound's worth (two passes' worth if more) at the

@@ -1,5 +1,6 @@
 package io.axscheduler.scheduler.fire;
 
+import io.axscheduler.api.schedule.HoldBack;
 import io.axscheduler.scheduler.DatabaseTime;
 import io.axscheduler.scheduler.ScanThread;
 import io.axscheduler.scheduler.SchedulerProperties;
@@ -187,7 +188,7 @@ public class ScanSchedules implements SmartLifecycle {
                 if (!batch.full(limit)) break;
             }
             if (fire.dueScheduleIds(1, others, type.getKey()).isEmpty() && pacing.caughtUp(type.getKey()))
-                log.info("schedules of job type {} fire freely again: they caught up", type.getKey());
+                log.info("schedules of {} fire freely again: they caught up", HoldBack.describe(type.getKey()));
         }
         return made;
     }
@@ -233,14 +234,14 @@ public class ScanSchedules implements SmartLifecycle {
         // types leave only by catching up, which firePaced logs
         if (!before.containsAll(paced.keySet())) {
             log.warn(
-                    "schedules of job types {} held back: their waiting jobs are overdue beyond the bound; they fire"
-                            + " only as fast as those jobs are claimed until the backlog is gone",
+                    "schedules held back (namespace/job type): {}: their waiting jobs there are overdue beyond the"
+                            + " bound; they fire only as fast as those jobs are claimed until the backlog is gone",
                     paced.keySet());
         }
         return paced;
     }
 
-    /** Job types whose schedules are held back (paced) now. */
+    /** Job types whose schedules are held back (paced) now, each in its namespace ({@link HoldBack#key}). */
     public Set<String> heldBack() {
         return pacing.types();
     }

@@ -105,7 +105,10 @@ public class ReportNodeStatus implements SmartLifecycle {
                 row);
     }
 
-    /** The held-back types, comma-separated, as many as fit the column (the first in name order). */
+    /**
+     * The held-back types, each in its namespace ({@code namespace/jobType}), comma-separated, as many as fit the
+     * column (the first in name order).
+     */
     static String heldBack(Set<String> types) {
         StringBuilder held = new StringBuilder();
         for (String type : new TreeSet<>(types)) {
