@@ -172,6 +172,12 @@ class ExplainIT {
         JsonNode noHandler = explainJob(typeGone);
         assertThat(codes(noHandler)).containsExactly("NO_HANDLER");
         assertThat(noHandler.at("/reasons/0/details/jobType").asText()).isEqualTo("only-type");
+        // when the scheduler gives such a job up: no-worker-timeout (10 min) after it fell due
+        Instant due = Instant.parse(noHandler.at("/reasons/0/since").asText());
+        assertThat(Instant.parse(noHandler.at("/reasons/0/details/givenUpAt").asText()))
+                .isEqualTo(due.plus(Duration.ofMinutes(10)));
+        assertThat(noHandler.at("/reasons/0/message").asText()).contains("given up at " + due.plusSeconds(600));
+        assertThat(noWorker.at("/reasons/0/details/givenUpAt").isTextual()).isTrue();
     }
 
     @Test

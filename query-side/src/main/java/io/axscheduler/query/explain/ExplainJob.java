@@ -15,6 +15,7 @@ import io.axscheduler.api.job.JobTimedOut;
 import io.axscheduler.api.job.TimeoutPhase;
 import io.axscheduler.query.history.EventStreams;
 import io.axscheduler.query.job.JobStateFold;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -22,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.axonframework.eventhandling.DomainEventMessage;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Component;
 
 /**
@@ -37,10 +39,25 @@ public class ExplainJob {
 
     private final EventStreams streams;
     private final LiveState live;
+    /** The scheduler's bound on a job no one can take (its remote settings; read here by name, as sides share none). */
+    private final Duration noWorkerTimeout;
 
-    public ExplainJob(EventStreams streams, LiveState live) {
+    public ExplainJob(
+            EventStreams streams,
+            LiveState live,
+            @Value("${ax.scheduler.remote.no-worker-timeout:10m}") Duration noWorkerTimeout) {
         this.streams = streams;
         this.live = live;
+        this.noWorkerTimeout = noWorkerTimeout;
+    }
+
+    /**
+     * When a job no one can take is given up (canceled by the scheduler) if that stays so: {@code no-worker-timeout}
+     * after it fell due, as a suffix of the reason's message.
+     */
+    private String givenUpAt(Fold job) {
+        return "; given up at " + job.runAt.plus(noWorkerTimeout) + " (no-worker-timeout after it fell due) unless a"
+                + " worker that can take it comes";
     }
 
     /** The job's events folded to what explaining needs. */
@@ -316,24 +333,29 @@ public class ExplainJob {
                 Long heard = live.lastHeardOf(c.executorApp(), c.namespace());
                 reasons.add(reason(
                         "NO_LIVE_WORKER",
-                        "no live worker of app " + c.executorApp() + " in namespace " + c.namespace() + " runs it",
+                        "no live worker of app " + c.executorApp() + " in namespace " + c.namespace() + " runs it"
+                                + givenUpAt(job),
                         heard == null ? null : Instant.ofEpochMilli(heard),
                         "app",
                         c.executorApp(),
                         "namespace",
-                        c.namespace()));
+                        c.namespace(),
+                        "givenUpAt",
+                        job.runAt.plus(noWorkerTimeout)));
             } else if (workers.values().stream().noneMatch(w -> w.jobTypes().contains(c.jobType()))) {
                 reasons.add(reason(
                         "NO_HANDLER",
                         "no live worker of app " + c.executorApp() + " in namespace " + c.namespace()
-                                + " registered job type " + c.jobType(),
+                                + " registered job type " + c.jobType() + givenUpAt(job),
                         null,
                         "app",
                         c.executorApp(),
                         "jobType",
                         c.jobType(),
                         "workers",
-                        workers.keySet()));
+                        workers.keySet(),
+                        "givenUpAt",
+                        job.runAt.plus(noWorkerTimeout)));
             } else {
                 workersBusy(job, workers, now, reasons);
             }
@@ -349,10 +371,13 @@ public class ExplainJob {
             } else if (withPool.isEmpty()) {
                 reasons.add(reason(
                         "NO_HANDLER",
-                        "no live node has a handler for job type " + c.jobType() + " and no live worker registered it",
-                        null,
+                        "no live node has a handler for job type " + c.jobType() + " and no live worker registered it"
+                                + givenUpAt(job),
+                        job.runAt,
                         "jobType",
-                        c.jobType()));
+                        c.jobType(),
+                        "givenUpAt",
+                        job.runAt.plus(noWorkerTimeout)));
             } else if (!remote || scanning.stream().allMatch(n -> n.pools().containsKey(c.jobType()))) {
                 // a job bound to no app goes to workers only from nodes without a pool of its type: with a pool on
                 // every scanning node, the workers that registered the type never get it

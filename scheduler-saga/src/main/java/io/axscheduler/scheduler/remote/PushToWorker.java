@@ -197,7 +197,8 @@ public class PushToWorker {
         }
         if (response.status() / 100 != 2) {
             log.warn(
-                    "worker {} answered the push of job {} attempt {} with {}",
+                    "worker {} answered the push of job {} attempt {} with {}; the push goes to the job's next worker,"
+                            + " or the job back to the queue (failures-before-cool-down in a row cool the worker down)",
                     worker.workerId(),
                     job.jobId(),
                     job.attempt(),
@@ -215,7 +216,8 @@ public class PushToWorker {
 
     private static Result failed(Candidate worker, PushedJob job, Exception e) {
         log.warn(
-                "push of job {} attempt {} to worker {} failed: {}",
+                "push of job {} attempt {} to worker {} failed: {}; the push goes to the job's next worker, or the job"
+                        + " back to the queue (failures-before-cool-down in a row cool the worker down)",
                 job.jobId(),
                 job.attempt(),
                 worker.workerId(),
