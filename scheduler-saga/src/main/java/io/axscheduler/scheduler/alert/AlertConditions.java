@@ -280,14 +280,35 @@ class AlertConditions {
         return out;
     }
 
+    /** Due jobs waiting for a worker under one alert key: how many, the oldest due time, what they are spread over. */
+    private record Waiting(long jobs, long oldest, List<String> names) {
+
+        /**
+         * Adds a row of {@code waiting} jobs, {@code oldest} due, to {@code key}'s tally, naming it by its
+         * {@code nameColumn}; a new key only while fewer than {@code room} are tallied.
+         */
+        static void add(Map<String, Waiting> tally, String key, java.sql.ResultSet rs, String nameColumn, int room)
+                throws java.sql.SQLException {
+            Waiting w = tally.get(key);
+            if (w == null && tally.size() >= room) return;
+            List<String> names = w == null ? new ArrayList<>() : w.names();
+            names.add(rs.getString(nameColumn));
+            tally.put(
+                    key,
+                    new Waiting(
+                            (w == null ? 0 : w.jobs()) + rs.getLong("waiting"),
+                            Math.min(w == null ? Long.MAX_VALUE : w.oldest(), rs.getLong("oldest")),
+                            names));
+        }
+    }
+
     /** Prefix of a {@code NO_LIVE_WORKER} key naming a job type (jobs bound to no app), not an app. */
     static final String TYPE_KEY = "type:";
 
     private void typesWithoutWorkers(long nowMs, AlertRule.Filter f, Map<String, Violation> out) {
         Map<String, Object> p = new HashMap<>(Map.of("live", nowMs - workerMissedMs, "now", nowMs));
         String where = filter(f, p, "job_type", "schedule_id");
-        record Orphaned(long jobs, long oldest, List<String> namespaces) {}
-        Map<String, Orphaned> byType = new LinkedHashMap<>();
+        Map<String, Waiting> byType = new LinkedHashMap<>();
         // grouped first: the checks below run once per type and namespace, not per waiting job
         jdbc.query(
                 // the groups are named job_queue for the shared condition's sake
@@ -300,30 +321,20 @@ class AlertConditions {
                         + " ORDER BY job_type, namespace LIMIT 1000",
                 p,
                 rs -> {
-                    String type = rs.getString("job_type");
-                    Orphaned o = byType.get(type);
-                    if (o == null && out.size() + byType.size() >= MAX_KEYS) return;
-                    List<String> namespaces = o == null ? new ArrayList<>() : o.namespaces();
-                    namespaces.add(rs.getString("namespace"));
-                    byType.put(
-                            type,
-                            new Orphaned(
-                                    (o == null ? 0 : o.jobs()) + rs.getLong("waiting"),
-                                    Math.min(o == null ? Long.MAX_VALUE : o.oldest(), rs.getLong("oldest")),
-                                    namespaces));
+                    Waiting.add(byType, rs.getString("job_type"), rs, "namespace", MAX_KEYS - out.size());
                 });
         byType.forEach((type, o) -> {
             Map<String, Object> details = new LinkedHashMap<>();
             details.put("jobType", type);
             details.put("waiting", o.jobs());
             details.put("oldestDueAt", Instant.ofEpochMilli(o.oldest()));
-            details.put("namespaces", o.namespaces());
+            details.put("namespaces", o.names());
             details.put("liveWorkers", 0L);
             out.put(
                     TYPE_KEY + type,
                     new Violation(
                             o.jobs() + " due job(s) of type " + type + " wait for a worker: no node runs it, and no"
-                                    + " live worker in namespace " + String.join(", ", o.namespaces())
+                                    + " live worker in namespace " + String.join(", ", o.names())
                                     + " does (every worker of the type left)",
                             details));
         });
@@ -370,7 +381,6 @@ class AlertConditions {
         String app = f.app() == null ? " AND executor_app IS NOT NULL" : " AND executor_app = :app";
         if (f.app() != null) p.put("app", f.app());
         String where = filter(f, p, "job_type", "schedule_id");
-        record Waiting(long jobs, long oldest, List<String> types) {}
         Map<String, Waiting> byApp = new LinkedHashMap<>();
         jdbc.query(
                 "SELECT executor_app, job_type, COUNT(*) waiting, MIN(run_at) oldest FROM job_queue WHERE claimable = 1"
@@ -380,17 +390,7 @@ class AlertConditions {
                         + " GROUP BY executor_app, job_type ORDER BY executor_app, job_type LIMIT 1000",
                 p,
                 rs -> {
-                    String a = rs.getString("executor_app");
-                    Waiting w = byApp.get(a);
-                    if (w == null && byApp.size() >= MAX_KEYS) return;
-                    List<String> types = w == null ? new ArrayList<>() : w.types();
-                    types.add(rs.getString("job_type"));
-                    byApp.put(
-                            a,
-                            new Waiting(
-                                    (w == null ? 0 : w.jobs()) + rs.getLong("waiting"),
-                                    Math.min(w == null ? Long.MAX_VALUE : w.oldest(), rs.getLong("oldest")),
-                                    types));
+                    Waiting.add(byApp, rs.getString("executor_app"), rs, "job_type", MAX_KEYS);
                 });
         Map<String, Long> liveWorkers = new HashMap<>();
         if (!byApp.isEmpty()) {
@@ -407,13 +407,13 @@ class AlertConditions {
             long live = liveWorkers.getOrDefault(a, 0L);
             String why = live == 0
                     ? ", which has no live worker"
-                    : ", but none of its " + live + " live worker(s) runs " + String.join(", ", w.types())
+                    : ", but none of its " + live + " live worker(s) runs " + String.join(", ", w.names())
                             + " in the job's namespace";
             Map<String, Object> details = new LinkedHashMap<>();
             details.put("app", a);
             details.put("waiting", w.jobs());
             details.put("oldestDueAt", Instant.ofEpochMilli(w.oldest()));
-            details.put("jobTypes", w.types());
+            details.put("jobTypes", w.names());
             details.put("liveWorkers", live);
             out.put(a, new Violation(w.jobs() + " due job(s) wait for app " + a + why, details));
         });
