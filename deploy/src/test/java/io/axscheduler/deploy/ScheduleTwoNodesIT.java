@@ -90,7 +90,7 @@ class ScheduleTwoNodesIT {
     @Test
     void operations_pause_resume_trigger_update_delete_and_history_work_over_http() {
         String id = ScheduleHttp.create(a.api, """
-                {"name":"ops-hourly","trigger":{"type":"cron","expression":"0 0 * * * ?","timezone":"Europe/Berlin"},
+                {"name":"ops-yearly","trigger":{"type":"cron","expression":"0 0 0 1 1 ?","timezone":"Europe/Berlin"},
                  "job":{"jobType":"noop"},"misfirePolicy":"SKIP","overlapPolicy":"QUEUE"}""");
         var triggered = b.api.post("/api/v1/schedules/" + id + "/trigger", "{}");
         assertThat(triggered.status()).isEqualTo(201);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.axscheduler.query.observe.LivenessProperties;
 import io.axscheduler.scheduler.SchedulerProperties;
 import io.axscheduler.scheduler.alert.AlertProperties;
+import io.axscheduler.scheduler.remote.RemoteProperties;
 import io.axscheduler.scheduler.remote.WorkerProperties;
 import java.io.IOException;
 import java.util.List;
@@ -28,7 +29,8 @@ class SettingsAgreeTest {
             "ax.scheduler.health.scan-stall-ms", "12345",
             "ax.scheduler.workers.heartbeat-interval-ms", "2500",
             "ax.scheduler.workers.missed-heartbeats", "7",
-            "ax.scheduler.schedules.hold-back-after-ms", "4321");
+            "ax.scheduler.schedules.hold-back-after-ms", "4321",
+            "ax.scheduler.remote.no-worker-timeout", "7m");
 
     private static <T> T bind(Map<String, String> values, String prefix, Class<T> type) {
         return new Binder(new MapConfigurationPropertySource(values)).bindOrCreate(prefix, type);
@@ -45,6 +47,9 @@ class SettingsAgreeTest {
             assertThat(read.workers().missedHeartbeats()).isEqualTo(workers.missedHeartbeats());
             assertThat(read.schedules().holdBackAfterMs())
                     .isEqualTo(scheduler.schedules().holdBackAfterMs());
+            assertThat(read.remote().noWorkerTimeout())
+                    .isEqualTo(bind(values, "ax.scheduler.remote", RemoteProperties.class)
+                            .noWorkerTimeout());
 
             io.axscheduler.query.observe.ObserveProperties readObserve =
                     bind(values, "ax.observe", io.axscheduler.query.observe.ObserveProperties.class);

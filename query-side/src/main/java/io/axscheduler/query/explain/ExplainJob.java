@@ -15,6 +15,7 @@ import io.axscheduler.api.job.JobTimedOut;
 import io.axscheduler.api.job.TimeoutPhase;
 import io.axscheduler.query.history.EventStreams;
 import io.axscheduler.query.job.JobStateFold;
+import io.axscheduler.query.observe.LivenessProperties;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -23,7 +24,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.axonframework.eventhandling.DomainEventMessage;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Component;
 
 /**
@@ -39,16 +39,13 @@ public class ExplainJob {
 
     private final EventStreams streams;
     private final LiveState live;
-    /** The scheduler's bound on a job no one can take (its remote settings; read here by name, as sides share none). */
+    /** The scheduler's bound on a job no one can take ({@code ax.scheduler.remote.no-worker-timeout}). */
     private final Duration noWorkerTimeout;
 
-    public ExplainJob(
-            EventStreams streams,
-            LiveState live,
-            @Value("${ax.scheduler.remote.no-worker-timeout:10m}") Duration noWorkerTimeout) {
+    public ExplainJob(EventStreams streams, LiveState live, LivenessProperties liveness) {
         this.streams = streams;
         this.live = live;
-        this.noWorkerTimeout = noWorkerTimeout;
+        this.noWorkerTimeout = liveness.remote().noWorkerTimeout();
     }
 
     /**

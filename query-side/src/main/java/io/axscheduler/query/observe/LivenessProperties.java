@@ -12,12 +12,17 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param health {@code ax.scheduler.health.*}
  * @param workers {@code ax.scheduler.workers.*}
  * @param schedules {@code ax.scheduler.schedules.*}
+ * @param remote {@code ax.scheduler.remote.*}
  */
 @ConfigurationProperties("ax.scheduler")
 public record LivenessProperties(
         @DefaultValue Health health,
         @DefaultValue Workers workers,
-        @DefaultValue Schedules schedules) {
+        @DefaultValue Schedules schedules,
+        @DefaultValue Remote remote) {
+
+    /** @param noWorkerTimeout a job no one can take this long after it fell due is given up (canceled) */
+    public record Remote(@DefaultValue("PT10M") java.time.Duration noWorkerTimeout) {}
 
     /**
      * @param holdBackAfterMs a job type whose head jobs have waited this long to be claimed has its schedules held
