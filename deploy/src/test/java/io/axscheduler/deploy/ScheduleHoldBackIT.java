@@ -270,7 +270,7 @@ class ScheduleHoldBackIT {
             // one team-a's worker could take, waiting as long (no scan claims it), holds the type back
             jobs.add(node.api.submit("{\"jobType\":\"remote-x\",\"namespace\":\"team-a\"}"));
             Thread.sleep(1_500);
-            assertThat(fire.typesBehind()).containsExactly("team-a/remote-x");
+            assertThat(fire.typesBehind()).contains("team-a/remote-x").doesNotContain("team-b/remote-x");
             node.jdbc().update("DELETE FROM workers WHERE worker_id = ?", ofA);
         } finally {
             jobs.forEach(id -> node.api.post("/api/v1/jobs/" + id + "/cancel", "{}"));

@@ -261,9 +261,10 @@ public class ExplainSchedule {
         String namespace = Namespaces.orDefault((String) rows.get(0).get("namespace"));
         String key = HoldBack.key(namespace, type);
         if (now.nodes().stream().anyMatch(n -> n.heldBack().contains(key))) return true;
-        return jdbc.queryForList(
-                        HoldBack.NAMESPACES_BEHIND, Map.of("after", holdBackAfterMs, "type", type), String.class)
-                .contains(namespace);
+        return Boolean.TRUE.equals(jdbc.queryForObject(
+                HoldBack.NAMESPACE_BEHIND,
+                Map.of("after", holdBackAfterMs, "type", type, "namespace", namespace),
+                Boolean.class));
     }
 
     /** The schedule's next fire time when it is due at {@code at} and now but not made yet; else null. */

@@ -55,6 +55,11 @@ public class FireDueSchedules {
     private static final Logger log = LoggerFactory.getLogger(FireDueSchedules.class);
     /** Claimable job types {@link #typesBehind()} looks at, at most. */
     static final int MAX_TYPES_CHECKED = 200;
+    /**
+     * Times {@link #typesBehind()} reads a type's head again without the namespaces already found behind: a stuck
+     * backlog of one namespace hides no more than that many others in a pass.
+     */
+    static final int MAX_NAMESPACE_ROUNDS = 4;
     /** Waiting jobs of a type {@link #waiting} counts, at most. */
     static final int MAX_WAITING_COUNTED = 100_000;
 
@@ -124,9 +129,10 @@ public class FireDueSchedules {
     }
 
     /**
-     * Jobs of the job type of {@code held} ({@link HoldBack#key}) due and waiting to be claimed, in every namespace,
-     * counted up to {@value #MAX_WAITING_COUNTED}: a range of the aging index, which has no namespace (counting one
-     * namespace's would read every row); the other namespaces' jobs of the type are not behind, so few wait. Jobs due later are no backlog: counted, a thousand jobs due in ten minutes kept a paced type's
+     * Jobs of the job type of {@code held} ({@link HoldBack#key}) in its namespace due and waiting to be claimed,
+     * counted up to {@value #MAX_WAITING_COUNTED}: a range of the aging index, each row read for its namespace (the
+     * index has none). Counted across namespaces, another namespace's waiting jobs of the type, fired freely, kept a
+     * paced namespace's budget at nothing. Paced, the type's queue is short (about half of hold-back-after-ms of work). Jobs due later are no backlog: counted, a thousand jobs due in ten minutes kept a paced type's
      * budget at nothing, and its schedules from firing, until they came due and were run. Jobs no worker can take
      * ({@link HoldBack#TAKEN_BY_SOMEONE}) still count: telling them apart reads each row, not the index alone, on every
      * pass of an overloaded node; they only make a type that is late for other reasons fed more slowly.
@@ -134,9 +140,9 @@ public class FireDueSchedules {
     public long waiting(String held) {
         Long count = jdbc.queryForObject(
                 "SELECT COUNT(*) FROM (SELECT 1 FROM job_queue FORCE INDEX (idx_job_queue_aging) WHERE claimable = 1"
-                        + " AND job_type = :type AND run_at <= " + DatabaseTime.NOW_MS + " LIMIT " + MAX_WAITING_COUNTED
-                        + ") waiting",
-                Map.of("type", HoldBack.jobTypeOf(held)),
+                        + " AND job_type = :type AND run_at <= " + DatabaseTime.NOW_MS + " AND namespace = :namespace"
+                        + " LIMIT " + MAX_WAITING_COUNTED + ") waiting",
+                Map.of("type", HoldBack.jobTypeOf(held), "namespace", HoldBack.namespaceOf(held)),
                 Long.class);
         return count == null ? 0 : count;
     }
@@ -158,10 +164,15 @@ public class FireDueSchedules {
                     Map.of("after", type),
                     String.class);
             if (type == null) break;
-            for (String namespace : jdbc.queryForList(
-                    HoldBack.NAMESPACES_BEHIND, Map.of("after", holdBackAfterMs, "type", type), String.class)) {
-                behind.add(HoldBack.key(namespace, type));
+            Set<String> found = new TreeSet<>();
+            for (int round = 0; round < MAX_NAMESPACE_ROUNDS; round++) {
+                Map<String, Object> p = new HashMap<>(Map.of("after", holdBackAfterMs, "type", type));
+                if (!found.isEmpty()) p.put("found", found);
+                List<String> more = jdbc.queryForList(HoldBack.namespacesBehind(!found.isEmpty()), p, String.class);
+                if (more.isEmpty()) break;
+                found.addAll(more);
             }
+            for (String namespace : found) behind.add(HoldBack.key(namespace, type));
         }
         return behind;
     }
