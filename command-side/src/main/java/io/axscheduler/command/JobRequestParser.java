@@ -148,8 +148,17 @@ public final class JobRequestParser {
             f.error(
                     "jobType",
                     "unknown job type '" + jobType + "' in namespace '" + namespace + "'; known types: "
-                            + jobTypes.jobTypes(namespace));
+                            + listed(jobTypes.jobTypes(namespace)));
         }
+    }
+
+    /** Known types a refusal lists, at most (in name order), and how many more there are. */
+    static final int MAX_TYPES_LISTED = 50;
+
+    private static String listed(java.util.Set<String> types) {
+        if (types.size() <= MAX_TYPES_LISTED) return types.toString();
+        return types.stream().sorted().limit(MAX_TYPES_LISTED).toList() + " and " + (types.size() - MAX_TYPES_LISTED)
+                + " more";
     }
 
     /**

@@ -39,6 +39,8 @@ public class SchedulerClient {
     private final ObjectMapper json;
     private final Clock clock;
     private final String apiKey;
+    /** This process's {@link RegisterWorker#INSTANCE_HEADER}. */
+    private final String instance = java.util.UUID.randomUUID().toString();
 
     public SchedulerClient(AxWorkerProperties properties, ObjectMapper json, Clock clock) {
         this.bases = properties.schedulerUrls();
@@ -148,6 +150,7 @@ public class SchedulerClient {
                         body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
         if (body != null) request.header("Content-Type", "application/json");
         if (!apiKey.isEmpty()) request.header("Authorization", "Bearer " + apiKey);
+        request.header(RegisterWorker.INSTANCE_HEADER, instance);
         if (signature != null) {
             request.header(CallbackSignature.TIMESTAMP_HEADER, String.valueOf(timestamp))
                     .header(CallbackSignature.SIGNATURE_HEADER, signature);

@@ -5,6 +5,7 @@ import io.axscheduler.api.job.TimeoutPhase;
 import io.axscheduler.api.problem.NotFoundException;
 import io.axscheduler.api.schedule.FireTimes;
 import io.axscheduler.api.security.Caller;
+import io.axscheduler.api.worker.RegisterWorker;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -101,29 +102,45 @@ public class RemoveWorkers implements SchedulingConfigurer {
     /**
      * A worker registered where earlier registrations of its app are (its service restarted before they went silent):
      * those are gone with the process that held them, so they are removed now and their runs given up at once, rather
-     * than after their silence; pushes to them would only be refused by the new process. The removal is remembered as
-     * a taking out: an earlier registration that still heartbeats is a second process at the same address (behind one
-     * load balancer, or configured alike), which would otherwise register again and replace this one, each time
-     * timing out the other's runs; told 410 why, it stops, and the one registered last serves the address.
+     * than after their silence; pushes to them would only be refused by the new process. When both registrations name
+     * their process ({@link RegisterWorker#INSTANCE_HEADER}) and the processes differ, and the same principal (or an
+     * admin) made the new one, the removal is remembered as a taking out: an earlier registration that still
+     * heartbeats is a second process at the same address (behind one load balancer, or configured alike), which would
+     * otherwise register again and replace this one, each time timing out the other's runs; told 410 why, it stops.
+     * The same process registering again (a retry whose first answer was lost) is only deregistered, as before.
      */
-    public void replacedBy(String workerId, String app, String address, String namespace, Caller by) {
-        for (String earlier : registry.othersAt(app, address, namespace, workerId)) {
+    public void replacedBy(String workerId, RegisterWorker request, String instance, Caller by) {
+        String address = request.address();
+        for (WorkerRegistry.Earlier earlier :
+                registry.earlierAt(request.app(), address, request.namespace(), workerId)) {
+            boolean anotherProcess = instance != null
+                    && earlier.instance() != null
+                    && !instance.equals(earlier.instance())
+                    && (by.admin() || by.actor().equals(earlier.registeredBy()));
             try {
-                registry.remove(
-                        earlier,
-                        by.actor(),
-                        "replaced by worker " + workerId + ", registered at its address " + address
-                                + " (its service restarted; a process that still runs as " + earlier
-                                + " shares that address with another: give each worker process an address of its own,"
-                                + " ax.worker.address)");
+                if (anotherProcess) {
+                    registry.remove(
+                            earlier.workerId(),
+                            by.actor(),
+                            "replaced by worker " + workerId + " of another process, registered at its address "
+                                    + address + ": two worker processes share that address; give each an address of"
+                                    + " its own (ax.worker.address)");
+                } else {
+                    registry.deregister(earlier.workerId());
+                }
             } catch (NotFoundException goneMeanwhile) {
                 continue;
             }
-            log.warn("worker {} replaced by {}, registered at its address {}", earlier, workerId, address);
+            log.warn(
+                    "worker {} replaced by {}, registered at its address {}{}",
+                    earlier.workerId(),
+                    workerId,
+                    address,
+                    anotherProcess ? " by another process: two processes share the address" : "");
             timeOutAttemptsOf(
-                    earlier,
-                    "worker " + earlier + " was replaced by " + workerId + ", registered at its address (its service"
-                            + " restarted)",
+                    earlier.workerId(),
+                    "worker " + earlier.workerId() + " was replaced by " + workerId + ", registered at its address"
+                            + " (its service restarted)",
                     by);
         }
     }

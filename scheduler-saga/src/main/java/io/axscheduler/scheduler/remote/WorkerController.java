@@ -2,6 +2,7 @@ package io.axscheduler.scheduler.remote;
 
 import io.axscheduler.api.Namespaces;
 import io.axscheduler.api.problem.ForbiddenException;
+import io.axscheduler.api.problem.InvalidRequestException;
 import io.axscheduler.api.problem.NotFoundException;
 import io.axscheduler.api.security.Access;
 import io.axscheduler.api.security.Caller;
@@ -51,18 +52,18 @@ public class WorkerController {
     @PostMapping("/register")
     ResponseEntity<WorkerRegistered> register(
             @RequestBody RegisterWorker request,
+            @RequestHeader(name = RegisterWorker.INSTANCE_HEADER, required = false) String instance,
             @RequestAttribute(name = Caller.ATTRIBUTE, required = false) Caller caller) {
         if (Namespaces.isValid(request.namespace())) {
             Access.act(caller, request.namespace(), Role.WORKER);
         }
-        WorkerRegistered registered =
-                registry.register(request, caller == null ? null : caller.actor(), caller == null || caller.admin());
-        removeWorkers.replacedBy(
-                registered.workerId(),
-                request.app(),
-                request.address(),
-                request.namespace(),
-                caller == null ? Caller.SCHEDULER : caller);
+        if (instance != null && !RegisterWorker.INSTANCE.matcher(instance).matches()) {
+            throw InvalidRequestException.of(
+                    RegisterWorker.INSTANCE_HEADER, "must be 1-64 letters, digits or '-' (the worker process's id)");
+        }
+        WorkerRegistered registered = registry.register(
+                request, caller == null ? null : caller.actor(), caller == null || caller.admin(), instance);
+        removeWorkers.replacedBy(registered.workerId(), request, instance, caller == null ? Caller.SCHEDULER : caller);
         return ResponseEntity.status(HttpStatus.CREATED).body(registered);
     }
 
@@ -85,7 +86,16 @@ public class WorkerController {
                             + ". A worker taken out does not register again until its service restarts");
         }
         itself(workerId, owner, caller);
-        registry.heartbeat(workerId, heartbeat == null ? null : heartbeat.inFlight());
+        try {
+            registry.heartbeat(workerId, heartbeat == null ? null : heartbeat.inFlight());
+        } catch (NotFoundException removedMeanwhile) {
+            // taken out (or replaced) between the two reads: said as such, or the worker would register again
+            WorkerRegistry.Removal removal = registry.removalOf(workerId).orElseThrow(() -> removedMeanwhile);
+            return problem(
+                    HttpStatus.GONE,
+                    "worker " + workerId + " was taken out at " + removal.removedAt() + ": " + removal.reason()
+                            + ". A worker taken out does not register again until its service restarts");
+        }
         return ResponseEntity.ok(new HeartbeatAnswer(workerId, dispatches.toStop(workerId, HeartbeatAnswer.MAX_STOPS)));
     }
 

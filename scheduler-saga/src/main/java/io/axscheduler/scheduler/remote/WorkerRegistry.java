@@ -46,6 +46,12 @@ public class WorkerRegistry {
     static final int MAX_JOB_TYPES = 100;
     static final long MISS_REFRESH_MS = 100;
     static final long FORGET_TYPES_EVERY_MS = 60_000;
+    /**
+     * Kept types of one namespace, at most: the oldest go first. A WORKER key registering made-up types and leaving
+     * again would otherwise fill the table for a day, and every submit's snapshot reads it.
+     */
+    static final int MAX_KEPT_TYPES = 1000;
+
     private static final Pattern NAME = RegisterWorker.NAME;
     private static final String COLUMNS = "worker_id, app, address, job_types, capacity, registered_at, last_heartbeat,"
             + " in_flight, last_used, consecutive_failures, cooling_until, namespace";
@@ -89,7 +95,8 @@ public class WorkerRegistry {
      * would remove that worker and time out its runs, which only its own key (a restarted service) or an admin may
      * do. Once it has missed two heartbeats it is taken for gone, and may be replaced (a key rotated at a restart).
      */
-    public WorkerRegistered register(RegisterWorker request, String registeredBy, boolean mayReplaceAnyone) {
+    public WorkerRegistered register(
+            RegisterWorker request, String registeredBy, boolean mayReplaceAnyone, String instance) {
         validate(request);
         if (!mayReplaceAnyone) {
             List<String> held = jdbc.queryForList(
@@ -112,26 +119,27 @@ public class WorkerRegistry {
         String secret = HexFormat.of().formatHex(bytes(32));
         jdbc.update(
                 "INSERT INTO workers (worker_id, app, address, job_types, capacity, secret, registered_at, last_heartbeat,"
-                        + " namespace, registered_by)"
+                        + " namespace, registered_by, instance_id)"
                         + " VALUES (:id, :app, :address, :types, :capacity, :secret, " + DatabaseTime.NOW_MS + ", "
-                        + DatabaseTime.NOW_MS + ", :namespace, :registeredBy)",
-                Map.of(
-                        "namespace",
-                        request.namespace(),
-                        "registeredBy",
-                        registeredBy,
-                        "id",
-                        workerId,
-                        "app",
-                        request.app(),
-                        "address",
-                        stripSlash(request.address()),
-                        "types",
-                        String.join(",", new LinkedHashSet<>(request.jobTypes())),
-                        "capacity",
-                        request.capacity(),
-                        "secret",
-                        secret));
+                        + DatabaseTime.NOW_MS + ", :namespace, :registeredBy, :instance)",
+                new MapSqlParameterSource(Map.of(
+                                "namespace",
+                                request.namespace(),
+                                "registeredBy",
+                                registeredBy,
+                                "id",
+                                workerId,
+                                "app",
+                                request.app(),
+                                "address",
+                                stripSlash(request.address()),
+                                "types",
+                                String.join(",", new LinkedHashSet<>(request.jobTypes())),
+                                "capacity",
+                                request.capacity(),
+                                "secret",
+                                secret))
+                        .addValue("instance", instance));
         registrations.incrementAndGet();
         return new WorkerRegistered(workerId, secret, properties.heartbeatIntervalMs());
     }
@@ -188,6 +196,19 @@ public class WorkerRegistry {
                                 .addValue("namespace", k.namespace())
                                 .addValue("type", k.jobType()))
                         .toArray(MapSqlParameterSource[]::new));
+        for (String namespace :
+                new TreeSet<>(kept.stream().map(KeptType::namespace).toList())) {
+            Integer count = jdbc.queryForObject(
+                    "SELECT COUNT(*) FROM worker_job_types WHERE namespace = :namespace",
+                    Map.of("namespace", namespace),
+                    Integer.class);
+            if (count != null && count > MAX_KEPT_TYPES) {
+                jdbc.update(
+                        "DELETE FROM worker_job_types WHERE namespace = :namespace ORDER BY left_at, job_type"
+                                + " LIMIT :excess",
+                        Map.of("namespace", namespace, "excess", count - MAX_KEPT_TYPES));
+            }
+        }
     }
 
     /**
@@ -258,16 +279,24 @@ public class WorkerRegistry {
                 .findFirst();
     }
 
+    /** A registration {@link #earlierAt} a worker's address: who made it, from which process (null: not said). */
+    public record Earlier(String workerId, String registeredBy, String instance) {}
+
     /**
-     * The other workers of {@code app} in {@code namespace} registered at {@code address}: earlier registrations of
-     * the service now registering there (pushes are signed per registration, so one address serves one).
+     * The workers of {@code app} in {@code namespace} registered at {@code address} before {@code workerId} (by
+     * registration time, then id): earlier registrations of the service now registering there (pushes are signed per
+     * registration, so one address serves one). Never a later one: two registrations at once each replace only the
+     * other if it came first, so the last one made stays.
      */
-    public List<String> othersAt(String app, String address, String namespace, String exceptWorkerId) {
-        return jdbc.queryForList(
-                "SELECT worker_id FROM workers WHERE app = :app AND address = :address AND namespace = :namespace"
-                        + " AND worker_id <> :except",
-                Map.of("app", app, "address", stripSlash(address), "namespace", namespace, "except", exceptWorkerId),
-                String.class);
+    public List<Earlier> earlierAt(String app, String address, String namespace, String workerId) {
+        return jdbc.query(
+                "SELECT w.worker_id, w.registered_by, w.instance_id FROM workers w JOIN workers mine"
+                        + " ON mine.worker_id = :me WHERE w.app = :app AND w.address = :address"
+                        + " AND w.namespace = :namespace AND w.worker_id <> :me"
+                        + " AND (w.registered_at < mine.registered_at"
+                        + " OR (w.registered_at = mine.registered_at AND w.worker_id < mine.worker_id))",
+                Map.of("app", app, "address", stripSlash(address), "namespace", namespace, "me", workerId),
+                (rs, i) -> new Earlier(rs.getString(1), rs.getString(2), rs.getString(3)));
     }
 
     /** The workers {@code actor} registered (whose heartbeats and callbacks only it may send). */
