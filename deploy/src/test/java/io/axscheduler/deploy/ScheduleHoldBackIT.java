@@ -3,6 +3,7 @@ package io.axscheduler.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.axscheduler.api.schedule.HoldBack;
 import io.axscheduler.scheduler.claim.ScanDueJobs;
 import io.axscheduler.scheduler.fire.FireDueSchedules;
 import io.axscheduler.scheduler.fire.ScanSchedules;
@@ -310,6 +311,36 @@ class ScheduleHoldBackIT {
             if (schedule != null) node.api.post("/api/v1/schedules/" + schedule + "/pause", "{}");
             behind.forEach(j -> node.api.post("/api/v1/jobs/" + j + "/cancel", "{}"));
             ScheduleHttp.delete(node.api, "/api/v1/workers/" + slow.text("workerId"));
+        }
+    }
+
+    @Test
+    @Order(7)
+    void a_namespace_behind_another_namespaces_older_backlog_of_the_type_is_found_too() throws Exception {
+        FireDueSchedules fire = node.bean(FireDueSchedules.class);
+        ScanDueJobs scan = node.pauseJobScan();
+        List<String> jobs = new ArrayList<>();
+        List<String> workers = new ArrayList<>();
+        try {
+            for (String namespace : List.of("team-c", "team-d")) {
+                Api.Response r = node.api.post(
+                        "/api/v1/workers/register",
+                        "{\"app\":\"app-y\",\"address\":\"http://127.0.0.1:9\",\"jobTypes\":[\"remote-y\"],"
+                                + "\"capacity\":1,\"namespace\":\"" + namespace + "\"}");
+                assertThat(r.status()).as(r.body().toString()).isEqualTo(201);
+                workers.add(r.text("workerId"));
+            }
+            // team-c's backlog fills the type's head (its 20 oldest jobs); team-d's one job waits behind it
+            for (int i = 0; i < HoldBack.HEAD_OF_QUEUE + 5; i++)
+                jobs.add(node.api.submit("{\"jobType\":\"remote-y\",\"namespace\":\"team-c\"}"));
+            Thread.sleep(300);
+            jobs.add(node.api.submit("{\"jobType\":\"remote-y\",\"namespace\":\"team-d\"}"));
+            Thread.sleep(1_500);
+            assertThat(fire.typesBehind()).contains("team-c/remote-y", "team-d/remote-y");
+        } finally {
+            jobs.forEach(id -> node.api.post("/api/v1/jobs/" + id + "/cancel", "{}"));
+            workers.forEach(w -> ScheduleHttp.delete(node.api, "/api/v1/workers/" + w));
+            scan.resumeScanning();
         }
     }
 
