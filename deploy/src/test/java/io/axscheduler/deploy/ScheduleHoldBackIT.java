@@ -283,11 +283,7 @@ class ScheduleHoldBackIT {
     @Order(6)
     void a_type_behind_in_one_namespace_holds_back_no_other_namespaces_schedules_of_it() throws Exception {
         // team-x's jobs of noop are bound to its own app, whose only worker cannot be reached: they wait, behind
-        Api.Response slow = node.api.post(
-                "/api/v1/workers/register",
-                "{\"app\":\"slow-x\",\"address\":\"http://127.0.0.1:9\",\"jobTypes\":[\"noop\"],"
-                        + "\"capacity\":1,\"namespace\":\"team-x\"}");
-        assertThat(slow.status()).as(slow.body().toString()).isEqualTo(201);
+        String slow = register("slow-x", "noop", "team-x");
         List<String> behind = new ArrayList<>();
         String schedule = null;
         try {
@@ -310,7 +306,7 @@ class ScheduleHoldBackIT {
         } finally {
             if (schedule != null) node.api.post("/api/v1/schedules/" + schedule + "/pause", "{}");
             behind.forEach(j -> node.api.post("/api/v1/jobs/" + j + "/cancel", "{}"));
-            ScheduleHttp.delete(node.api, "/api/v1/workers/" + slow.text("workerId"));
+            ScheduleHttp.delete(node.api, "/api/v1/workers/" + slow);
         }
     }
 
@@ -322,14 +318,7 @@ class ScheduleHoldBackIT {
         List<String> jobs = new ArrayList<>();
         List<String> workers = new ArrayList<>();
         try {
-            for (String namespace : List.of("team-c", "team-d")) {
-                Api.Response r = node.api.post(
-                        "/api/v1/workers/register",
-                        "{\"app\":\"app-y\",\"address\":\"http://127.0.0.1:9\",\"jobTypes\":[\"remote-y\"],"
-                                + "\"capacity\":1,\"namespace\":\"" + namespace + "\"}");
-                assertThat(r.status()).as(r.body().toString()).isEqualTo(201);
-                workers.add(r.text("workerId"));
-            }
+            for (String namespace : List.of("team-c", "team-d")) workers.add(register("app-y", "remote-y", namespace));
             // team-c's backlog fills the type's head (its 20 oldest jobs); team-d's one job waits behind it
             for (int i = 0; i < HoldBack.HEAD_OF_QUEUE + 5; i++)
                 jobs.add(node.api.submit("{\"jobType\":\"remote-y\",\"namespace\":\"team-c\"}"));
@@ -345,10 +334,15 @@ class ScheduleHoldBackIT {
     }
 
     private static String register(String namespace) {
+        return register("remote-app", "remote-x", namespace);
+    }
+
+    /** A worker of {@code app} running {@code type} in {@code namespace} at an address nothing answers; its id. */
+    private static String register(String app, String type, String namespace) {
         var registered = node.api.post(
                 "/api/v1/workers/register",
-                "{\"app\":\"remote-app\",\"address\":\"http://127.0.0.1:9\",\"jobTypes\":[\"remote-x\"],"
-                        + "\"capacity\":1,\"namespace\":\"" + namespace + "\"}");
+                "{\"app\":\"" + app + "\",\"address\":\"http://127.0.0.1:9\",\"jobTypes\":[\"" + type
+                        + "\"],\"capacity\":1,\"namespace\":\"" + namespace + "\"}");
         assertThat(registered.status()).as(registered.body().toString()).isEqualTo(201);
         return registered.text("workerId");
     }

@@ -516,13 +516,7 @@ class WorkerRemoteIT {
             awaitStatus(jobId, "RUNNING");
             // the service restarted before its registration went silent: the same app at the same address, from
             // another process
-            Api.Response again = node.api.post(
-                    "/api/v1/workers/register",
-                    "{\"app\":\"fake-restart\",\"address\":\"http://127.0.0.1:"
-                            + fake.server.getAddress().getPort()
-                            + "/\",\"jobTypes\":[\"fake-restart-type\"],\"capacity\":2}",
-                    RegisterWorker.INSTANCE_HEADER,
-                    "restarted-process");
+            Api.Response again = registerAgain(fake, "restarted-process");
             assertThat(again.status()).isEqualTo(201);
             String now = again.text("workerId");
             assertThat(worker(fake.workerId).isNull())
@@ -541,18 +535,23 @@ class WorkerRemoteIT {
 
             // the same process registering again (its first answer lost): the earlier registration just goes, as
             // one its process no longer uses, and a heartbeat of it would be told to register again
-            Api.Response retry = node.api.post(
-                    "/api/v1/workers/register",
-                    "{\"app\":\"fake-restart\",\"address\":\"http://127.0.0.1:"
-                            + fake.server.getAddress().getPort()
-                            + "/\",\"jobTypes\":[\"fake-restart-type\"],\"capacity\":2}",
-                    RegisterWorker.INSTANCE_HEADER,
-                    "restarted-process");
+            Api.Response retry = registerAgain(fake, "restarted-process");
             assertThat(retry.status()).isEqualTo(201);
             assertThat(worker(now).isNull()).isTrue();
             assertThat(heartbeat(now).status()).isEqualTo(404);
             assertThat(deregister(retry.text("workerId"))).isEqualTo(204);
         }
+    }
+
+    /** A registration of the fake worker's app at its address, from the process {@code instance}. */
+    static Api.Response registerAgain(FakeWorker fake, String instance) {
+        return node.api.post(
+                "/api/v1/workers/register",
+                "{\"app\":\"fake-restart\",\"address\":\"http://127.0.0.1:"
+                        + fake.server.getAddress().getPort()
+                        + "/\",\"jobTypes\":[\"fake-restart-type\"],\"capacity\":2}",
+                RegisterWorker.INSTANCE_HEADER,
+                instance);
     }
 
     @Test
