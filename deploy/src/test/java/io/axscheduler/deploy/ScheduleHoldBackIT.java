@@ -299,10 +299,11 @@ class ScheduleHoldBackIT {
             int fired = jobsOf(id);
             Await.until(Duration.ofSeconds(10), () -> jobsOf(id) >= fired + 6, () -> jobsOf(id) + " jobs");
             assertThat(heldBack()).contains("team-x/noop").doesNotContain("default/noop");
+            // still waiting (or claimed a moment by a pass that hands it back when the push fails)
             assertThat(behind.stream()
                             .map(j -> node.api.get("/api/v1/jobs/" + j).text("status"))
                             .distinct())
-                    .containsExactly("WAITING");
+                    .isSubsetOf("WAITING", "CLAIMED");
         } finally {
             if (schedule != null) node.api.post("/api/v1/schedules/" + schedule + "/pause", "{}");
             behind.forEach(j -> node.api.post("/api/v1/jobs/" + j + "/cancel", "{}"));
