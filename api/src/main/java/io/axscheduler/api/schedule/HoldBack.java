@@ -67,26 +67,31 @@ public final class HoldBack {
             + " AND FIND_IN_SET(job_queue.job_type, w.job_types) > 0))";
 
     /**
-     * The namespaces in which a job of {@code :type} at the head of the type's queue has waited to be claimed longer
-     * than {@code :after} ms, by database time: from its due time, or from when it was made if later (a fire made late
-     * is not a slow queue). Only jobs {@link #TAKEN_BY_SOMEONE}: a job no worker can take held every schedule of its
-     * type back. The head is the type's across namespaces (one index range, as the claims take them), less the
-     * namespaces {@code :found} already ({@link #namespacesBehind}): asked again without those, a namespace whose
-     * jobs wait behind another's stuck backlog of the type is found too.
+     * The head of {@code :type}'s queue that more {@code condition} narrows: its first {@value #HEAD_OF_QUEUE} jobs
+     * {@link #TAKEN_BY_SOMEONE} in due order (one range of the aging index, as the claims take them), each with its
+     * namespace and how long it has waited to be claimed, by database time: from its due time, or from when it was
+     * made if later (a fire made late is not a slow queue). A job no one can take is left out: it held every schedule
+     * of its type back.
      */
-    public static String namespacesBehind(boolean excludingFound) {
-        return "SELECT namespace FROM (SELECT namespace, ROUND(UNIX_TIMESTAMP(NOW(3)) * 1000)"
-                + " - GREATEST(run_at, created_at) AS waited FROM job_queue FORCE INDEX (idx_job_queue_aging)"
-                + " WHERE claimable = 1 AND job_type = :type AND " + TAKEN_BY_SOMEONE
-                + (excludingFound ? " AND namespace NOT IN (:found)" : "") + " ORDER BY run_at LIMIT "
-                + HEAD_OF_QUEUE + ") head GROUP BY namespace HAVING MAX(waited > :after) = 1 ORDER BY namespace";
+    private static String head(String condition) {
+        return "(SELECT namespace, ROUND(UNIX_TIMESTAMP(NOW(3)) * 1000) - GREATEST(run_at, created_at) AS waited"
+                + " FROM job_queue FORCE INDEX (idx_job_queue_aging) WHERE claimable = 1 AND job_type = :type AND "
+                + TAKEN_BY_SOMEONE + condition + " ORDER BY run_at LIMIT " + HEAD_OF_QUEUE + ") head";
     }
 
-    /** Whether jobs of {@code :type} in {@code :namespace} at the head of that namespace's queue wait past the bound. */
-    public static final String NAMESPACE_BEHIND = "SELECT COALESCE(MAX(waited > :after), FALSE) FROM (SELECT"
-            + " ROUND(UNIX_TIMESTAMP(NOW(3)) * 1000) - GREATEST(run_at, created_at) AS waited FROM job_queue"
-            + " FORCE INDEX (idx_job_queue_aging) WHERE claimable = 1 AND job_type = :type AND namespace = :namespace"
-            + " AND " + TAKEN_BY_SOMEONE + " ORDER BY run_at LIMIT " + HEAD_OF_QUEUE + ") head";
+    /**
+     * The namespaces in which a job of the {@link #head} has waited longer than {@code :after} ms; the head less the
+     * namespaces {@code :found} already when {@code excludingFound}: asked again without those, a namespace whose jobs
+     * wait behind another's stuck backlog of the type is found too.
+     */
+    public static String namespacesBehind(boolean excludingFound) {
+        return "SELECT namespace FROM " + head(excludingFound ? " AND namespace NOT IN (:found)" : "")
+                + " GROUP BY namespace HAVING MAX(waited > :after) = 1 ORDER BY namespace";
+    }
+
+    /** Whether a job of the {@link #head} of {@code :namespace}'s jobs has waited longer than {@code :after} ms. */
+    public static final String NAMESPACE_BEHIND =
+            "SELECT COALESCE(MAX(waited > :after), FALSE) FROM " + head(" AND namespace = :namespace");
 
     private HoldBack() {}
 }
