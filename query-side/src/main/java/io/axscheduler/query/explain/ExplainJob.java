@@ -50,11 +50,15 @@ public class ExplainJob {
 
     /**
      * When a job no one can take is given up (canceled by the scheduler) if that stays so: {@code no-worker-timeout}
-     * after it fell due, as a suffix of the reason's message.
+     * after it fell due.
      */
-    private String givenUpAt(Fold job) {
-        return "; given up at " + job.runAt.plus(noWorkerTimeout) + " (no-worker-timeout after it fell due) unless a"
-                + " worker that can take it comes";
+    private Instant givenUpAt(Fold job) {
+        return job.runAt.plus(noWorkerTimeout);
+    }
+
+    /** {@link #givenUpAt} as the end of a reason's message. */
+    private static String givenUpNote(Instant at) {
+        return "; given up at " + at + " (no-worker-timeout after it fell due) unless a worker that can take it comes";
     }
 
     /** The job's events folded to what explaining needs. */
@@ -331,19 +335,19 @@ public class ExplainJob {
                 reasons.add(reason(
                         "NO_LIVE_WORKER",
                         "no live worker of app " + c.executorApp() + " in namespace " + c.namespace() + " runs it"
-                                + givenUpAt(job),
+                                + givenUpNote(givenUpAt(job)),
                         heard == null ? null : Instant.ofEpochMilli(heard),
                         "app",
                         c.executorApp(),
                         "namespace",
                         c.namespace(),
                         "givenUpAt",
-                        job.runAt.plus(noWorkerTimeout)));
+                        givenUpAt(job)));
             } else if (workers.values().stream().noneMatch(w -> w.jobTypes().contains(c.jobType()))) {
                 reasons.add(reason(
                         "NO_HANDLER",
                         "no live worker of app " + c.executorApp() + " in namespace " + c.namespace()
-                                + " registered job type " + c.jobType() + givenUpAt(job),
+                                + " registered job type " + c.jobType() + givenUpNote(givenUpAt(job)),
                         null,
                         "app",
                         c.executorApp(),
@@ -352,7 +356,7 @@ public class ExplainJob {
                         "workers",
                         workers.keySet(),
                         "givenUpAt",
-                        job.runAt.plus(noWorkerTimeout)));
+                        givenUpAt(job)));
             } else {
                 workersBusy(job, workers, now, reasons);
             }
@@ -369,12 +373,12 @@ public class ExplainJob {
                 reasons.add(reason(
                         "NO_HANDLER",
                         "no live node has a handler for job type " + c.jobType() + " and no live worker registered it"
-                                + givenUpAt(job),
+                                + givenUpNote(givenUpAt(job)),
                         job.runAt,
                         "jobType",
                         c.jobType(),
                         "givenUpAt",
-                        job.runAt.plus(noWorkerTimeout)));
+                        givenUpAt(job)));
             } else if (!remote || scanning.stream().allMatch(n -> n.pools().containsKey(c.jobType()))) {
                 // a job bound to no app goes to workers only from nodes without a pool of its type: with a pool on
                 // every scanning node, the workers that registered the type never get it
