@@ -78,25 +78,23 @@ public class WorkerController {
             @RequestBody(required = false) Heartbeat heartbeat,
             @RequestAttribute(name = Caller.ATTRIBUTE, required = false) Caller caller) {
         WorkerRegistry.Owner owner = registry.ownerOf(workerId).orElse(null);
-        if (owner == null) {
-            WorkerRegistry.Removal removal = takenOut(workerId, caller);
-            return problem(
-                    HttpStatus.GONE,
-                    "worker " + workerId + " was taken out at " + removal.removedAt() + ": " + removal.reason()
-                            + ". A worker taken out does not register again until its service restarts");
-        }
+        if (owner == null) return gone(workerId, takenOut(workerId, caller));
         itself(workerId, owner, caller);
         try {
             registry.heartbeat(workerId, heartbeat == null ? null : heartbeat.inFlight());
         } catch (NotFoundException removedMeanwhile) {
             // taken out (or replaced) between the two reads: said as such, or the worker would register again
-            WorkerRegistry.Removal removal = registry.removalOf(workerId).orElseThrow(() -> removedMeanwhile);
-            return problem(
-                    HttpStatus.GONE,
-                    "worker " + workerId + " was taken out at " + removal.removedAt() + ": " + removal.reason()
-                            + ". A worker taken out does not register again until its service restarts");
+            return gone(workerId, registry.removalOf(workerId).orElseThrow(() -> removedMeanwhile));
         }
         return ResponseEntity.ok(new HeartbeatAnswer(workerId, dispatches.toStop(workerId, HeartbeatAnswer.MAX_STOPS)));
+    }
+
+    /** The 410 of a heartbeat from a worker that was taken out: who, when and why, and that it stays out. */
+    private static ResponseEntity<ProblemDetail> gone(String workerId, WorkerRegistry.Removal removal) {
+        return problem(
+                HttpStatus.GONE,
+                "worker " + workerId + " was taken out at " + removal.removedAt() + ": " + removal.reason()
+                        + ". A worker taken out does not register again until its service restarts");
     }
 
     /** 404 for a worker not registered; one taken out in the last day is said so, to whom may act on it. */
