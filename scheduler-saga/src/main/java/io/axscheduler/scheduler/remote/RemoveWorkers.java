@@ -113,12 +113,12 @@ public class RemoveWorkers implements SchedulingConfigurer {
         String address = request.address();
         for (WorkerRegistry.Earlier earlier :
                 registry.earlierAt(request.app(), address, request.namespace(), workerId)) {
-            boolean anotherProcess = instance != null
-                    && earlier.instance() != null
-                    && !instance.equals(earlier.instance())
-                    && (by.admin() || by.actor().equals(earlier.registeredBy()));
+            boolean anotherProcess =
+                    instance != null && earlier.instance() != null && !instance.equals(earlier.instance());
+            // kept out only by its own key or an admin: another key may replace a silent worker, not bar its return
+            boolean keptOut = anotherProcess && (by.admin() || by.actor().equals(earlier.registeredBy()));
             try {
-                if (anotherProcess) {
+                if (keptOut) {
                     registry.remove(
                             earlier.workerId(),
                             by.actor(),
