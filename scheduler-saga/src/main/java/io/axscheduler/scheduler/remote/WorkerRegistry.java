@@ -18,7 +18,6 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.HexFormat;
@@ -27,7 +26,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedMap;
 import java.util.SortedSet;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
@@ -175,29 +176,23 @@ public class WorkerRegistry {
         return left.size();
     }
 
-    private record KeptType(String namespace, String jobType) {
-        // one order on every node, so that two removals at once lock the rows they share in the same order
-        static final Comparator<KeptType> ORDER =
-                Comparator.comparing(KeptType::namespace).thenComparing(KeptType::jobType);
-    }
-
     private void keepTypes(List<Map<String, Object>> left) {
-        SortedSet<KeptType> kept = new TreeSet<>(KeptType.ORDER);
+        // namespace to types, both in name order: two removals at once lock the rows they share in the same order
+        SortedMap<String, SortedSet<String>> kept = new TreeMap<>();
         for (Map<String, Object> worker : left) {
-            for (String type : ((String) worker.get("job_types")).split(",")) {
-                kept.add(new KeptType((String) worker.get("namespace"), type));
-            }
+            kept.computeIfAbsent((String) worker.get("namespace"), n -> new TreeSet<>())
+                    .addAll(Arrays.asList(((String) worker.get("job_types")).split(",")));
         }
         jdbc.batchUpdate(
                 "INSERT INTO worker_job_types (namespace, job_type, left_at) VALUES (:namespace, :type, "
                         + DatabaseTime.NOW_MS + ") ON DUPLICATE KEY UPDATE left_at = " + DatabaseTime.NOW_MS,
-                kept.stream()
-                        .map(k -> new MapSqlParameterSource()
-                                .addValue("namespace", k.namespace())
-                                .addValue("type", k.jobType()))
+                kept.entrySet().stream()
+                        .flatMap(types -> types.getValue().stream()
+                                .map(type -> new MapSqlParameterSource()
+                                        .addValue("namespace", types.getKey())
+                                        .addValue("type", type)))
                         .toArray(MapSqlParameterSource[]::new));
-        for (String namespace :
-                new TreeSet<>(kept.stream().map(KeptType::namespace).toList())) {
+        for (String namespace : kept.keySet()) {
             Integer count = jdbc.queryForObject(
                     "SELECT COUNT(*) FROM worker_job_types WHERE namespace = :namespace",
                     Map.of("namespace", namespace),
@@ -212,8 +207,8 @@ public class WorkerRegistry {
     }
 
     /**
-     * Deletes the kept types older than {@link WorkerProperties#typesKeptMs}, at most once a minute on each node, in a
-     * statement of its own: a range delete in a removal's transaction could deadlock with another removal's inserts.
+     * Deletes the kept types older than {@link WorkerProperties#typesKeptMs}, at most once a minute on each node
+     * rather than at every removal: a row that outlives the setting by a minute is read as expired all the same.
      */
     public void forgetOldTypes() {
         long now = clock.millis();
@@ -413,20 +408,15 @@ public class WorkerRegistry {
         // counted before reading: a registration that commits after the read leaves this snapshot stale
         long seen = registrations.get();
         Map<String, Set<String>> types = new HashMap<>();
-        jdbc.query("SELECT namespace, job_types FROM workers", Map.of(), rs -> {
-            types.computeIfAbsent(rs.getString(1), n -> new HashSet<>())
-                    .addAll(Arrays.asList(rs.getString(2).split(",")));
-        });
-        if (properties.typesKeptMs() > 0) {
-            jdbc.query(
-                    "SELECT namespace, job_type FROM worker_job_types WHERE left_at >= " + DatabaseTime.NOW_MS
-                            + " - :kept",
-                    Map.of("kept", properties.typesKeptMs()),
-                    rs -> {
-                        types.computeIfAbsent(rs.getString(1), n -> new HashSet<>())
-                                .add(rs.getString(2));
-                    });
-        }
+        // the registered workers' types (comma-separated), and those kept of workers that left (one a row)
+        jdbc.query(
+                "SELECT namespace, job_types FROM workers UNION ALL SELECT namespace, job_type FROM worker_job_types"
+                        + " WHERE left_at >= " + DatabaseTime.NOW_MS + " - :kept",
+                Map.of("kept", properties.typesKeptMs()),
+                rs -> {
+                    types.computeIfAbsent(rs.getString(1), n -> new HashSet<>())
+                            .addAll(Arrays.asList(rs.getString(2).split(",")));
+                });
         types.replaceAll((n, jobTypes) -> Set.copyOf(jobTypes));
         Snapshot snapshot = new Snapshot(Map.copyOf(types), clock.millis(), seen);
         knownTypes = snapshot;
