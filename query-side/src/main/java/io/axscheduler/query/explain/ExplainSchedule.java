@@ -3,7 +3,6 @@ package io.axscheduler.query.explain;
 import static io.axscheduler.query.explain.ExplainJob.reason;
 
 import io.axscheduler.api.Metadata;
-import io.axscheduler.api.Namespaces;
 import io.axscheduler.api.schedule.FireKind;
 import io.axscheduler.api.schedule.FireTimes;
 import io.axscheduler.api.schedule.HoldBack;
@@ -256,9 +255,9 @@ public class ExplainSchedule {
         if (holdBackAfterMs <= 0) return false;
         List<Map<String, Object>> rows = jdbc.queryForList(
                 "SELECT job_type, namespace FROM schedules WHERE schedule_id = :id", Map.of("id", scheduleId));
-        if (rows.isEmpty() || rows.get(0).get("job_type") == null) return false;
+        if (rows.isEmpty()) return false;
         String type = (String) rows.get(0).get("job_type");
-        String namespace = Namespaces.orDefault((String) rows.get(0).get("namespace"));
+        String namespace = (String) rows.get(0).get("namespace");
         String key = HoldBack.key(namespace, type);
         if (now.nodes().stream().anyMatch(n -> n.heldBack().contains(key))) return true;
         return Boolean.TRUE.equals(jdbc.queryForObject(

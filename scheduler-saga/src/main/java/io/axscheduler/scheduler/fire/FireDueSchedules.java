@@ -2,7 +2,6 @@ package io.axscheduler.scheduler.fire;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.axscheduler.api.Namespaces;
 import io.axscheduler.api.TimeOrderedIds;
 import io.axscheduler.api.job.JobStatus;
 import io.axscheduler.api.job.SubmitJob;
@@ -132,8 +131,9 @@ public class FireDueSchedules {
      * Jobs of the job type of {@code held} ({@link HoldBack#key}) in its namespace due and waiting to be claimed,
      * counted up to {@value #MAX_WAITING_COUNTED}: a range of the aging index, each row read for its namespace (the
      * index has none). Counted across namespaces, another namespace's waiting jobs of the type, fired freely, kept a
-     * paced namespace's budget at nothing. Paced, the type's queue is short (about half of hold-back-after-ms of work). Jobs due later are no backlog: counted, a thousand jobs due in ten minutes kept a paced type's
-     * budget at nothing, and its schedules from firing, until they came due and were run. Jobs no worker can take
+     * paced namespace's budget at nothing. Paced, the type's queue is short (about half of hold-back-after-ms of
+     * work). Jobs due later are no backlog: counted, a thousand jobs due in ten minutes kept a paced type's budget at
+     * nothing, and its schedules from firing, until they came due and were run. Jobs no worker can take
      * ({@link HoldBack#TAKEN_BY_SOMEONE}) still count: telling them apart reads each row, not the index alone, on every
      * pass of an overloaded node; they only make a type that is late for other reasons fed more slowly.
      */
@@ -369,7 +369,7 @@ public class FireDueSchedules {
      * says nothing about why it was missed.
      */
     private String skipReason(PlannedFire skip, String held, Instant firstMissed) {
-        Hold hold = held == null ? null : holds.get(held);
+        Hold hold = holds.get(held);
         long missed = firstMissed.toEpochMilli();
         if (hold == null || hold.sinceMs() > missed + holdBackAfterMs || hold.untilMs() < missed)
             return skip.skipReason();
@@ -377,10 +377,9 @@ public class FireDueSchedules {
                 + ": its jobs there waited to be claimed longer than hold-back-after-ms)";
     }
 
-    /** The schedule row's {@link HoldBack#key}; null for a row without a type (made before types were kept). */
+    /** The schedule row's {@link HoldBack#key} (both columns are NOT NULL). */
     private static String heldKey(Map<String, Object> row) {
-        String type = (String) row.get("job_type");
-        return type == null ? null : HoldBack.key(Namespaces.orDefault((String) row.get("namespace")), type);
+        return HoldBack.key((String) row.get("namespace"), (String) row.get("job_type"));
     }
 
     /** Releases fires held back by overlap policy QUEUE whose job has ended; returns the jobs made. */
