@@ -16,7 +16,10 @@ public enum AlertType {
     OLDEST_WAITING,
     /** A worker that missed its heartbeats. */
     WORKER_LOST,
-    /** An app with due jobs waiting and no live worker; or a job type bound to no app that no node or live worker runs. */
+    /**
+     * An app with due jobs waiting and no live worker; or a job type of jobs bound to no app that no node and no live
+     * worker runs.
+     */
     NO_LIVE_WORKER,
     /**
      * A schedule created or changed within the event window whose trigger fires more than threshold times in the next

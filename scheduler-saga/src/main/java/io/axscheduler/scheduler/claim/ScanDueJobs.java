@@ -1,5 +1,6 @@
 package io.axscheduler.scheduler.claim;
 
+import io.axscheduler.api.Causes;
 import io.axscheduler.scheduler.ClaimedJob;
 import io.axscheduler.scheduler.DatabaseTime;
 import io.axscheduler.scheduler.NodeMetrics;
@@ -17,6 +18,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
+import org.axonframework.modelling.command.ConcurrencyException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -251,7 +253,7 @@ public class ScanDueJobs implements SmartLifecycle {
         try {
             return scan().goAgain();
         } catch (RuntimeException e) {
-            if (io.axscheduler.api.Causes.any(e, org.axonframework.modelling.command.ConcurrencyException.class)) {
+            if (Causes.any(e, ConcurrencyException.class)) {
                 // a job of the batch got its next event from another node or command first (a worker's outcome, a
                 // cancel): nothing is wrong, and the next pass sees the job as it is now
                 log.info(

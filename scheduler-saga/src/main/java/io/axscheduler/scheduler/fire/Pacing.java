@@ -9,9 +9,9 @@ import java.util.function.ToLongFunction;
 
 /**
  * How many jobs the schedules of a job type that is behind may make in a pass. A type here is a job type in one
- * namespace ({@link io.axscheduler.api.schedule.HoldBack#key}): another namespace's schedules of it fire freely. A type falls behind when its oldest
- * waiting job has waited past {@code hold-back-after-ms} ({@link FireDueSchedules#typesBehind()}), and stays paced
- * until a pass finds none of its schedules due while its oldest job no longer waits past the bound. While paced, its
+ * namespace ({@link io.axscheduler.api.schedule.HoldBack#key}): another namespace's schedules of it fire freely. A
+ * type falls behind when its oldest waiting job has waited past {@code hold-back-after-ms}
+ * ({@link FireDueSchedules#typesBehind()}), and stays paced until a pass finds none of its schedules due while its oldest job no longer waits past the bound. While paced, its
  * schedules make only what tops its waiting jobs up to half of that bound's worth (two passes' worth if more) at the
  * rate the nodes have been taking them: the count at the last sample, plus the jobs this node made since, less the count now, is what was
  * taken meanwhile (averaged over samples at least {@value #MIN_SAMPLE_MS} ms apart). What is taken from a queue that

@@ -161,8 +161,8 @@ public class JobLifecycleSaga {
 
     /**
      * The timeout's reason when the attempt ran in the pools of a node that is silent (killed, or cut off from the
-     * database), by the rule explain's NODE_GONE and a restart's check use ({@link ObserveProperties#nodeSilentMs}): {@code its node n-1 has not reported since …}, which the history, explain and the
-     * failure alerts show instead of a bare timeout. Null for a live node, a remote worker's run (its removal says why),
+     * database), by the rule explain's NODE_GONE and a restart's check use ({@link ObserveProperties#nodeSilentMs}):
+     * {@code its node n-1 has not reported since …}, which the history, explain and the failure alerts show instead of a bare timeout. Null for a live node, a remote worker's run (its removal says why),
      * or when the question cannot be answered (the deadline goes on without it).
      */
     private String silentNode(NamedParameterJdbcTemplate jdbc, ObserveProperties observe) {
