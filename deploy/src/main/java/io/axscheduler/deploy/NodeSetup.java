@@ -96,8 +96,12 @@ class NodeSetup {
         return new MappingJackson2HttpMessageConverter(StrictJson.of(shared));
     }
 
+    /** Before anything is written: sessions that number rows in steps of one ({@link SessionSettings}), then the schema. */
     @Bean
     FlywayMigrationStrategy refuseNewerSchema() {
-        return SchemaGuard::migrate;
+        return flyway -> {
+            SessionSettings.check(flyway.getConfiguration().getDataSource());
+            SchemaGuard.migrate(flyway);
+        };
     }
 }
