@@ -2,6 +2,9 @@ package io.axscheduler.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.axscheduler.api.schedule.HoldBack;
 import io.axscheduler.scheduler.claim.ScanDueJobs;
@@ -20,6 +23,7 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.slf4j.LoggerFactory;
 
 /**
  * Overload is bounded and visible: while the jobs of a type wait past {@code hold-back-after-ms}, its schedules stop
@@ -32,6 +36,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 class ScheduleHoldBackIT {
 
     static Node node;
+    static final ListAppender<ILoggingEvent> scanLog = new ListAppender<>();
 
     @BeforeAll
     static void start() {
@@ -45,11 +50,23 @@ class ScheduleHoldBackIT {
                         "ax.scheduler.schedules.misfire-threshold-ms", "1000",
                         "ax.observe.schedule-behind-ms", "1000",
                         "ax.observe.gauge-refresh-ms", "300"));
+        // after the start, whose logging set-up would drop an appender added before it
+        scanLog.start();
+        ((Logger) LoggerFactory.getLogger(ScanSchedules.class)).addAppender(scanLog);
     }
 
     @AfterAll
     static void stop() {
+        ((Logger) LoggerFactory.getLogger(ScanSchedules.class)).detachAppender(scanLog);
         if (node != null) node.close();
+    }
+
+    /** The scan's warnings that schedules of {@code key} are held back, so far. */
+    private static List<String> holdWarnings(String key) {
+        return scanLog.list.stream()
+                .map(ILoggingEvent::getFormattedMessage)
+                .filter(m -> m.startsWith("schedules held back") && m.contains(key))
+                .toList();
     }
 
     private static String schedule(String name, String job) {
@@ -99,6 +116,7 @@ class ScheduleHoldBackIT {
             Thread.sleep(100);
         }
         assertThat(heldBack()).contains("default/sleep");
+        assertThat(holdWarnings("default/sleep")).hasSize(1);
         // the node says so in its row, which explanations read on any node
         node.bean(ReportNodeStatus.class).report();
         assertThat(heldBackReported()).isEqualTo("default/sleep");
@@ -299,6 +317,8 @@ class ScheduleHoldBackIT {
             int fired = jobsOf(id);
             Await.until(Duration.ofSeconds(10), () -> jobsOf(id) >= fired + 6, () -> jobsOf(id) + " jobs");
             assertThat(heldBack()).contains("team-x/noop").doesNotContain("default/noop");
+            // team-x has no schedule of noop: nothing of it is held back, and the log does not say otherwise
+            assertThat(holdWarnings("team-x/noop")).isEmpty();
             // still waiting (or claimed a moment by a pass that hands it back when the push fails)
             assertThat(behind.stream()
                             .map(j -> node.api.get("/api/v1/jobs/" + j).text("status"))

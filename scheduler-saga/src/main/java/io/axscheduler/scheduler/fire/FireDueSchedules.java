@@ -177,6 +177,18 @@ public class FireDueSchedules {
         return behind;
     }
 
+    /**
+     * Which of these {@link HoldBack#key keys} an active schedule makes jobs of. A read of the active schedules'
+     * due index (it holds both columns), only when a type is newly held back.
+     */
+    public Set<String> withActiveSchedules(Set<String> keys) {
+        return new TreeSet<>(jdbc.queryForList(
+                "SELECT DISTINCT " + HoldBack.SCHEDULE_KEY + " FROM schedules WHERE state = 'ACTIVE' AND "
+                        + HoldBack.SCHEDULE_KEY + " IN (:keys)",
+                Map.of("keys", keys),
+                String.class));
+    }
+
     private static String notHeld(Set<String> held) {
         return held.isEmpty() ? "" : " AND " + HoldBack.SCHEDULE_KEY + " NOT IN (:held)";
     }

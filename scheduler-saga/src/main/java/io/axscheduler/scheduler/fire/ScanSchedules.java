@@ -13,6 +13,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -45,6 +47,9 @@ public class ScanSchedules implements SmartLifecycle {
     private ExecutorService firePool;
     private final Clock clock;
     private final Pacing pacing;
+    /** Held types whose hold was logged: their catching up is logged too. */
+    private final Set<String> announced = ConcurrentHashMap.newKeySet();
+
     private final DatabaseTime databaseTime;
     private final long minIntervalMs;
     private final long fireAheadMs;
@@ -187,7 +192,9 @@ public class ScanSchedules implements SmartLifecycle {
                 if (batch.schedules() > 0) perSchedule = Math.max(1, (double) batch.jobs() / batch.schedules());
                 if (!batch.full(limit)) break;
             }
-            if (fire.dueScheduleIds(1, others, type.getKey()).isEmpty() && pacing.caughtUp(type.getKey()))
+            if (fire.dueScheduleIds(1, others, type.getKey()).isEmpty()
+                    && pacing.caughtUp(type.getKey())
+                    && announced.remove(type.getKey()))
                 log.info("schedules of {} fire freely again: they caught up", HoldBack.describe(type.getKey()));
         }
         return made;
@@ -232,13 +239,30 @@ public class ScanSchedules implements SmartLifecycle {
         }
         if (!paced.isEmpty()) log.debug("paced job types and the jobs each may make: {}", paced);
         // types leave only by catching up, which firePaced logs
-        if (!before.containsAll(paced.keySet())) {
+        Set<String> newly = new TreeSet<>(paced.keySet());
+        newly.removeAll(before);
+        Set<String> scheduled = newly.isEmpty() ? Set.of() : withSchedules(newly);
+        if (!scheduled.isEmpty()) {
+            announced.addAll(scheduled);
             log.warn(
                     "schedules held back (namespace/job type): {}: their waiting jobs there are overdue beyond the"
                             + " bound; they fire only as fast as those jobs are claimed until the backlog is gone",
-                    paced.keySet());
+                    scheduled);
         }
         return paced;
+    }
+
+    /**
+     * Of types newly held back, those with a schedule to hold: a backlog of jobs submitted one by one holds its type
+     * too, which is worth no warning where no schedule makes that type. All of them when that cannot be read.
+     */
+    private Set<String> withSchedules(Set<String> keys) {
+        try {
+            return fire.withActiveSchedules(keys);
+        } catch (RuntimeException e) {
+            log.debug("could not tell which held types have schedules: {}", e.toString());
+            return keys;
+        }
     }
 
     /** Job types whose schedules are held back (paced) now, each in its namespace ({@link HoldBack#key}). */
