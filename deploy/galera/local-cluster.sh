@@ -31,7 +31,6 @@ port=$port
 bind-address=127.0.0.1
 pid-file=$d/pid
 log-error=$d/err.log
-log-error=$d/err.log
 user=root
 binlog_format=ROW
 innodb_autoinc_lock_mode=2
