@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.File;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileAttribute;
@@ -169,12 +168,6 @@ class GaleraIT {
         }
     }
 
-    private static int freePort() throws Exception {
-        try (ServerSocket free = new ServerSocket(0)) {
-            return free.getLocalPort();
-        }
-    }
-
     /** One member: its own data directory, SQL, group communication, state transfer ports. */
     private static final class Member {
         final Path dir;
@@ -188,10 +181,10 @@ class GaleraIT {
         Member(Path dir, int index) throws Exception {
             this.dir = dir;
             this.index = index;
-            this.sqlPort = freePort();
-            this.groupPort = freePort();
-            this.istPort = freePort();
-            this.sstPort = freePort();
+            this.sqlPort = NodeCrashIT.freePort();
+            this.groupPort = NodeCrashIT.freePort();
+            this.istPort = NodeCrashIT.freePort();
+            this.sstPort = NodeCrashIT.freePort();
         }
 
         String url(String database) {
