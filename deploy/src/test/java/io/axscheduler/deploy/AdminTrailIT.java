@@ -18,7 +18,10 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** Key, user and rebuild changes are events in the store, with the authenticated actor, read back by an admin. */
+/**
+ * Key, user, alert rule, rebuild, worker and scanning changes are events in the store, with the authenticated actor,
+ * read back by an admin.
+ */
 class AdminTrailIT {
 
     static Node node;
@@ -174,6 +177,73 @@ class AdminTrailIT {
                                 Integer.class,
                                 "admin:alert-rule:" + rule))
                 .isEqualTo(3);
+    }
+
+    @Test
+    void workers_taken_out_and_scanning_paused_are_events_with_their_actor() throws Exception {
+        String suffix = UUID.randomUUID().toString().substring(0, 8);
+        String keyName = "trail-worker-" + suffix;
+        Api.Response key = node.api.post(
+                "/api/v1/admin/api-keys",
+                "{\"name\":\"" + keyName + "\",\"grants\":[{\"namespace\":\"default\",\"role\":\"WORKER\"}]}");
+        assertThat(key.status()).isEqualTo(201);
+        Api worker = node.api.as(key.text("key"));
+        String app = "trail-app-" + suffix;
+        String takenOut = register(worker, app);
+        String byKey = register(worker, app);
+        String leaving = register(worker, app);
+
+        // an admin takes one out; the key's revocation takes out another; the third leaves by itself
+        assertThat(ScheduleHttp.delete(node.api, "/api/v1/workers/" + takenOut).status())
+                .isEqualTo(204);
+        assertThat(ScheduleHttp.delete(worker, "/api/v1/workers/" + leaving).status())
+                .isEqualTo(204);
+        assertThat(ScheduleHttp.delete(node.api, "/api/v1/admin/api-keys/" + key.text("id"))
+                        .status())
+                .isEqualTo(204);
+        assertThat(node.api.post("/api/v1/admin/scanning/pause", "").status()).isEqualTo(200);
+        assertThat(node.api.post("/api/v1/admin/scanning/resume", "").status()).isEqualTo(200);
+
+        List<JsonNode> trail = new ArrayList<>();
+        node.api.get("/api/v1/admin/audit?limit=500").body().path("events").forEach(trail::add);
+        assertThat(trail.get(0).path("type").asText()).isEqualTo("ScanningResumed");
+        assertThat(trail.get(1).path("type").asText()).isEqualTo("ScanningPaused");
+        for (JsonNode e : trail.subList(0, 2)) {
+            assertThat(e.path("actor").asText()).isEqualTo("key:bootstrap-admin");
+            assertThat(e.path("payload").path("node").asText()).isEqualTo("trail");
+        }
+        List<JsonNode> removals = trail.stream()
+                .filter(e -> e.path("type").asText().equals("WorkerRemoved"))
+                .filter(e -> e.path("payload").path("app").asText().equals(app))
+                .toList();
+        assertThat(removals)
+                .extracting(e -> e.path("payload").path("workerId").asText())
+                .containsExactly(byKey, takenOut);
+        assertThat(removals).allSatisfy(e -> {
+            assertThat(e.path("actor").asText()).isEqualTo("key:bootstrap-admin");
+            assertThat(e.path("payload").path("namespace").asText()).isEqualTo("default");
+            assertThat(e.path("payload").path("address").asText()).startsWith("http://127.0.0.1:");
+        });
+        assertThat(removals.get(0).path("payload").path("reason").asText())
+                .contains("its API key key:" + keyName + " was revoked by key:bootstrap-admin");
+        assertThat(removals.get(1).path("payload").path("reason").asText()).isEqualTo("removed by key:bootstrap-admin");
+        assertThat(node.jdbc()
+                        .queryForObject(
+                                "SELECT COUNT(*) FROM DomainEventEntry WHERE aggregateIdentifier = ?",
+                                Integer.class,
+                                "admin:worker:" + leaving))
+                .as("a worker leaving by itself is no admin action")
+                .isZero();
+    }
+
+    /** Registers a worker of {@code app} at an address where nothing listens, and returns its id. */
+    private static String register(Api as, String app) throws java.io.IOException {
+        Api.Response registered = as.post(
+                "/api/v1/workers/register",
+                "{\"app\":\"" + app + "\",\"address\":\"http://127.0.0.1:" + WorkerRemoteIT.closedPort()
+                        + "\",\"jobTypes\":[\"trail-type\"],\"capacity\":1}");
+        assertThat(registered.status()).as(registered.body().toString()).isEqualTo(201);
+        return registered.text("workerId");
     }
 
     @Test

@@ -182,26 +182,24 @@ class ExplainIT {
 
     @Test
     void a_job_with_no_node_scanning_says_so_and_one_pushed_to_a_slow_worker_is_claimed() {
-        ScanDueJobs scan = node.bean(ScanDueJobs.class);
-        ScanSchedules schedules = node.bean(ScanSchedules.class);
-        scan.pauseScanning();
-        schedules.pauseScanning();
+        // an admin pauses the node's scanning through the API (it reports at once)
+        assertThat(node.api.post("/api/v1/admin/scanning/pause", "").status()).isEqualTo(200);
         String waiting;
         try {
-            reportNow();
             waiting = node.api.submit("{\"jobType\":\"noop\"}");
             JsonNode stuck = explainJob(waiting);
             assertThat(codes(stuck)).containsExactly("NO_NODE_SCANNING");
-            // an operator paused it: said so, not taken for a stall
+            // an operator paused it: said so, with who and when (the admin trail), not taken for a stall
             assertThat(stuck.at("/reasons/0/message").asText())
-                    .contains("scanning is paused or switched off on every live node [explain-node]")
+                    .contains("scanning is paused or switched off on every live node [explain-node]"
+                            + " (explain-node paused by key:bootstrap-admin at ")
                     .doesNotContain("completed within");
             assertThat(stuck.at("/reasons/0/details/nodes/explain-node/scanning")
                             .asBoolean())
                     .isFalse();
         } finally {
-            scan.resumeScanning();
-            schedules.resumeScanning();
+            assertThat(node.api.post("/api/v1/admin/scanning/resume", "").status())
+                    .isEqualTo(200);
         }
         node.api.awaitStatus(waiting, "SUCCEEDED");
 

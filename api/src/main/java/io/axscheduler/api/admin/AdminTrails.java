@@ -1,9 +1,10 @@
 package io.axscheduler.api.admin;
 
 /**
- * The streams of the admin trail: key, user, alert rule and rebuild changes are events of the aggregate type {@link #TYPE}, each
- * stream named by what it is about. The common prefix keeps them apart from job and schedule ids (UUIDs) in the event
- * store's one namespace of aggregate ids, and lets the trail be read by a range of that key.
+ * The streams of the admin trail: key, user, alert rule, rebuild, worker removal and scanning changes are events of
+ * the aggregate type {@link #TYPE}, each stream named by what it is about. The common prefix keeps them apart from job
+ * and schedule ids (UUIDs) in the event store's one namespace of aggregate ids, and lets the trail be read by a range
+ * of that key.
  */
 public final class AdminTrails {
 
@@ -26,5 +27,13 @@ public final class AdminTrails {
 
     public static String rebuild(String rebuildId) {
         return PREFIX + "rebuild:" + rebuildId;
+    }
+
+    public static String worker(String workerId) {
+        return PREFIX + "worker:" + workerId;
+    }
+
+    public static String scanning(String node) {
+        return PREFIX + "scanning:" + node;
     }
 }

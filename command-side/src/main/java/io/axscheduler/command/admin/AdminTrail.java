@@ -15,8 +15,13 @@ import io.axscheduler.api.admin.CreateConsoleUser;
 import io.axscheduler.api.admin.DeleteConsoleUser;
 import io.axscheduler.api.admin.ProjectionRebuildRequested;
 import io.axscheduler.api.admin.RecordAlertRuleChange;
+import io.axscheduler.api.admin.RecordScanningChange;
+import io.axscheduler.api.admin.RecordWorkerRemoval;
 import io.axscheduler.api.admin.RequestProjectionRebuild;
 import io.axscheduler.api.admin.RevokeApiKey;
+import io.axscheduler.api.admin.ScanningPaused;
+import io.axscheduler.api.admin.ScanningResumed;
+import io.axscheduler.api.admin.WorkerRemoved;
 import java.util.List;
 import org.axonframework.commandhandling.CommandHandler;
 import org.axonframework.eventsourcing.EventSourcingHandler;
@@ -26,8 +31,8 @@ import org.axonframework.modelling.command.CreationPolicy;
 import org.axonframework.spring.stereotype.Aggregate;
 
 /**
- * The event-store record of an admin action on one key, one user name, one alert rule or one rebuild request, with its actor in the
- * metadata like every other event. The tables (api_keys, console_users) decide what is allowed — a taken name, an
+ * The event-store record of an admin action on one key, one user name, one alert rule, one rebuild request, one
+ * worker taken out or one node's scanning, with its actor in the metadata like every other event. The tables (api_keys, console_users) decide what is allowed — a taken name, an
  * unknown id — and are written in the same transaction as these events, so the two agree. Every handler creates the
  * stream when it is missing: keys and users made before the trail existed are revoked and deleted like any other,
  * and a user name deleted and made again continues its stream.
@@ -80,6 +85,18 @@ class AdminTrail {
         apply(new ProjectionRebuildRequested(c.rebuildId(), c.name()));
     }
 
+    @CommandHandler
+    @CreationPolicy(AggregateCreationPolicy.CREATE_IF_MISSING)
+    void handle(RecordWorkerRemoval c) {
+        apply(new WorkerRemoved(c.workerId(), c.app(), c.namespace(), c.address(), c.reason()));
+    }
+
+    @CommandHandler
+    @CreationPolicy(AggregateCreationPolicy.CREATE_IF_MISSING)
+    void handle(RecordScanningChange c) {
+        apply(c.scanning() ? new ScanningResumed(c.node()) : new ScanningPaused(c.node()));
+    }
+
     @EventSourcingHandler
     void on(ApiKeyCreated e) {
         trailId = AdminTrails.key(e.keyId());
@@ -118,5 +135,20 @@ class AdminTrail {
     @EventSourcingHandler
     void on(ProjectionRebuildRequested e) {
         trailId = AdminTrails.rebuild(e.rebuildId());
+    }
+
+    @EventSourcingHandler
+    void on(WorkerRemoved e) {
+        trailId = AdminTrails.worker(e.workerId());
+    }
+
+    @EventSourcingHandler
+    void on(ScanningPaused e) {
+        trailId = AdminTrails.scanning(e.node());
+    }
+
+    @EventSourcingHandler
+    void on(ScanningResumed e) {
+        trailId = AdminTrails.scanning(e.node());
     }
 }

@@ -322,7 +322,7 @@ public class ExplainJob {
         if (scanning.isEmpty()) {
             reasons.add(reason(
                     "NO_NODE_SCANNING",
-                    now.whyNoneScans(false) + ": nothing claims it",
+                    live.whyNoneScans(now, false) + ": nothing claims it",
                     null,
                     "nodes",
                     nodeSummary(now)));

@@ -290,7 +290,7 @@ public class ExplainSchedule {
         if (pending && now.scanningSchedules().isEmpty()) {
             reasons.add(reason(
                     "NO_NODE_SCANNING",
-                    "due at " + fireTime + " and not fired: " + now.whyNoneScans(true),
+                    "due at " + fireTime + " and not fired: " + live.whyNoneScans(now, true),
                     fireTime,
                     "liveNodes",
                     now.nodes().stream().map(LiveState.NodeRow::nodeId).toList()));

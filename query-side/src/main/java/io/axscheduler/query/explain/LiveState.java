@@ -2,12 +2,19 @@ package io.axscheduler.query.explain;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.axscheduler.api.Metadata;
+import io.axscheduler.api.admin.AdminTrails;
+import io.axscheduler.api.admin.ScanningPaused;
 import io.axscheduler.query.observe.LivenessProperties;
 import io.axscheduler.query.observe.ObserveProperties;
+import java.io.IOException;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -35,6 +42,7 @@ public class LiveState {
             long lastScanAt,
             long lastFirePassAt,
             long reportedAt,
+            long startedAt,
             Map<String, List<Integer>> pools,
             Set<String> heldBack) {}
 
@@ -53,23 +61,64 @@ public class LiveState {
                     .filter(n -> n.scanning() && nowMs - n.lastFirePassAt() <= scanStallMs)
                     .toList();
         }
+    }
 
-        /**
-         * Why no live node scans (jobs, or schedules when {@code schedules}): none alive, scanning paused or switched
-         * off by an operator on each, or scans not completing within the stall bound; the nodes named by case.
-         */
-        public String whyNoneScans(boolean schedules) {
-            if (nodes.isEmpty()) return "no node is alive";
-            Map<Boolean, List<String>> byScanning = nodes.stream()
-                    .collect(Collectors.partitioningBy(
-                            NodeRow::scanning, Collectors.mapping(NodeRow::nodeId, Collectors.toList())));
-            List<String> paused = byScanning.get(false), stalled = byScanning.get(true);
-            String scan = schedules ? "schedule scan" : "scan";
-            if (stalled.isEmpty())
-                return "scanning is paused or switched off on every live node " + paused
-                        + " (POST /api/v1/admin/scanning/resume, or ax.scheduler.scan.enabled)";
-            return "no node's " + scan + " completed within " + scanStallMs + " ms (stalled: " + stalled
-                    + (paused.isEmpty() ? "" : "; paused or switched off: " + paused) + ")";
+    /**
+     * Why no live node scans (jobs, or schedules when {@code schedules}): none alive, scanning paused or switched off
+     * by an operator on each, or scans not completing within the stall bound; the nodes named by case, and a node an
+     * admin paused with who did and when (its last trail event since it started, {@link #pausedBy}).
+     */
+    public String whyNoneScans(Snapshot now, boolean schedules) {
+        if (now.nodes().isEmpty()) return "no node is alive";
+        Map<Boolean, List<NodeRow>> byScanning =
+                now.nodes().stream().collect(Collectors.partitioningBy(NodeRow::scanning));
+        List<NodeRow> paused = byScanning.get(false), stalled = byScanning.get(true);
+        List<String> pausedIds = paused.stream().map(NodeRow::nodeId).toList();
+        String whom = paused.stream()
+                .flatMap(n -> pausedBy(n).map(by -> n.nodeId() + " " + by).stream())
+                .collect(Collectors.joining("; "));
+        if (stalled.isEmpty())
+            return "scanning is paused or switched off on every live node " + pausedIds + " ("
+                    + (whom.isEmpty() ? "" : whom + "; ")
+                    + "POST /api/v1/admin/scanning/resume, or ax.scheduler.scan.enabled)";
+        return "no node's " + (schedules ? "schedule scan" : "scan") + " completed within " + now.scanStallMs()
+                + " ms (stalled: " + stalled.stream().map(NodeRow::nodeId).toList()
+                + (paused.isEmpty() ? "" : "; paused or switched off: " + pausedIds)
+                + (whom.isEmpty() ? "" : "; " + whom) + ")";
+    }
+
+    /**
+     * "paused by <actor> at <instant>" when the node's last scanning event in the admin trail is a pause recorded
+     * since the node started (a pause does not outlive a restart); empty for a node switched off by its
+     * configuration. One read of the stream's last row by the event store's unique key.
+     */
+    Optional<String> pausedBy(NodeRow node) {
+        return jdbc
+                .query(
+                        "SELECT payloadType, timeStamp, metaData FROM DomainEventEntry WHERE aggregateIdentifier = :id"
+                                + " ORDER BY sequenceNumber DESC LIMIT 1",
+                        Map.of("id", AdminTrails.scanning(node.nodeId())),
+                        (rs, i) -> {
+                            if (!ScanningPaused.class.getName().equals(rs.getString(1))) return null;
+                            Instant at;
+                            try {
+                                at = Instant.parse(rs.getString(2));
+                            } catch (DateTimeParseException e) {
+                                return null;
+                            }
+                            if (at.toEpochMilli() < node.startedAt()) return null;
+                            return "paused by " + actorOf(rs.getBytes(3)) + " at " + at;
+                        })
+                .stream()
+                .filter(Objects::nonNull)
+                .findFirst();
+    }
+
+    private String actorOf(byte[] metaData) {
+        try {
+            return json.readTree(metaData).path(Metadata.ACTOR).asText("?");
+        } catch (IOException | RuntimeException e) {
+            return "?";
         }
     }
 
@@ -120,7 +169,8 @@ public class LiveState {
         long now = jdbc.queryForObject("SELECT " + NOW_MS, Map.of(), Long.class);
         List<NodeRow> nodes = new ArrayList<>();
         jdbc.query(
-                "SELECT node_id, scanning, last_scan_at, last_fire_pass_at, reported_at, pools, held_back FROM ax_nodes"
+                "SELECT node_id, scanning, last_scan_at, last_fire_pass_at, reported_at, pools, held_back, started_at"
+                        + " FROM ax_nodes"
                         + " WHERE reported_at >= :since ORDER BY node_id LIMIT 1000",
                 Map.of("since", now - nodeSilentMs),
                 rs -> {
@@ -130,6 +180,7 @@ public class LiveState {
                             rs.getLong(3),
                             rs.getLong(4),
                             rs.getLong(5),
+                            rs.getLong(8),
                             pools(rs.getString(6)),
                             rs.getString(7).isEmpty()
                                     ? Set.of()

@@ -1,16 +1,24 @@
 package io.axscheduler.scheduler.observe;
 
+import io.axscheduler.api.admin.RecordScanningChange;
+import io.axscheduler.api.security.Caller;
 import io.axscheduler.scheduler.NodeMetrics;
 import io.axscheduler.scheduler.claim.ScanDueJobs;
 import io.axscheduler.scheduler.fire.ScanSchedules;
 import java.util.Map;
+import org.axonframework.commandhandling.GenericCommandMessage;
+import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestAttribute;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
  * {@code POST /api/v1/admin/scanning/pause|resume}: stops and restarts this node's job claims and schedule fires
  * without a restart (for maintenance, and to see the stalled-scanner alert and ax_schedules_behind at work). The node
- * keeps serving the API and running what it holds; its row of ax_nodes says at once that it no longer scans.
+ * keeps serving the API and running what it holds; its row of ax_nodes says at once that it no longer scans. Each
+ * request is an event of the admin trail (ScanningPaused, ScanningResumed, with the actor), stored before it takes
+ * effect: a request that cannot be recorded (the database out of reach) changes nothing. Only this node writes its
+ * stream, one request at a time.
  */
 @RestController
 public class ScanningAdminController {
@@ -19,9 +27,15 @@ public class ScanningAdminController {
     private final ScanSchedules schedules;
     private final ReportNodeStatus status;
     private final NodeMetrics metrics;
+    private final CommandGateway commands;
 
     public ScanningAdminController(
-            ScanDueJobs jobs, ScanSchedules schedules, ReportNodeStatus status, NodeMetrics metrics) {
+            ScanDueJobs jobs,
+            ScanSchedules schedules,
+            ReportNodeStatus status,
+            NodeMetrics metrics,
+            CommandGateway commands) {
+        this.commands = commands;
         this.jobs = jobs;
         this.schedules = schedules;
         this.status = status;
@@ -29,7 +43,9 @@ public class ScanningAdminController {
     }
 
     @PostMapping("/api/v1/admin/scanning/pause")
-    public Map<String, Object> pause() {
+    public synchronized Map<String, Object> pause(
+            @RequestAttribute(name = Caller.ATTRIBUTE, required = false) Caller caller) {
+        record(false, caller);
         jobs.pauseScanning();
         schedules.pauseScanning();
         status.report();
@@ -37,10 +53,17 @@ public class ScanningAdminController {
     }
 
     @PostMapping("/api/v1/admin/scanning/resume")
-    public Map<String, Object> resume() {
+    public synchronized Map<String, Object> resume(
+            @RequestAttribute(name = Caller.ATTRIBUTE, required = false) Caller caller) {
+        record(true, caller);
         jobs.resumeScanning();
         schedules.resumeScanning();
         status.report();
         return Map.of("node", metrics.node(), "scanning", true);
+    }
+
+    private void record(boolean scanning, Caller by) {
+        commands.sendAndWait(GenericCommandMessage.asCommandMessage(new RecordScanningChange(metrics.node(), scanning))
+                .andMetaData(Caller.metadataOf(by)));
     }
 }

@@ -90,7 +90,7 @@ public class RemoveWorkers implements SchedulingConfigurer {
         // read before the removal, which deletes the worker's address and secret
         List<WorkerDispatches.Pushed> running = dispatches.pushedTo(workerId);
         try {
-            registry.remove(workerId, by.actor(), why);
+            registry.remove(workerId, by, why);
         } catch (NotFoundException goneMeanwhile) {
             return false;
         }
@@ -121,7 +121,7 @@ public class RemoveWorkers implements SchedulingConfigurer {
                 if (keptOut) {
                     registry.remove(
                             earlier.workerId(),
-                            by.actor(),
+                            by,
                             "replaced by worker " + workerId + " of another process, registered at its address "
                                     + address + ": two worker processes share that address; give each an address of"
                                     + " its own (ax.worker.address)");

@@ -2,10 +2,12 @@ package io.axscheduler.scheduler.remote;
 
 import io.axscheduler.api.Namespaces;
 import io.axscheduler.api.TextLimit;
+import io.axscheduler.api.admin.RecordWorkerRemoval;
 import io.axscheduler.api.problem.FieldError;
 import io.axscheduler.api.problem.ForbiddenException;
 import io.axscheduler.api.problem.InvalidRequestException;
 import io.axscheduler.api.problem.NotFoundException;
+import io.axscheduler.api.security.Caller;
 import io.axscheduler.api.spi.JobTypeCatalog;
 import io.axscheduler.api.worker.RegisterWorker;
 import io.axscheduler.api.worker.WorkerRegistered;
@@ -32,6 +34,8 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
+import org.axonframework.commandhandling.GenericCommandMessage;
+import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.stereotype.Component;
@@ -62,6 +66,7 @@ public class WorkerRegistry {
     private final TransactionTemplate transaction;
     private final WorkerProperties properties;
     private final WorkerAddresses addresses;
+    private final CommandGateway commands;
     /** Registrations on this node: a snapshot taken before the latest one is stale whatever its age. */
     private final AtomicLong registrations = new AtomicLong();
 
@@ -75,8 +80,10 @@ public class WorkerRegistry {
             TransactionTemplate transaction,
             WorkerProperties properties,
             WorkerAddresses addresses,
+            CommandGateway commands,
             Clock clock) {
         this.clock = clock;
+        this.commands = commands;
         this.jdbc = jdbc;
         this.addresses = addresses;
         this.transaction = transaction;
@@ -227,16 +234,19 @@ public class WorkerRegistry {
 
     /**
      * Removes the worker and remembers why for {@value #REMOVALS_KEPT_MS} ms, so that its heartbeats are told (410)
-     * rather than asked to register again; removals older than that go as this one is written. 404 when the worker
-     * is not registered.
+     * rather than asked to register again; removals older than that go as this one is written. The removal is an
+     * event of the admin trail ({@code WorkerRemoved}, in {@code by}'s name) in the same transaction. 404 when the
+     * worker is not registered.
      */
-    public void remove(String workerId, String removedBy, String reason) {
+    public void remove(String workerId, Caller by, String reason) {
         transaction.executeWithoutResult(tx -> {
-            Owner owner = jdbc
+            Taken taken = jdbc
                     .query(
-                            "SELECT namespace, registered_by FROM workers WHERE worker_id = :id FOR UPDATE",
+                            "SELECT namespace, registered_by, app, address FROM workers WHERE worker_id = :id"
+                                    + " FOR UPDATE",
                             Map.of("id", workerId),
-                            (rs, i) -> new Owner(rs.getString(1), rs.getString(2)))
+                            (rs, i) -> new Taken(
+                                    new Owner(rs.getString(1), rs.getString(2)), rs.getString(3), rs.getString(4)))
                     .stream()
                     .findFirst()
                     .orElseThrow(() -> new NotFoundException("worker", workerId));
@@ -244,6 +254,7 @@ public class WorkerRegistry {
             jdbc.update(
                     "DELETE FROM worker_removals WHERE removed_at < " + DatabaseTime.NOW_MS + " - :kept",
                     Map.of("kept", REMOVALS_KEPT_MS));
+            String why = TextLimit.truncate(reason);
             jdbc.update(
                     "INSERT INTO worker_removals (worker_id, namespace, registered_by, removed_by, reason, removed_at)"
                             + " VALUES (:id, :namespace, :registeredBy, :removedBy, :reason, " + DatabaseTime.NOW_MS
@@ -251,12 +262,18 @@ public class WorkerRegistry {
                             + DatabaseTime.NOW_MS,
                     new MapSqlParameterSource()
                             .addValue("id", workerId)
-                            .addValue("namespace", owner.namespace())
-                            .addValue("registeredBy", owner.registeredBy())
-                            .addValue("removedBy", removedBy)
-                            .addValue("reason", TextLimit.truncate(reason)));
+                            .addValue("namespace", taken.owner().namespace())
+                            .addValue("registeredBy", taken.owner().registeredBy())
+                            .addValue("removedBy", by.actor())
+                            .addValue("reason", why));
+            // the worker row's lock, taken first, puts a second removal of it (another node's) after this one
+            commands.sendAndWait(GenericCommandMessage.asCommandMessage(new RecordWorkerRemoval(
+                            workerId, taken.app(), taken.owner().namespace(), taken.address(), why))
+                    .andMetaData(Caller.metadataOf(by)));
         });
     }
+
+    private record Taken(Owner owner, String app, String address) {}
 
     /** The removal of a worker no longer registered, if it was removed (not silent, not deregistered) a day ago at most. */
     public Optional<Removal> removalOf(String workerId) {

@@ -19,7 +19,7 @@ class PushToWorkerTest {
             new WorkerProperties(10_000, 3, 2_000, 1_000, 5_000, 5, 30_000, 300_000, 8, 256, 86_400_000);
 
     private static PushToWorker pusher(WorkerAddresses addresses) {
-        WorkerRegistry registry = new WorkerRegistry(null, null, PROPERTIES, addresses, Clock.systemUTC()) {
+        WorkerRegistry registry = new WorkerRegistry(null, null, PROPERTIES, addresses, null, Clock.systemUTC()) {
             @Override
             public Optional<String> secretOf(String workerId) {
                 return Optional.of("a-worker-secret");

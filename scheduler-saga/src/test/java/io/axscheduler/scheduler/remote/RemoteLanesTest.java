@@ -11,7 +11,7 @@ class RemoteLanesTest {
 
     /** The registry's answer, without a database: the lanes' arithmetic is what is tested here. */
     private static RemoteLanes lanesOf(WorkerRegistry.Registered... workers) {
-        return new RemoteLanes(new WorkerRegistry(null, null, null, null, null) {
+        return new RemoteLanes(new WorkerRegistry(null, null, null, null, null, null) {
             @Override
             public List<Registered> available() {
                 return List.of(workers);

@@ -1,0 +1,3 @@
+package io.axscheduler.api.admin;
+
+public record ScanningResumed(String node) {}

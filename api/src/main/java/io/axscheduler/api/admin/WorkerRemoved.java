@@ -1,0 +1,3 @@
+package io.axscheduler.api.admin;
+
+public record WorkerRemoved(String workerId, String app, String namespace, String address, String reason) {}
