@@ -59,8 +59,6 @@ public class EventMetrics {
     private final MeterRegistry registry;
     private final NamedParameterJdbcTemplate jdbc;
     private final BoundedLabels types = new BoundedLabels(MAX_TYPES);
-    private final Timer startLag;
-    private final Timer fireLag;
     private final Map<String, Job> known = new LinkedHashMap<>(1024, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<String, Job> eldest) {
@@ -71,14 +69,6 @@ public class EventMetrics {
     public EventMetrics(ObjectProvider<MeterRegistry> registry, NamedParameterJdbcTemplate jdbc) {
         this.registry = registry.getIfAvailable(SimpleMeterRegistry::new);
         this.jdbc = jdbc;
-        this.startLag = Timer.builder("ax.job.start.lag")
-                .description("how long after its due time a job's run started")
-                .serviceLevelObjectives(LatencyBuckets.edges())
-                .register(this.registry);
-        this.fireLag = Timer.builder("ax.schedule.fire.lag")
-                .description("how long after its fire time a schedule's fire was made (0 when made ahead)")
-                .serviceLevelObjectives(LatencyBuckets.edges())
-                .register(this.registry);
         // at 0 from the start, each reason: an alert on the rate sees a series before the first hand-back
         for (HandBackReason reason : HandBackReason.values()) {
             this.registry.counter(
@@ -99,8 +89,8 @@ public class EventMetrics {
         Job job = job(e.jobId());
         if (job == null) return;
         remember(e.jobId(), new Job(job.namespace(), job.jobType(), e.runAt().toEpochMilli()));
-        afterCommit(() ->
-                registry.counter("ax.job.retries", "job_type", job.jobType()).increment());
+        afterCommit(() -> registry.counter("ax.job.retries", "namespace", job.namespace(), "job_type", job.jobType())
+                .increment());
     }
 
     @EventHandler
@@ -109,7 +99,10 @@ public class EventMetrics {
         if (job == null) return;
         // a job claimed ahead starts a moment before it is due: no lag
         long lagMs = Math.max(0, at.toEpochMilli() - job.dueAtMs());
-        afterCommit(() -> startLag.record(lagMs, TimeUnit.MILLISECONDS));
+        afterCommit(() -> latency("ax.job.start.lag", "how long after its due time a job's run started")
+                .tag("namespace", job.namespace())
+                .register(registry)
+                .record(lagMs, TimeUnit.MILLISECONDS));
     }
 
     @EventHandler
@@ -148,7 +141,14 @@ public class EventMetrics {
         long lagMs = Math.max(0, at.toEpochMilli() - e.fireTime().toEpochMilli());
         afterCommit(() -> {
             fire(e.namespace(), "fired");
-            if (e.kind() == FireKind.SCHEDULED) fireLag.record(lagMs, TimeUnit.MILLISECONDS);
+            if (e.kind() == FireKind.SCHEDULED) {
+                latency(
+                                "ax.schedule.fire.lag",
+                                "how long after its fire time a schedule's fire was made (0 when made ahead)")
+                        .tag("namespace", e.namespace())
+                        .register(registry)
+                        .record(lagMs, TimeUnit.MILLISECONDS);
+            }
         });
     }
 
@@ -182,14 +182,18 @@ public class EventMetrics {
                             outcome)
                     .increment();
             if (durationMs >= 0) {
-                Timer.builder("ax.job.duration")
-                        .description("how long a job's run took")
+                latency("ax.job.duration", "how long a job's run took")
+                        .tag("namespace", job.namespace())
                         .tag("job_type", job.jobType())
-                        .serviceLevelObjectives(LatencyBuckets.edges())
                         .register(registry)
                         .record(durationMs, TimeUnit.MILLISECONDS);
             }
         });
+    }
+
+    /** A histogram of the scheduler's latency buckets; the registry keeps one per name and tags. */
+    private static Timer.Builder latency(String name, String description) {
+        return Timer.builder(name).description(description).serviceLevelObjectives(LatencyBuckets.edges());
     }
 
     private void remember(String jobId, Job job) {
