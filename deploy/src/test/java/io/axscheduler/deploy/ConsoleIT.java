@@ -669,17 +669,26 @@ class ConsoleIT {
         assertThat(browser.all("node-scanning-off")).isEmpty();
         assertThat(node.api.post("/api/v1/admin/scanning/pause", "").status()).isEqualTo(200);
         try {
-            // the node's row says so at once; its last scan goes on moving, as its scan keeps passing
+            // the node's row says so at once, and who paused it; its last scan goes on moving, as its scan keeps
+            // passing
             browser.open("/console/nodes");
             assertThat(browser.all("node-scanning-off")).hasSize(1);
+            assertThat(browser.all("node-paused-by"))
+                    .singleElement()
+                    .satisfies(e -> assertThat(e.getText()).startsWith("paused by key:bootstrap-admin at "));
             browser.open("/console");
             assertThat(browser.all("node-scanning-off")).hasSize(1);
+            JsonNode row =
+                    node.api.get("/api/v1/stats/overview").body().path("nodes").get(0);
+            assertThat(row.path("pausedBy").asText()).isEqualTo("key:bootstrap-admin");
+            assertThat(row.path("pausedAt").isTextual()).isTrue();
         } finally {
             assertThat(node.api.post("/api/v1/admin/scanning/resume", "").status())
                     .isEqualTo(200);
         }
         browser.open("/console/nodes");
         assertThat(browser.all("node-scanning-off")).isEmpty();
+        assertThat(browser.all("node-paused-by")).isEmpty();
     }
 
     @Test

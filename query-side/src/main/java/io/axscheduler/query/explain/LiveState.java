@@ -2,19 +2,13 @@ package io.axscheduler.query.explain;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.axscheduler.api.Metadata;
-import io.axscheduler.api.admin.AdminTrails;
-import io.axscheduler.api.admin.ScanningPaused;
 import io.axscheduler.query.observe.LivenessProperties;
 import io.axscheduler.query.observe.ObserveProperties;
-import java.io.IOException;
-import java.time.Instant;
-import java.time.format.DateTimeParseException;
+import io.axscheduler.query.observe.ScanningPauses;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -66,7 +60,7 @@ public class LiveState {
     /**
      * Why no live node scans (jobs, or schedules when {@code schedules}): none alive, scanning paused or switched off
      * by an operator on each, or scans not completing within the stall bound; the nodes named by case, and a node an
-     * admin paused with who did and when (its last trail event since it started, {@link #pausedBy}).
+     * admin paused with who did and when ({@link ScanningPauses}).
      */
     public String whyNoneScans(Snapshot now, boolean schedules) {
         if (now.nodes().isEmpty()) return "no node is alive";
@@ -75,7 +69,8 @@ public class LiveState {
         List<NodeRow> paused = byScanning.get(false), stalled = byScanning.get(true);
         List<String> pausedIds = paused.stream().map(NodeRow::nodeId).toList();
         String whom = paused.stream()
-                .flatMap(n -> pausedBy(n).map(by -> n.nodeId() + " " + by).stream())
+                .flatMap(n -> pauses.of(n.nodeId(), n.startedAt()).stream()
+                        .map(p -> n.nodeId() + " paused by " + p.by() + " at " + p.at()))
                 .collect(Collectors.joining("; "));
         if (stalled.isEmpty())
             return "scanning is paused or switched off on every live node " + pausedIds + " ("
@@ -87,43 +82,9 @@ public class LiveState {
                 + (whom.isEmpty() ? "" : "; " + whom) + ")";
     }
 
-    /**
-     * "paused by <actor> at <instant>" when the node's last scanning event in the admin trail is a pause recorded
-     * since the node started (a pause does not outlive a restart); empty for a node switched off by its
-     * configuration. One read of the stream's last row by the event store's unique key.
-     */
-    Optional<String> pausedBy(NodeRow node) {
-        return jdbc
-                .query(
-                        "SELECT payloadType, timeStamp, metaData FROM DomainEventEntry WHERE aggregateIdentifier = :id"
-                                + " ORDER BY sequenceNumber DESC LIMIT 1",
-                        Map.of("id", AdminTrails.scanning(node.nodeId())),
-                        (rs, i) -> {
-                            if (!ScanningPaused.class.getName().equals(rs.getString(1))) return null;
-                            Instant at;
-                            try {
-                                at = Instant.parse(rs.getString(2));
-                            } catch (DateTimeParseException e) {
-                                return null;
-                            }
-                            if (at.toEpochMilli() < node.startedAt()) return null;
-                            return "paused by " + actorOf(rs.getBytes(3)) + " at " + at;
-                        })
-                .stream()
-                .filter(Objects::nonNull)
-                .findFirst();
-    }
-
-    private String actorOf(byte[] metaData) {
-        try {
-            return json.readTree(metaData).path(Metadata.ACTOR).asText("?");
-        } catch (IOException | RuntimeException e) {
-            return "?";
-        }
-    }
-
     private final NamedParameterJdbcTemplate jdbc;
     private final ObjectMapper json;
+    private final ScanningPauses pauses;
     private final long nodeSilentMs;
     private final long scanStallMs;
     private final long workerSilenceMs;
@@ -133,9 +94,11 @@ public class LiveState {
             NamedParameterJdbcTemplate jdbc,
             ObjectMapper json,
             ObserveProperties observe,
-            LivenessProperties liveness) {
+            LivenessProperties liveness,
+            ScanningPauses pauses) {
         this.jdbc = jdbc;
         this.json = json;
+        this.pauses = pauses;
         // three reports missed: the node is gone (or its database pool is stuck, which is as bad)
         this.nodeSilentMs = observe.nodeSilentMs();
         this.scanStallMs = liveness.health().scanStallMs();

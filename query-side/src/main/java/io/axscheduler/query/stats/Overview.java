@@ -43,7 +43,9 @@ public record Overview(
     /**
      * {@code alive}: seen within the last {@link StatsQueries#NODE_ALIVE_MS}; {@code health}: what it last reported
      * while alive, {@link #GONE} once it is not; {@code scanning}: whether it claims jobs and fires schedules (false
-     * while paused by {@code /api/v1/admin/scanning/pause} or switched off; null when it has no node row).
+     * while paused by {@code /api/v1/admin/scanning/pause} or switched off; null when it has no node row);
+     * {@code pausedBy}, {@code pausedAt}: the admin who paused it since it started, and when ({@code ScanningPaused}
+     * in the admin trail), null otherwise.
      */
     public record NodeRow(
             String nodeId,
@@ -53,6 +55,8 @@ public record Overview(
             String health,
             Instant lastScan,
             Boolean scanning,
+            String pausedBy,
+            Instant pausedAt,
             long claimed,
             long running) {}
 

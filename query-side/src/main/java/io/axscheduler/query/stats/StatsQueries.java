@@ -2,6 +2,7 @@ package io.axscheduler.query.stats;
 
 import io.axscheduler.api.job.JobStatus;
 import io.axscheduler.query.observe.LivenessProperties;
+import io.axscheduler.query.observe.ScanningPauses;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -33,10 +34,16 @@ public class StatsQueries {
     private final StatusCounts statusCounts;
     private final long workerSilentMs;
     private final Clock clock;
+    private final ScanningPauses pauses;
 
     public StatsQueries(
-            NamedParameterJdbcTemplate jdbc, StatusCounts statusCounts, Clock clock, LivenessProperties liveness) {
+            NamedParameterJdbcTemplate jdbc,
+            StatusCounts statusCounts,
+            Clock clock,
+            LivenessProperties liveness,
+            ScanningPauses pauses) {
         this.jdbc = jdbc;
+        this.pauses = pauses;
         // as the ax_workers gauge and the workers list: SILENT before the registry removes the worker
         this.workerSilentMs = liveness.workers().quietMs();
         this.statusCounts = statusCounts;
@@ -310,7 +317,8 @@ public class StatsQueries {
         List<Overview.NodeRow> list = new ArrayList<>();
         jdbc.query(
                 // whether it claims and fires is the node's own row's word (its scan goes on passing while paused)
-                "SELECT c.node_id, c.started_at, c.last_seen, c.health, c.last_scan, a.scanning FROM console_nodes c"
+                "SELECT c.node_id, c.started_at, c.last_seen, c.health, c.last_scan, a.scanning, a.started_at"
+                        + " FROM console_nodes c"
                         + " LEFT JOIN ax_nodes a ON a.node_id = c.node_id"
                         + " WHERE c.last_seen >= :since ORDER BY c.node_id LIMIT " + LIST_LIMIT,
                 Map.of("since", now - 24 * HOUR),
@@ -320,6 +328,9 @@ public class StatsQueries {
                     Boolean scanning = rs.wasNull() ? null : scanningFlag != 0;
                     long lastScan = rs.getLong(5);
                     boolean alive = now - rs.getLong(3) <= NODE_ALIVE_MS;
+                    ScanningPauses.Pause pause = alive && Boolean.FALSE.equals(scanning)
+                            ? pauses.of(rs.getString(1), rs.getLong(7)).orElse(null)
+                            : null;
                     list.add(new Overview.NodeRow(
                             rs.getString(1),
                             Instant.ofEpochMilli(rs.getLong(2)),
@@ -329,6 +340,8 @@ public class StatsQueries {
                             alive ? rs.getString(4) : Overview.GONE,
                             lastScan == 0 ? null : Instant.ofEpochMilli(lastScan),
                             scanning,
+                            pause == null ? null : pause.by(),
+                            pause == null ? null : pause.at(),
                             w[0],
                             w[1]));
                 });
