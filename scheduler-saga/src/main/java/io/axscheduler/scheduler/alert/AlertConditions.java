@@ -15,6 +15,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
@@ -395,17 +396,19 @@ class AlertConditions {
             where += " AND job_type IN (:types)";
             p.put("types", types.ofApps());
         }
-        if (types == null || !types.ofApps().isEmpty())
+        if (types == null || !types.ofApps().isEmpty()) {
             jdbc.query(
-                    "SELECT executor_app, job_type, COUNT(*) waiting, MIN(run_at) oldest FROM job_queue WHERE claimable = 1"
-                            + " AND run_at <= :now" + app + where + " AND NOT EXISTS (SELECT 1 FROM workers w WHERE"
-                            + " w.app = job_queue.executor_app AND w.namespace = job_queue.namespace"
-                            + " AND w.last_heartbeat >= :live AND FIND_IN_SET(job_queue.job_type, w.job_types) > 0)"
+                    "SELECT executor_app, job_type, COUNT(*) waiting, MIN(run_at) oldest FROM job_queue"
+                            + " WHERE claimable = 1 AND run_at <= :now" + app + where
+                            + " AND NOT EXISTS (SELECT 1 FROM workers w WHERE w.app = job_queue.executor_app"
+                            + " AND w.namespace = job_queue.namespace AND w.last_heartbeat >= :live"
+                            + " AND FIND_IN_SET(job_queue.job_type, w.job_types) > 0)"
                             + " GROUP BY executor_app, job_type ORDER BY executor_app, job_type LIMIT 1000",
                     p,
                     rs -> {
                         Waiting.add(byApp, rs.getString("executor_app"), rs, "job_type", MAX_KEYS);
                     });
+        }
         Map<String, Long> liveWorkers = new HashMap<>();
         if (!byApp.isEmpty()) {
             jdbc.query(
@@ -482,7 +485,7 @@ class AlertConditions {
     }
 
     private static String folded(String s) {
-        return s.toLowerCase(java.util.Locale.ROOT);
+        return s.toLowerCase(Locale.ROOT);
     }
 
     /** {@link #candidateTypes}: the types unbound jobs and app-bound jobs may wait for a taker in. */
