@@ -98,8 +98,6 @@ class MetricsIT {
         assertThat(after.value("ax_job_start_lag_seconds_bucket", "namespace", "team-lag", "le", "1.0"))
                 .as("none of the held jobs started within 1 s of its due time")
                 .isZero();
-        assertThat(after.value("ax_job_start_lag_seconds_bucket", "namespace", "team-lag", "le", "5.0"))
-                .isEqualTo(3);
         assertThat(after.value("ax_job_start_lag_seconds_sum", "namespace", "team-lag"))
                 .isGreaterThanOrEqualTo(3 * 2.0);
     }

@@ -315,6 +315,7 @@ public class StatsQueries {
                         row[rs.getString(2).equals("CLAIMED") ? 0 : 1] += rs.getLong(3);
                     });
         List<Overview.NodeRow> list = new ArrayList<>();
+        Map<Integer, Long> notScanning = new LinkedHashMap<>();
         jdbc.query(
                 // whether it claims and fires is the node's own row's word (its scan goes on passing while paused)
                 "SELECT c.node_id, c.started_at, c.last_seen, c.health, c.last_scan, a.scanning, a.started_at"
@@ -328,9 +329,7 @@ public class StatsQueries {
                     Boolean scanning = rs.wasNull() ? null : scanningFlag != 0;
                     long lastScan = rs.getLong(5);
                     boolean alive = now - rs.getLong(3) <= NODE_ALIVE_MS;
-                    ScanningPauses.Pause pause = alive && Boolean.FALSE.equals(scanning)
-                            ? pauses.of(rs.getString(1), rs.getLong(7)).orElse(null)
-                            : null;
+                    if (alive && Boolean.FALSE.equals(scanning)) notScanning.put(list.size(), rs.getLong(7));
                     list.add(new Overview.NodeRow(
                             rs.getString(1),
                             Instant.ofEpochMilli(rs.getLong(2)),
@@ -340,11 +339,30 @@ public class StatsQueries {
                             alive ? rs.getString(4) : Overview.GONE,
                             lastScan == 0 ? null : Instant.ofEpochMilli(lastScan),
                             scanning,
-                            pause == null ? null : pause.by(),
-                            pause == null ? null : pause.at(),
+                            null,
+                            null,
                             w[0],
                             w[1]));
                 });
+        // who paused a live node that does not scan, asked once the rows are read (not on the connection reading them)
+        notScanning.forEach((i, startedAt) -> {
+            Overview.NodeRow n = list.get(i);
+            pauses.of(n.nodeId(), startedAt)
+                    .ifPresent(pause -> list.set(
+                            i,
+                            new Overview.NodeRow(
+                                    n.nodeId(),
+                                    n.startedAt(),
+                                    n.lastSeen(),
+                                    n.alive(),
+                                    n.health(),
+                                    n.lastScan(),
+                                    n.scanning(),
+                                    pause.by(),
+                                    pause.at(),
+                                    n.claimed(),
+                                    n.running())));
+        });
         return list;
     }
 

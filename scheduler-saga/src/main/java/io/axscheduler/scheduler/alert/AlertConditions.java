@@ -32,7 +32,7 @@ import org.springframework.stereotype.Component;
 class AlertConditions {
 
     static final int MAX_KEYS = 100;
-    /** Job types {@link #candidateTypes} walks at most; more than that, and the worker queries read every job. */
+    /** Job types {@link #typesNoNodeRuns} walks at most; more than that, and the type query reads every job. */
     static final int MAX_TYPES_WALKED = 1000;
 
     static final String NO_NODE_SCANNING = "no-node-scanning";
@@ -309,13 +309,14 @@ class AlertConditions {
     /** Prefix of a {@code NO_LIVE_WORKER} key naming a job type (jobs bound to no app), not an app. */
     static final String TYPE_KEY = "type:";
 
-    private void typesWithoutWorkers(long nowMs, AlertRule.Filter f, Candidates types, Map<String, Violation> out) {
+    private void typesWithoutWorkers(long nowMs, AlertRule.Filter f, Map<String, Violation> out) {
         Map<String, Object> p = new HashMap<>(Map.of("live", nowMs - workerMissedMs, "now", nowMs));
         String where = filter(f, p, "job_type", "schedule_id");
+        List<String> types = typesNoNodeRuns();
         if (types != null) {
-            if (types.notRunByNodes().isEmpty()) return;
+            if (types.isEmpty()) return;
             where += " AND job_type IN (:types)";
-            p.put("types", types.notRunByNodes());
+            p.put("types", types);
         }
         Map<String, Waiting> byType = new LinkedHashMap<>();
         // grouped first: the checks below run once per type and namespace, not per waiting job
@@ -390,25 +391,19 @@ class AlertConditions {
         String app = f.app() == null ? " AND executor_app IS NOT NULL" : " AND executor_app = :app";
         if (f.app() != null) p.put("app", f.app());
         String where = filter(f, p, "job_type", "schedule_id");
-        Candidates types = candidateTypes();
         Map<String, Waiting> byApp = new LinkedHashMap<>();
-        if (types != null) {
-            where += " AND job_type IN (:types)";
-            p.put("types", types.ofApps());
-        }
-        if (types == null || !types.ofApps().isEmpty()) {
-            jdbc.query(
-                    "SELECT executor_app, job_type, COUNT(*) waiting, MIN(run_at) oldest FROM job_queue"
-                            + " WHERE claimable = 1 AND run_at <= :now" + app + where
-                            + " AND NOT EXISTS (SELECT 1 FROM workers w WHERE w.app = job_queue.executor_app"
-                            + " AND w.namespace = job_queue.namespace AND w.last_heartbeat >= :live"
-                            + " AND FIND_IN_SET(job_queue.job_type, w.job_types) > 0)"
-                            + " GROUP BY executor_app, job_type ORDER BY executor_app, job_type LIMIT 1000",
-                    p,
-                    rs -> {
-                        Waiting.add(byApp, rs.getString("executor_app"), rs, "job_type", MAX_KEYS);
-                    });
-        }
+        // every waiting job bound to an app is read: which types they are of is known from no index (a type the
+        // nodes run may have app-bound jobs too, once its workers' registrations are forgotten)
+        jdbc.query(
+                "SELECT executor_app, job_type, COUNT(*) waiting, MIN(run_at) oldest FROM job_queue WHERE claimable = 1"
+                        + " AND run_at <= :now" + app + where + " AND NOT EXISTS (SELECT 1 FROM workers w WHERE"
+                        + " w.app = job_queue.executor_app AND w.namespace = job_queue.namespace"
+                        + " AND w.last_heartbeat >= :live AND FIND_IN_SET(job_queue.job_type, w.job_types) > 0)"
+                        + " GROUP BY executor_app, job_type ORDER BY executor_app, job_type LIMIT 1000",
+                p,
+                rs -> {
+                    Waiting.add(byApp, rs.getString("executor_app"), rs, "job_type", MAX_KEYS);
+                });
         Map<String, Long> liveWorkers = new HashMap<>();
         if (!byApp.isEmpty()) {
             jdbc.query(
@@ -434,19 +429,18 @@ class AlertConditions {
             details.put("liveWorkers", live);
             out.put(a, new Violation(w.jobs() + " due job(s) wait for app " + a + why, details));
         });
-        if (f.app() == null) typesWithoutWorkers(nowMs, f, types, out);
+        if (f.app() == null) typesWithoutWorkers(nowMs, f, out);
         return out;
     }
 
     /**
-     * The job types whose waiting jobs the two worker queries read, so that a backlog of a type the nodes run (a
-     * million due {@code noop} jobs) is not read row by row every evaluation: found by walking the claim index's
-     * types, one index dive a type, at most {@value #MAX_TYPES_WALKED} (null past that, and the queries read every
-     * waiting job as before). Unbound jobs can lack a taker only when no node runs their type; jobs bound to an app
-     * are of types a worker registered (a submit naming an app takes no other), kept for {@code types-kept-ms} after
-     * it left — or, past that, of a type no node runs, which is read too. The queries keep their own checks.
+     * The job types of claimable jobs that no node runs in process, so that the unbound-type query does not read a
+     * backlog of a type the nodes run (a million due {@code noop} jobs) row by row every evaluation: found by walking
+     * the claim index's types, one index dive a type, at most {@value #MAX_TYPES_WALKED} (null past that, and the
+     * query reads every waiting job as before), less those in any node's pools (as {@code HoldBack.RUN_BY_A_NODE}
+     * tests them, ignoring case as the columns' collation does). The query keeps its own checks.
      */
-    private Candidates candidateTypes() {
+    private List<String> typesNoNodeRuns() {
         List<String> claimable = new ArrayList<>();
         String after = "";
         while (true) {
@@ -460,36 +454,17 @@ class AlertConditions {
             after = next.get(0);
             claimable.add(after);
         }
-        if (claimable.isEmpty()) return new Candidates(List.of(), List.of());
-        // compared ignoring case, as the columns' collation does: a type walked stands for those equal to it there
+        if (claimable.isEmpty()) return List.of();
         List<String> pools = jdbc.queryForList("SELECT pools FROM ax_nodes", Map.of(), String.class).stream()
-                .map(AlertConditions::folded)
+                .map(pool -> pool.toLowerCase(Locale.ROOT))
                 .toList();
-        Set<String> ofWorkers = new HashSet<>();
-        jdbc.query(
-                "SELECT job_type FROM worker_job_types WHERE job_type IN (:types)", Map.of("types", claimable), rs -> {
-                    ofWorkers.add(folded(rs.getString(1)));
-                });
-        jdbc.query("SELECT job_types FROM workers", rs -> {
-            for (String type : rs.getString(1).split(",")) ofWorkers.add(folded(type));
-        });
-        List<String> notRunByNodes = new ArrayList<>(), ofApps = new ArrayList<>();
-        for (String type : claimable) {
-            // HoldBack.RUN_BY_A_NODE's test, on the same column
-            String entry = "\"" + folded(type) + "\":[";
-            boolean runByANode = pools.stream().anyMatch(pool -> pool.contains(entry));
-            if (!runByANode) notRunByNodes.add(type);
-            if (!runByANode || ofWorkers.contains(folded(type))) ofApps.add(type);
-        }
-        return new Candidates(notRunByNodes, ofApps);
+        return claimable.stream()
+                .filter(type -> {
+                    String entry = "\"" + type.toLowerCase(Locale.ROOT) + "\":[";
+                    return pools.stream().noneMatch(pool -> pool.contains(entry));
+                })
+                .toList();
     }
-
-    private static String folded(String s) {
-        return s.toLowerCase(Locale.ROOT);
-    }
-
-    /** {@link #candidateTypes}: the types unbound jobs and app-bound jobs may wait for a taker in. */
-    private record Candidates(List<String> notRunByNodes, List<String> ofApps) {}
 
     /**
      * Schedules defined (created, or changed by an update) within the event window, read by the {@code defined_at}
