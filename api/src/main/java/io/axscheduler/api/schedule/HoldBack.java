@@ -1,5 +1,8 @@
 package io.axscheduler.api.schedule;
 
+import java.util.List;
+import java.util.Locale;
+
 /**
  * When a job type's schedules in a namespace are held back ({@code ax.scheduler.schedules.hold-back-after-ms}): the
  * question the schedule scan asks before firing and schedule explain asks to say why a fire is late. The scan then
@@ -53,6 +56,22 @@ public final class HoldBack {
      */
     public static final String RUN_BY_A_NODE = "EXISTS (SELECT 1 FROM ax_nodes n"
             + " WHERE LOCATE(CONCAT('\"', job_queue.job_type, '\":['), n.pools) > 0)";
+
+    /**
+     * {@link #RUN_BY_A_NODE} asked in Java of a type and the nodes' {@code pools} column as read: the same entry looked
+     * for, ignoring case as the column's collation does.
+     */
+    public static boolean runByANode(String jobType, List<String> pools) {
+        String entry = "\"" + jobType.toLowerCase(Locale.ROOT) + "\":[";
+        return pools.stream().anyMatch(pool -> pool.toLowerCase(Locale.ROOT).contains(entry));
+    }
+
+    /**
+     * The first job type after {@code :after} (the empty string for the first) that has a claimable job, or null: one
+     * read of the claim index, so that walking the types waiting costs a read a type, not a read a job.
+     */
+    public static final String NEXT_CLAIMABLE_TYPE =
+            "SELECT MIN(job_type) FROM job_queue WHERE claimable = 1 AND job_type > :after";
 
     /**
      * A {@code job_queue} row some node or worker could take: a worker registered in the job's namespace runs its type

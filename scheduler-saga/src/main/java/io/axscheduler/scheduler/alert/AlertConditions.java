@@ -15,7 +15,6 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
@@ -437,32 +436,21 @@ class AlertConditions {
      * The job types of claimable jobs that no node runs in process, so that the unbound-type query does not read a
      * backlog of a type the nodes run (a million due {@code noop} jobs) row by row every evaluation: found by walking
      * the claim index's types, one index dive a type, at most {@value #MAX_TYPES_WALKED} (null past that, and the
-     * query reads every waiting job as before), less those in any node's pools (as {@code HoldBack.RUN_BY_A_NODE}
-     * tests them, ignoring case as the columns' collation does). The query keeps its own checks.
+     * query reads every waiting job as before), less those in any node's pools ({@link HoldBack#runByANode}). The
+     * query keeps its own checks.
      */
     private List<String> typesNoNodeRuns() {
         List<String> claimable = new ArrayList<>();
-        String after = "";
-        while (true) {
-            List<String> next = jdbc.queryForList(
-                    "SELECT job_type FROM job_queue WHERE claimable = 1 AND job_type > :after ORDER BY job_type"
-                            + " LIMIT 1",
-                    Map.of("after", after),
-                    String.class);
-            if (next.isEmpty()) break;
+        for (String type = jdbc.queryForObject(HoldBack.NEXT_CLAIMABLE_TYPE, Map.of("after", ""), String.class);
+                type != null;
+                type = jdbc.queryForObject(HoldBack.NEXT_CLAIMABLE_TYPE, Map.of("after", type), String.class)) {
             if (claimable.size() == MAX_TYPES_WALKED) return null;
-            after = next.get(0);
-            claimable.add(after);
+            claimable.add(type);
         }
         if (claimable.isEmpty()) return List.of();
-        List<String> pools = jdbc.queryForList("SELECT pools FROM ax_nodes", Map.of(), String.class).stream()
-                .map(pool -> pool.toLowerCase(Locale.ROOT))
-                .toList();
+        List<String> pools = jdbc.queryForList("SELECT pools FROM ax_nodes", Map.of(), String.class);
         return claimable.stream()
-                .filter(type -> {
-                    String entry = "\"" + type.toLowerCase(Locale.ROOT) + "\":[";
-                    return pools.stream().noneMatch(pool -> pool.contains(entry));
-                })
+                .filter(type -> !HoldBack.runByANode(type, pools))
                 .toList();
     }
 

@@ -159,10 +159,7 @@ public class FireDueSchedules {
         Set<String> behind = new TreeSet<>();
         String type = "";
         for (int i = 0; i < MAX_TYPES_CHECKED; i++) {
-            type = jdbc.queryForObject(
-                    "SELECT MIN(job_type) FROM job_queue WHERE claimable = 1 AND job_type > :after",
-                    Map.of("after", type),
-                    String.class);
+            type = jdbc.queryForObject(HoldBack.NEXT_CLAIMABLE_TYPE, Map.of("after", type), String.class);
             if (type == null) break;
             Set<String> found = new TreeSet<>();
             for (int round = 0; round < MAX_NAMESPACE_ROUNDS; round++) {
