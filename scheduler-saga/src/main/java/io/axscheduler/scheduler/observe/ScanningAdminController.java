@@ -3,11 +3,10 @@ package io.axscheduler.scheduler.observe;
 import io.axscheduler.api.admin.RecordScanningChange;
 import io.axscheduler.api.security.Caller;
 import io.axscheduler.scheduler.NodeMetrics;
+import io.axscheduler.scheduler.SchedulerCommands;
 import io.axscheduler.scheduler.claim.ScanDueJobs;
 import io.axscheduler.scheduler.fire.ScanSchedules;
 import java.util.Map;
-import org.axonframework.commandhandling.GenericCommandMessage;
-import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestAttribute;
 import org.springframework.web.bind.annotation.RestController;
@@ -27,14 +26,14 @@ public class ScanningAdminController {
     private final ScanSchedules schedules;
     private final ReportNodeStatus status;
     private final NodeMetrics metrics;
-    private final CommandGateway commands;
+    private final SchedulerCommands commands;
 
     public ScanningAdminController(
             ScanDueJobs jobs,
             ScanSchedules schedules,
             ReportNodeStatus status,
             NodeMetrics metrics,
-            CommandGateway commands) {
+            SchedulerCommands commands) {
         this.commands = commands;
         this.jobs = jobs;
         this.schedules = schedules;
@@ -63,7 +62,6 @@ public class ScanningAdminController {
     }
 
     private void record(boolean scanning, Caller by) {
-        commands.sendAndWait(GenericCommandMessage.asCommandMessage(new RecordScanningChange(metrics.node(), scanning))
-                .andMetaData(Caller.metadataOf(by)));
+        commands.sendAndWaitFor(by, new RecordScanningChange(metrics.node(), scanning), Map.of());
     }
 }

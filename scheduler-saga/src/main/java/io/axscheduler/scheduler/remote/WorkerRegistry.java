@@ -14,6 +14,7 @@ import io.axscheduler.api.worker.WorkerRegistered;
 import io.axscheduler.api.worker.WorkerView;
 import io.axscheduler.scheduler.DatabaseTime;
 import io.axscheduler.scheduler.DatabaseUnreachable;
+import io.axscheduler.scheduler.SchedulerCommands;
 import io.axscheduler.scheduler.remote.route.Candidate;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -34,8 +35,6 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
-import org.axonframework.commandhandling.GenericCommandMessage;
-import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.stereotype.Component;
@@ -66,7 +65,7 @@ public class WorkerRegistry {
     private final TransactionTemplate transaction;
     private final WorkerProperties properties;
     private final WorkerAddresses addresses;
-    private final CommandGateway commands;
+    private final SchedulerCommands commands;
     /** Registrations on this node: a snapshot taken before the latest one is stale whatever its age. */
     private final AtomicLong registrations = new AtomicLong();
 
@@ -80,7 +79,7 @@ public class WorkerRegistry {
             TransactionTemplate transaction,
             WorkerProperties properties,
             WorkerAddresses addresses,
-            CommandGateway commands,
+            SchedulerCommands commands,
             Clock clock) {
         this.clock = clock;
         this.commands = commands;
@@ -267,9 +266,10 @@ public class WorkerRegistry {
                             .addValue("removedBy", by.actor())
                             .addValue("reason", why));
             // the worker row's lock, taken first, puts a second removal of it (another node's) after this one
-            commands.sendAndWait(GenericCommandMessage.asCommandMessage(new RecordWorkerRemoval(
-                            workerId, taken.app(), taken.owner().namespace(), taken.address(), why))
-                    .andMetaData(Caller.metadataOf(by)));
+            commands.sendAndWaitFor(
+                    by,
+                    new RecordWorkerRemoval(workerId, taken.app(), taken.owner().namespace(), taken.address(), why),
+                    Map.of());
         });
     }
 
