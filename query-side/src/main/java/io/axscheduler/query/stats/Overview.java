@@ -1,5 +1,6 @@
 package io.axscheduler.query.stats;
 
+import io.axscheduler.query.observe.ScanningPauses;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -58,7 +59,24 @@ public record Overview(
             String pausedBy,
             Instant pausedAt,
             long claimed,
-            long running) {}
+            long running) {
+
+        /** This row with who paused the node, and when. */
+        NodeRow withPause(ScanningPauses.Pause pause) {
+            return new NodeRow(
+                    nodeId,
+                    startedAt,
+                    lastSeen,
+                    alive,
+                    health,
+                    lastScan,
+                    scanning,
+                    pause.by(),
+                    pause.at(),
+                    claimed,
+                    running);
+        }
+    }
 
     public record WorkerRow(
             String workerId,

@@ -345,24 +345,8 @@ public class StatsQueries {
                             w[1]));
                 });
         // who paused a live node that does not scan, asked once the rows are read (not on the connection reading them)
-        notScanning.forEach((i, startedAt) -> {
-            Overview.NodeRow n = list.get(i);
-            pauses.of(n.nodeId(), startedAt)
-                    .ifPresent(pause -> list.set(
-                            i,
-                            new Overview.NodeRow(
-                                    n.nodeId(),
-                                    n.startedAt(),
-                                    n.lastSeen(),
-                                    n.alive(),
-                                    n.health(),
-                                    n.lastScan(),
-                                    n.scanning(),
-                                    pause.by(),
-                                    pause.at(),
-                                    n.claimed(),
-                                    n.running())));
-        });
+        notScanning.forEach((i, startedAt) -> pauses.of(list.get(i).nodeId(), startedAt)
+                .ifPresent(pause -> list.set(i, list.get(i).withPause(pause))));
         return list;
     }
 
