@@ -40,9 +40,7 @@ class AdminTrailIT {
     void key_user_and_rebuild_changes_are_events_with_their_actor() {
         String suffix = UUID.randomUUID().toString().substring(0, 8);
         String adminName = "second-admin-" + suffix;
-        Api.Response admin = node.api.post(
-                "/api/v1/admin/api-keys", "{\"name\":\"" + adminName + "\",\"grants\":[{\"role\":\"ADMIN\"}]}");
-        assertThat(admin.status()).isEqualTo(201);
+        Api.Response admin = newKey(adminName, "{\"role\":\"ADMIN\"}");
         Api second = node.api.as(admin.text("key"));
 
         String viewerName = "viewer-" + suffix;
@@ -125,10 +123,7 @@ class AdminTrailIT {
     @Test
     void alert_rule_changes_are_events_with_their_actor() {
         String suffix = UUID.randomUUID().toString().substring(0, 8);
-        Api.Response admin = node.api.post(
-                "/api/v1/admin/api-keys",
-                "{\"name\":\"rules-admin-" + suffix + "\",\"grants\":[{\"role\":\"ADMIN\"}]}");
-        assertThat(admin.status()).isEqualTo(201);
+        Api.Response admin = newKey("rules-admin-" + suffix, "{\"role\":\"ADMIN\"}");
         Api second = node.api.as(admin.text("key"));
         String rule = "failures-" + suffix;
         Api.Response made = node.api.post(
@@ -183,10 +178,7 @@ class AdminTrailIT {
     void workers_taken_out_and_scanning_paused_are_events_with_their_actor() throws Exception {
         String suffix = UUID.randomUUID().toString().substring(0, 8);
         String keyName = "trail-worker-" + suffix;
-        Api.Response key = node.api.post(
-                "/api/v1/admin/api-keys",
-                "{\"name\":\"" + keyName + "\",\"grants\":[{\"namespace\":\"default\",\"role\":\"WORKER\"}]}");
-        assertThat(key.status()).isEqualTo(201);
+        Api.Response key = newKey(keyName, "{\"namespace\":\"default\",\"role\":\"WORKER\"}");
         Api worker = node.api.as(key.text("key"));
         String app = "trail-app-" + suffix;
         String takenOut = register(worker, app);
@@ -234,6 +226,14 @@ class AdminTrailIT {
                                 "admin:worker:" + leaving))
                 .as("a worker leaving by itself is no admin action")
                 .isZero();
+    }
+
+    /** A key named {@code name} with the one grant given (as JSON), made by the bootstrap admin. */
+    private static Api.Response newKey(String name, String grant) {
+        Api.Response key =
+                node.api.post("/api/v1/admin/api-keys", "{\"name\":\"" + name + "\",\"grants\":[" + grant + "]}");
+        assertThat(key.status()).isEqualTo(201);
+        return key;
     }
 
     /** Registers a worker of {@code app} at an address where nothing listens, and returns its id. */
