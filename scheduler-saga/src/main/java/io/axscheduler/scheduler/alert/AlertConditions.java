@@ -9,6 +9,7 @@ import io.axscheduler.api.schedule.Trigger;
 import io.axscheduler.api.spi.JobTypeCatalog;
 import io.axscheduler.scheduler.observe.ObserveProperties;
 import io.axscheduler.scheduler.remote.WorkerProperties;
+import io.axscheduler.scheduler.remote.WorkerlessJobs;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -31,9 +32,6 @@ import org.springframework.stereotype.Component;
 class AlertConditions {
 
     static final int MAX_KEYS = 100;
-    /** Job types {@link #typesNoNodeRuns} walks at most; more than that, and the type query reads every job. */
-    static final int MAX_TYPES_WALKED = 1000;
-
     static final String NO_NODE_SCANNING = "no-node-scanning";
 
     record Violation(String message, Map<String, Object> details) {}
@@ -311,7 +309,8 @@ class AlertConditions {
     private void typesWithoutWorkers(long nowMs, AlertRule.Filter f, Map<String, Violation> out) {
         Map<String, Object> p = new HashMap<>(Map.of("live", nowMs - workerMissedMs, "now", nowMs));
         String where = filter(f, p, "job_type", "schedule_id");
-        List<String> types = typesNoNodeRuns();
+        // only the types no node runs: a backlog of a type the nodes run is not read row by row each evaluation
+        List<String> types = WorkerlessJobs.typesNoNodeRuns(jdbc);
         if (types != null) {
             if (types.isEmpty()) return;
             where += " AND job_type IN (:types)";
@@ -387,18 +386,21 @@ class AlertConditions {
      */
     private Map<String, Violation> appsWithoutWorkers(long nowMs, AlertRule.Filter f) {
         Map<String, Object> p = new HashMap<>(Map.of("live", nowMs - workerMissedMs, "now", nowMs));
-        String app = f.app() == null ? " AND executor_app IS NOT NULL" : " AND executor_app = :app";
+        String app = f.app() == null ? "" : " AND waiting_app = :app";
         if (f.app() != null) p.put("app", f.app());
         String where = filter(f, p, "job_type", "schedule_id");
         Map<String, Waiting> byApp = new LinkedHashMap<>();
-        // every waiting job bound to an app is read: which types they are of is known from no index (a type the
-        // nodes run may have app-bound jobs too, once its workers' registrations are forgotten)
+        // the waiting jobs bound to an app, from their own index (not the nodes' backlog), grouped first: the
+        // worker check runs once per app, namespace and type, not per waiting job
         jdbc.query(
-                "SELECT executor_app, job_type, COUNT(*) waiting, MIN(run_at) oldest FROM job_queue WHERE claimable = 1"
-                        + " AND run_at <= :now" + app + where + " AND NOT EXISTS (SELECT 1 FROM workers w WHERE"
-                        + " w.app = job_queue.executor_app AND w.namespace = job_queue.namespace"
+                // the groups are named job_queue for the condition's sake
+                "SELECT waiting_app executor_app, job_type, SUM(waiting) waiting, MIN(oldest) oldest FROM (SELECT"
+                        + " waiting_app, namespace, job_type, COUNT(*) waiting, MIN(run_at) oldest FROM job_queue"
+                        + " WHERE " + WorkerlessJobs.BOUND + " AND run_at <= :now" + app + where
+                        + " GROUP BY waiting_app, namespace, job_type) job_queue WHERE NOT EXISTS (SELECT 1 FROM"
+                        + " workers w WHERE w.app = job_queue.waiting_app AND w.namespace = job_queue.namespace"
                         + " AND w.last_heartbeat >= :live AND FIND_IN_SET(job_queue.job_type, w.job_types) > 0)"
-                        + " GROUP BY executor_app, job_type ORDER BY executor_app, job_type LIMIT 1000",
+                        + " GROUP BY waiting_app, job_type ORDER BY waiting_app, job_type LIMIT 1000",
                 p,
                 rs -> {
                     Waiting.add(byApp, rs.getString("executor_app"), rs, "job_type", MAX_KEYS);
@@ -430,28 +432,6 @@ class AlertConditions {
         });
         if (f.app() == null) typesWithoutWorkers(nowMs, f, out);
         return out;
-    }
-
-    /**
-     * The job types of claimable jobs that no node runs in process, so that the unbound-type query does not read a
-     * backlog of a type the nodes run (a million due {@code noop} jobs) row by row every evaluation: found by walking
-     * the claim index's types, one index dive a type, at most {@value #MAX_TYPES_WALKED} (null past that, and the
-     * query reads every waiting job as before), less those in any node's pools ({@link HoldBack#runByANode}). The
-     * query keeps its own checks.
-     */
-    private List<String> typesNoNodeRuns() {
-        List<String> claimable = new ArrayList<>();
-        for (String type = jdbc.queryForObject(HoldBack.NEXT_CLAIMABLE_TYPE, Map.of("after", ""), String.class);
-                type != null;
-                type = jdbc.queryForObject(HoldBack.NEXT_CLAIMABLE_TYPE, Map.of("after", type), String.class)) {
-            if (claimable.size() == MAX_TYPES_WALKED) return null;
-            claimable.add(type);
-        }
-        if (claimable.isEmpty()) return List.of();
-        List<String> pools = jdbc.queryForList("SELECT pools FROM ax_nodes", Map.of(), String.class);
-        return claimable.stream()
-                .filter(type -> !HoldBack.runByANode(type, pools))
-                .toList();
     }
 
     /**

@@ -5,6 +5,8 @@ import io.axscheduler.api.schedule.HoldBack;
 import io.axscheduler.scheduler.DatabaseTime;
 import io.axscheduler.scheduler.SchedulerCommands;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
@@ -50,11 +52,7 @@ public class AbandonWorkerlessJobs implements SchedulingConfigurer {
 
     public void abandonWorkerless() {
         try {
-            List<Map<String, Object>> waiting = jdbc.queryForList(
-                    "SELECT job_id, executor_app, namespace, job_type FROM job_queue WHERE claimable = 1 AND run_at < "
-                            + DatabaseTime.NOW_MS + " - :timeout"
-                            + " AND NOT " + HoldBack.TAKEN_BY_SOMEONE + " LIMIT :batch",
-                    Map.of("timeout", timeout.toMillis(), "batch", BATCH));
+            List<Map<String, Object>> waiting = waitingTooLong();
             for (Map<String, Object> job : waiting) {
                 String jobId = (String) job.get("job_id");
                 Object app = job.get("executor_app");
@@ -76,5 +74,47 @@ public class AbandonWorkerlessJobs implements SchedulingConfigurer {
         } catch (RuntimeException e) {
             log.warn("looking for jobs without workers failed; tried again at the next check: {}", e.toString());
         }
+    }
+
+    /**
+     * Up to {@value #BATCH} jobs due longer than the bound ago that no one can take, read where they can be: jobs
+     * bound to an app from their own index, grouped first so that the worker check runs once per app, namespace and
+     * type, then the jobs of the groups no worker takes; jobs bound to none only of the types no node runs. So a
+     * backlog the nodes or live workers run is not read row by row at every check.
+     */
+    private List<Map<String, Object>> waitingTooLong() {
+        String due = " AND run_at < " + DatabaseTime.NOW_MS + " - :timeout";
+        Map<String, Object> p = new HashMap<>(Map.of("timeout", timeout.toMillis(), "batch", BATCH));
+        List<Map<String, Object>> waiting = new ArrayList<>();
+        List<Map<String, Object>> groups = jdbc.queryForList(
+                // the groups are named job_queue for the shared condition's sake
+                "SELECT executor_app, namespace, job_type FROM (SELECT waiting_app executor_app, namespace, job_type"
+                        + " FROM job_queue WHERE " + WorkerlessJobs.BOUND + due
+                        + " GROUP BY waiting_app, namespace, job_type) job_queue WHERE NOT "
+                        + HoldBack.TAKEN_BY_SOMEONE + " LIMIT :batch",
+                p);
+        for (Map<String, Object> group : groups) {
+            if (waiting.size() >= BATCH) return waiting;
+            Map<String, Object> q = new HashMap<>(p);
+            q.putAll(Map.of(
+                    "app", group.get("executor_app"), "ns", group.get("namespace"), "type", group.get("job_type")));
+            q.put("batch", BATCH - waiting.size());
+            waiting.addAll(jdbc.queryForList(
+                    "SELECT job_id, executor_app, namespace, job_type FROM job_queue WHERE waiting_app = :app"
+                            + " AND namespace = :ns AND job_type = :type" + due + " AND NOT "
+                            + HoldBack.TAKEN_BY_SOMEONE + " LIMIT :batch",
+                    q));
+        }
+        if (waiting.size() >= BATCH) return waiting;
+        List<String> types = WorkerlessJobs.typesNoNodeRuns(jdbc);
+        if (types != null && types.isEmpty()) return waiting;
+        p.put("batch", BATCH - waiting.size());
+        if (types != null) p.put("types", types);
+        waiting.addAll(jdbc.queryForList(
+                "SELECT job_id, executor_app, namespace, job_type FROM job_queue WHERE claimable = 1"
+                        + (types == null ? "" : " AND job_type IN (:types)") + " AND executor_app IS NULL" + due
+                        + " AND NOT " + HoldBack.TAKEN_BY_SOMEONE + " LIMIT :batch",
+                p));
+        return waiting;
     }
 }
