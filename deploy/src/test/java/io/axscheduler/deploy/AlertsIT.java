@@ -4,12 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.axscheduler.api.worker.CallbackSignature;
+import io.axscheduler.query.job.OldestDue;
 import io.axscheduler.scheduler.SchedulerCommands;
 import io.axscheduler.scheduler.claim.ScanDueJobs;
 import io.axscheduler.scheduler.fire.ScanSchedules;
 import io.axscheduler.scheduler.observe.ReportNodeStatus;
 import io.axscheduler.scheduler.remote.AbandonWorkerlessJobs;
 import io.axscheduler.scheduler.remote.RemoteProperties;
+import java.sql.Connection;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -17,11 +19,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.jdbc.datasource.SingleConnectionDataSource;
 
 /**
  * Alert rules raised and resolved against a local webhook receiver and a local SMTP server, one rule type at a time:
@@ -474,6 +478,59 @@ class AlertsIT {
         });
         awaitHook("no-handler", "RESOLVED");
         ScheduleHttp.delete(node.api, "/api/v1/workers/" + worker[0]);
+    }
+
+    @Test
+    void the_checks_for_jobs_without_workers_do_not_read_a_backlog_the_nodes_run() throws Exception {
+        // a backlog of due jobs of a type the node runs, as the projection writes them, held while no scan claims it
+        ScanDueJobs scan = node.pauseJobScan();
+        int backlog = 5_000;
+        try (Connection c = node.bean(DataSource.class).getConnection()) {
+            for (int from = 0; from < backlog; from += 1_000) {
+                StringBuilder rows = new StringBuilder();
+                for (int i = from; i < from + 1_000; i++)
+                    rows.append(rows.isEmpty() ? "" : ",")
+                            .append("('backlog-")
+                            .append(i)
+                            .append("', 'noop', 'WAITING', 1, 0, 0, 1000, 0, 0, 0, 'default', 1000, 1000)");
+                c.createStatement()
+                        .executeUpdate("INSERT INTO job_queue (job_id, job_type, status, claimable, priority,"
+                                + " neg_priority, run_at, attempt, max_retries, timeout_ms, namespace, created_at,"
+                                + " updated_at) VALUES " + rows);
+            }
+            // on one connection, whose own counters say how many rows and index entries its statements read
+            NamedParameterJdbcTemplate one = new NamedParameterJdbcTemplate(new SingleConnectionDataSource(c, true));
+            long before = rowsRead(one);
+            new AbandonWorkerlessJobs(
+                            one, node.bean(SchedulerCommands.class), new RemoteProperties(Duration.ofMillis(1), 5000))
+                    .abandonWorkerless();
+            long abandonRead = rowsRead(one) - before;
+            before = rowsRead(one);
+            Map<String, Long> oldest = OldestDue.byNamespace(one);
+            long oldestRead = rowsRead(one) - before;
+            assertThat(oldest).containsEntry("default", 1000L);
+            assertThat(abandonRead)
+                    .as("rows read looking for jobs no one takes")
+                    .isLessThan(backlog / 10);
+            assertThat(oldestRead).as("rows read for the oldest due job").isLessThan(backlog / 10);
+            assertThat(node.jdbc()
+                            .queryForObject(
+                                    "SELECT COUNT(*) FROM job_queue WHERE job_id LIKE 'backlog-%' AND claimable = 1",
+                                    Integer.class))
+                    .as("the nodes run it: none given up")
+                    .isEqualTo(backlog);
+        } finally {
+            node.jdbc().update("DELETE FROM job_queue WHERE job_id LIKE 'backlog-%'");
+            scan.resumeScanning();
+        }
+    }
+
+    /** What this connection's statements have read so far: index entries and rows, by the server's own count. */
+    private static long rowsRead(NamedParameterJdbcTemplate one) {
+        long read = 0;
+        for (Map<String, Object> row : one.queryForList("SHOW SESSION STATUS LIKE 'Handler_read%'", Map.of()))
+            read += Long.parseLong(String.valueOf(row.get("Value")));
+        return read;
     }
 
     @Test

@@ -223,6 +223,9 @@ class MetricsIT {
                     .isZero();
             assertThat(s.value("ax_jobs_oldest_waiting_seconds", "namespace", "metrics-a"))
                     .isGreaterThanOrEqualTo(1.0);
+            // found past the first namespace: one index entry each, in namespace order
+            assertThat(s.value("ax_jobs_oldest_waiting_seconds", "namespace", "metrics-b"))
+                    .isGreaterThanOrEqualTo(1.0);
             assertThat(s.value("ax_jobs_submitted_total", "namespace", "metrics-a", "job_type", "noop"))
                     .isEqualTo(2);
             assertThat(s.value("ax_jobs_submitted_total", "namespace", "metrics-b", "job_type", "noop"))

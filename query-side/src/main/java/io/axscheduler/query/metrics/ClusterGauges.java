@@ -2,6 +2,7 @@ package io.axscheduler.query.metrics;
 
 import io.axscheduler.api.Namespaces;
 import io.axscheduler.api.observe.BoundedLabels;
+import io.axscheduler.query.job.OldestDue;
 import io.axscheduler.query.observe.LivenessProperties;
 import io.axscheduler.query.observe.ObserveProperties;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -28,7 +29,7 @@ import org.springframework.stereotype.Component;
  * Cluster-wide gauges read from the read models every {@code ax.observe.gauge-refresh-ms}, the same on every node:
  * jobs by live status, the oldest due job's wait, schedules behind their next fire time, workers by state. Each query
  * is an index range or an index dive: live statuses only (the terminal ones grow without bound; their totals are
- * {@code ax_jobs_finished_total}), the oldest due job per type from the claim index.
+ * {@code ax_jobs_finished_total}), the oldest due job one index entry a namespace ({@link OldestDue}).
  */
 @Component
 public class ClusterGauges implements SmartLifecycle {
@@ -116,21 +117,7 @@ public class ClusterGauges implements SmartLifecycle {
         }
         jobs.register(jobRows, true);
 
-        Map<String, Long> oldestDue = new HashMap<>();
-        if (one) {
-            Long due = jdbc.queryForObject(
-                    "SELECT MIN(m) FROM (SELECT MIN(run_at) m FROM job_queue WHERE claimable = 1 GROUP BY job_type) t",
-                    Map.of(),
-                    Long.class);
-            if (due != null) oldestDue.put(only == null ? Namespaces.DEFAULT : only, due);
-        } else {
-            jdbc.query(
-                    "SELECT namespace, MIN(run_at) FROM job_queue WHERE claimable = 1 GROUP BY namespace",
-                    Map.of(),
-                    rs -> {
-                        oldestDue.put(rs.getString(1), rs.getLong(2));
-                    });
-        }
+        Map<String, Long> oldestDue = OldestDue.byNamespace(jdbc);
         Long now = jdbc.queryForObject("SELECT " + NOW_MS, Map.of(), Long.class);
         List<MultiGauge.Row<?>> waitedRows = new ArrayList<>();
         for (String namespace : namespaces) {

@@ -1,6 +1,7 @@
 package io.axscheduler.query.stats;
 
 import io.axscheduler.api.job.JobStatus;
+import io.axscheduler.query.job.OldestDue;
 import io.axscheduler.query.observe.LivenessProperties;
 import io.axscheduler.query.observe.ScanningPauses;
 import java.time.Clock;
@@ -198,10 +199,7 @@ public class StatsQueries {
             }
             return oldest == null || oldest > now ? null : now - oldest;
         }
-        Long oldest = jdbc.queryForObject(
-                "SELECT MIN(m) FROM (SELECT MIN(run_at) m FROM job_queue WHERE claimable = 1 GROUP BY job_type) t",
-                Map.of(),
-                Long.class);
+        Long oldest = OldestDue.overall(jdbc);
         return oldest == null || oldest > now ? null : now - oldest;
     }
 
