@@ -57,10 +57,12 @@ public class JobQueueProjection {
     private static final String INSERT_MOVED_ON = """
             INSERT INTO job_queue (job_id, job_key, job_type, status, claimable, priority, neg_priority, run_at,
                                    attempt, max_retries, timeout_ms, params, schedule_id, executor_app,
-                                   route_strategy, namespace, node, worker, lease_until, created_at, updated_at)
+                                   route_strategy, namespace, node, worker, lease_until, created_at, updated_at,
+                                   waiting_app)
             VALUES (:jobId, :jobKey, :jobType, :status, :claimable, :priority, :negPriority, :runAt,
                     :attempt, :maxRetries, :timeoutMs, :params, :scheduleId, :executorApp,
-                    :routeStrategy, :namespace, :node, :worker, :leaseUntil, :createdAt, :at)""";
+                    :routeStrategy, :namespace, :node, :worker, :leaseUntil, :createdAt, :at,
+                    CASE WHEN :claimable = 1 THEN :executorApp END)""";
 
     @EventHandler
     void on(JobCreated event, @Timestamp Instant at) {
@@ -68,10 +70,10 @@ public class JobQueueProjection {
                 """
                 INSERT INTO job_queue (job_id, job_key, job_type, status, claimable, priority, neg_priority, run_at,
                                        attempt, max_retries, timeout_ms, params, schedule_id, executor_app,
-                                       route_strategy, namespace, created_at, updated_at)
+                                       route_strategy, namespace, created_at, updated_at, waiting_app)
                 VALUES (:jobId, :jobKey, :jobType, :status, :claimable, :priority, :negPriority, :runAt,
                         0, :maxRetries, :timeoutMs, :params, :scheduleId, :executorApp,
-                        :routeStrategy, :namespace, :createdAt, :at)""",
+                        :routeStrategy, :namespace, :createdAt, :at, CASE WHEN :claimable = 1 THEN :executorApp END)""",
                 withStatus(event)
                         .addValue("jobId", event.jobId())
                         .addValue("jobKey", event.jobKey(), Types.VARCHAR)
@@ -103,6 +105,7 @@ public class JobQueueProjection {
                 .addValue("at", at.toEpochMilli());
         writes.writeOrFold(JobCreated.class, INSERT_MOVED_ON, null, """
                 UPDATE job_queue SET status = :status, claimable = :claimable, node = :node, lease_until = :leaseUntil,
+                                     waiting_app = CASE WHEN :claimable = 1 THEN executor_app END,
                                      updated_at = :at
                 WHERE job_id = :jobId""", claim, event.jobId(), event);
     }
@@ -122,6 +125,7 @@ public class JobQueueProjection {
                 .addValue("at", at.toEpochMilli());
         writes.writeOrFold(JobCreated.class, INSERT_MOVED_ON, JobClaimed.class, """
                 UPDATE job_queue SET status = :status, claimable = :claimable, attempt = :attempt, node = :node,
+                                     waiting_app = CASE WHEN :claimable = 1 THEN executor_app END,
                                      worker = :worker, lease_until = NULL, updated_at = :at
                 WHERE job_id = :jobId""", start, event.jobId(), event);
     }
@@ -131,6 +135,7 @@ public class JobQueueProjection {
         writes.write(
                 """
                 UPDATE job_queue SET status = :status, claimable = :claimable, result = :result, updated_at = :at,
+                                     waiting_app = CASE WHEN :claimable = 1 THEN executor_app END,
                                      ended_at = :at
                 WHERE job_id = :jobId""",
                 withStatus(event)
@@ -164,6 +169,7 @@ public class JobQueueProjection {
     private void waitAgain(String jobId, Instant at, Object event) {
         writes.write("""
                 UPDATE job_queue SET status = :status, claimable = :claimable, lease_until = NULL, node = NULL,
+                                     waiting_app = CASE WHEN :claimable = 1 THEN executor_app END,
                                      updated_at = :at
                 WHERE job_id = :jobId""", withStatus(event).addValues(Map.of("jobId", jobId, "at", at.toEpochMilli())), jobId, event);
     }
@@ -173,6 +179,7 @@ public class JobQueueProjection {
         writes.write(
                 """
                 UPDATE job_queue SET status = :status, claimable = :claimable, run_at = :runAt, updated_at = :at,
+                                     waiting_app = CASE WHEN :claimable = 1 THEN executor_app END,
                                      ended_at = NULL
                 WHERE job_id = :jobId""",
                 withStatus(event)
@@ -194,6 +201,7 @@ public class JobQueueProjection {
         writes.write(
                 """
                 UPDATE job_queue SET status = :status, claimable = :claimable, updated_at = :at, ended_at = :at,
+                                     waiting_app = CASE WHEN :claimable = 1 THEN executor_app END,
                                      last_error = COALESCE(:lastError, last_error)
                 WHERE job_id = :jobId""",
                 withStatus(event)
@@ -220,6 +228,7 @@ public class JobQueueProjection {
         writes.write(
                 """
                 UPDATE job_queue SET status = :status, claimable = :claimable, last_error = :lastError, updated_at = :at,
+                                     waiting_app = CASE WHEN :claimable = 1 THEN executor_app END,
                                      ended_at = :at
                 WHERE job_id = :jobId""",
                 withStatus(event)

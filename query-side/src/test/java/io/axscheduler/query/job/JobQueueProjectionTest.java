@@ -108,6 +108,7 @@ class JobQueueProjectionTest {
         ArgumentCaptor<SqlParameterSource> bound = ArgumentCaptor.forClass(SqlParameterSource.class);
         verify(jdbc).update(eq("""
                 UPDATE job_queue SET status = :status, claimable = :claimable, last_error = :lastError, updated_at = :at,
+                                     waiting_app = CASE WHEN :claimable = 1 THEN executor_app END,
                                      ended_at = :at
                 WHERE job_id = :jobId"""), bound.capture());
         assertThat((String) bound.getValue().getValue("lastError")).hasSize(2_000);

@@ -80,7 +80,8 @@ public class AbandonWorkerlessJobs implements SchedulingConfigurer {
      * Up to {@value #BATCH} jobs due longer than the bound ago that no one can take, read where they can be: jobs
      * bound to an app from their own index, grouped first so that the worker check runs once per app, namespace and
      * type, then the jobs of the groups no worker takes; jobs bound to none only of the types no node runs. So a
-     * backlog the nodes or live workers run is not read row by row at every check.
+     * backlog the nodes run is not read at every check. A large backlog of app-bound jobs that live workers take is
+     * still read, from the index alone, to group it.
      */
     private List<Map<String, Object>> waitingTooLong() {
         String due = " AND run_at < " + DatabaseTime.NOW_MS + " - :timeout";
@@ -100,8 +101,8 @@ public class AbandonWorkerlessJobs implements SchedulingConfigurer {
                     "app", group.get("executor_app"), "ns", group.get("namespace"), "type", group.get("job_type")));
             q.put("batch", BATCH - waiting.size());
             waiting.addAll(jdbc.queryForList(
-                    "SELECT job_id, executor_app, namespace, job_type FROM job_queue WHERE waiting_app = :app"
-                            + " AND namespace = :ns AND job_type = :type" + due + " AND NOT "
+                    "SELECT job_id, executor_app, namespace, job_type FROM job_queue WHERE claimable = 1"
+                            + " AND waiting_app = :app AND namespace = :ns AND job_type = :type" + due + " AND NOT "
                             + HoldBack.TAKEN_BY_SOMEONE + " LIMIT :batch",
                     q));
         }

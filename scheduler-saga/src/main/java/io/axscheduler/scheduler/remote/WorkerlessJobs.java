@@ -19,8 +19,10 @@ public final class WorkerlessJobs {
 
     /**
      * A waiting job bound to an executor app: {@code waiting_app} is its app while it is claimable and null
-     * otherwise, so this is one range of {@code idx_job_queue_waiting_app (waiting_app, namespace, job_type,
-     * run_at)}, which answers the app, namespace, type and due time without reading the row.
+     * otherwise (the job_queue projection writes it with {@code claimable}), so this is one range of
+     * {@code idx_job_queue_waiting_app (waiting_app, namespace, job_type, run_at)}, which answers the app, namespace,
+     * type and due time without reading the row. While nodes of an older build still run, the jobs they write keep
+     * the column as it was: a query that acts on a job checks {@code claimable} too.
      */
     public static final String BOUND = "waiting_app IS NOT NULL";
 
