@@ -216,7 +216,11 @@ public class JobQueueProjection {
         jdbc.update("DELETE FROM job_queue", Map.of());
     }
 
-    /** The status and claimability the event leaves the job in, as {@link JobStatus#after} says. */
+    /**
+     * The status and claimability the event leaves the job in, as {@link JobStatus#after} says. Every statement that
+     * writes {@code claimable} writes {@code waiting_app} from it ({@code CASE WHEN :claimable = 1 THEN executor_app
+     * END}): the worker checks find waiting app-bound jobs by that column's index alone.
+     */
     private static MapSqlParameterSource withStatus(Object event) {
         JobStatus status = JobStatus.after(event);
         return new MapSqlParameterSource()
