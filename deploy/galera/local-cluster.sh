@@ -21,11 +21,12 @@ esac
 [ -n "$provider" ] || { echo "galera-4 is not installed (no libgalera_smm.so)" >&2; exit 1; }
 for i in 1 2 3; do
   d=$base/n$i
-  mkdir -p "$d"
+  mkdir -p "$d/tmp" # a starting member deletes the temporary tables in its tmpdir: not /tmp, shared with others
   port=$((4405 + i)); group=$((4557 + 10 * i))
   cat > "$d/my.cnf" <<CNF
 [mariadbd]
 datadir=$d/data
+tmpdir=$d/tmp
 socket=$d/sock
 port=$port
 bind-address=127.0.0.1

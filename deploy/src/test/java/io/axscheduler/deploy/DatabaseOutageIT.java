@@ -139,11 +139,20 @@ class DatabaseOutageIT {
         }
     }
 
+    /**
+     * The server's own temporary directory: a starting mariadbd deletes the temporary tables it finds in its temporary
+     * directory, and this one restarts while other tests install and run servers of their own.
+     */
+    private static Path tmpdir(Path dir) throws Exception {
+        return Files.createDirectories(dir.resolve("tmp"));
+    }
+
     private static void install(Path dir) throws Exception {
         Process install = new ProcessBuilder(
                         INSTALL_DB.toString(),
                         "--no-defaults",
                         "--datadir=" + dir.resolve("data"),
+                        "--tmpdir=" + tmpdir(dir),
                         "--auth-root-authentication-method=normal",
                         "--user=" + System.getProperty("user.name"))
                 .redirectErrorStream(true)
@@ -158,6 +167,7 @@ class DatabaseOutageIT {
                         MARIADBD.toString(),
                         "--no-defaults",
                         "--datadir=" + dir.resolve("data"),
+                        "--tmpdir=" + tmpdir(dir),
                         "--port=" + port,
                         "--bind-address=127.0.0.1",
                         "--socket=" + dir.resolve("mysql.sock"),

@@ -46,6 +46,12 @@ class EmbeddedDatabaseIT {
                 bind.next();
                 assertThat(bind.getString(1)).isEqualTo("127.0.0.1");
                 assertThat(bind.getInt(2)).isZero();
+                // a starting mariadbd deletes the temporary tables in its temporary directory: not /tmp, which
+                // other servers on the machine share
+                ResultSet tmp = c.createStatement().executeQuery("SELECT @@tmpdir");
+                tmp.next();
+                assertThat(Path.of(tmp.getString(1)).toRealPath())
+                        .isEqualTo(home.resolve("mariadb-tmp").toRealPath());
             }
             assertRefused(server, first.user(), "");
             assertRefused(server, first.user(), "wrong");

@@ -200,6 +200,9 @@ class GaleraIT {
                             "\n",
                             "[mariadbd]",
                             "datadir=" + dir.resolve("data"),
+                            // a starting mariadbd deletes the temporary tables in its temporary directory: /tmp
+                            // would be shared with every other server the tests start meanwhile
+                            "tmpdir=" + Files.createDirectories(dir.resolve("tmp")),
                             "socket=" + dir.resolve("sock"),
                             "port=" + sqlPort,
                             "bind-address=127.0.0.1",

@@ -39,7 +39,9 @@ final class TestDatabase {
     /**
      * The embedded server, tried a second time in a fresh directory: once in about fifteen CI runs, with the two test
      * forks installing their servers at the same moment, mariadb-install-db aborted on a temporary table it could not
-     * remove from /tmp ("Unknown table 'mysql.tmp_user_sys'"), and every test of that fork failed.
+     * remove from /tmp ("Unknown table 'mysql.tmp_user_sys'"), and every test of that fork failed. The cause, another
+     * server starting meanwhile and deleting the temporary tables in /tmp, is gone (each server has a temporary
+     * directory of its own); the second try stays for what else a loaded machine may do to an install.
      */
     private static EmbeddedDatabase.Started startEmbedded() {
         IllegalStateException failed = new IllegalStateException("could not start the embedded test database");
