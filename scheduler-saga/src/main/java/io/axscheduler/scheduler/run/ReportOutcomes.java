@@ -1,6 +1,7 @@
 package io.axscheduler.scheduler.run;
 
 import io.axscheduler.api.job.JobCommand;
+import io.axscheduler.api.job.SucceedJob;
 import io.axscheduler.api.problem.IllegalTransitionException;
 import io.axscheduler.scheduler.DatabaseUnreachable;
 import io.axscheduler.scheduler.SchedulerCommands;
@@ -166,7 +167,26 @@ public class ReportOutcomes {
             return;
         }
         for (int i = 0; i < batch.size(); i++) {
-            if (refusals.get(i) != null) log.debug("outcome refused, the attempt already ended: {}", refusals.get(i));
+            if (refusals.get(i) != null) refused(batch.get(i), refusals.get(i));
+        }
+    }
+
+    /**
+     * An outcome the job refused. A success is worth a warning: the work was done and the record says otherwise. It
+     * happens when the attempt was canceled, or timed out before the outcome was written (the handler overran its
+     * timeout, or this node was cut off from the database while the other nodes timed the attempt out), and a
+     * timed-out attempt is retried by its policy, so the work may run again.
+     */
+    private static void refused(JobCommand outcome, String why) {
+        if (outcome instanceof SucceedJob success) {
+            log.warn(
+                    "job {} attempt {} succeeded here, but the job no longer takes its outcome ({}): the success is"
+                            + " not recorded, and a retry of a timed-out attempt runs the work again",
+                    success.jobId(),
+                    success.attempt(),
+                    why);
+        } else {
+            log.debug("outcome refused, the attempt already ended: {}", why);
         }
     }
 
@@ -206,7 +226,7 @@ public class ReportOutcomes {
                 commands.sendAndWait(outcome);
                 return;
             } catch (IllegalTransitionException refused) {
-                log.debug("outcome refused, the attempt already ended: {}", refused.getMessage());
+                refused(outcome, refused.getMessage());
                 return;
             } catch (RuntimeException e) {
                 if (DatabaseUnreachable.in(e) && !stopping && awaitDatabase(1, e)) {

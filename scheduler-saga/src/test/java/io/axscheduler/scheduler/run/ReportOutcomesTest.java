@@ -142,4 +142,42 @@ class ReportOutcomesTest {
         assertThat(flaky.tries.get()).isEqualTo(6);
         assertThat(outcomes.behind()).isFalse();
     }
+
+    @Test
+    void a_refused_success_is_a_warning_and_a_refused_failure_is_not() throws Exception {
+        commands = new RecordingCommands() {
+            @Override
+            public List<String> sendBatch(List<? extends JobCommand> batch) {
+                super.sendBatch(batch);
+                return batch.stream()
+                        .map(c -> "job " + c.jobId() + " is RETRY_WAITING at attempt 1; attempt 1 is not running")
+                        .toList();
+            }
+        };
+        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> lines =
+                new ch.qos.logback.core.read.ListAppender<>();
+        lines.start();
+        ch.qos.logback.classic.Logger logger =
+                (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(ReportOutcomes.class);
+        logger.addAppender(lines);
+        try {
+            start(Map.of("report-gather-ms", "0"));
+            outcomes.report(new io.axscheduler.api.job.FailJob("job-f", 1, "boom", 1));
+            outcomes.report(new SucceedJob("job-s", 1, "ok", 1));
+            long until = System.currentTimeMillis() + 10_000;
+            while (commands.written() < 2 && System.currentTimeMillis() < until) Thread.sleep(5);
+            Thread.sleep(100);
+        } finally {
+            logger.detachAppender(lines);
+        }
+        List<String> warnings = lines.list.stream()
+                .filter(e -> e.getLevel() == ch.qos.logback.classic.Level.WARN)
+                .map(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage)
+                .toList();
+        assertThat(warnings).hasSize(1);
+        assertThat(warnings.get(0))
+                .contains("job job-s attempt 1 succeeded here")
+                .contains("is RETRY_WAITING at attempt 1")
+                .contains("runs the work again");
+    }
 }
