@@ -314,6 +314,38 @@ class AlertsIT {
     }
 
     @Test
+    void a_node_gone_silent_while_scanning_raises_the_stalled_alert_for_the_event_window_only() {
+        // threshold 10 s: the row below is silent (past the 5 s a node may go without reporting) and its last scan
+        // older than the threshold, so the key holds at once, until 10 + 3 s after the last report
+        rule("stalled-node", "SCANNER_STALLED", "null", 10_000L, "[\"hook\"]");
+        Long now = node.jdbc().queryForObject("SELECT ROUND(UNIX_TIMESTAMP(NOW(3)) * 1000)", Long.class);
+        // a node killed outright while scanning, never to return: its replacement runs under another id, and its row
+        // stays until it is forgotten a day later
+        node.jdbc()
+                .update(
+                        "INSERT INTO ax_nodes (node_id, scanning, last_scan_at, last_fire_pass_at, reported_at,"
+                                + " started_at, pools) VALUES ('killed-node', 1, ?, ?, ?, ?, '{}')",
+                        now - 11_000,
+                        now - 11_000,
+                        now - 5_500,
+                        now - 60_000);
+        try {
+            JsonNode fired = awaitHook("stalled-node", "FIRING");
+            assertThat(fired.path("message").asText()).contains("node killed-node was scanning and has been silent");
+            // resolved once the event window (3 s here) has passed since the threshold, the row still there
+            JsonNode resolved = awaitHook("stalled-node", "RESOLVED");
+            assertThat(resolved.path("message").asText()).contains("killed-node");
+            assertThat(node.jdbc()
+                            .queryForObject(
+                                    "SELECT COUNT(*) FROM ax_nodes WHERE node_id = 'killed-node' AND scanning = 1",
+                                    Integer.class))
+                    .isEqualTo(1);
+        } finally {
+            node.jdbc().update("DELETE FROM ax_nodes WHERE node_id = 'killed-node'");
+        }
+    }
+
+    @Test
     void waiting_jobs_over_the_depth_and_the_oldest_wait_raise_then_resolve() {
         rule("depth", "QUEUE_DEPTH", "{\"jobType\":\"noop\"}", 3L, "[\"hook\"]");
         rule("oldest", "OLDEST_WAITING", "{\"jobType\":\"noop\"}", 1000L, "[\"hook\"]");

@@ -174,8 +174,15 @@ class AlertConditions {
                     boolean reporting = nowMs - reported <= nodeSilentMs;
                     if (reporting) live[0]++;
                     if (reporting && scanning && nowMs - lastScan <= thresholdMs) live[1]++;
-                    // a node that scanned and then went silent, or that reports while its scan is stuck
-                    if (scanning && nowMs - Math.min(lastScan, reported) > thresholdMs && out.size() < MAX_KEYS) {
+                    // a node that scanned and then went silent, or that reports while its scan is stuck. A silent
+                    // node's key holds for the event window after it fired, then resolves: a node killed for good
+                    // (replaced under another id) would otherwise keep it up until its row is forgotten a day later,
+                    // and if no other node scans, NO_NODE_SCANNING says so
+                    boolean gone = !reporting && nowMs - reported > thresholdMs + properties.eventWindowMs();
+                    if (scanning
+                            && !gone
+                            && nowMs - Math.min(lastScan, reported) > thresholdMs
+                            && out.size() < MAX_KEYS) {
                         out.put(
                                 node,
                                 new Violation(
