@@ -407,23 +407,31 @@ class JobRequestParserTest {
     }
 
     @Test
-    void an_empty_delay_list_is_refused_as_the_backoff() {
+    void an_empty_delay_list_is_refused_by_its_name() {
         assertThat(refusedFields("{'jobType': 'noop', 'backoff': {'delaysMs': []}}"))
-                .containsExactly("backoff");
+                .containsExactly("backoff.delaysMs");
+        assertThat(messageFor("backoff.delaysMs")).contains("1 to 100 delays");
     }
 
     @Test
-    void a_multiplier_below_one_is_refused_as_the_backoff() {
+    void a_multiplier_below_one_is_refused_by_its_name() {
         assertThat(refusedFields("{'jobType': 'noop', 'backoff': {'multiplier': 0.5}}"))
-                .containsExactly("backoff");
-        assertThat(messageFor("backoff")).contains("multiplier");
+                .containsExactly("backoff.multiplier");
+        assertThat(messageFor("backoff.multiplier")).contains("between 1 and 100");
     }
 
     @Test
-    void a_cap_below_the_initial_delay_is_refused_as_the_backoff() {
+    void a_cap_below_the_initial_delay_is_refused_by_its_name() {
         assertThat(refusedFields("{'jobType': 'noop', 'backoff': {'initialMs': 5000, 'maxMs': 1000}}"))
-                .containsExactly("backoff");
-        assertThat(messageFor("backoff")).contains("maxMs");
+                .containsExactly("backoff.maxMs");
+        assertThat(messageFor("backoff.maxMs")).contains("at least initialMs (5000)");
+    }
+
+    @Test
+    void a_cap_below_the_default_initial_delay_is_refused_by_its_name() {
+        assertThat(refusedFields("{'jobType': 'noop', 'backoff': {'maxMs': 100}}"))
+                .containsExactly("backoff.maxMs");
+        assertThat(messageFor("backoff.maxMs")).contains("1000 when not given");
     }
 
     @Test
