@@ -112,6 +112,7 @@ class MetricsIT {
                     .as(reason)
                     .isZero();
         }
+        assertThat(scrape.value("ax_leases_expired_total")).isZero();
         for (String reason : List.of("bad_signature", "stale", "unknown_worker", "principal")) {
             assertThat(scrape.value("ax_callbacks_rejected_total", "reason", reason))
                     .as(reason)

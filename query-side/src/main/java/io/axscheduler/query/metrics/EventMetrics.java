@@ -74,6 +74,7 @@ public class EventMetrics {
             this.registry.counter(
                     "ax.claims.handed.back", "reason", reason.name().toLowerCase(Locale.ROOT));
         }
+        this.registry.counter("ax.leases.expired");
     }
 
     @EventHandler
