@@ -91,4 +91,69 @@ class WhyTest {
         assertThat(Why.fill("{lastError}", Map.of("lastError", "cost $5 \\ path")))
                 .isEqualTo("cost $5 \\ path");
     }
+
+    /**
+     * Every detail an explanation gives has a name in each language: the keys are read from the explaining classes'
+     * {@code reason(code, message, since, name, value, …)} calls, so a new detail without a name fails here.
+     */
+    @Test
+    void every_detail_of_an_explanation_has_a_name_in_each_language() throws Exception {
+        java.nio.file.Path sources =
+                java.nio.file.Path.of("..", "src", "main", "java", "io", "axscheduler", "query", "explain");
+        java.util.Set<String> names = new java.util.TreeSet<>();
+        try (var files = java.nio.file.Files.list(sources)) {
+            for (java.nio.file.Path file :
+                    files.filter(f -> f.toString().endsWith(".java")).toList()) {
+                names.addAll(detailNames(java.nio.file.Files.readString(file)));
+            }
+        }
+        assertThat(names).as("details found in " + sources.toAbsolutePath()).contains("jobType", "givenUpAt", "node");
+        for (Locale locale : List.of(Locale.ENGLISH, Locale.SIMPLIFIED_CHINESE)) {
+            java.util.Properties bundle = new java.util.Properties();
+            String file = locale == Locale.ENGLISH ? "console/messages.properties" : "console/messages_zh.properties";
+            try (var in = new java.io.InputStreamReader(
+                    getClass().getClassLoader().getResourceAsStream(file), java.nio.charset.StandardCharsets.UTF_8)) {
+                bundle.load(in);
+            }
+            assertThat(names).as(file).allSatisfy(name -> assertThat(bundle).containsKey("explain.detail." + name));
+        }
+    }
+
+    /** The string literals in the name places (4th, 6th, …) of each {@code reason(…)} call of {@code source}. */
+    private static List<String> detailNames(String source) {
+        List<String> names = new java.util.ArrayList<>();
+        for (int at = source.indexOf("reason("); at >= 0; at = source.indexOf("reason(", at + 1)) {
+            List<String> args = new java.util.ArrayList<>();
+            StringBuilder arg = new StringBuilder();
+            int depth = 1;
+            boolean quoted = false;
+            for (int i = at + "reason(".length(); i < source.length() && depth > 0; i++) {
+                char c = source.charAt(i);
+                if (quoted) {
+                    arg.append(c);
+                    if (c == '\\') arg.append(source.charAt(++i));
+                    else if (c == '"') quoted = false;
+                } else if (c == '"') {
+                    quoted = true;
+                    arg.append(c);
+                } else if ("([{".indexOf(c) >= 0) {
+                    depth++;
+                    arg.append(c);
+                } else if (")]}".indexOf(c) >= 0) {
+                    if (--depth > 0) arg.append(c);
+                } else if (c == ',' && depth == 1) {
+                    args.add(arg.toString().trim());
+                    arg.setLength(0);
+                } else {
+                    arg.append(c);
+                }
+            }
+            args.add(arg.toString().trim());
+            for (int i = 3; i < args.size(); i += 2) {
+                String a = args.get(i);
+                if (a.matches("\"[A-Za-z]+\"")) names.add(a.substring(1, a.length() - 1));
+            }
+        }
+        return names;
+    }
 }
