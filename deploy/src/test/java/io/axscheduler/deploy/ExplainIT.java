@@ -294,6 +294,18 @@ class ExplainIT {
         JsonNode paused = explainSchedule(id, during);
         assertThat(codes(paused)).first().isEqualTo("PAUSED");
         assertThat(paused.at("/reasons/0/details/by").asText()).isEqualTo("key:bootstrap-admin");
+        // resumed: the times missed meanwhile are judged by the misfire policy, and no downtime is claimed, as no
+        // node was down
+        node.api.post("/api/v1/schedules/" + id + "/resume", "{}");
+        Await.until(
+                Duration.ofSeconds(10),
+                () -> codes(explainSchedule(id, during)).contains("SKIPPED_MISFIRE"),
+                () -> explainSchedule(id, during).toString());
+        JsonNode resumed = explainSchedule(id, during);
+        assertThat(codes(resumed)).as(resumed.toString()).containsExactly("PAUSED", "SKIPPED_MISFIRE");
+        assertThat(resumed.at("/reasons/1/details/downtimeMs").asLong())
+                .as(resumed.toString())
+                .isZero();
         ScheduleHttp.delete(node.api, "/api/v1/schedules/" + id);
 
         // asked about now (the console's default), between fire times of a paused hourly cron: the pause first

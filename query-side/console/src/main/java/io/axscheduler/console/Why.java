@@ -40,7 +40,8 @@ class Why {
     }
 
     /** One reason as a page shows it. */
-    record Shown(String code, String title, String text, Instant since, List<Detail> details) {}
+    /** {@code sinceLabel}: what {@code since} is to this reason ("since" a state began, "recorded at" an outcome). */
+    record Shown(String code, String title, String text, Instant since, String sinceLabel, List<Detail> details) {}
 
     /** One of a reason's details; {@code jobId} is set when the value is a job to link to. */
     record Detail(String name, String label, String value, String jobId) {}
@@ -80,11 +81,16 @@ class Why {
                 if (template != null) break;
             }
             if (template == null) template = messages.getMessage("explain.text." + r.code(), null, null, locale);
+            String text = template == null ? r.message() : fill(template, r.details(), zone);
+            // a reason the sentence already says in full (a skip's, a cancel's) is not shown twice
+            details.removeIf(d -> d.name().equals("reason") && !d.value().isBlank() && text.contains(d.value()));
             list.add(new Shown(
                     r.code(),
                     messages.getMessage("explain.code." + r.code(), null, r.code(), locale),
-                    template == null ? r.message() : fill(template, r.details(), zone),
+                    text,
                     r.since(),
+                    messages.getMessage(
+                            "why.since." + r.code(), null, messages.getMessage("why.since", null, locale), locale),
                     details));
         }
         return list;

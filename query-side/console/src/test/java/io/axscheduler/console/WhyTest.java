@@ -75,6 +75,32 @@ class WhyTest {
     }
 
     @Test
+    void a_skip_says_when_it_was_recorded_and_its_reason_once() {
+        ResourceBundleMessageSource messages = new ResourceBundleMessageSource();
+        messages.setBasenames("console/messages");
+        messages.setDefaultEncoding("UTF-8");
+        messages.setFallbackToSystemLocale(false);
+        Why why = new Why(null, null, messages);
+        String because = "5 fire times missed since 2026-12-02T10:00:00Z; misfire policy SKIP";
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("reason", because);
+        details.put("firstSkipped", Instant.parse("2026-12-02T10:00:00Z"));
+        Instant at = Instant.parse("2026-12-02T10:05:00Z");
+
+        Why.Shown skip = why.shown(List.of(new Reason("SKIPPED_MISFIRE", because, at, details)), Locale.ENGLISH, null)
+                .get(0);
+        Why.Shown paused = why.shown(
+                        List.of(new Reason("PAUSED", "paused by key:x", at, Map.of())), Locale.ENGLISH, null)
+                .get(0);
+
+        assertThat(skip.text()).isEqualTo(because);
+        assertThat(skip.details()).extracting(Why.Detail::name).containsExactly("firstSkipped");
+        // "missed since" the moment it was recorded read as if the fires were missed from then
+        assertThat(skip.sinceLabel()).isEqualTo("recorded at");
+        assertThat(paused.sinceLabel()).isEqualTo("since");
+    }
+
+    @Test
     void lists_and_maps_are_flattened_and_instants_shown_in_utc() {
         assertThat(Why.text(List.of(Instant.parse("2026-12-02T10:00:00Z"), Instant.parse("2026-12-02T10:00:04Z"))))
                 .isEqualTo("2026-12-02 10:00:00.000 UTC, 2026-12-02 10:00:04.000 UTC");

@@ -231,9 +231,12 @@ public class ExplainSchedule {
                     "nextFireTime",
                     e.nextFireTime(),
                     // a misfire's downtime: from the first missed fire time to the scan that saw it (none when the
-                    // fires were late because their job type was held back, which the reason says)
+                    // fires were late because their job type was held back, which the reason says, or because the
+                    // schedule was paused: no node was down)
                     "downtimeMs",
-                    overlap || HoldBack.causedSkip(e.reason())
+                    overlap
+                                    || HoldBack.causedSkip(e.reason())
+                                    || pausedAt(pauses, e.fireTime()).isPresent()
                             ? null
                             : skip.get().at().toEpochMilli() - e.fireTime().toEpochMilli(),
                     "runningJobId",
