@@ -72,6 +72,11 @@ class DatabaseOutageIT {
                     assertThat(answer.headers().firstValue("Content-Type").orElse(""))
                             .startsWith("application/problem+json");
                 }
+                // a monitor scraping the health with its key: the key cannot be checked, and it gets the answer of a
+                // caller without credentials, DOWN, not an error in its place
+                HttpResponse<String> health = send(node, "GET", "/actuator/health", null);
+                assertThat(health.statusCode()).as(health.body()).isEqualTo(503);
+                assertThat(health.body()).as(health.body()).contains("\"status\":\"DOWN\"");
                 // the session cannot be loaded: the same 503, not an internal error
                 for (String path : new String[] {"/api/v1/jobs", "/console", "/login"}) {
                     HttpResponse<String> answer = browser.get(node, path);

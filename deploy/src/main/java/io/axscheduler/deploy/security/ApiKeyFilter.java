@@ -53,6 +53,12 @@ final class ApiKeyFilter extends OncePerRequestFilter {
         try {
             holder = keys.authenticate(token);
         } catch (DataAccessException e) {
+            if (health(request)) {
+                // a monitor's key cannot be checked: it is answered as a caller without credentials is, the status
+                // alone (DOWN, 503, as the database is away), not an error in place of the health answer
+                chain.doFilter(request, response);
+                return;
+            }
             // the key cannot be checked: the same 503 a request gets when its own work cannot reach the database
             problems.unavailable(response);
             return;
@@ -76,5 +82,9 @@ final class ApiKeyFilter extends OncePerRequestFilter {
         SecurityContextHolder.getContext()
                 .setAuthentication(UsernamePasswordAuthenticationToken.authenticated(caller, null, List.of()));
         chain.doFilter(request, response);
+    }
+
+    private static boolean health(HttpServletRequest request) {
+        return request.getRequestURI().equals(request.getContextPath() + "/actuator/health");
     }
 }
