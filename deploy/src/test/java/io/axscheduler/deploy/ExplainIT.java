@@ -443,6 +443,27 @@ class ExplainIT {
         String waitedFor = queued.at("/reasons/0/details/waitingForJobId").asText();
         assertThat(waitedFor).isNotEmpty();
 
+        // fires missed while no node scanned: FIRE_ONCE plans one catch-up fire, which meets the running job and
+        // is skipped by the overlap policy; the misfire's answer says that fire did not happen after all
+        ScanSchedules schedules = node.bean(ScanSchedules.class);
+        schedules.pauseScanning();
+        try {
+            sleep(4_000);
+        } finally {
+            schedules.resumeScanning();
+        }
+        Await.until(
+                Duration.ofSeconds(20),
+                () -> misfireSkip(skip) != null,
+                () -> history(skip).toString());
+        JsonNode missed = explainSchedule(skip, Instant.parse(misfireSkip(skip).asText()));
+        assertThat(codes(missed)).as(missed.toString()).containsExactly("SKIPPED_MISFIRE");
+        assertThat(missed.at("/reasons/0/message").asText())
+                .as(missed.toString())
+                .contains("misfire policy FIRE_ONCE")
+                .contains("was itself skipped: ")
+                .contains("overlap policy");
+
         ScheduleHttp.delete(node.api, "/api/v1/schedules/" + skip);
         ScheduleHttp.delete(node.api, "/api/v1/schedules/" + queue);
         // the held fire was never made: the delete dropped it, and the answer says so
@@ -503,6 +524,15 @@ class ExplainIT {
                 return Instant.parse(e.at("/payload/fireTime").asText());
         }
         throw new AssertionError(type);
+    }
+
+    /** The first skipped time of the schedule's first misfire skip, or null. */
+    private static JsonNode misfireSkip(String id) {
+        for (JsonNode e : history(id)) {
+            if (e.path("type").asText().equals("ScheduleFireSkipped")
+                    && e.at("/payload/reason").asText().contains("misfire policy")) return e.at("/payload/fireTime");
+        }
+        return null;
     }
 
     private static JsonNode history(String id) {

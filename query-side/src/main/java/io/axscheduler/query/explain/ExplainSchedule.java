@@ -27,6 +27,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.axonframework.eventhandling.DomainEventMessage;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.stereotype.Component;
@@ -42,6 +44,9 @@ public class ExplainSchedule {
 
     /** "Near": a fire time within this of the instant asked about is the fire asked about. */
     static final long NEAR_MS = 1_000;
+
+    /** The first missed fire time, as a misfire skip's reason names it ({@code PlanFires}). */
+    private static final Pattern MISSED_SINCE = Pattern.compile("missed since (\\S+?);");
 
     private final EventStreams streams;
     private final LiveState live;
@@ -222,7 +227,7 @@ public class ExplainSchedule {
             boolean overlap = SkipCause.of(e.reason()) == SkipCause.OVERLAP;
             reasons.add(reason(
                     overlap ? "SKIPPED_OVERLAP" : "SKIPPED_MISFIRE",
-                    e.reason(),
+                    overlap ? e.reason() : e.reason() + catchUpSkipped(e, skipped),
                     skip.get().at(),
                     "reason",
                     e.reason(),
@@ -367,6 +372,28 @@ public class ExplainSchedule {
     private static final int DST_STEPS = 8_000;
 
     /** A skip covers its own fire time and, up to (not including) the next fire time it names, those it skipped. */
+    /**
+     * FIRE_ONCE's skip says the first missed time fired; that catch-up fire met the overlap policy after the plan was
+     * made, and when the policy skipped it too, the answer says so ("" otherwise). The first missed time is the one
+     * the reason names ({@code missed since <instant>}).
+     */
+    private static String catchUpSkipped(ScheduleFireSkipped skip, List<Timed<ScheduleFireSkipped>> skipped) {
+        Matcher since = MISSED_SINCE.matcher(skip.reason());
+        if (!skip.reason().contains("FIRE_ONCE") || !since.find()) return "";
+        Instant first;
+        try {
+            first = Instant.parse(since.group(1));
+        } catch (java.time.format.DateTimeParseException e) {
+            return "";
+        }
+        return skipped.stream()
+                .filter(x -> SkipCause.of(x.event().reason()) == SkipCause.OVERLAP && covers(x.event(), first))
+                .findFirst()
+                .map(x -> "; that fire, at " + first + ", was itself skipped: "
+                        + x.event().reason())
+                .orElse("");
+    }
+
     private static boolean covers(ScheduleFireSkipped skip, Instant fireTime) {
         if (skip.fireTime().equals(fireTime)) return true;
         return skip.nextFireTime() != null
