@@ -247,7 +247,9 @@ final class CronSupport {
         {"\\bat " + MANY + " days\\b", "on days $1 of the month"},
         {"\\bat " + ONE + " days?\\b", "on day $1 of the month"},
         {"\\bat (" + MANY + "|" + ONE + ") months?\\b", "in $1"},
-        {"\\bat (" + MANY + "|" + ONE + ") years?\\b", "in $1"}
+        {"\\bat (" + MANY + "|" + ONE + ") years?\\b", "in $1"},
+        // a year range reads as if it were the only field restricted ("at 12:00 every year between 2027 and 2028")
+        {"\\bevery year between (\\d{4}) and (\\d{4})\\b", "in the years $1 to $2"}
     };
 
     private static final com.cronutils.model.definition.CronDefinition QUARTZ_DEFINITION =

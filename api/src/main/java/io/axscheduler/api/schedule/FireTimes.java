@@ -167,11 +167,11 @@ public final class FireTimes {
 
     /**
      * A cron description as one reads it: cron-utils says nothing of the days when the time is every day's ("at
-     * 02:30"); and hours, days and months are the zone's wall clock, so a description of an expression that names any
+     * 02:30", "at 12:00 in May"); and hours, days and months are the zone's wall clock, so a description of an expression that names any
      * of them names the zone unless it is UTC ("every 5 minutes" is the same in every zone).
      */
     private static String inZone(String description, Trigger cron) {
-        String d = DAILY.matcher(description).matches() ? description + " every day" : description;
+        String d = DAILY.matcher(description).replaceFirst("$1 every day$2");
         String zone = cron.timezone();
         boolean utc = zone == null || zone.equals("UTC") || zone.equals("Z") || zone.equals("Etc/UTC");
         return !utc && namesTheWallClock(cron) ? d + " (" + zone + " time)" : d;
@@ -186,7 +186,9 @@ public final class FireTimes {
         return false;
     }
 
-    private static final java.util.regex.Pattern DAILY = java.util.regex.Pattern.compile("at \\d{2}:\\d{2}(:\\d{2})?");
+    /** A time of day, alone or with the months or years it is limited to ("at 12:00 in May"). */
+    private static final java.util.regex.Pattern DAILY =
+            java.util.regex.Pattern.compile("^(at \\d{2}:\\d{2}(?::\\d{2})?)((?: in .*)?)$");
 
     public static String humanDuration(long ms) {
         if (ms % 3_600_000 == 0) return plural(ms / 3_600_000, "hour");

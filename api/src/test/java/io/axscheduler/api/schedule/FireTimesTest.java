@@ -32,6 +32,13 @@ class FireTimesTest {
                 .isEqualTo("at 02:30 every day (Asia/Shanghai time)");
         assertThat(FireTimes.describe(Trigger.cron("0 30 2 * * ?", "UTC", null)))
                 .isEqualTo("at 02:30 every day");
+        // limited to years or months, still every day's time
+        assertThat(FireTimes.describe(Trigger.cron("0 0 12 * * ? 2027-2028", "UTC", null)))
+                .isEqualTo("at 12:00 every day in the years 2027 to 2028");
+        assertThat(FireTimes.describe(Trigger.cron("0 0 12 * * ? 2027", "UTC", null)))
+                .isEqualTo("at 12:00 every day in 2027");
+        assertThat(FireTimes.describe(Trigger.cron("0 0 12 1 * ? 2027-2028", "UTC", null)))
+                .isEqualTo("at 12:00 on day 1 of the month in the years 2027 to 2028");
         assertThat(FireTimes.describe(Trigger.cron("0 0 9 ? * MON", "Europe/Berlin", null)))
                 .isEqualTo("at 09:00 every Monday (Europe/Berlin time)");
         // hours are the zone's too (helper-53)
@@ -422,7 +429,7 @@ class FireTimesTest {
         assertThat(FireTimes.describe(Trigger.cron("0 0 9 1,15 * ?", null, null)))
                 .isEqualTo("at 09:00 on days 1 and 15 of the month");
         assertThat(FireTimes.describe(Trigger.cron("0 0 0 * 1,7 ?", null, null)))
-                .isEqualTo("at 00:00 in January and July");
+                .isEqualTo("at 00:00 every day in January and July");
         assertThat(FireTimes.describe(Trigger.cron("0 30 2 28 3 ? 2027", null, null)))
                 .isEqualTo("at 02:30 on day 28 of the month in March in 2027");
         assertThat(FireTimes.describe(Trigger.cron("0 0 9 ? * MON-FRI", null, null)))
