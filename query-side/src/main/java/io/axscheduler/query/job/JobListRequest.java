@@ -70,9 +70,8 @@ public record JobListRequest(JobStatus status, String jobType, String scheduleId
         }
         errors.add(new FieldError(
                 field,
-                max == Integer.MAX_VALUE
-                        ? "must be a whole number of at least " + min
-                        : "must be a whole number from " + min + " to " + max));
+                // the largest page number too: a number past it is refused as well, and "at least 0" would not say why
+                "must be a whole number from " + min + " to " + max));
         return absent;
     }
 
