@@ -1,6 +1,7 @@
 package io.axscheduler.deploy;
 
 import io.axscheduler.api.Causes;
+import io.axscheduler.api.problem.AlreadyExistsException;
 import io.axscheduler.api.problem.FieldError;
 import io.axscheduler.api.problem.ForbiddenException;
 import io.axscheduler.api.problem.IllegalTransitionException;
@@ -66,7 +67,7 @@ class ProblemHandlers extends ResponseEntityExceptionHandler {
     @ExceptionHandler(IllegalTransitionException.class)
     ProblemDetail conflict(IllegalTransitionException e) {
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.CONFLICT, e.getMessage());
-        problem.setTitle("Illegal transition");
+        problem.setTitle(e instanceof AlreadyExistsException ? "Already exists" : "Illegal transition");
         return problem;
     }
 

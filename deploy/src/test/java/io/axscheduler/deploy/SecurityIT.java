@@ -336,6 +336,7 @@ class SecurityIT {
                 b.api.post("/api/v1/admin/api-keys", "{\"name\":\"" + name + "\",\"grants\":" + grants + "}");
         assertThat(again.status()).as(again.body().toString()).isEqualTo(409);
         assertThat(again.text("detail")).contains(name);
+        assertThat(again.text("title")).isEqualTo("Already exists");
         assertThat(a.jdbc().queryForObject("SELECT COUNT(*) FROM api_keys WHERE name = ?", Integer.class, name))
                 .isEqualTo(1);
 
@@ -345,6 +346,7 @@ class SecurityIT {
         Api.Response userAgain = b.api.post("/api/v1/admin/users", user);
         assertThat(userAgain.status()).as(userAgain.body().toString()).isEqualTo(409);
         assertThat(userAgain.text("detail")).contains(name);
+        assertThat(userAgain.text("title")).isEqualTo("Already exists");
 
         // both nodes at once: the name's unique key decides, and the loser is told so, not a 500
         for (int round = 0; round < 5; round++) {

@@ -94,7 +94,7 @@ public class ApiKeys {
 
     /** A key's name names one key: another of the name is a conflict with what exists (409), not a bad field. */
     public static IllegalTransitionException nameInUse(String name) {
-        return new IllegalTransitionException(
+        return new io.axscheduler.api.problem.AlreadyExistsException(
                 "an api key named " + name + " exists (a revoked key keeps its name); choose another name");
     }
 

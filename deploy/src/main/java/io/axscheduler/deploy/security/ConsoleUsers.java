@@ -70,7 +70,8 @@ public class ConsoleUsers {
 
     /** A user name names one user: another of the name is a conflict with what exists (409), not a bad field. */
     public static IllegalTransitionException taken(String username) {
-        return new IllegalTransitionException("user " + username + " exists; delete it or choose another name");
+        return new io.axscheduler.api.problem.AlreadyExistsException(
+                "user " + username + " exists; delete it or choose another name");
     }
 
     private void insert(String username, String hash, Set<Grant> grants, String createdBy) {

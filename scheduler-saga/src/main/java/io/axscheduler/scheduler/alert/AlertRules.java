@@ -8,7 +8,6 @@ import io.axscheduler.api.admin.AlertRuleChange;
 import io.axscheduler.api.admin.RecordAlertRuleChange;
 import io.axscheduler.api.alert.AlertType;
 import io.axscheduler.api.problem.FieldError;
-import io.axscheduler.api.problem.IllegalTransitionException;
 import io.axscheduler.api.problem.InvalidRequestException;
 import io.axscheduler.api.problem.NotFoundException;
 import io.axscheduler.api.security.Caller;
@@ -121,7 +120,8 @@ public class AlertRules {
                                 + DatabaseTime.NOW_MS + ")",
                         params(rule));
             } catch (DuplicateKeyException taken) {
-                throw new IllegalTransitionException("alert rule " + rule.name() + " already exists");
+                throw new io.axscheduler.api.problem.AlreadyExistsException(
+                        "alert rule " + rule.name() + " already exists");
             }
             AlertRule stored = find(rule.name());
             record(stored.name(), AlertRuleChange.CREATED, stored, by);
