@@ -48,7 +48,11 @@ final class CronSupport {
                     ? " (unix dialect: five fields, minute hour day-of-month month day-of-week)"
                     : " (quartz dialect: second minute hour day-of-month month day-of-week [year], with ? in one of the"
                             + " day fields; use \"dialect\":\"unix\" for five fields)";
-            throw new InvalidTriggerException("expression", "is not a valid cron expression: " + e.getMessage() + hint);
+            // cron-utils' "Period 0 not in range [0, 59]" for a step of 0 names a range 0 is in
+            String why = e.getMessage() != null && e.getMessage().contains("Period 0 not in range")
+                    ? "a step of /0 never moves on; a step is 1 or more"
+                    : e.getMessage();
+            throw new InvalidTriggerException("expression", "is not a valid cron expression: " + why + hint);
         }
         if (cache.size() < CACHE_LIMIT) cache.put(key, cron);
         return cron;

@@ -18,6 +18,16 @@ class TriggerTest {
     }
 
     @Test
+    void a_step_of_zero_is_refused_as_a_step() {
+        for (String expression : new String[] {"*/0 * * * * ?", "0 0/0 * * * ?"}) {
+            assertThatThrownBy(() -> Trigger.cron(expression, "UTC", null))
+                    .isInstanceOf(InvalidTriggerException.class)
+                    .hasMessageContaining("a step of /0 never moves on")
+                    .hasMessageNotContaining("not in range");
+        }
+    }
+
+    @Test
     void bad_cron_unknown_zone_negative_intervals_and_missing_fields_name_their_field() {
         refused(() -> Trigger.cron("61 * * * * ?", "UTC", null), "expression");
         refused(() -> Trigger.cron("0 * * * * *", "UTC", null), "expression");
