@@ -334,7 +334,9 @@ class AlertsIT {
             assertThat(fired.path("message").asText()).contains("node killed-node was scanning and has been silent");
             // resolved once the event window (3 s here) has passed since the threshold, the row still there
             JsonNode resolved = awaitHook("stalled-node", "RESOLVED");
-            assertThat(resolved.path("message").asText()).contains("killed-node");
+            // the key, and what the raise said of it
+            assertThat(resolved.path("message").asText())
+                    .startsWith("[stalled-node] resolved: killed-node (raised as: node killed-node was scanning");
             assertThat(node.jdbc()
                             .queryForObject(
                                     "SELECT COUNT(*) FROM ax_nodes WHERE node_id = 'killed-node' AND scanning = 1",

@@ -317,7 +317,15 @@ public class EvaluateAlerts implements SmartLifecycle {
 
     private void resolve(AlertRule rule, String key, String alertId, long nowMs) {
         List<String> told = rule == null ? List.of() : toldOf(alertId, rule);
-        String message = "[" + (rule == null ? "removed rule" : rule.name()) + "] resolved: " + key;
+        // the raise's own words after the key: a key alone (a schedule's id) does not say what it was about
+        String raised = jdbc
+                .queryForList("SELECT message FROM alerts WHERE alert_id = :id", Map.of("id", alertId), String.class)
+                .stream()
+                .findFirst()
+                .map(m -> m.replaceFirst("^\\[[^\\]]*\\] ", ""))
+                .orElse(null);
+        String message = "[" + (rule == null ? "removed rule" : rule.name()) + "] resolved: " + key
+                + (raised == null ? "" : " (raised as: " + raised + ")");
         boolean direct = !told.isEmpty() && !anyNodeScanning();
         transaction.executeWithoutResult(tx -> {
             commands.sendAndWait(new ResolveAlert(alertId, message));
