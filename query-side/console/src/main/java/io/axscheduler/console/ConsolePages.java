@@ -63,6 +63,7 @@ class ConsolePages {
     private final AuditFeed audit;
     private final long firesPerDayWarning;
     private final AlertQueries alerts;
+    private final org.springframework.context.MessageSource messages;
     private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(ConsolePages.class);
 
     /** How many alerts the alerts page lists, newest first. */
@@ -91,8 +92,10 @@ class ConsolePages {
             ConsoleAccess access,
             Clock clock,
             ConsoleProperties settings,
-            AlertQueries alerts) {
+            AlertQueries alerts,
+            org.springframework.context.MessageSource messages) {
         this.alerts = alerts;
+        this.messages = messages;
         this.json = json;
         this.why = why;
         this.access = access;
@@ -225,7 +228,9 @@ class ConsolePages {
                         || job.status() == JobStatus.TIMED_OUT
                         || job.status() == JobStatus.CANCELED);
         model.addAttribute("namespace", job.namespace());
-        model.addAttribute("timeline", Timeline.of(events));
+        model.addAttribute(
+                "timeline",
+                Timeline.of(events, (key, english, args) -> messages.getMessage(key, args, english, locale)));
         model.addAttribute("why", why.job(jobId, locale));
         if (blank(asOf) != null) {
             // a bad instant, or one before the job existed, is said beside the field: the page still shows the job

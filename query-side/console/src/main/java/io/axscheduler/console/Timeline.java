@@ -25,7 +25,24 @@ record Timeline(List<Step> steps, List<Attempt> attempts) {
     record Attempt(
             int number, String node, String worker, Instant startedAt, String outcome, Long durationMs, String error) {}
 
+    /**
+     * The timeline's words in a page's language: the message {@code key} with {@code args}, or {@code english} (a
+     * {@link java.text.MessageFormat} pattern) when the language has none.
+     */
+    @FunctionalInterface
+    interface Words {
+        String say(String key, String english, Object... args);
+
+        /** The English of the code itself; a text with no arguments as it is (MessageFormat would eat its quotes). */
+        Words ENGLISH =
+                (key, english, args) -> args.length == 0 ? english : java.text.MessageFormat.format(english, args);
+    }
+
     static Timeline of(List<HistoryEvent> events) {
+        return of(events, Words.ENGLISH);
+    }
+
+    static Timeline of(List<HistoryEvent> events, Words words) {
         List<Step> steps = new ArrayList<>();
         List<Attempt> attempts = new ArrayList<>();
         Instant previous = null;
@@ -48,7 +65,7 @@ record Timeline(List<Step> steps, List<Attempt> attempts) {
                     node,
                     text(p, "worker"),
                     attempt,
-                    detail(e.type(), p)));
+                    detail(e.type(), p, words)));
             previous = e.timestamp();
             switch (e.type()) {
                 case "JobStarted" -> {
@@ -91,27 +108,38 @@ record Timeline(List<Step> steps, List<Attempt> attempts) {
         return new Timeline(steps, attempts);
     }
 
-    private static String detail(String type, JsonNode p) {
+    private static String detail(String type, JsonNode p, Words words) {
         return switch (type) {
-            case "JobCreated" -> "type " + text(p, "jobType") + ", due " + text(p, "runAt");
-            case "JobClaimed" -> "lease until " + text(p, "leaseUntil");
+            case "JobCreated" ->
+                words.say("timeline.JobCreated", "type {0}, due {1}", text(p, "jobType"), text(p, "runAt"));
+            case "JobClaimed" -> words.say("timeline.JobClaimed", "lease until {0}", text(p, "leaseUntil"));
             case "JobSucceeded" -> text(p, "result");
             case "JobFailed" -> firstLine(text(p, "error"));
             case "JobTimedOut" ->
-                "phase " + text(p, "phase") + (p.path("reason").isTextual() ? ": " + text(p, "reason") : "");
-            case "JobHandedBack" -> "handed back before it started: " + handBackReason(text(p, "reason"));
+                p.path("reason").isTextual()
+                        ? words.say(
+                                "timeline.JobTimedOut.reason", "phase {0}: {1}", text(p, "phase"), text(p, "reason"))
+                        : words.say("timeline.JobTimedOut", "phase {0}", text(p, "phase"));
+            case "JobHandedBack" ->
+                words.say(
+                        "timeline.JobHandedBack",
+                        "handed back before it started: {0}",
+                        handBackReason(text(p, "reason"), words));
             case "JobRetryScheduled" ->
-                "due " + text(p, "runAt") + (p.path("manual").asBoolean() ? " (manual)" : "");
+                p.path("manual").asBoolean()
+                        ? words.say("timeline.JobRetryScheduled.manual", "due {0} (manual)", text(p, "runAt"))
+                        : words.say("timeline.JobRetryScheduled", "due {0}", text(p, "runAt"));
             case "JobCanceled" -> text(p, "reason");
             case "ScheduleFireSkipped" -> text(p, "reason");
-            case "ScheduleFired" -> "fire " + text(p, "fireTime") + " → job " + text(p, "jobId");
+            case "ScheduleFired" ->
+                words.say("timeline.ScheduleFired", "fire {0} → job {1}", text(p, "fireTime"), text(p, "jobId"));
             default -> null;
         };
     }
 
-    private static String handBackReason(String reason) {
+    private static String handBackReason(String reason, Words words) {
         for (HandBackReason known : HandBackReason.values()) {
-            if (known.name().equals(reason)) return known.description();
+            if (known.name().equals(reason)) return words.say("timeline.handBack." + reason, known.description());
         }
         return reason;
     }

@@ -49,4 +49,39 @@ class TimelineTest {
         assertThat(timeline.steps().get(4).detail()).isEqualTo("phase RUN");
         assertThat(timeline.steps().get(5).detail()).isEqualTo("phase CLAIM");
     }
+
+    @Test
+    void the_details_are_said_in_the_pages_language() throws Exception {
+        org.springframework.context.support.ResourceBundleMessageSource messages =
+                new org.springframework.context.support.ResourceBundleMessageSource();
+        messages.setBasenames("console/messages");
+        messages.setDefaultEncoding("UTF-8");
+        messages.setFallbackToSystemLocale(false);
+        List<HistoryEvent> events = List.of(
+                event(0, "JobCreated", "{\"jobType\":\"echo\",\"runAt\":\"2026-01-01T00:00:00Z\"}"),
+                event(1, "JobHandedBack", "{\"attempt\":1,\"reason\":\"NODE_BUSY\"}"),
+                event(2, "JobRetryScheduled", "{\"runAt\":\"2026-01-01T00:01:00Z\",\"manual\":true}"));
+        for (java.util.Locale locale : List.of(java.util.Locale.ENGLISH, java.util.Locale.SIMPLIFIED_CHINESE)) {
+            Timeline said =
+                    Timeline.of(events, (key, english, args) -> messages.getMessage(key, args, english, locale));
+            Timeline plain = Timeline.of(events);
+            if (locale == java.util.Locale.ENGLISH) {
+                // the bundle's English is the code's own
+                assertThat(said.steps())
+                        .extracting(Timeline.Step::detail)
+                        .isEqualTo(plain.steps().stream()
+                                .map(Timeline.Step::detail)
+                                .toList());
+            } else {
+                assertThat(said.steps())
+                        .extracting(Timeline.Step::detail)
+                        .containsExactly(
+                                "类型 echo，到期 2026-01-01T00:00:00Z",
+                                "开始前已交回：节点的推送线程都在忙，或节点正在停止",
+                                "到期 2026-01-01T00:01:00Z（手动重试）");
+            }
+        }
+        assertThat(Timeline.of(events).steps().get(1).detail())
+                .isEqualTo("handed back before it started: the node's push threads were busy or it was stopping");
+    }
 }
