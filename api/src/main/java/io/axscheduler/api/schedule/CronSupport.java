@@ -253,7 +253,8 @@ final class CronSupport {
         {"\\bat (" + MANY + "|" + ONE + ") months?\\b", "in $1"},
         {"\\bat (" + MANY + "|" + ONE + ") years?\\b", "in $1"},
         // a year range reads as if it were the only field restricted ("at 12:00 every year between 2027 and 2028")
-        {"\\bevery year between (\\d{4}) and (\\d{4})\\b", "in the years $1 to $2"}
+        {"\\bevery year between (\\d{4}) and (\\d{4})\\b", "in the years $1 to $2"},
+        {"\\bevery month between (\\w+) and (\\w+)\\b", "in the months $1 to $2"}
     };
 
     private static final com.cronutils.model.definition.CronDefinition QUARTZ_DEFINITION =

@@ -171,10 +171,20 @@ public final class FireTimes {
      * of them names the zone unless it is UTC ("every 5 minutes" is the same in every zone).
      */
     private static String inZone(String description, Trigger cron) {
-        String d = DAILY.matcher(description).replaceFirst("$1 every day$2");
+        String d = everyDay(cron) ? DAILY.matcher(description).replaceFirst("$1 every day$2") : description;
         String zone = cron.timezone();
         boolean utc = zone == null || zone.equals("UTC") || zone.equals("Z") || zone.equals("Etc/UTC");
         return !utc && namesTheWallClock(cron) ? d + " (" + zone + " time)" : d;
+    }
+
+    /** Whether neither day field restricts the expression: each day of its months and years is a day it runs. */
+    private static boolean everyDay(Trigger cron) {
+        String[] fields = cron.expression().trim().split("\\s+");
+        boolean unix = cron.dialect() == CronDialect.UNIX;
+        int dom = unix ? 2 : 3, dow = unix ? 4 : 5;
+        if (fields.length <= dow) return false;
+        return (fields[dom].equals("*") || fields[dom].equals("?"))
+                && (fields[dow].equals("*") || fields[dow].equals("?"));
     }
 
     /** Whether the hour, a day or the month field restricts the expression (seconds and minutes do not). */
@@ -186,7 +196,10 @@ public final class FireTimes {
         return false;
     }
 
-    /** A time of day, alone or with the months or years it is limited to ("at 12:00 in May"). */
+    /**
+     * A time of day, alone or with the months or years it is limited to ("at 12:00 in May"); used only where neither
+     * day field is restricted ({@link #everyDay}), so what follows the time names no day.
+     */
     private static final java.util.regex.Pattern DAILY =
             java.util.regex.Pattern.compile("^(at \\d{2}:\\d{2}(?::\\d{2})?)((?: in .*)?)$");
 

@@ -39,6 +39,16 @@ class FireTimesTest {
                 .isEqualTo("at 12:00 every day in 2027");
         assertThat(FireTimes.describe(Trigger.cron("0 0 12 1 * ? 2027-2028", "UTC", null)))
                 .isEqualTo("at 12:00 on day 1 of the month in the years 2027 to 2028");
+        assertThat(FireTimes.describe(Trigger.cron("0 0 12 * 1-3 ?", "UTC", null)))
+                .isEqualTo("at 12:00 every day in the months January to March");
+        // a weekday or a day of the month restricts the days: no "every day", whatever follows the time
+        assertThat(FireTimes.describe(Trigger.cron("0 0 12 ? 5 MON", "UTC", null)))
+                .doesNotContain("every day")
+                .contains("Monday");
+        assertThat(FireTimes.describe(Trigger.cron("0 0 12 ? 5 6#3", "UTC", null)))
+                .doesNotContain("every day");
+        assertThat(FireTimes.describe(Trigger.cron("0 12 * 5 1", "UTC", CronDialect.UNIX)))
+                .doesNotContain("every day");
         assertThat(FireTimes.describe(Trigger.cron("0 0 9 ? * MON", "Europe/Berlin", null)))
                 .isEqualTo("at 09:00 every Monday (Europe/Berlin time)");
         // hours are the zone's too (helper-53)
