@@ -312,17 +312,23 @@ public final class JobRequestParser {
         Long initialMs = b.has("initialMs") ? b.integer("initialMs", 0, MAX_DELAY_MS, 0) : null;
         Double multiplier = b.has("multiplier") ? b.decimal("multiplier") : null;
         Long maxMs = b.has("maxMs") ? b.integer("maxMs", 0, MAX_DELAY_MS, 0) : null;
-        // what Backoff itself refuses, named by the field it is about (Backoff's message names the object)
-        if (delays != null && (delayNodes.isEmpty() || delayNodes.size() > Backoff.MAX_DELAYS)) {
-            b.error("delaysMs", "must hold 1 to " + Backoff.MAX_DELAYS + " delays");
-        }
-        if (multiplier != null && !(multiplier >= 1.0 && multiplier <= 100.0)) {
-            b.error("multiplier", "must be between 1 and 100");
-        }
-        if (delays == null && initialMs != null && maxMs != null && maxMs < initialMs) {
-            b.error("maxMs", "must be at least initialMs (" + initialMs + ")");
-        } else if (delays == null && initialMs == null && maxMs != null && maxMs < Backoff.DEFAULT_INITIAL_MS) {
-            b.error("maxMs", "must be at least initialMs (" + Backoff.DEFAULT_INITIAL_MS + " when not given)");
+        // what Backoff itself refuses, named by the field it is about (Backoff's message names the object); only
+        // for fields read without an error of their own, and not for both shapes at once, which Backoff refuses as
+        // the object
+        boolean exponential = initialMs != null || multiplier != null || maxMs != null;
+        if (f.errorCount() == before && !(delays != null && exponential)) {
+            if (delays != null && (delayNodes.isEmpty() || delayNodes.size() > Backoff.MAX_DELAYS)) {
+                b.error("delaysMs", "must hold 1 to " + Backoff.MAX_DELAYS + " delays");
+            }
+            if (multiplier != null && !(multiplier >= 1.0 && multiplier <= 100.0)) {
+                b.error("multiplier", "must be between 1 and 100");
+            }
+            long initial = initialMs != null ? initialMs : Backoff.DEFAULT_INITIAL_MS;
+            if (maxMs != null && maxMs < initial) {
+                b.error(
+                        "maxMs",
+                        "must be at least initialMs (" + initial + (initialMs == null ? " when not given)" : ")"));
+            }
         }
         if (f.errorCount() > before) return null;
         try {

@@ -428,6 +428,25 @@ class JobRequestParserTest {
     }
 
     @Test
+    void a_backoff_field_is_refused_once_and_a_valid_one_not_for_anothers_fault() {
+        assertThat(refusedFields("{'jobType': 'noop', 'backoff': {'maxMs': -1}}"))
+                .containsExactly("backoff.maxMs");
+    }
+
+    @Test
+    void an_initial_delay_out_of_range_does_not_blame_the_cap() {
+        assertThat(refusedFields("{'jobType': 'noop', 'backoff': {'initialMs': 99999999999999, 'maxMs': 60000}}"))
+                .containsExactly("backoff.initialMs");
+    }
+
+    @Test
+    void both_shapes_with_a_bad_multiplier_are_refused_as_both_shapes() {
+        assertThat(refusedFields("{'jobType': 'noop', 'backoff': {'delaysMs': [100], 'multiplier': 0.5}}"))
+                .containsExactly("backoff");
+        assertThat(messageFor("backoff")).contains("not both");
+    }
+
+    @Test
     void a_cap_below_the_default_initial_delay_is_refused_by_its_name() {
         assertThat(refusedFields("{'jobType': 'noop', 'backoff': {'maxMs': 100}}"))
                 .containsExactly("backoff.maxMs");
