@@ -178,7 +178,9 @@ public class ReportOutcomes {
      * timed-out attempt is retried by its policy, so the work may run again.
      */
     private static void refused(JobCommand outcome, String why) {
-        if (outcome instanceof SucceedJob success) {
+        // a success sent again after a lost answer (a connection that failed in the commit) finds itself recorded
+        if (outcome instanceof SucceedJob success
+                && !why.contains(" is SUCCEEDED at attempt " + success.attempt() + ";")) {
             log.warn(
                     "job {} attempt {} succeeded here, but the job no longer takes its outcome ({}): the success is"
                             + " not recorded, and a retry of a timed-out attempt runs the work again",

@@ -150,7 +150,9 @@ class ReportOutcomesTest {
             public List<String> sendBatch(List<? extends JobCommand> batch) {
                 super.sendBatch(batch);
                 return batch.stream()
-                        .map(c -> "job " + c.jobId() + " is RETRY_WAITING at attempt 1; attempt 1 is not running")
+                        .map(c -> c.jobId().equals("job-again")
+                                ? "job job-again is SUCCEEDED at attempt 1; attempt 1 is not running"
+                                : "job " + c.jobId() + " is RETRY_WAITING at attempt 1; attempt 1 is not running")
                         .toList();
             }
         };
@@ -164,8 +166,10 @@ class ReportOutcomesTest {
             start(Map.of("report-gather-ms", "0"));
             outcomes.report(new io.axscheduler.api.job.FailJob("job-f", 1, "boom", 1));
             outcomes.report(new SucceedJob("job-s", 1, "ok", 1));
+            // sent again after a lost answer: already recorded, no warning
+            outcomes.report(new SucceedJob("job-again", 1, "ok", 1));
             long until = System.currentTimeMillis() + 10_000;
-            while (commands.written() < 2 && System.currentTimeMillis() < until) Thread.sleep(5);
+            while (commands.written() < 3 && System.currentTimeMillis() < until) Thread.sleep(5);
             Thread.sleep(100);
         } finally {
             logger.detachAppender(lines);
