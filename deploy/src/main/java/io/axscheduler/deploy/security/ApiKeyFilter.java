@@ -84,7 +84,9 @@ final class ApiKeyFilter extends OncePerRequestFilter {
         chain.doFilter(request, response);
     }
 
+    /** A public health path ({@link SecuritySetup#PUBLIC_HEALTH}): the health and the orchestrators' probes. */
     private static boolean health(HttpServletRequest request) {
-        return request.getRequestURI().equals(request.getContextPath() + "/actuator/health");
+        String path = request.getRequestURI().substring(request.getContextPath().length());
+        return java.util.Arrays.asList(SecuritySetup.PUBLIC_HEALTH).contains(path);
     }
 }

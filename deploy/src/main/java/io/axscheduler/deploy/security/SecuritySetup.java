@@ -53,6 +53,10 @@ import org.springframework.web.filter.OncePerRequestFilter;
 })
 class SecuritySetup {
 
+    /** The health paths anyone may ask: the status alone without credentials, as orchestrators' probes ask it. */
+    static final String[] PUBLIC_HEALTH = {"/actuator/health", "/actuator/health/liveness", "/actuator/health/readiness"
+    };
+
     @Bean
     PasswordEncoder passwordEncoder() {
         return new BCryptPasswordEncoder();
@@ -116,7 +120,7 @@ class SecuritySetup {
                         .permitAll()
                         // the overall status and an orchestrator's probes are public; a component's details are
                         // a viewer's (an anonymous caller would otherwise get an empty 404 for one)
-                        .requestMatchers("/actuator/health", "/actuator/health/liveness", "/actuator/health/readiness")
+                        .requestMatchers(PUBLIC_HEALTH)
                         .permitAll()
                         .requestMatchers("/actuator/**")
                         .access(somewhere(oidc, Role.VIEWER))
