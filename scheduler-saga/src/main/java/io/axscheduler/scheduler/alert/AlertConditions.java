@@ -72,7 +72,7 @@ class AlertConditions {
             case JOB_TIMED_OUT ->
                 failures(nowMs, f, threshold, " AND outcome = 'TIMED_OUT'", false, "run(s)", "timed out");
             case SCHEDULE_BEHIND -> schedulesBehind(nowMs, f, threshold);
-            case SCANNER_STALLED -> scannersStalled(nowMs, threshold);
+            case SCANNER_STALLED -> scannersStalled(nowMs, threshold, rule.forMsOrZero(), open);
             case QUEUE_DEPTH -> queueDepth(nowMs, f, threshold);
             case OLDEST_WAITING -> oldestWaiting(nowMs, f, threshold);
             case WORKER_LOST -> workersLost(nowMs, f, open);
@@ -159,7 +159,7 @@ class AlertConditions {
         return out;
     }
 
-    private Map<String, Violation> scannersStalled(long nowMs, long thresholdMs) {
+    private Map<String, Violation> scannersStalled(long nowMs, long thresholdMs, long forMs, Map<String, Long> open) {
         Map<String, Violation> out = new LinkedHashMap<>();
         int[] live = new int[2]; // reporting nodes, of which scanning in time
         jdbc.query(
@@ -175,10 +175,15 @@ class AlertConditions {
                     if (reporting) live[0]++;
                     if (reporting && scanning && nowMs - lastScan <= thresholdMs) live[1]++;
                     // a node that scanned and then went silent, or that reports while its scan is stuck. A silent
-                    // node's key holds for the event window after it fired, then resolves: a node killed for good
-                    // (replaced under another id) would otherwise keep it up until its row is forgotten a day later,
-                    // and if no other node scans, NO_NODE_SCANNING says so
-                    boolean gone = !reporting && nowMs - reported > thresholdMs + properties.eventWindowMs();
+                    // node's key holds for the event window after its alert was raised (or, not raised yet, after
+                    // the threshold and the rule's forMs), then resolves: a node killed for good (replaced under
+                    // another id) would otherwise keep it up until its row is forgotten a day later, and if no other
+                    // node scans, NO_NODE_SCANNING says so
+                    Long raised = open.get(node);
+                    boolean gone = !reporting
+                            && (raised != null
+                                    ? nowMs - raised >= properties.eventWindowMs()
+                                    : nowMs - reported > thresholdMs + forMs + properties.eventWindowMs());
                     if (scanning
                             && !gone
                             && nowMs - Math.min(lastScan, reported) > thresholdMs
