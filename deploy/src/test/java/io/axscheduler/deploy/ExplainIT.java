@@ -461,8 +461,9 @@ class ExplainIT {
         assertThat(missed.at("/reasons/0/message").asText())
                 .as(missed.toString())
                 .contains("misfire policy FIRE_ONCE")
-                .contains("was itself skipped: ")
+                .contains("that catch-up fire was itself skipped, at ")
                 .contains("overlap policy");
+        assertThat(missed.at("/reasons/0/details/catchUpSkipped").asText()).contains("overlap policy");
 
         ScheduleHttp.delete(node.api, "/api/v1/schedules/" + skip);
         ScheduleHttp.delete(node.api, "/api/v1/schedules/" + queue);

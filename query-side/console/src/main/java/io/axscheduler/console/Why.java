@@ -39,8 +39,10 @@ class Why {
         this.messages = messages;
     }
 
-    /** One reason as a page shows it. */
-    /** {@code sinceLabel}: what {@code since} is to this reason ("since" a state began, "recorded at" an outcome). */
+    /**
+     * One reason as a page shows it; {@code sinceLabel}: what {@code since} is to this reason ("since" a state began,
+     * "recorded at" an outcome).
+     */
     record Shown(String code, String title, String text, Instant since, String sinceLabel, List<Detail> details) {}
 
     /** One of a reason's details; {@code jobId} is set when the value is a job to link to. */

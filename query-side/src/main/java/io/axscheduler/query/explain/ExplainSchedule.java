@@ -225,9 +225,10 @@ public class ExplainSchedule {
         } else if (skip.isPresent()) {
             ScheduleFireSkipped e = skip.get().event();
             boolean overlap = SkipCause.of(e.reason()) == SkipCause.OVERLAP;
+            String catchUp = overlap ? null : catchUpSkipped(e, skipped);
             reasons.add(reason(
                     overlap ? "SKIPPED_OVERLAP" : "SKIPPED_MISFIRE",
-                    overlap ? e.reason() : e.reason() + catchUpSkipped(e, skipped),
+                    e.reason() + (catchUp == null ? "" : "; that catch-up fire was itself skipped, " + catchUp),
                     skip.get().at(),
                     "reason",
                     e.reason(),
@@ -245,7 +246,9 @@ public class ExplainSchedule {
                             ? null
                             : skip.get().at().toEpochMilli() - e.fireTime().toEpochMilli(),
                     "runningJobId",
-                    overlap ? runningJob(e.reason()) : null));
+                    overlap ? runningJob(e.reason()) : null,
+                    "catchUpSkipped",
+                    catchUp));
         } else if (reasons.isEmpty() && wholeFrom != null && f.isBefore(wholeFrom)) {
             reasons.add(pastRetention(wholeFrom));
         } else if (reasons.isEmpty()) {
@@ -371,7 +374,6 @@ public class ExplainSchedule {
     /** At most this many fire times are stepped through from there (a schedule firing every second has 7,200). */
     private static final int DST_STEPS = 8_000;
 
-    /** A skip covers its own fire time and, up to (not including) the next fire time it names, those it skipped. */
     /**
      * FIRE_ONCE's skip says the first missed time fired; that catch-up fire met the overlap policy after the plan was
      * made, and when the policy skipped it too, the answer says so ("" otherwise). The first missed time is the one
@@ -379,21 +381,23 @@ public class ExplainSchedule {
      */
     private static String catchUpSkipped(ScheduleFireSkipped skip, List<Timed<ScheduleFireSkipped>> skipped) {
         Matcher since = MISSED_SINCE.matcher(skip.reason());
-        if (!skip.reason().contains("FIRE_ONCE") || !since.find()) return "";
+        if (!skip.reason().contains("misfire policy FIRE_ONCE") || !since.find()) return null;
         Instant first;
         try {
             first = Instant.parse(since.group(1));
         } catch (java.time.format.DateTimeParseException e) {
-            return "";
+            return null;
         }
+        // the catch-up fire's own skip is recorded at its time: a skip that merely covers it is another's
         return skipped.stream()
-                .filter(x -> SkipCause.of(x.event().reason()) == SkipCause.OVERLAP && covers(x.event(), first))
+                .filter(x -> SkipCause.of(x.event().reason()) == SkipCause.OVERLAP
+                        && x.event().fireTime().equals(first))
                 .findFirst()
-                .map(x -> "; that fire, at " + first + ", was itself skipped: "
-                        + x.event().reason())
-                .orElse("");
+                .map(x -> "at " + first + ": " + x.event().reason())
+                .orElse(null);
     }
 
+    /** A skip covers its own fire time and, up to (not including) the next fire time it names, those it skipped. */
     private static boolean covers(ScheduleFireSkipped skip, Instant fireTime) {
         if (skip.fireTime().equals(fireTime)) return true;
         return skip.nextFireTime() != null
