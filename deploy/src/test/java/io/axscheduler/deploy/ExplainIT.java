@@ -367,6 +367,14 @@ class ExplainIT {
                 () -> explainSchedule(stalled, missed).toString());
         JsonNode misfire = explainSchedule(stalled, missed);
         assertThat(misfire.at("/reasons/0/details/downtimeMs").asLong()).isGreaterThan(2000);
+        // from the first missed time, which FIRE_ONCE fired (its skip starts at the next one), to the scan that saw it
+        java.util.regex.Matcher since = java.util.regex.Pattern.compile("missed since (\\S+?);")
+                .matcher(misfire.at("/reasons/0/message").asText());
+        assertThat(since.find()).as(misfire.toString()).isTrue();
+        long recorded = Instant.parse(misfire.at("/reasons/0/since").asText()).toEpochMilli();
+        assertThat(misfire.at("/reasons/0/details/downtimeMs").asLong())
+                .as(misfire.toString())
+                .isEqualTo(recorded - Instant.parse(since.group(1)).toEpochMilli());
         ScheduleHttp.delete(node.api, "/api/v1/schedules/" + stalled);
     }
 

@@ -244,7 +244,7 @@ public class ExplainSchedule {
                                     || HoldBack.causedSkip(e.reason())
                                     || pausedAt(pauses, e.fireTime()).isPresent()
                             ? null
-                            : skip.get().at().toEpochMilli() - e.fireTime().toEpochMilli(),
+                            : skip.get().at().toEpochMilli() - firstMissed(e).toEpochMilli(),
                     "runningJobId",
                     overlap ? runningJob(e.reason()) : null,
                     "catchUpSkipped",
@@ -373,6 +373,22 @@ public class ExplainSchedule {
     private static final java.time.Duration DST_REACH = java.time.Duration.ofHours(2);
     /** At most this many fire times are stepped through from there (a schedule firing every second has 7,200). */
     private static final int DST_STEPS = 8_000;
+
+    /**
+     * The first fire time a misfire skip's reason says was missed ({@code missed since <instant>}): FIRE_ONCE fired
+     * it and skipped from the next one, so the skip's own fire time is later; the skip's fire time when the reason
+     * names none.
+     */
+    private static Instant firstMissed(ScheduleFireSkipped skip) {
+        Matcher since = MISSED_SINCE.matcher(skip.reason());
+        if (!since.find()) return skip.fireTime();
+        try {
+            Instant first = Instant.parse(since.group(1));
+            return first.isAfter(skip.fireTime()) ? skip.fireTime() : first;
+        } catch (java.time.format.DateTimeParseException e) {
+            return skip.fireTime();
+        }
+    }
 
     /**
      * FIRE_ONCE's skip says the first missed time fired; that catch-up fire met the overlap policy after the plan was
