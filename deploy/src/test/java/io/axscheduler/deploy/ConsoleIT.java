@@ -136,6 +136,28 @@ class ConsoleIT {
     }
 
     @Test
+    void a_narrow_window_scrolls_the_job_list_not_the_page() {
+        for (int i = 0; i < 3; i++)
+            node.api.submit("{\"jobType\":\"noop\",\"jobKey\":\"narrow-" + i + "-"
+                    + "a-key-long-enough-to-make-the-row-wide-" + System.nanoTime() + "\"}");
+        org.openqa.selenium.Dimension before = browser.driver.manage().window().getSize();
+        try {
+            browser.driver.manage().window().setSize(new org.openqa.selenium.Dimension(500, 900));
+            browser.open("/console/jobs");
+            browser.find("job-list");
+            Number page = (Number) browser.driver.executeScript(
+                    "return document.documentElement.scrollWidth - document.documentElement.clientWidth");
+            assertThat(page.longValue()).as("the page's sideways overflow").isLessThanOrEqualTo(0);
+            Number list = (Number)
+                    browser.driver.executeScript(
+                            "const t = document.querySelector(\"[data-testid='job-list']\"); return t.scrollWidth - t.clientWidth");
+            assertThat(list.longValue()).as("the list scrolls inside itself").isPositive();
+        } finally {
+            browser.driver.manage().window().setSize(before);
+        }
+    }
+
+    @Test
     void a_jobs_timeline_shows_its_four_events_in_order() {
         String jobId = node.api.submit("{\"jobType\":\"noop\"}");
         node.api.awaitStatus(jobId, "SUCCEEDED");
