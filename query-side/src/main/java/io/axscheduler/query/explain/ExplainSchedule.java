@@ -375,41 +375,42 @@ public class ExplainSchedule {
     private static final int DST_STEPS = 8_000;
 
     /**
-     * The first fire time a misfire skip's reason says was missed ({@code missed since <instant>}): FIRE_ONCE fired
-     * it and skipped from the next one, so the skip's own fire time is later; the skip's fire time when the reason
-     * names none.
+     * The first fire time a misfire skip's reason names as missed ({@code missed since <instant>}, as
+     * {@code PlanFires} writes it); empty when it names none.
      */
-    private static Instant firstMissed(ScheduleFireSkipped skip) {
+    private static Optional<Instant> missedSince(ScheduleFireSkipped skip) {
         Matcher since = MISSED_SINCE.matcher(skip.reason());
-        if (!since.find()) return skip.fireTime();
+        if (!since.find()) return Optional.empty();
         try {
-            Instant first = Instant.parse(since.group(1));
-            return first.isAfter(skip.fireTime()) ? skip.fireTime() : first;
+            return Optional.of(Instant.parse(since.group(1)));
         } catch (java.time.format.DateTimeParseException e) {
-            return skip.fireTime();
+            return Optional.empty();
         }
     }
 
     /**
+     * Where a misfire's downtime starts: the first missed time, which FIRE_ONCE fired (its skip starts at the next
+     * one); the skip's own fire time when the reason names none (or a later one).
+     */
+    private static Instant firstMissed(ScheduleFireSkipped skip) {
+        return missedSince(skip)
+                .filter(first -> !first.isAfter(skip.fireTime()))
+                .orElse(skip.fireTime());
+    }
+
+    /**
      * FIRE_ONCE's skip says the first missed time fired; that catch-up fire met the overlap policy after the plan was
-     * made, and when the policy skipped it too, the answer says so ("" otherwise). The first missed time is the one
-     * the reason names ({@code missed since <instant>}).
+     * made, and when the policy skipped it too, the answer says so (null otherwise).
      */
     private static String catchUpSkipped(ScheduleFireSkipped skip, List<Timed<ScheduleFireSkipped>> skipped) {
-        Matcher since = MISSED_SINCE.matcher(skip.reason());
-        if (!skip.reason().contains("misfire policy FIRE_ONCE") || !since.find()) return null;
-        Instant first;
-        try {
-            first = Instant.parse(since.group(1));
-        } catch (java.time.format.DateTimeParseException e) {
-            return null;
-        }
+        if (!skip.reason().contains("misfire policy FIRE_ONCE")) return null;
         // the catch-up fire's own skip is recorded at its time: a skip that merely covers it is another's
-        return skipped.stream()
-                .filter(x -> SkipCause.of(x.event().reason()) == SkipCause.OVERLAP
-                        && x.event().fireTime().equals(first))
-                .findFirst()
-                .map(x -> "at " + first + ": " + x.event().reason())
+        return missedSince(skip)
+                .flatMap(first -> skipped.stream()
+                        .filter(x -> SkipCause.of(x.event().reason()) == SkipCause.OVERLAP
+                                && x.event().fireTime().equals(first))
+                        .findFirst()
+                        .map(x -> "at " + first + ": " + x.event().reason()))
                 .orElse(null);
     }
 
