@@ -67,7 +67,14 @@ class ProblemHandlers extends ResponseEntityExceptionHandler {
     @ExceptionHandler(IllegalTransitionException.class)
     ProblemDetail conflict(IllegalTransitionException e) {
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.CONFLICT, e.getMessage());
-        problem.setTitle(e instanceof AlreadyExistsException ? "Already exists" : "Illegal transition");
+        problem.setTitle("Illegal transition");
+        return problem;
+    }
+
+    @ExceptionHandler(AlreadyExistsException.class)
+    ProblemDetail taken(AlreadyExistsException e) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.CONFLICT, e.getMessage());
+        problem.setTitle("Already exists");
         return problem;
     }
 

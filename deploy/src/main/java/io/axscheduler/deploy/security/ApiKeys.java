@@ -2,7 +2,7 @@ package io.axscheduler.deploy.security;
 
 import io.axscheduler.api.admin.CreateApiKey;
 import io.axscheduler.api.admin.RevokeApiKey;
-import io.axscheduler.api.problem.IllegalTransitionException;
+import io.axscheduler.api.problem.AlreadyExistsException;
 import io.axscheduler.api.problem.NotFoundException;
 import io.axscheduler.api.security.Caller;
 import io.axscheduler.api.security.Grant;
@@ -93,8 +93,8 @@ public class ApiKeys {
     }
 
     /** A key's name names one key: another of the name is a conflict with what exists (409), not a bad field. */
-    public static IllegalTransitionException nameInUse(String name) {
-        return new io.axscheduler.api.problem.AlreadyExistsException(
+    public static AlreadyExistsException nameInUse(String name) {
+        return new AlreadyExistsException(
                 "an api key named " + name + " exists (a revoked key keeps its name); choose another name");
     }
 

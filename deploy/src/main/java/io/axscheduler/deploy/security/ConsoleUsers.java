@@ -2,6 +2,7 @@ package io.axscheduler.deploy.security;
 
 import io.axscheduler.api.admin.CreateConsoleUser;
 import io.axscheduler.api.admin.DeleteConsoleUser;
+import io.axscheduler.api.problem.AlreadyExistsException;
 import io.axscheduler.api.problem.IllegalTransitionException;
 import io.axscheduler.api.problem.NotFoundException;
 import io.axscheduler.api.security.Caller;
@@ -69,9 +70,8 @@ public class ConsoleUsers {
     }
 
     /** A user name names one user: another of the name is a conflict with what exists (409), not a bad field. */
-    public static IllegalTransitionException taken(String username) {
-        return new io.axscheduler.api.problem.AlreadyExistsException(
-                "user " + username + " exists; delete it or choose another name");
+    public static AlreadyExistsException taken(String username) {
+        return new AlreadyExistsException("user " + username + " exists; delete it or choose another name");
     }
 
     private void insert(String username, String hash, Set<Grant> grants, String createdBy) {

@@ -35,6 +35,7 @@ import java.util.Map;
 import java.util.Set;
 import org.axonframework.eventhandling.DomainEventMessage;
 import org.axonframework.eventsourcing.eventstore.EventStore;
+import org.springframework.context.MessageSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
@@ -63,7 +64,7 @@ class ConsolePages {
     private final AuditFeed audit;
     private final long firesPerDayWarning;
     private final AlertQueries alerts;
-    private final org.springframework.context.MessageSource messages;
+    private final MessageSource messages;
     private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(ConsolePages.class);
 
     /** How many alerts the alerts page lists, newest first. */
@@ -93,7 +94,7 @@ class ConsolePages {
             Clock clock,
             ConsoleProperties settings,
             AlertQueries alerts,
-            org.springframework.context.MessageSource messages) {
+            MessageSource messages) {
         this.alerts = alerts;
         this.messages = messages;
         this.json = json;

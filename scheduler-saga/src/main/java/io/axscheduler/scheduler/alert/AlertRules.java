@@ -7,6 +7,7 @@ import io.axscheduler.api.Namespaces;
 import io.axscheduler.api.admin.AlertRuleChange;
 import io.axscheduler.api.admin.RecordAlertRuleChange;
 import io.axscheduler.api.alert.AlertType;
+import io.axscheduler.api.problem.AlreadyExistsException;
 import io.axscheduler.api.problem.FieldError;
 import io.axscheduler.api.problem.InvalidRequestException;
 import io.axscheduler.api.problem.NotFoundException;
@@ -120,8 +121,7 @@ public class AlertRules {
                                 + DatabaseTime.NOW_MS + ")",
                         params(rule));
             } catch (DuplicateKeyException taken) {
-                throw new io.axscheduler.api.problem.AlreadyExistsException(
-                        "alert rule " + rule.name() + " already exists");
+                throw new AlreadyExistsException("alert rule " + rule.name() + " already exists");
             }
             AlertRule stored = find(rule.name());
             record(stored.name(), AlertRuleChange.CREATED, stored, by);
