@@ -3,6 +3,7 @@ package io.axscheduler.query.job;
 import io.axscheduler.api.job.JobStatus;
 import io.axscheduler.api.problem.FieldError;
 import io.axscheduler.api.problem.InvalidRequestException;
+import io.axscheduler.query.QueryParameters;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -23,8 +24,8 @@ public record JobListRequest(JobStatus status, String jobType, String scheduleId
             String status, String jobType, String scheduleId, String page, String size, String cursor) {
         List<FieldError> errors = new ArrayList<>();
         JobStatus parsedStatus = parseStatus(status, errors);
-        int parsedPage = parseInt("page", page, 0, 0, Integer.MAX_VALUE, errors);
-        int parsedSize = parseInt("size", size, DEFAULT_SIZE, 1, MAX_SIZE, errors);
+        int parsedPage = QueryParameters.wholeNumber("page", page, 0, 0, Integer.MAX_VALUE, errors);
+        int parsedSize = QueryParameters.wholeNumber("size", size, DEFAULT_SIZE, 1, MAX_SIZE, errors);
         String parsedCursor = cursor == null ? null : cursor.trim();
         if (parsedCursor != null && !parsedCursor.isEmpty() && JobListing.Cursor.parse(parsedCursor) == null) {
             errors.add(new FieldError("cursor", "must be the next of an earlier page, or empty for the first"));
@@ -53,26 +54,6 @@ public record JobListRequest(JobStatus status, String jobType, String scheduleId
             errors.add(new FieldError("status", "must be one of " + Arrays.toString(JobStatus.values())));
             return null;
         }
-    }
-
-    private static int parseInt(String field, String raw, int absent, int min, int max, List<FieldError> errors) {
-        String value = blankToNull(raw);
-        if (value == null) {
-            return absent;
-        }
-        try {
-            int parsed = Integer.parseInt(value);
-            if (parsed >= min && parsed <= max) {
-                return parsed;
-            }
-        } catch (NumberFormatException e) {
-            // falls through to the same message as an out-of-range number
-        }
-        errors.add(new FieldError(
-                field,
-                // the largest page number too: a number past it is refused as well, and "at least 0" would not say why
-                "must be a whole number from " + min + " to " + max));
-        return absent;
     }
 
     private static String blankToNull(String value) {

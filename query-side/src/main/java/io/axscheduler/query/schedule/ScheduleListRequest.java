@@ -3,6 +3,7 @@ package io.axscheduler.query.schedule;
 import io.axscheduler.api.problem.FieldError;
 import io.axscheduler.api.problem.InvalidRequestException;
 import io.axscheduler.api.schedule.ScheduleState;
+import io.axscheduler.query.QueryParameters;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -23,8 +24,8 @@ public record ScheduleListRequest(String name, ScheduleState state, int page, in
                 errors.add(new FieldError("state", "must be one of " + Arrays.toString(ScheduleState.values())));
             }
         }
-        int p = parseInt("page", page, 0, 0, Integer.MAX_VALUE, errors);
-        int s = parseInt("size", size, DEFAULT_SIZE, 1, MAX_SIZE, errors);
+        int p = QueryParameters.wholeNumber("page", page, 0, 0, Integer.MAX_VALUE, errors);
+        int s = QueryParameters.wholeNumber("size", size, DEFAULT_SIZE, 1, MAX_SIZE, errors);
         if (name != null && name.length() > 200) errors.add(new FieldError("name", "must be at most 200 characters"));
         if (!errors.isEmpty()) throw new InvalidRequestException(errors);
         return new ScheduleListRequest(name == null || name.isBlank() ? null : name.trim(), parsedState, p, s);
@@ -32,20 +33,5 @@ public record ScheduleListRequest(String name, ScheduleState state, int page, in
 
     public long offset() {
         return (long) page * size;
-    }
-
-    private static int parseInt(String field, String raw, int absent, int min, int max, List<FieldError> errors) {
-        if (raw == null || raw.isBlank()) return absent;
-        try {
-            int v = Integer.parseInt(raw.trim());
-            if (v >= min && v <= max) return v;
-        } catch (NumberFormatException e) {
-            // same message as out of range
-        }
-        errors.add(new FieldError(
-                field,
-                // the largest page number too: a number past it is refused as well, and "at least 0" would not say why
-                "must be a whole number from " + min + " to " + max));
-        return absent;
     }
 }
