@@ -52,11 +52,7 @@ class TimelineTest {
 
     @Test
     void the_details_are_said_in_the_pages_language() throws Exception {
-        org.springframework.context.support.ResourceBundleMessageSource messages =
-                new org.springframework.context.support.ResourceBundleMessageSource();
-        messages.setBasenames("console/messages");
-        messages.setDefaultEncoding("UTF-8");
-        messages.setFallbackToSystemLocale(false);
+        org.springframework.context.support.ResourceBundleMessageSource messages = WhyTest.consoleMessages();
         List<HistoryEvent> events = List.of(
                 event(0, "JobCreated", "{\"jobType\":\"echo\",\"runAt\":\"2026-01-01T00:00:00Z\"}"),
                 event(1, "JobHandedBack", "{\"attempt\":1,\"reason\":\"NODE_BUSY\"}"),

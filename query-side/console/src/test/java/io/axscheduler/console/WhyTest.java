@@ -13,6 +13,15 @@ import org.springframework.context.support.ResourceBundleMessageSource;
 
 class WhyTest {
 
+    /** The console's message bundles as the application reads them, without the machine's own language. */
+    static ResourceBundleMessageSource consoleMessages() {
+        ResourceBundleMessageSource messages = new ResourceBundleMessageSource();
+        messages.setBasenames("console/messages");
+        messages.setDefaultEncoding("UTF-8");
+        messages.setFallbackToSystemLocale(false);
+        return messages;
+    }
+
     @Test
     void a_template_takes_the_reasons_details_by_name() {
         Map<String, Object> details = new LinkedHashMap<>();
@@ -30,10 +39,7 @@ class WhyTest {
 
     @Test
     void a_fire_whose_job_was_deleted_says_so_and_links_to_no_job() {
-        ResourceBundleMessageSource messages = new ResourceBundleMessageSource();
-        messages.setBasenames("console/messages");
-        messages.setDefaultEncoding("UTF-8");
-        messages.setFallbackToSystemLocale(false);
+        ResourceBundleMessageSource messages = consoleMessages();
         Why why = new Why(null, null, messages);
         Map<String, Object> gone = new LinkedHashMap<>();
         gone.put("jobId", "j-1");
@@ -76,10 +82,7 @@ class WhyTest {
 
     @Test
     void a_skip_says_when_it_was_recorded_and_its_reason_once() {
-        ResourceBundleMessageSource messages = new ResourceBundleMessageSource();
-        messages.setBasenames("console/messages");
-        messages.setDefaultEncoding("UTF-8");
-        messages.setFallbackToSystemLocale(false);
+        ResourceBundleMessageSource messages = consoleMessages();
         Why why = new Why(null, null, messages);
         String because = "5 fire times missed since 2026-12-02T10:00:00Z; misfire policy SKIP";
         Map<String, Object> details = new LinkedHashMap<>();
