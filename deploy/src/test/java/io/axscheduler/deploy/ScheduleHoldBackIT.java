@@ -101,6 +101,27 @@ class ScheduleHoldBackIT {
         // one thread, jobs of 100 ms: ten a second, against 60 fires a second of 30 schedules
         List<String> ids = new ArrayList<>();
         for (int i = 0; i < 30; i++) ids.add(schedule("paced-" + i, "{\"jobType\":\"sleep\",\"params\":{\"ms\":100}}"));
+        try {
+            fedAtItsPace();
+        } finally {
+            // paused and drained even when a check failed, so the next test starts from a quiet type
+            for (String id : ids)
+                assertThat(node.api
+                                .post("/api/v1/schedules/" + id + "/pause", "{}")
+                                .status())
+                        .isEqualTo(200);
+            node.jdbc()
+                    .queryForList(
+                            "SELECT job_id FROM job_queue WHERE job_type = 'sleep' AND claimable = 1", String.class)
+                    .forEach(id -> node.api.post("/api/v1/jobs/" + id + "/cancel", "{}"));
+        }
+        Await.until(
+                Duration.ofSeconds(20), () -> !heldBack().contains("default/sleep"), () -> "held back: " + heldBack());
+        node.bean(ReportNodeStatus.class).report();
+        assertThat(heldBackReported()).isEmpty();
+    }
+
+    private void fedAtItsPace() throws InterruptedException {
         Await.until(
                 Duration.ofSeconds(20), () -> heldBack().contains("default/sleep"), () -> "held back: " + heldBack());
         // the backlog made before the hold drains, at the nodes' pace, with nothing added on top of it
@@ -121,19 +142,9 @@ class ScheduleHoldBackIT {
         node.bean(ReportNodeStatus.class).report();
         assertThat(heldBackReported()).isEqualTo("default/sleep");
         assertThat(most).as("most jobs waiting").isLessThan(80);
-        // the thread runs 60 in 6 s; fed at its pace it gets most of them
-        assertThat(made("sleep") - before).as("jobs made in 6 s").isGreaterThanOrEqualTo(40);
-
-        for (String id : ids)
-            assertThat(node.api.post("/api/v1/schedules/" + id + "/pause", "{}").status())
-                    .isEqualTo(200);
-        node.jdbc()
-                .queryForList("SELECT job_id FROM job_queue WHERE job_type = 'sleep' AND claimable = 1", String.class)
-                .forEach(id -> node.api.post("/api/v1/jobs/" + id + "/cancel", "{}"));
-        Await.until(
-                Duration.ofSeconds(20), () -> !heldBack().contains("default/sleep"), () -> "held back: " + heldBack());
-        node.bean(ReportNodeStatus.class).report();
-        assertThat(heldBackReported()).isEmpty();
+        // the thread runs at most 60 in 6 s, fewer on a busy machine; fed at its pace it gets well over half (a
+        // type that stopped firing while its thread ran would get next to none)
+        assertThat(made("sleep") - before).as("jobs made in 6 s").isGreaterThanOrEqualTo(30);
     }
 
     private static String heldBackReported() {
