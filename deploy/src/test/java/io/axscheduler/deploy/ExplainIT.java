@@ -375,6 +375,18 @@ class ExplainIT {
         assertThat(misfire.at("/reasons/0/details/downtimeMs").asLong())
                 .as(misfire.toString())
                 .isEqualTo(recorded - Instant.parse(since.group(1)).toEpochMilli());
+        // a time the skip covers, a second after its first: that time, not the recorded one a second away
+        Instant firstSkipped =
+                Instant.parse(misfire.at("/reasons/0/details/firstSkipped").asText());
+        Instant second = firstSkipped.plusMillis(1000);
+        assertThat(second)
+                .isBefore(Instant.parse(
+                        misfire.at("/reasons/0/details/nextFireTime").asText()));
+        JsonNode covered = explainSchedule(stalled, second);
+        assertThat(Instant.parse(covered.path("fireTime").asText()))
+                .as(covered.toString())
+                .isEqualTo(second);
+        assertThat(codes(covered)).containsExactly("SKIPPED_MISFIRE");
         ScheduleHttp.delete(node.api, "/api/v1/schedules/" + stalled);
     }
 

@@ -339,7 +339,11 @@ public class ExplainSchedule {
                 wholeFrom);
     }
 
-    /** The fire time within {@link #NEAR_MS} of {@code at}: a recorded one first, else the trigger's; null if none. */
+    /**
+     * The fire time within {@link #NEAR_MS} of {@code at} closest to it, recorded or the trigger's (a recorded one on
+     * a tie: a time of a trigger since changed is still recorded); null if none. Closest, not first: in a range a skip
+     * covers, only the skip's first time is recorded, and a time beside the one asked about must not stand for it.
+     */
     private static Instant nearestFireTime(
             Trigger trigger,
             Instant anchor,
@@ -352,14 +356,21 @@ public class ExplainSchedule {
         skipped.forEach(x -> recorded.add(x.event().fireTime()));
         queued.forEach(x -> recorded.add(x.event().fireTime()));
         Optional<Instant> near = recorded.stream()
-                .filter(t -> Math.abs(t.toEpochMilli() - at.toEpochMilli()) <= NEAR_MS)
-                .min(Comparator.comparingLong(t -> Math.abs(t.toEpochMilli() - at.toEpochMilli())));
-        if (near.isPresent()) return near.get();
-        Optional<Instant> next = FireTimes.next(trigger, anchor, at.minusMillis(NEAR_MS + 1));
-        if (next.isPresent() && Math.abs(next.get().toEpochMilli() - at.toEpochMilli()) <= NEAR_MS) return next.get();
+                .filter(t -> distance(t, at) <= NEAR_MS)
+                .min(Comparator.comparingLong(t -> distance(t, at)));
+        Instant closest = near.orElse(null);
+        Instant from = at.minusMillis(NEAR_MS + 1);
+        // a trigger time counts when strictly closer; at most 2 * NEAR_MS + 1 of them, one a millisecond
+        for (int i = 0; i <= 2 * NEAR_MS; i++) {
+            Optional<Instant> next = FireTimes.next(trigger, anchor, from);
+            if (next.isEmpty() || next.get().toEpochMilli() > at.toEpochMilli() + NEAR_MS) break;
+            if (closest == null || distance(next.get(), at) < distance(closest, at)) closest = next.get();
+            from = next.get();
+        }
+        if (closest != null) return closest;
         // a cron time that a daylight-saving gap skips fires at the gap's end, but only when counted from before
         // the gap (as the schedule counts, from its previous fire): count from before any gap too
-        Instant from = at.minus(DST_REACH);
+        from = at.minus(DST_REACH);
         for (int i = 0; i < DST_STEPS; i++) {
             Optional<Instant> n = FireTimes.next(trigger, anchor, from);
             if (n.isEmpty() || n.get().toEpochMilli() > at.toEpochMilli() + NEAR_MS) return null;
@@ -367,6 +378,10 @@ public class ExplainSchedule {
             from = n.get();
         }
         return null;
+    }
+
+    private static long distance(Instant t, Instant at) {
+        return Math.abs(t.toEpochMilli() - at.toEpochMilli());
     }
 
     /** How far before an instant a daylight-saving gap that moved a fire onto it can begin: the largest gap is 1 h. */
