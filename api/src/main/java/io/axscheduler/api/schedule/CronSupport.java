@@ -42,7 +42,7 @@ final class CronSupport {
                     ? UNIX.parse(sundayFirst(expression)).validate()
                     : QUARTZ.parse(expression).validate();
         } catch (IllegalArgumentException e) {
-            String bothDays = dialect == CronDialect.UNIX ? null : bothDayFields(expression);
+            String bothDays = dialect == CronDialect.UNIX ? null : dayFields(expression);
             if (bothDays != null) throw new InvalidTriggerException("expression", bothDays);
             String hint = dialect == CronDialect.UNIX
                     ? " (unix dialect: five fields, minute hour day-of-month month day-of-week)"
@@ -56,6 +56,31 @@ final class CronSupport {
         }
         if (cache.size() < CACHE_LIMIT) cache.put(key, cron);
         return cron;
+    }
+
+    /** Why an expression that never fires does not, where the expression shows it; else empty. */
+    static String whyNever(String expression, CronDialect dialect) {
+        String[] fields = expression.trim().split("\\s+");
+        if (dialect == CronDialect.UNIX || fields.length < 6) return "";
+        Matcher nth = NTH.matcher(fields[5]);
+        return nth.find() && Integer.parseInt(nth.group(1)) > 5
+                ? ": day-of-week " + fields[5] + " asks for the " + nth.group(1) + "th such weekday of a month, and"
+                        + " a month has at most five (#1 to #5)"
+                : "";
+    }
+
+    private static final Pattern NTH = Pattern.compile("#(\\d+)");
+
+    /** The day fields' refusal said about the expression as written: both given, or both {@code ?}; else null. */
+    private static String dayFields(String expression) {
+        String[] fields = expression.trim().split("\\s+");
+        if (fields.length >= 6 && fields.length <= 7 && fields[3].equals("?") && fields[5].equals("?")) {
+            String[] daily = fields.clone();
+            daily[3] = "*";
+            return "is not a valid cron expression: its day-of-month and day-of-week are both ?, and Quartz takes ?"
+                    + " in exactly one of them (" + String.join(" ", daily) + " runs every day)";
+        }
+        return bothDayFields(expression);
     }
 
     /**
@@ -182,6 +207,24 @@ final class CronSupport {
             fields[5] = "SAT";
             changed = true;
         }
+        // a step from an offset or within a range in a time field ("5/15", "3-23/6") loses its start in cron-utils'
+        // English ("every 15 minutes", "every 6 hours"), as a year step does ("every 2 years"): the values said
+        // instead, or the range spelt out where they are many
+        int hour = quartz ? 2 : 1;
+        for (int i = 0; i <= hour && i < fields.length; i++) {
+            String explicit = offsetStep(fields[i], 0, i == hour ? 23 : 59, i == hour ? 24 : 12);
+            if (!explicit.equals(fields[i])) {
+                fields[i] = explicit;
+                changed = true;
+            }
+        }
+        if (quartz && fields.length == 7) {
+            String explicit = offsetStep(fields[6], 1970, 2099, 6);
+            if (!explicit.equals(fields[6])) {
+                fields[6] = explicit;
+                changed = true;
+            }
+        }
         // a step in a day field starts again each month (1/5: the 1st, 6th … 31st, then the 1st) or week, where
         // cron-utils says "every 5 days" (and "every Monday days" for a weekday step): described as the days it is
         int dom = quartz ? 3 : 2, dow = quartz ? 5 : 4;
@@ -221,6 +264,27 @@ final class CronSupport {
         return values.toString();
     }
 
+    /**
+     * A time or year field's step from an offset or within a range ({@code 5/15}, {@code 3-23/6}) as the list of its
+     * values when they are at most {@code most}, else with its range spelt out ({@code 5-59/2}); any other field,
+     * and a step from the field's start ({@code *\/15}, {@code 0/15}: "every 15 minutes"), as it is.
+     */
+    static String offsetStep(String field, int min, int max, int most) {
+        Matcher step = WIDE_STEP.matcher(field);
+        if (!step.matches() || step.group(1) == null) return field;
+        int from = Integer.parseInt(step.group(1));
+        int to = step.group(2) == null ? max : Integer.parseInt(step.group(2));
+        int by = Integer.parseInt(step.group(3));
+        if (by < 1 || from < min || to > max || from > to || (from == min && step.group(2) == null)) return field;
+        if ((to - from) / by + 1 > most) return from + "-" + to + "/" + by;
+        StringBuilder values = new StringBuilder();
+        for (int v = from; v <= to; v += by)
+            values.append(values.isEmpty() ? "" : ",").append(v);
+        return values.toString();
+    }
+
+    private static final Pattern WIDE_STEP = Pattern.compile("(?:\\*|(\\d{1,4})(?:-(\\d{1,4}))?)/(\\d{1,4})");
+
     private static final Pattern STEP = Pattern.compile("(?:\\*|(\\d{1,2})(?:-(\\d{1,2}))?)/(\\d{1,2})");
 
     /** A list of two or more numbers or names as cron-utils writes one: "1 and 15", "1, 8 and 15", "May and July". */
@@ -254,7 +318,11 @@ final class CronSupport {
         {"\\bat (" + MANY + "|" + ONE + ") years?\\b", "in $1"},
         // a year range reads as if it were the only field restricted ("at 12:00 every year between 2027 and 2028")
         {"\\bevery year between (\\d{4}) and (\\d{4})\\b", "in the years $1 to $2"},
-        {"\\bevery month between (\\w+) and (\\w+)\\b", "in the months $1 to $2"}
+        {"\\bevery month between (\\w+) and (\\w+)\\b", "in the months $1 to $2"},
+        {"\\bevery 2 years between (\\d{4}) and (\\d{4})\\b", "in every second year from $1 to $2"},
+        {"\\bevery 3 years between (\\d{4}) and (\\d{4})\\b", "in every third year from $1 to $2"},
+        {"\\bevery (\\d+) years between (\\d{4}) and (\\d{4})\\b", "in every $1th year from $2 to $3"},
+        {"\\bat ((?:\\d+, )*\\d+ and \\d+) seconds\\b", "at seconds $1"}
     };
 
     private static final com.cronutils.model.definition.CronDefinition QUARTZ_DEFINITION =

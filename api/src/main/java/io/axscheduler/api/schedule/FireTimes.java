@@ -86,7 +86,11 @@ public final class FireTimes {
                     "cannot be evaluated for every month (" + e.getMessage() + "); a W day past the 28th or a # past"
                             + " the 4th does not exist in every month");
         }
-        if (!fires) throw new InvalidTriggerException("expression", "never fires after " + IsoInstants.millis(now));
+        if (!fires)
+            throw new InvalidTriggerException(
+                    "expression",
+                    "never fires after " + IsoInstants.millis(now)
+                            + CronSupport.whyNever(trigger.expression(), trigger.dialect()));
     }
 
     /** The finest step of a dialect's expressions (Quartz's seconds, Unix's minutes): none fires more often. */

@@ -372,6 +372,45 @@ class FireTimesTest {
     }
 
     @Test
+    void a_step_from_an_offset_or_in_a_range_says_where_it_starts() {
+        // cron-utils alone: "every 15 minutes", "every 10 seconds", "every 6 hours at minute 0", "every 2 years"
+        assertThat(describe("0 5/15 * * * ?")).isEqualTo("at minutes 5, 20, 35 and 50");
+        assertThat(describe("5/10 * * * * ?")).isEqualTo("at seconds 5, 15, 25, 35, 45 and 55");
+        assertThat(describe("0 0 3-23/6 * * ?")).isEqualTo("in hours 3, 9, 15 and 21");
+        assertThat(describe("5/2 * * * * ?")).isEqualTo("every 2 seconds between 5 and 59");
+        assertThat(describe("0 0 12 * * ? 2027/2"))
+                .isEqualTo("at 12:00 every day in every second year from 2027 to 2099");
+        assertThat(describe("0 0 12 * * ? 2027-2030/2")).isEqualTo("at 12:00 every day in 2027 and 2029");
+        assertThat(describe("5/15 * * * *", CronDialect.UNIX)).isEqualTo("at minutes 5, 20, 35 and 50");
+        assertThat(describe("0 5/15 * * *", CronDialect.UNIX)).isEqualTo("in hours 5 and 20");
+        // from the field's start, cron-utils' words are right
+        assertThat(describe("0 0/15 * * * ?")).isEqualTo("every 15 minutes");
+        assertThat(describe("*/5 * * * * ?")).isEqualTo("every 5 seconds");
+        assertThat(describe("0 0 0/6 * * ?")).isEqualTo("every 6 hours at minute 0");
+    }
+
+    private static String describe(String expression) {
+        return describe(expression, null);
+    }
+
+    private static String describe(String expression, CronDialect dialect) {
+        return FireTimes.describe(Trigger.cron(expression, "UTC", dialect));
+    }
+
+    @Test
+    void both_day_fields_as_question_marks_and_a_sixth_weekday_are_refused_in_words_about_them() {
+        assertThatThrownBy(() -> Trigger.cron("0 0 12 ? * ?", "UTC", null))
+                .isInstanceOf(InvalidTriggerException.class)
+                .hasMessageContaining("day-of-month and day-of-week are both ?")
+                .hasMessageContaining("0 0 12 * * ? runs every day");
+        assertThatThrownBy(() -> FireTimes.requireFires(
+                        Trigger.cron("0 0 12 ? * 1#6", "UTC", null), Instant.parse("2026-12-01T00:00:00Z")))
+                .isInstanceOf(InvalidTriggerException.class)
+                .hasMessageContaining("never fires after 2026-12-01T00:00:00.000Z: day-of-week 1#6 asks for the 6th");
+        assertThat(describe("0 0 12 ? * 1#5")).isEqualTo("at 12:00 on the fifth Sunday of every month");
+    }
+
+    @Test
     void a_quartz_expression_with_both_day_fields_is_refused_in_its_own_words_with_both_fixes() {
         assertThatThrownBy(
                         () -> FireTimes.next(Trigger.cron("0 0 12 * * MON", "UTC", null), Instant.EPOCH, Instant.EPOCH))
