@@ -222,6 +222,41 @@ class ScheduleTwoNodesIT {
     }
 
     @Test
+    void a_cron_schedule_past_its_last_fire_time_is_completed_and_says_it_fires_no_more() {
+        java.time.ZonedDateTime at =
+                Instant.now().plusSeconds(3).truncatedTo(ChronoUnit.SECONDS).atZone(java.time.ZoneOffset.UTC);
+        String expression = "%d %d %d %d %d ? %d"
+                .formatted(
+                        at.getSecond(),
+                        at.getMinute(),
+                        at.getHour(),
+                        at.getDayOfMonth(),
+                        at.getMonthValue(),
+                        at.getYear());
+        String id = ScheduleHttp.create(a.api, """
+                {"name":"last-cron","trigger":{"type":"cron","expression":"%s"},"job":{"jobType":"noop"}}""".formatted(expression));
+        assertThat(a.api.get("/api/v1/schedules/" + id).body().path("completed").asBoolean())
+                .isFalse();
+        Await.until(
+                Duration.ofSeconds(20),
+                () -> a.api.get("/api/v1/schedules/" + id)
+                                .body()
+                                .path("fireCount")
+                                .asInt()
+                        == 1,
+                () -> a.api.get("/api/v1/schedules/" + id).body().toString());
+        JsonNode read = b.api.get("/api/v1/schedules/" + id).body();
+        assertThat(read.path("completed").asBoolean()).as(read.toString()).isTrue();
+        assertThat(read.path("state").asText()).isEqualTo("ACTIVE");
+        assertThat(read.path("nextFireTime").isNull()).isTrue();
+        JsonNode explained = b.api.get("/api/v1/schedules/" + id + "/explain?at="
+                        + at.toInstant().plusSeconds(5))
+                .body();
+        assertThat(explained.toString()).as(explained.toString()).contains("the schedule fires no more by itself");
+        ScheduleHttp.delete(a.api, "/api/v1/schedules/" + id);
+    }
+
+    @Test
     void a_once_schedule_that_fired_can_be_read_edited_and_sent_back() throws Exception {
         Instant at = Instant.now().plusSeconds(2).truncatedTo(ChronoUnit.MILLIS);
         String id = ScheduleHttp.create(a.api, """

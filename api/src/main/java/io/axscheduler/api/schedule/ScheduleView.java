@@ -5,8 +5,9 @@ import java.time.Instant;
 
 /**
  * A schedule as the API shows it ({@code GET /api/v1/schedules/{id}}). {@code completed}: a {@code once} schedule
- * whose one time has been fired or skipped, which fires no more by itself (its state stays {@code ACTIVE}: it may
- * still be triggered by hand, or given a new time).
+ * whose one time has been fired or skipped, or a cron one whose last fire time has (its year field has run out),
+ * which fires no more by itself (its state stays {@code ACTIVE}: it may still be triggered by hand, or given a new
+ * trigger).
  */
 public record ScheduleView(
         String scheduleId,

@@ -105,7 +105,7 @@ class ConsoleModel {
             return utc(at);
         }
 
-        /** A schedule's state as the console names it: a spent once schedule is COMPLETED, though its state is ACTIVE. */
+        /** A schedule's state as the console names it: a spent once or cron schedule is COMPLETED, though ACTIVE. */
         public String scheduleState(ScheduleView s) {
             return s.completed() ? "COMPLETED" : s.state().name();
         }

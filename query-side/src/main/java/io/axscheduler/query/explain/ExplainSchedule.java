@@ -162,8 +162,11 @@ public class ExplainSchedule {
             paused.ifPresent(reasons::add);
             reasons.add(reason(
                     "NOT_A_FIRE_TIME",
-                    "no fire time within " + NEAR_MS + " ms of " + at + "; the next are " + next
-                            + (paused.isPresent() ? " (none fires while the schedule is paused)" : ""),
+                    "no fire time within " + NEAR_MS + " ms of " + at
+                            + (next.isEmpty() && trigger.type() != TriggerType.FIXED_DELAY
+                                    ? "; none is left after it: the schedule fires no more by itself"
+                                    : "; the next are " + next
+                                            + (paused.isPresent() ? " (none fires while the schedule is paused)" : "")),
                     null,
                     "nextFireTimes",
                     next,

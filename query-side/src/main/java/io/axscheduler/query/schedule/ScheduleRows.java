@@ -27,8 +27,9 @@ final class ScheduleRows {
         Trigger trigger = read(rs.getString("trigger_json"), Trigger.class);
         ScheduleState state = ScheduleState.valueOf(rs.getString("state"));
         String jobStatus = rs.getString("last_job_status");
+        // a once schedule past its time, or a cron one past its last (a year field that has run out)
         boolean completed = state == ScheduleState.ACTIVE
-                && trigger.type() == TriggerType.ONCE
+                && (trigger.type() == TriggerType.ONCE || trigger.type() == TriggerType.CRON)
                 && rs.getObject("next_fire_at") == null
                 && rs.getObject("queued_fire_at") == null
                 && rs.getLong("fire_count") + rs.getLong("skip_count") > 0;
