@@ -42,7 +42,7 @@ public final class JobRequestParser {
     static final long MAX_RUN_AT_AHEAD_MS = 10 * MAX_DELAY_MS;
 
     static final long MAX_TIMEOUT_MS = 24L * 3600 * 1000;
-    static final int MAX_KEY_LENGTH = 255;
+    public static final int MAX_KEY_LENGTH = 255;
 
     /** The keys of schedules' fires and of alerts' deliveries: taken first by a submit, they would stop them. */
     static final List<String> RESERVED_KEY_PREFIXES = List.of(ScheduleJobKeys.PREFIX, AlertJobKeys.PREFIX);

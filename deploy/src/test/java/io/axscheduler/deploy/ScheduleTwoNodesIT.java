@@ -222,6 +222,80 @@ class ScheduleTwoNodesIT {
     }
 
     @Test
+    void a_schedule_key_makes_one_schedule_however_often_and_wherever_the_create_is_sent() throws Exception {
+        String body = """
+                {"name":"keyed","scheduleKey":"%s","trigger":{"type":"fixedRate","intervalMs":3600000},
+                 "job":{"jobType":"noop"}}""";
+        var first = a.api.post("/api/v1/schedules", body.formatted("nightly-bill"));
+        assertThat(first.status()).as(first.body().toString()).isEqualTo(201);
+        assertThat(first.body().path("created").asBoolean()).isTrue();
+        String id = first.text("scheduleId");
+        var again = b.api.post("/api/v1/schedules", body.formatted("nightly-bill"));
+        assertThat(again.status()).as(again.body().toString()).isEqualTo(200);
+        assertThat(again.body().path("created").asBoolean()).isFalse();
+        assertThat(again.text("scheduleId")).isEqualTo(id);
+        assertThat(again.body().path("state").asText()).isEqualTo("ACTIVE");
+
+        // twelve at once over both nodes: one schedule, every answer naming it
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(12);
+        List<java.util.concurrent.Future<Api.Response>> sent = new java.util.ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            Node node = i % 2 == 0 ? a : b;
+            sent.add(pool.submit(() -> node.api.post("/api/v1/schedules", body.formatted("raced"))));
+        }
+        java.util.Set<String> ids = new HashSet<>();
+        int made = 0;
+        for (var f : sent) {
+            Api.Response r = f.get(60, java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(r.status()).as(r.body().toString()).isIn(200, 201);
+            if (r.status() == 201) made++;
+            ids.add(r.text("scheduleId"));
+        }
+        pool.shutdown();
+        assertThat(made).isEqualTo(1);
+        assertThat(ids).hasSize(1);
+        assertThat(a.jdbc()
+                        .queryForObject(
+                                "SELECT COUNT(*) FROM schedules WHERE schedule_id IN (SELECT schedule_id FROM"
+                                        + " schedule_keys WHERE schedule_key = 'raced')",
+                                Integer.class))
+                .isEqualTo(1);
+        assertThat(a.jdbc().queryForObject("SELECT COUNT(*) FROM schedules WHERE name = 'keyed'", Integer.class))
+                .isEqualTo(2);
+
+        // in a batch: a key taken before and one taken earlier in the batch make nothing
+        var batch = b.api.post("/api/v1/schedules/batch", """
+                {"schedules":[%s,%s,%s]}""".formatted(
+                        body.formatted("nightly-bill"), body.formatted("batch-new"), body.formatted("batch-new")));
+        assertThat(batch.status()).as(batch.body().toString()).isEqualTo(201);
+        JsonNode results = batch.body().path("results");
+        assertThat(results.get(0).path("scheduleId").asText()).isEqualTo(id);
+        assertThat(results.get(0).path("created").asBoolean()).isFalse();
+        assertThat(results.get(1).path("created").asBoolean()).isTrue();
+        assertThat(results.get(2).path("created").asBoolean()).isFalse();
+        assertThat(results.get(2).path("scheduleId").asText())
+                .isEqualTo(results.get(1).path("scheduleId").asText());
+        assertThat(a.jdbc().queryForObject("SELECT COUNT(*) FROM schedules WHERE name = 'keyed'", Integer.class))
+                .isEqualTo(3);
+
+        // the creating body may come again as an update; another schedule's key may not
+        var update = ScheduleHttp.put(a.api, "/api/v1/schedules/" + id, body.formatted("nightly-bill"));
+        assertThat(update.status()).as(update.body().toString()).isEqualTo(200);
+        var foreign = ScheduleHttp.put(a.api, "/api/v1/schedules/" + id, body.formatted("raced"));
+        assertThat(foreign.status()).isEqualTo(400);
+        assertThat(foreign.body().toString()).contains("scheduleKey").contains("is not this schedule's key");
+        var bad = a.api.post("/api/v1/schedules", body.formatted("tab\\there"));
+        assertThat(bad.status()).isEqualTo(400);
+        assertThat(bad.body().toString()).contains("scheduleKey");
+
+        // a key outlives its schedule's delete: the answer says the schedule it made is deleted
+        ScheduleHttp.delete(a.api, "/api/v1/schedules/" + id);
+        var afterDelete = b.api.post("/api/v1/schedules", body.formatted("nightly-bill"));
+        assertThat(afterDelete.status()).isEqualTo(200);
+        assertThat(afterDelete.body().path("state").asText()).isEqualTo("DELETED");
+    }
+
+    @Test
     void a_cron_schedule_past_its_last_fire_time_is_completed_and_says_it_fires_no_more() {
         java.time.ZonedDateTime at =
                 Instant.now().plusSeconds(3).truncatedTo(ChronoUnit.SECONDS).atZone(java.time.ZoneOffset.UTC);

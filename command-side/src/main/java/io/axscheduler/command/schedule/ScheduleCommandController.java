@@ -39,6 +39,7 @@ class ScheduleCommandController {
     private final OperatorCommands sender;
     private final QueryGateway queries;
     private final Clock clock;
+    private final ScheduleKeys keys;
 
     ScheduleCommandController(
             JobTypeCatalog jobTypes,
@@ -46,8 +47,10 @@ class ScheduleCommandController {
             Clock clock,
             OperatorCommands sender,
             QueryGateway queries,
-            ScheduleRequestProperties settings) {
+            ScheduleRequestProperties settings,
+            ScheduleKeys keys) {
         this.parser = new ScheduleRequestParser(jobTypes, json, settings.minIntervalMs());
+        this.keys = keys;
         this.sender = sender;
         this.queries = queries;
         this.clock = clock;
@@ -62,8 +65,36 @@ class ScheduleCommandController {
         ScheduleRequest r = parser.parse(body, now, Caller.homeNamespace(actor));
         Access.act(actor, r.namespace(), Role.EDITOR);
         String scheduleId = TimeOrderedIds.next(now.toEpochMilli());
-        sender.send("schedule", scheduleId, r.create(scheduleId, now), actor);
-        return ResponseEntity.status(HttpStatus.CREATED).body(answer(scheduleId, r.trigger(), now));
+        if (r.scheduleKey() == null) {
+            sender.send("schedule", scheduleId, r.create(scheduleId, now), actor);
+            return ResponseEntity.status(HttpStatus.CREATED).body(created(scheduleId, r.trigger(), now));
+        }
+        // the key and the schedule land together; a key taken answers with its schedule and makes nothing
+        String taken = sender.inOneTransaction("schedule " + scheduleId, () -> {
+            String first = keys.claim(r.scheduleKey(), r.namespace(), scheduleId);
+            if (first == null) sender.sendOnce("schedule", scheduleId, r.create(scheduleId, now), actor);
+            return first;
+        });
+        if (taken == null) return ResponseEntity.status(HttpStatus.CREATED).body(created(scheduleId, r.trigger(), now));
+        return ResponseEntity.ok(existing(taken));
+    }
+
+    /** The answer to a create whose key had made a schedule already: that schedule, as it stands. */
+    private Map<String, Object> existing(String scheduleId) {
+        ScheduleView view = view(scheduleId);
+        Map<String, Object> answer = new LinkedHashMap<>();
+        answer.put("scheduleId", scheduleId);
+        answer.put("created", false);
+        answer.put("state", view.state());
+        answer.put("nextFireTimes", view.nextFireTime() == null ? List.of() : List.of(view.nextFireTime()));
+        answer.put("description", view.description());
+        return answer;
+    }
+
+    private static Map<String, Object> created(String scheduleId, Trigger trigger, Instant now) {
+        Map<String, Object> answer = answer(scheduleId, trigger, now);
+        answer.put("created", true);
+        return answer;
     }
 
     /**
@@ -83,18 +114,32 @@ class ScheduleCommandController {
         }
         if (!errors.isEmpty()) throw new InvalidRequestException(errors);
         for (ScheduleRequest r : requests) Access.act(actor, r.namespace(), Role.EDITOR);
-        List<CreateSchedule> creates = new ArrayList<>(requests.size());
+        List<String> ids = new ArrayList<>(requests.size());
+        for (int i = 0; i < requests.size(); i++) ids.add(TimeOrderedIds.next(now.toEpochMilli()));
+        // each key claimed with the batch: one taken (before, or by an earlier item) answers with its schedule
+        List<String> taken = sender.inOneTransaction("schedule batch", () -> {
+            List<String> first = new ArrayList<>(requests.size());
+            List<CreateSchedule> creates = new ArrayList<>(requests.size());
+            for (int i = 0; i < requests.size(); i++) {
+                ScheduleRequest r = requests.get(i);
+                String owner = r.scheduleKey() == null ? null : keys.claim(r.scheduleKey(), r.namespace(), ids.get(i));
+                first.add(owner);
+                if (owner == null) creates.add(r.create(ids.get(i), now));
+            }
+            if (!creates.isEmpty()) sender.sendOnce("schedules", "batch", new CreateSchedules(creates), actor);
+            return first;
+        });
         List<Map<String, Object>> results = new ArrayList<>(requests.size());
-        for (ScheduleRequest r : requests) {
-            String scheduleId = TimeOrderedIds.next(now.toEpochMilli());
-            creates.add(r.create(scheduleId, now));
+        for (int i = 0; i < requests.size(); i++) {
             Map<String, Object> answer = new LinkedHashMap<>();
-            answer.put("scheduleId", scheduleId);
-            answer.put("nextFireTime", FireTimes.next(r.trigger(), now, now).orElse(null));
+            answer.put("scheduleId", taken.get(i) == null ? ids.get(i) : taken.get(i));
+            answer.put("created", taken.get(i) == null);
+            if (taken.get(i) == null)
+                answer.put(
+                        "nextFireTime",
+                        FireTimes.next(requests.get(i).trigger(), now, now).orElse(null));
             results.add(answer);
         }
-        sender.inOneTransaction(
-                "schedule batch", () -> sender.sendOnce("schedules", "batch", new CreateSchedules(creates), actor));
         return ResponseEntity.status(HttpStatus.CREATED).body(Map.of("results", results));
     }
 
@@ -110,6 +155,12 @@ class ScheduleCommandController {
         ScheduleRequest r = parser.parseIn(namespace, current.trigger(), body, now);
         if (body.hasNonNull("namespace") && !namespace.equals(r.namespace())) {
             throw InvalidRequestException.of("namespace", "cannot change; create the schedule in the other namespace");
+        }
+        // the body a tool creates with may come again in its updates: its key is this schedule's, or it is refused
+        if (r.scheduleKey() != null && !scheduleId.equals(keys.scheduleOf(r.scheduleKey(), namespace))) {
+            throw InvalidRequestException.of(
+                    "scheduleKey",
+                    "is not this schedule's key; a key is given when a schedule is created and names it for good");
         }
         JobTemplate job = r.job().inNamespace(namespace);
         // a schedule sent back as it is (a tool that applies its whole config on every run) changes nothing and

@@ -14,7 +14,8 @@ record ScheduleRequest(
         JobTemplate job,
         MisfirePolicy misfirePolicy,
         OverlapPolicy overlapPolicy,
-        String namespace) {
+        String namespace,
+        String scheduleKey) {
 
     /** The command that creates this schedule as {@code scheduleId}, its first fire time reckoned from {@code anchor}. */
     CreateSchedule create(String scheduleId, Instant anchor) {

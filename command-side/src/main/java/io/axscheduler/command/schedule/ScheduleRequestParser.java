@@ -34,7 +34,7 @@ final class ScheduleRequestParser {
     static final long MAX_INTERVAL_MS = 366L * 24 * 3600 * 1000;
 
     private static final Set<String> FIELDS =
-            Set.of("name", "trigger", "job", "misfirePolicy", "overlapPolicy", "namespace");
+            Set.of("name", "trigger", "job", "misfirePolicy", "overlapPolicy", "namespace", "scheduleKey");
     private static final Set<String> TRIGGER_FIELDS =
             Set.of("type", "expression", "timezone", "dialect", "intervalMs", "delayMs", "at", "startAt");
     private static final Set<String> JOB_FIELDS = Set.of(
@@ -124,8 +124,9 @@ final class ScheduleRequestParser {
         JobTemplate job = job(f, schedulesNamespace != null ? schedulesNamespace : namespace);
         MisfirePolicy misfire = f.enumValue("misfirePolicy", MisfirePolicy.class, MisfirePolicy.DEFAULT);
         OverlapPolicy overlap = f.enumValue("overlapPolicy", OverlapPolicy.class, OverlapPolicy.DEFAULT);
+        String scheduleKey = f.name("scheduleKey", JobRequestParser.MAX_KEY_LENGTH);
         if (errors.size() > before) return null;
-        return new ScheduleRequest(name, trigger, job.inNamespace(namespace), misfire, overlap, namespace);
+        return new ScheduleRequest(name, trigger, job.inNamespace(namespace), misfire, overlap, namespace, scheduleKey);
     }
 
     /**
