@@ -1,6 +1,7 @@
 package io.axscheduler.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.net.URI;
@@ -17,6 +18,7 @@ import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.JdbcTemplate;
 
 /** Authentication on two nodes of one database: keys made through the admin API, revocation, the actor. */
 class SecurityIT {
@@ -429,6 +431,39 @@ class SecurityIT {
             assertThat(dataDir.resolve("initial-admin.txt"))
                     .as("made once per database, not per start")
                     .doesNotExist();
+        }
+    }
+
+    @Test
+    void a_first_start_that_fails_halfway_leaves_the_next_start_to_make_the_admin() throws Exception {
+        Path dataDir = Files.createTempDirectory("ax-bootstrap-halfway");
+        String db = TestDatabase.freshDatabase("bootstrap_halfway");
+        Map<String, String> settings = Map.of(
+                "ax.bootstrap.admin-key", "", "ax.bootstrap.admin-password", "", "ax.data-dir", dataDir.toString());
+        // the console user cannot be made: the first start stops after marking itself and making the key
+        org.flywaydb.core.Flyway.configure()
+                .dataSource(db, TestDatabase.user(), TestDatabase.password())
+                .locations("classpath:db/migration")
+                .load()
+                .migrate();
+        JdbcTemplate jdbc = new JdbcTemplate(new org.springframework.jdbc.datasource.DriverManagerDataSource(
+                db, TestDatabase.user(), TestDatabase.password()));
+        jdbc.execute("CREATE TRIGGER refuse_users BEFORE INSERT ON console_users FOR EACH ROW"
+                + " SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'no users today'");
+        assertThatThrownBy(() -> Node.start(db, "halfway", settings).close()).isNotNull();
+        jdbc.execute("DROP TRIGGER refuse_users");
+        assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM security_bootstrap", Integer.class))
+                .as("the mark went with what failed")
+                .isZero();
+        try (Node again = Node.start(db, "whole", settings)) {
+            String text = Files.readString(dataDir.resolve("initial-admin.txt"));
+            assertThat(text).contains("AX_ADMIN_KEY=").contains("console password: ");
+            String key = text.lines()
+                    .filter(l -> l.startsWith("AX_ADMIN_KEY="))
+                    .findFirst()
+                    .orElseThrow()
+                    .substring(13);
+            assertThat(again.api.as(key).get("/api/v1/admin/api-keys").status()).isEqualTo(200);
         }
     }
 }

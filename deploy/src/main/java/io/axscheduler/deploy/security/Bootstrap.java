@@ -21,6 +21,8 @@ import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * The first node on an empty database makes an admin API key and the console user {@code admin} with random secrets,
@@ -46,6 +48,7 @@ class Bootstrap implements ApplicationRunner {
     private final String givenKey;
     private final String givenPassword;
     private final Path dataDir;
+    private final TransactionTemplate transaction;
 
     Bootstrap(
             ApiKeys keys,
@@ -53,7 +56,9 @@ class Bootstrap implements ApplicationRunner {
             NamedParameterJdbcTemplate jdbc,
             Clock clock,
             BootstrapSettings settings,
-            DataDirectory dataDirectory) {
+            DataDirectory dataDirectory,
+            PlatformTransactionManager transactions) {
+        this.transaction = new TransactionTemplate(transactions);
         this.keys = keys;
         this.users = users;
         this.jdbc = jdbc;
@@ -64,7 +69,7 @@ class Bootstrap implements ApplicationRunner {
     }
 
     @Override
-    public void run(ApplicationArguments args) throws IOException {
+    public void run(ApplicationArguments args) {
         if (!givenKey.isEmpty() && !keys.hashExists(givenKey)) {
             try {
                 keys.create(freeName("bootstrap-admin"), ADMIN, null, BY, givenKey);
@@ -82,11 +87,26 @@ class Bootstrap implements ApplicationRunner {
                 if (!users.exists("admin")) throw madeMeanwhile;
             }
         }
+        // the mark of the first start, the key, the user and the file in one transaction: a node stopped halfway (a
+        // probe's restart, a Ctrl-C just after "Started") had marked the start done with neither key nor user made,
+        // and no later start made them. The file is written before the commit, so secrets stored are never lost
+        // with the log; a node that starts alongside waits on the mark's row lock and then finds it taken.
+        String text = transaction.execute(status -> firstStart());
+        if (text == null) return;
+        log.warn(
+                "\n\n==== first start: initial admin credentials (also in {}); they are not shown again ====\n{}"
+                        + "use the key as: curl -H 'Authorization: Bearer <key>' ...\n",
+                dataDir.resolve(FILE).toAbsolutePath(),
+                text);
+    }
+
+    /** On the first start, makes what is missing and writes the file; the credentials' text, or null. */
+    private String firstStart() {
         boolean first = jdbc.update(
                         "INSERT IGNORE INTO security_bootstrap (id, done_at) VALUES (1, :at)",
                         Map.of("at", clock.millis()))
                 == 1;
-        if (!first) return;
+        if (!first) return null;
         String key = null;
         String password = null;
         if (!keys.anyAdmin()) {
@@ -97,7 +117,7 @@ class Bootstrap implements ApplicationRunner {
             password = randomPassword();
             users.create("admin", password, ADMIN, BY);
         }
-        if (key == null && password == null) return;
+        if (key == null && password == null) return null;
         StringBuilder text = new StringBuilder("# ax-scheduler initial admin credentials, shown once\n");
         if (key != null) text.append("AX_ADMIN_KEY=").append(key).append('\n');
         if (password != null)
@@ -113,11 +133,7 @@ class Bootstrap implements ApplicationRunner {
         } catch (IOException | UnsupportedOperationException e) {
             log.warn("could not write {}: {}", file, e.toString());
         }
-        log.warn(
-                "\n\n==== first start: initial admin credentials (also in {}); they are not shown again ====\n{}"
-                        + "use the key as: curl -H 'Authorization: Bearer <key>' ...\n",
-                file,
-                text);
+        return text.toString();
     }
 
     private String freeName(String base) {
