@@ -38,8 +38,17 @@ public class AxSchedulerApplication {
         nameTheHost();
         List<String> arguments = new ArrayList<>(List.of(args));
         EmbeddedDatabase.startUnlessConfigured(arguments);
-        EmbeddedDatabase.stopAfter(
-                SpringApplication.run(AxSchedulerApplication.class, arguments.toArray(String[]::new)));
+        org.springframework.context.ConfigurableApplicationContext context;
+        try {
+            context = SpringApplication.run(AxSchedulerApplication.class, arguments.toArray(String[]::new));
+        } catch (Throwable failed) {
+            // Spring has logged why and closed the context, but threads started before the failure (event
+            // processors, status timers) are not daemons: the process would live on, serving nothing, logging the
+            // closed pool's errors, and a supervisor that restarts on exit would never see it fail
+            System.exit(1);
+            return;
+        }
+        EmbeddedDatabase.stopAfter(context);
     }
 
     /**

@@ -45,6 +45,8 @@ public record SchedulerProperties(
             if (batchSize < 1 || batchSize > 1000)
                 throw new IllegalArgumentException("ax.scheduler.scan.batch-size must be 1..1000");
             if (leaseMs < 1000) throw new IllegalArgumentException("ax.scheduler.scan.lease-ms must be at least 1000");
+            if (leaseCheckMs < 100 || leaseCheckMs > 600_000)
+                throw new IllegalArgumentException("ax.scheduler.scan.lease-check-ms must be 100..600000");
             // a job started ahead holds a pool thread until it is due
             if (claimAheadMs < 0 || claimAheadMs > 1000)
                 throw new IllegalArgumentException("ax.scheduler.scan.claim-ahead-ms must be 0..1000");
@@ -72,6 +74,8 @@ public record SchedulerProperties(
         public Execution {
             if (threadsPerType < 1 || threadsPerType > 1000)
                 throw new IllegalArgumentException("ax.scheduler.execution.threads-per-type must be 1..1000");
+            if (cancelCheckMs < 100 || cancelCheckMs > 60_000)
+                throw new IllegalArgumentException("ax.scheduler.execution.cancel-check-ms must be 100..60000");
             if (reportQueue < 1)
                 throw new IllegalArgumentException("ax.scheduler.execution.report-queue must be positive");
             if (reportBatch < 1 || reportBatch > 1000)

@@ -31,7 +31,13 @@ public record LivenessProperties(
     public record Schedules(@DefaultValue("3000") long holdBackAfterMs) {}
 
     /** @param scanStallMs a node whose scan has not completed for this long does not count as scanning */
-    public record Health(@DefaultValue("30000") long scanStallMs) {}
+    public record Health(@DefaultValue("30000") long scanStallMs) {
+        public Health {
+            // a stall limit shorter than a scan's own pause reads every node as stalled: health DOWN for good
+            if (scanStallMs < 1000)
+                throw new IllegalArgumentException("ax.scheduler.health.scan-stall-ms must be at least 1000");
+        }
+    }
 
     /**
      * @param heartbeatIntervalMs how often a worker heartbeats

@@ -42,6 +42,8 @@ public record WorkerProperties(
     public WorkerProperties {
         if (heartbeatIntervalMs < 100)
             throw new IllegalArgumentException("ax.scheduler.workers.heartbeat-interval-ms must be at least 100");
+        if (expiryCheckMs < 100 || expiryCheckMs > 600_000)
+            throw new IllegalArgumentException("ax.scheduler.workers.expiry-check-ms must be 100..600000");
         if (missedHeartbeats < 1)
             throw new IllegalArgumentException("ax.scheduler.workers.missed-heartbeats must be at least 1");
         if (pushThreads < 1 || pushThreads > 200)
