@@ -49,6 +49,7 @@ public record AlertProperties(
                     && (channel.maxPerWindow() < 1 || channel.maxPerWindow() > MAX_PER_WINDOW))
                 throw new IllegalArgumentException(
                         "ax.alerts.channels." + name + ".max-per-window must be 1.." + MAX_PER_WINDOW);
+            channel.check(name);
         });
     }
 
@@ -91,5 +92,37 @@ public record AlertProperties(
      * A named channel: {@code type} webhook, slack, dingtalk, feishu or email; {@code maxPerWindow} overrides
      * {@code ax.alerts.rate-limit.per-channel} for it.
      */
-    public record Channel(String type, String url, String secret, List<String> to, String from, Integer maxPerWindow) {}
+    public record Channel(String type, String url, String secret, List<String> to, String from, Integer maxPerWindow) {
+
+        public static final List<String> TYPES = List.of("webhook", "slack", "dingtalk", "feishu", "email");
+
+        /**
+         * Refuses at start what a delivery would fail on at the first alert (a misspelt type, a webhook with no
+         * address, a mail to nobody), naming the setting.
+         */
+        void check(String name) {
+            String prefix = "ax.alerts.channels." + name;
+            String kind = type == null ? "webhook" : type;
+            if (!TYPES.contains(kind))
+                throw new IllegalArgumentException(
+                        prefix + ".type is '" + type + "'; it must be one of " + String.join(", ", TYPES));
+            if (kind.equals("email")) {
+                if (to == null || to.isEmpty() || to.stream().anyMatch(a -> a == null || !a.contains("@")))
+                    throw new IllegalArgumentException(prefix + ".to must name one or more mail addresses");
+                return;
+            }
+            if (url == null || url.isBlank())
+                throw new IllegalArgumentException(prefix + ".url is required for a " + kind + " channel");
+            java.net.URI uri;
+            try {
+                uri = new java.net.URI(url);
+            } catch (java.net.URISyntaxException e) {
+                throw new IllegalArgumentException(prefix + ".url is not a URL: " + e.getMessage());
+            }
+            if (!("http".equalsIgnoreCase(uri.getScheme()) || "https".equalsIgnoreCase(uri.getScheme()))
+                    || uri.getHost() == null)
+                throw new IllegalArgumentException(
+                        prefix + ".url must be an http(s) URL with a host, is '" + url + "'");
+        }
+    }
 }

@@ -22,8 +22,10 @@ class AlertPropertiesTest {
                 "ax.alerts.rate-limit.per-rule", "7",
                 "ax.alerts.rate-limit.per-channel", "9",
                 "ax.alerts.channels.ops.type", "webhook",
+                "ax.alerts.channels.ops.url", "https://hooks.example.com/ops",
                 "ax.alerts.channels.ops.max-per-window", "2",
                 "ax.alerts.channels.mail.type", "email",
+                "ax.alerts.channels.mail.to", "ops@example.com",
                 "ax.alerts.rules[0].name", "own",
                 "ax.alerts.rules[0].type", "QUEUE_DEPTH",
                 "ax.alerts.rules[0].max-per-window", "3"));
@@ -51,5 +53,22 @@ class AlertPropertiesTest {
         assertThatThrownBy(() -> bind(
                         Map.of("ax.alerts.channels.ops.type", "webhook", "ax.alerts.channels.ops.max-per-window", "0")))
                 .hasStackTraceContaining("ax.alerts.channels.ops.max-per-window");
+    }
+
+    @Test
+    void a_channel_a_delivery_would_fail_on_is_refused_at_start_naming_the_setting() {
+        assertThatThrownBy(() -> bind(Map.of(
+                        "ax.alerts.channels.oncall.type", "webook",
+                        "ax.alerts.channels.oncall.url", "https://hooks.example.com/x")))
+                .hasStackTraceContaining("ax.alerts.channels.oncall.type is 'webook'; it must be one of webhook");
+        assertThatThrownBy(() -> bind(Map.of("ax.alerts.channels.oncall.type", "webhook")))
+                .hasStackTraceContaining("ax.alerts.channels.oncall.url is required for a webhook channel");
+        assertThatThrownBy(() -> bind(Map.of("ax.alerts.channels.oncall.url", "not-a-url")))
+                .hasStackTraceContaining("ax.alerts.channels.oncall.url must be an http(s) URL with a host");
+        assertThatThrownBy(() -> bind(Map.of("ax.alerts.channels.mail.type", "email")))
+                .hasStackTraceContaining("ax.alerts.channels.mail.to must name one or more mail addresses");
+        assertThat(bind(Map.of("ax.alerts.channels.hook.url", "http://127.0.0.1:9/x"))
+                        .channels())
+                .containsKey("hook");
     }
 }
