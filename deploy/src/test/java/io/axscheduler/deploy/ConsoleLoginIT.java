@@ -10,6 +10,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -368,19 +369,38 @@ class ConsoleLoginIT {
                 "{\"username\":\"dave\",\"password\":\"dave-password-12\","
                         + "\"grants\":[{\"namespace\":\"default\",\"role\":\"VIEWER\"}]}");
         Browser browser = new Browser();
-        for (int i = 0; i < 5; i++) {
-            assertThat(browser.login("dave", "wrong-" + i)
+        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> logged =
+                new ch.qos.logback.core.read.ListAppender<>();
+        logged.start();
+        ch.qos.logback.classic.Logger login = (ch.qos.logback.classic.Logger)
+                org.slf4j.LoggerFactory.getLogger("io.axscheduler.deploy.security.ConsoleLogin");
+        login.addAppender(logged);
+        try {
+            for (int i = 0; i < 5; i++) {
+                assertThat(browser.login("dave", "wrong-" + i)
+                                .headers()
+                                .firstValue("Location")
+                                .orElse(""))
+                        .contains("error");
+            }
+            assertThat(browser.login("dave", "dave-password-12")
                             .headers()
                             .firstValue("Location")
                             .orElse(""))
+                    .as("locked even with the right password")
                     .contains("error");
+        } finally {
+            login.detachAppender(logged);
         }
-        assertThat(browser.login("dave", "dave-password-12")
-                        .headers()
-                        .firstValue("Location")
-                        .orElse(""))
-                .as("locked even with the right password")
-                .contains("error");
+        // the answer never says why; the log does, for whoever watches for guessing
+        List<String> lines = logged.list.stream()
+                .map(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage)
+                .filter(m -> m.contains("user 'dave'"))
+                .toList();
+        assertThat(lines).hasSize(6);
+        assertThat(lines.get(0)).contains("sign-in refused").contains("wrong password");
+        assertThat(lines.get(4)).contains("wrong password; the user is now locked");
+        assertThat(lines.get(5)).contains("the user is locked after too many failed sign-ins");
         // the page says what a user may do, in the console's language, and never which names exist
         assertThat(browser.get("/login?error").body()).contains("Wrong user name or password, or too many");
         assertThat(browser.get("/login?error&lang=zh-CN").body()).contains("用户名或密码错误");

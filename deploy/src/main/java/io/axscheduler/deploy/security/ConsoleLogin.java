@@ -18,6 +18,8 @@ import org.springframework.security.web.authentication.WebAuthenticationDetails;
  */
 final class ConsoleLogin implements AuthenticationProvider {
 
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(ConsoleLogin.class);
+
     /** How a console user's actor begins: {@code user:<username>}. */
     static final String USER = "user:";
 
@@ -43,23 +45,28 @@ final class ConsoleLogin implements AuthenticationProvider {
         if (addresses.locked(address)) {
             // not counted: a lock that every refused attempt extended would never end for the people behind a NAT
             encoder.matches(password, dummyHash);
-            throw new BadCredentialsException("bad credentials");
+            throw refused(username, address, "the address is locked after too many failed sign-ins");
         }
         var user = users.find(username);
         if (user.isEmpty()) {
             encoder.matches(password, dummyHash);
             addresses.failed(address);
-            throw new BadCredentialsException("bad credentials");
+            throw refused(username, address, "no such user" + addressNowLocked(address));
         }
         if (users.locked(user.get())) {
             encoder.matches(password, dummyHash);
             addresses.failed(address);
-            throw new BadCredentialsException("bad credentials");
+            throw refused(
+                    username, address, "the user is locked after too many failed sign-ins" + addressNowLocked(address));
         }
         if (!encoder.matches(password, user.get().passwordHash())) {
             users.loginFailed(username);
             addresses.failed(address);
-            throw new BadCredentialsException("bad credentials");
+            boolean userLocked = users.find(username).map(users::locked).orElse(false);
+            throw refused(
+                    username,
+                    address,
+                    "wrong password" + (userLocked ? "; the user is now locked" : "") + addressNowLocked(address));
         }
         users.loginSucceeded(username);
         // the account's name as it was made, not as typed: the database matched it ignoring case and trailing spaces,
@@ -70,6 +77,24 @@ final class ConsoleLogin implements AuthenticationProvider {
                 UsernamePasswordAuthenticationToken.authenticated(caller, null, List.of());
         signedIn.setDetails(new Account(user.get().createdAt()));
         return signedIn;
+    }
+
+    /**
+     * The answer to a refused sign-in, always the same "bad credentials"; the log says why, for those who watch for
+     * guessing (the user name as typed, cut short and without control characters: it is the client's text).
+     */
+    private static BadCredentialsException refused(String username, String address, String why) {
+        String shown = username.length() > 100 ? username.substring(0, 100) + "…" : username;
+        shown = shown.codePoints()
+                .map(c -> Character.isISOControl(c) ? '?' : c)
+                .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append)
+                .toString();
+        log.warn("console sign-in refused for user '{}' from {}: {}", shown, address, why);
+        return new BadCredentialsException("bad credentials");
+    }
+
+    private String addressNowLocked(String address) {
+        return address != null && addresses.locked(address) ? "; the address is now locked" : "";
     }
 
     /**
