@@ -12,6 +12,8 @@ import org.flywaydb.core.api.MigrationState;
  */
 final class SchemaGuard {
 
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(SchemaGuard.class);
+
     private SchemaGuard() {}
 
     static void migrate(Flyway flyway) {
@@ -21,10 +23,25 @@ final class SchemaGuard {
                 .map(SchemaGuard::describe)
                 .toList();
         if (!unknown.isEmpty()) {
-            throw new IllegalStateException("the database schema is newer than this ax-scheduler build knows "
-                    + "(unknown migrations " + unknown + "); run a build at least as new as the one that migrated it");
+            throw new StartRefused(
+                    "the database schema is newer than this ax-scheduler build knows (unknown migrations " + unknown
+                            + ")",
+                    "Run a build at least as new as the one that migrated it (docs/operations.md, \"Upgrades\").",
+                    null);
         }
-        flyway.migrate();
+        long started = System.nanoTime();
+        org.flywaydb.core.api.output.MigrateResult result = flyway.migrate();
+        // Flyway's own log is quieted to warnings (a line a migration on every test database): one line a start
+        if (result.migrationsExecuted > 0) {
+            log.info(
+                    "database schema migrated from version {} to {} ({} migrations, {} ms)",
+                    result.initialSchemaVersion == null ? "none" : result.initialSchemaVersion,
+                    result.targetSchemaVersion,
+                    result.migrationsExecuted,
+                    (System.nanoTime() - started) / 1_000_000);
+        } else {
+            log.info("database schema at version {}, up to date", result.initialSchemaVersion);
+        }
     }
 
     private static String describe(MigrationInfo m) {

@@ -23,7 +23,23 @@ final class SessionSettings {
     static void check(DataSource dataSource) {
         long increment;
         boolean galera;
-        try (Connection c = dataSource.getConnection();
+        Connection connection;
+        try {
+            connection = dataSource.getConnection();
+        } catch (SQLException e) {
+            // the first connection the node makes: a wrong password, a server down, a database missing show here, and
+            // the cause's own words go first (they were the last of a long chain of bean names)
+            throw new StartRefused(
+                    "cannot connect to the database"
+                            + (dataSource instanceof com.zaxxer.hikari.HikariDataSource h
+                                    ? " " + h.getJdbcUrl() + " as " + h.getUsername()
+                                    : "")
+                            + ": " + rootMessage(e),
+                    "Check AX_DB_URL, AX_DB_USER and AX_DB_PASSWORD, that the server answers there and that the"
+                            + " database exists (docs/operations.md, \"N nodes on one MySQL or MariaDB\").",
+                    e);
+        }
+        try (Connection c = connection;
                 Statement s = c.createStatement()) {
             try (ResultSet r = s.executeQuery("SELECT @@session.auto_increment_increment")) {
                 r.next();
@@ -44,6 +60,14 @@ final class SessionSettings {
                         : "Set auto_increment_increment=1 on the server, or keep the node's"
                                 + " spring.datasource.hikari.connection-init-sql, which sets it")
                 + " (docs/operations.md, \"A Galera cluster\")");
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) root = root.getCause();
+        String own = e.getMessage() == null ? "" : e.getMessage();
+        String deepest = root.getMessage() == null ? root.toString() : root.getMessage();
+        return own.contains(deepest) ? own : own + " (" + deepest + ")";
     }
 
     /**
