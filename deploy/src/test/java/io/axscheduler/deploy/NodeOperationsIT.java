@@ -77,6 +77,33 @@ class NodeOperationsIT {
     }
 
     @Test
+    void a_stopping_node_is_out_of_service_while_its_running_jobs_finish() throws Exception {
+        String db = TestDatabase.freshDatabase("shutdown_drain");
+        Node node = Node.start(db, "node-a", Map.of("ax.scheduler.execution.shutdown-grace-ms", "5000"));
+        assertThat(node.api.get("/actuator/health/readiness").status()).isEqualTo(200);
+        assertThat(node.api.get("/actuator/health/liveness").status()).isEqualTo(200);
+        String jobId = node.api.submit("{\"jobType\":\"sleep\",\"params\":{\"ms\":60000}}");
+        Await.until(
+                Duration.ofSeconds(20),
+                () -> "RUNNING".equals(node.api.get("/api/v1/jobs/" + jobId).text("status")),
+                () -> node.api.get("/api/v1/jobs/" + jobId).body().toString());
+        Thread stopping = new Thread(node::close);
+        stopping.start();
+        try {
+            // within the grace the port still answers, and says the node takes no new traffic
+            Await.until(
+                    Duration.ofSeconds(4),
+                    () -> node.api.get("/actuator/health/readiness").status() == 503,
+                    () -> node.api.get("/actuator/health/readiness").body().toString());
+            assertThat(node.api.get("/actuator/health/readiness").body().toString())
+                    .contains("OUT_OF_SERVICE");
+            assertThat(node.api.get("/actuator/health").status()).isEqualTo(503);
+        } finally {
+            stopping.join(60_000);
+        }
+    }
+
+    @Test
     void a_stop_that_outlasts_the_grace_period_hands_running_jobs_back_for_a_retry() {
         String db = TestDatabase.freshDatabase("shutdown_grace");
         Node node = Node.start(db, "node-a", Map.of("ax.scheduler.execution.shutdown-grace-ms", "500"));
