@@ -123,11 +123,27 @@ class SecurityIT {
                 "viewer-" + UUID.randomUUID().toString().substring(0, 8),
                 "[{\"namespace\":\"default\",\"role\":\"VIEWER\"}]");
         assertThat(a.api.as(viewer).get("/api/v1/jobs").status()).isEqualTo(200);
-        assertThat(a.api.as(viewer)
-                        .post("/api/v1/jobs", "{\"jobType\":\"noop\"}")
-                        .status())
-                .isEqualTo(403);
-        assertThat(a.api.as(viewer).get("/api/v1/admin/api-keys").status()).isEqualTo(403);
+        Api.Response submit = a.api.as(viewer).post("/api/v1/jobs", "{\"jobType\":\"noop\"}");
+        assertThat(submit.status()).isEqualTo(403);
+        // a refusal names what would do: the grants of the role, where
+        assertThat(submit.text("detail"))
+                .isEqualTo("the credentials do not allow this: it needs a grant of OPERATOR, EDITOR or ADMIN in some"
+                        + " namespace");
+        // an operator of another namespace gets past that, and is told where it lacks the grant
+        String teamOperator = key(
+                "team-op-" + UUID.randomUUID().toString().substring(0, 8),
+                "[{\"namespace\":\"default\",\"role\":\"VIEWER\"},{\"namespace\":\"team-a\",\"role\":\"OPERATOR\"}]");
+        Api.Response elsewhere =
+                a.api.as(teamOperator).post("/api/v1/jobs", "{\"jobType\":\"noop\",\"namespace\":\"default\"}");
+        assertThat(elsewhere.status()).as(elsewhere.body().toString()).isEqualTo(403);
+        assertThat(elsewhere.text("detail"))
+                .isEqualTo("not allowed in namespace default: this needs a grant of OPERATOR, EDITOR or ADMIN there");
+        Api.Response keys = a.api.as(viewer).get("/api/v1/admin/api-keys");
+        assertThat(keys.status()).isEqualTo(403);
+        assertThat(keys.text("detail"))
+                .isEqualTo("the credentials do not allow this: it needs a grant of ADMIN in some namespace");
+        assertThat(a.api.as(viewer).post("/api/v1/schedules", "{}").text("detail"))
+                .isEqualTo("the credentials do not allow this: it needs a grant of EDITOR or ADMIN in some namespace");
         assertThat(a.api.as(viewer).get("/actuator/prometheus").status()).isEqualTo(200);
     }
 
@@ -252,9 +268,9 @@ class SecurityIT {
         assertThat(twice.body().at("/errors/0/message").asText()).isEqualTo("must be given once");
         // a key without the grant naming someone is refused
         Api operator = a.api.as(key("op-" + name, "[{\"namespace\":\"default\",\"role\":\"OPERATOR\"}]"));
-        assertThat(operator.post("/api/v1/jobs", "{\"jobType\":\"noop\"}", "X-On-Behalf-Of", "erin")
-                        .status())
-                .isEqualTo(403);
+        Api.Response named = operator.post("/api/v1/jobs", "{\"jobType\":\"noop\"}", "X-On-Behalf-Of", "erin");
+        assertThat(named.status()).isEqualTo(403);
+        assertThat(named.text("detail")).contains("X-On-Behalf-Of needs a key with the ON_BEHALF_OF role");
     }
 
     @Test

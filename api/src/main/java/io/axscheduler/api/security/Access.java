@@ -17,7 +17,12 @@ public final class Access {
     /** 404 unless {@code caller} may see {@code namespace}, then 403 unless it may act there as {@code role}. */
     public static void check(Caller caller, String namespace, Role role, String kind, String id) {
         see(caller, namespace, kind, id);
-        if (!caller.can(namespace, role)) throw new ForbiddenException("not allowed in namespace " + namespace);
+        if (!caller.can(namespace, role)) throw notAllowed(namespace, role);
+    }
+
+    private static ForbiddenException notAllowed(String namespace, Role role) {
+        return new ForbiddenException("not allowed in namespace " + namespace + ": this needs a grant of "
+                + role.grantsCovering() + " there");
     }
 
     /** 404 unless {@code caller} may see {@code namespace}. */
@@ -27,9 +32,7 @@ public final class Access {
 
     /** 403 unless {@code caller} may act as {@code role} in {@code namespace}: for what does not exist yet. */
     public static void act(Caller caller, String namespace, Role role) {
-        if (caller == null || !caller.can(namespace, role)) {
-            throw new ForbiddenException("not allowed in namespace " + namespace);
-        }
+        if (caller == null || !caller.can(namespace, role)) throw notAllowed(namespace, role);
     }
 
     /**

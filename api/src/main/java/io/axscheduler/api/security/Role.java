@@ -14,6 +14,17 @@ public enum Role {
     ADMIN,
     ON_BEHALF_OF;
 
+    /** The grants that cover this role, as a refusal names them: "EDITOR or ADMIN". */
+    public String grantsCovering() {
+        java.util.List<String> names = java.util.Arrays.stream(values())
+                .filter(r -> r.covers(this))
+                .map(Role::name)
+                .toList();
+        return names.size() == 1
+                ? names.get(0)
+                : String.join(", ", names.subList(0, names.size() - 1)) + " or " + names.get(names.size() - 1);
+    }
+
     /** Whether a grant of this role covers {@code wanted} in the same namespace. */
     public boolean covers(Role wanted) {
         if (this == ADMIN) return true;

@@ -56,7 +56,10 @@ final class CallerFilter extends OncePerRequestFilter {
             String onBehalfOf = request.getHeader(ON_BEHALF_OF_HEADER);
             if (onBehalfOf != null && !onBehalfOf.isBlank()) {
                 if (!who.can("*", Role.ON_BEHALF_OF)) {
-                    problems.forbidden(response);
+                    problems.forbidden(
+                            response,
+                            "the credentials do not allow this: " + ON_BEHALF_OF_HEADER + " needs a key with the"
+                                    + " ON_BEHALF_OF role");
                     return;
                 }
                 // two of them would leave it to chance which person the audit names

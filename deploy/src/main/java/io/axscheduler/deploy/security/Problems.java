@@ -23,7 +23,12 @@ final class Problems {
     }
 
     void forbidden(HttpServletResponse response) throws IOException {
-        write(response, 403, "Forbidden", "the credentials do not allow this");
+        forbidden(response, null);
+    }
+
+    /** 403 saying why, when {@code why} is not null. */
+    void forbidden(HttpServletResponse response, String why) throws IOException {
+        write(response, 403, "Forbidden", why == null ? "the credentials do not allow this" : why);
     }
 
     /** A write riding on the console's session cookie without the session's CSRF token: not a matter of roles. */

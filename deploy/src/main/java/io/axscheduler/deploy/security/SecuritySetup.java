@@ -111,7 +111,7 @@ class SecuritySetup {
                 .exceptionHandling(e -> e.authenticationEntryPoint((req, res, ex) -> problems.unauthorized(res))
                         .accessDeniedHandler((req, res, ex) -> {
                             if (ex instanceof CsrfException) problems.csrf(res);
-                            else problems.forbidden(res);
+                            else problems.forbidden(res, NeedsRole.of(ex));
                         }))
                 .headers(SecuritySetup::headers)
                 // a stream's end (its client gone, its time up) is dispatched again without the key's filter; the
@@ -270,8 +270,27 @@ class SecuritySetup {
     private static AuthorizationManager<RequestAuthorizationContext> somewhere(Oidc oidc, Role role) {
         return (Supplier<Authentication> authentication, RequestAuthorizationContext context) -> {
             Optional<Caller> caller = oidc.caller(authentication.get());
-            return new AuthorizationDecision(
-                    caller.map(c -> c.canSomewhere(role)).orElse(false));
+            return new NeedsRole(caller.map(c -> c.canSomewhere(role)).orElse(false), role);
         };
+    }
+
+    /** A decision that knows the role the request needs, so that its refusal can name it. */
+    static final class NeedsRole extends AuthorizationDecision {
+
+        final Role role;
+
+        NeedsRole(boolean granted, Role role) {
+            super(granted);
+            this.role = role;
+        }
+
+        /** What a refusal says: the grants that would do, anywhere. */
+        static String of(org.springframework.security.access.AccessDeniedException refused) {
+            return refused instanceof org.springframework.security.authorization.AuthorizationDeniedException denied
+                            && denied.getAuthorizationResult() instanceof NeedsRole needs
+                    ? "the credentials do not allow this: it needs a grant of " + needs.role.grantsCovering()
+                            + " in some namespace"
+                    : null;
+        }
     }
 }
