@@ -230,6 +230,10 @@ class WorkerRemoteIT {
                 .findFirst()
                 .orElseThrow();
         assertThat(timedOut.path("payload").path("phase").asText()).isEqualTo("RUN");
+        // said as an in-process timeout is, and where it ran
+        assertThat(timedOut.path("payload").path("reason").asText())
+                .startsWith("it ran longer than its timeoutMs (1000 ms) on worker ");
+        assertThat(job.path("lastError").asText()).contains("ran longer than its timeoutMs (1000 ms)");
         // told by the worker's callback (its key), not decided by the node's run deadline (scheduler)
         assertThat(timedOut.path("metadata").path("actor").asText()).startsWith("key:");
     }

@@ -117,12 +117,18 @@ public class ReceiveCallback {
         WorkerDispatches.Outcome outcome = applied.outcome();
         if (outcome == null) return Result.APPLIED;
         Object command;
+        Long timedOut = outcome.succeeded() ? null : timeoutRun(callback.jobId(), outcome.durationMs());
         if (outcome.succeeded()) {
             command = new SucceedJob(callback.jobId(), callback.attempt(), outcome.result(), outcome.durationMs());
-        } else if (ranItsTimeout(callback.jobId(), outcome.durationMs())) {
+        } else if (timedOut != null) {
             // the worker stopped the run at the job's timeout (its own timer is the run deadline's twin, and fires
             // first): a timeout, as the same run in process would be recorded, not a failure of the handler
-            command = new TimeOutJob(callback.jobId(), callback.attempt(), TimeoutPhase.RUN);
+            command = new TimeOutJob(
+                    callback.jobId(),
+                    callback.attempt(),
+                    TimeoutPhase.RUN,
+                    "it ran longer than its timeoutMs (" + timedOut + " ms) on worker " + callback.workerId()
+                            + ", which stopped it");
         } else {
             command = new FailJob(callback.jobId(), callback.attempt(), outcome.error(), outcome.durationMs());
         }
@@ -158,10 +164,11 @@ public class ReceiveCallback {
     }
 
     /** Whether a failed run lasted at least its job's {@code timeoutMs}: one primary-key read, for failures only. */
-    private boolean ranItsTimeout(String jobId, long durationMs) {
+    /** The job's timeoutMs when the run lasted at least that long, else null. */
+    private Long timeoutRun(String jobId, long durationMs) {
         List<Long> timeout = jdbc.queryForList(
                 "SELECT timeout_ms FROM job_queue WHERE job_id = :id", Map.of("id", jobId), Long.class);
-        return !timeout.isEmpty() && timeout.get(0) != null && durationMs >= timeout.get(0);
+        return !timeout.isEmpty() && timeout.get(0) != null && durationMs >= timeout.get(0) ? timeout.get(0) : null;
     }
 
     /**
