@@ -91,8 +91,7 @@ public class AlertsProjection {
                             .toArray(SqlParameterSource[]::new));
         }
         String rule = rules.of(e.rule());
-        AfterCommit.run(() ->
-                meters.counter("ax.alerts", "rule", rule, "state", "firing").increment());
+        AfterCommit.run(() -> alerts(rule, "firing").increment());
     }
 
     @EventHandler
@@ -101,8 +100,14 @@ public class AlertsProjection {
                 "UPDATE alerts SET state = 'RESOLVED', open_key = NULL, resolved_at = :at WHERE alert_id = :id",
                 Map.of("id", e.alertId(), "at", at.toEpochMilli()));
         String rule = rules.of(e.rule());
-        AfterCommit.run(() ->
-                meters.counter("ax.alerts", "rule", rule, "state", "resolved").increment());
+        AfterCommit.run(() -> alerts(rule, "resolved").increment());
+    }
+
+    private io.micrometer.core.instrument.Counter alerts(String rule, String state) {
+        return io.micrometer.core.instrument.Counter.builder("ax.alerts")
+                .description("alerts raised (state firing) and resolved, by rule")
+                .tags("rule", rule, "state", state)
+                .register(meters);
     }
 
     @EventHandler
