@@ -375,6 +375,13 @@ class ExplainIT {
         assertThat(misfire.at("/reasons/0/details/downtimeMs").asLong())
                 .as(misfire.toString())
                 .isEqualTo(recorded - Instant.parse(since.group(1)).toEpochMilli());
+        // the first missed time fired late, as the policy's catch-up, and says so
+        JsonNode catchUp = explainSchedule(stalled, Instant.parse(since.group(1)));
+        assertThat(codes(catchUp)).as(catchUp.toString()).containsExactly("FIRED");
+        assertThat(catchUp.at("/reasons/0/details/catchUpOf").asText())
+                .as(catchUp.toString())
+                .contains("misfire policy FIRE_ONCE fired the first");
+        assertThat(catchUp.at("/reasons/0/message").asText()).contains("as the catch-up fire of its misfire policy");
         // a time the skip covers, a second after its first: that time, not the recorded one a second away
         Instant firstSkipped =
                 Instant.parse(misfire.at("/reasons/0/details/firstSkipped").asText());

@@ -190,6 +190,16 @@ public class ExplainSchedule {
             // a job with neither a row nor events was deleted past the retention of ended jobs
             boolean jobGone = status == null && streams.sequenceAt(e.jobId(), 0) == null;
             long lateMs = Math.max(0, fire.get().at().toEpochMilli() - f.toEpochMilli());
+            // late because the scan found it missed: FIRE_ONCE's catch-up, whose skip names it as the first missed
+            String catchUpOf = lateMs <= NEAR_MS
+                    ? null
+                    : skipped.stream()
+                            .map(Timed::event)
+                            .filter(s -> SkipCause.of(s.reason()) != SkipCause.OVERLAP
+                                    && missedSince(s).filter(f::equals).isPresent())
+                            .map(ScheduleFireSkipped::reason)
+                            .findFirst()
+                            .orElse(null);
             reasons.add(reason(
                     "FIRED",
                     "fired" + (e.kind() == FireKind.QUEUED ? " after being held back by overlap policy QUEUE" : "")
@@ -197,7 +207,8 @@ public class ExplainSchedule {
                             + (status != null
                                     ? " (" + status + ")"
                                     : jobGone ? " (deleted since: neither the job nor its history is kept)" : "")
-                            + (lateMs > NEAR_MS ? ", " + late(lateMs) + " after its time" : ""),
+                            + (lateMs > NEAR_MS ? ", " + late(lateMs) + " after its time" : "")
+                            + (catchUpOf == null ? "" : ", as the catch-up fire of its misfire policy: " + catchUpOf),
                     fire.get().at(),
                     "jobId",
                     e.jobId(),
@@ -208,7 +219,9 @@ public class ExplainSchedule {
                     "kind",
                     e.kind(),
                     "lateMs",
-                    lateMs));
+                    lateMs,
+                    "catchUpOf",
+                    catchUpOf));
         } else if (held.isPresent()) {
             ScheduleFireQueued e = held.get().event();
             // deleted after the asked instant (before it, the answer is DELETED), and before the held fire was made
