@@ -44,7 +44,9 @@ public class AxSchedulerApplication {
         } catch (Throwable failed) {
             // Spring has logged why and closed the context, but threads started before the failure (event
             // processors, status timers) are not daemons: the process would live on, serving nothing, logging the
-            // closed pool's errors, and a supervisor that restarts on exit would never see it fail
+            // closed pool's errors, and a supervisor that restarts on exit would never see it fail. The embedded
+            // server, if any, stops on the way out.
+            EmbeddedDatabase.stopOnExit(() -> {});
             System.exit(1);
             return;
         }

@@ -32,7 +32,7 @@ final class SessionSettings {
             throw new StartRefused(
                     "cannot connect to the database"
                             + (dataSource instanceof com.zaxxer.hikari.HikariDataSource h
-                                    ? " " + h.getJdbcUrl() + " as " + h.getUsername()
+                                    ? " " + withoutSecrets(h.getJdbcUrl()) + " as " + h.getUsername()
                                     : "")
                             + ": " + rootMessage(e),
                     "Check AX_DB_URL, AX_DB_USER and AX_DB_PASSWORD, that the server answers there and that the"
@@ -60,6 +60,13 @@ final class SessionSettings {
                         : "Set auto_increment_increment=1 on the server, or keep the node's"
                                 + " spring.datasource.hikari.connection-init-sql, which sets it")
                 + " (docs/operations.md, \"A Galera cluster\")");
+    }
+
+    /** A JDBC URL without what may hold a password: its parameters ({@code ?password=}) and user information. */
+    static String withoutSecrets(String url) {
+        if (url == null) return null;
+        String shown = url.replaceAll("[?;].*$", "");
+        return shown.replaceAll("//[^/@]*@", "//");
     }
 
     private static String rootMessage(Throwable e) {

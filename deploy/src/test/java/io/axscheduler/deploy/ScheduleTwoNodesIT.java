@@ -271,6 +271,7 @@ class ScheduleTwoNodesIT {
         JsonNode results = batch.body().path("results");
         assertThat(results.get(0).path("scheduleId").asText()).isEqualTo(id);
         assertThat(results.get(0).path("created").asBoolean()).isFalse();
+        assertThat(results.get(0).path("state").asText()).isEqualTo("ACTIVE");
         assertThat(results.get(1).path("created").asBoolean()).isTrue();
         assertThat(results.get(2).path("created").asBoolean()).isFalse();
         assertThat(results.get(2).path("scheduleId").asText())
@@ -284,6 +285,11 @@ class ScheduleTwoNodesIT {
         var foreign = ScheduleHttp.put(a.api, "/api/v1/schedules/" + id, body.formatted("raced"));
         assertThat(foreign.status()).isEqualTo(400);
         assertThat(foreign.body().toString()).contains("scheduleKey").contains("is not this schedule's key");
+        // byte for byte: another case, or a trailing space, is another key
+        var otherCase = a.api.post("/api/v1/schedules", body.formatted("Nightly-Bill"));
+        assertThat(otherCase.status()).as(otherCase.body().toString()).isEqualTo(201);
+        var spaced = a.api.post("/api/v1/schedules", body.formatted("nightly-bill "));
+        assertThat(spaced.status()).as(spaced.body().toString()).isEqualTo(201);
         var bad = a.api.post("/api/v1/schedules", body.formatted("tab\\there"));
         assertThat(bad.status()).isEqualTo(400);
         assertThat(bad.body().toString()).contains("scheduleKey");
@@ -297,8 +303,9 @@ class ScheduleTwoNodesIT {
 
     @Test
     void a_cron_schedule_past_its_last_fire_time_is_completed_and_says_it_fires_no_more() {
+        // far enough ahead that a slow create still finds its one time in the future
         java.time.ZonedDateTime at =
-                Instant.now().plusSeconds(3).truncatedTo(ChronoUnit.SECONDS).atZone(java.time.ZoneOffset.UTC);
+                Instant.now().plusSeconds(6).truncatedTo(ChronoUnit.SECONDS).atZone(java.time.ZoneOffset.UTC);
         String expression = "%d %d %d %d %d ? %d"
                 .formatted(
                         at.getSecond(),

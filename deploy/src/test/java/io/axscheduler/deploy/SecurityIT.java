@@ -466,7 +466,7 @@ class SecurityIT {
                 db, TestDatabase.user(), TestDatabase.password()));
         jdbc.execute("CREATE TRIGGER refuse_users BEFORE INSERT ON console_users FOR EACH ROW"
                 + " SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'no users today'");
-        assertThatThrownBy(() -> Node.start(db, "halfway", settings).close()).isNotNull();
+        assertThatThrownBy(() -> Node.start(db, "halfway", settings).close()).hasStackTraceContaining("no users today");
         jdbc.execute("DROP TRIGGER refuse_users");
         assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM security_bootstrap", Integer.class))
                 .as("the mark went with what failed")

@@ -23,6 +23,24 @@ class SessionSettingsIT {
     }
 
     @Test
+    void a_database_the_node_cannot_reach_is_named_without_its_secrets() {
+        var hikari = new com.zaxxer.hikari.HikariDataSource();
+        hikari.setJdbcUrl("jdbc:mariadb://127.0.0.1:1/nowhere?password=hunter2&connectTimeout=500");
+        hikari.setUsername("someone");
+        hikari.setInitializationFailTimeout(-1);
+        hikari.setConnectionTimeout(1000);
+        try (hikari) {
+            assertThatThrownBy(() -> SessionSettings.check(hikari))
+                    .isInstanceOf(StartRefused.class)
+                    .hasMessageStartingWith(
+                            "cannot connect to the database jdbc:mariadb://127.0.0.1:1/nowhere as someone: ")
+                    .hasMessageNotContaining("hunter2");
+        }
+        org.assertj.core.api.Assertions.assertThat(SessionSettings.withoutSecrets("jdbc:mysql://u:pw@db:3306/x?a=b"))
+                .isEqualTo("jdbc:mysql://db:3306/x");
+    }
+
+    @Test
     void sessions_numbering_one_by_one_pass() {
         String db = TestDatabase.freshDatabase("session_steps_one");
         var plain = new DriverManagerDataSource(db, TestDatabase.user(), TestDatabase.password());

@@ -134,6 +134,8 @@ class ScheduleCommandController {
             Map<String, Object> answer = new LinkedHashMap<>();
             answer.put("scheduleId", taken.get(i) == null ? ids.get(i) : taken.get(i));
             answer.put("created", taken.get(i) == null);
+            // as a single create answers a taken key: the schedule's state (DELETED too)
+            if (taken.get(i) != null) answer.put("state", view(taken.get(i)).state());
             if (taken.get(i) == null)
                 answer.put(
                         "nextFireTime",

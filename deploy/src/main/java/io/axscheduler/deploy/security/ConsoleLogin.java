@@ -86,7 +86,12 @@ final class ConsoleLogin implements AuthenticationProvider {
     private static BadCredentialsException refused(String username, String address, String why) {
         String shown = username.length() > 100 ? username.substring(0, 100) + "…" : username;
         shown = shown.codePoints()
-                .map(c -> Character.isISOControl(c) ? '?' : c)
+                .map(c -> Character.isISOControl(c)
+                                || c == 0x2028
+                                || c == 0x2029
+                                || io.axscheduler.api.TextLimit.bidiFormatting(c)
+                        ? '?'
+                        : c)
                 .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append)
                 .toString();
         log.warn("console sign-in refused for user '{}' from {}: {}", shown, address, why);

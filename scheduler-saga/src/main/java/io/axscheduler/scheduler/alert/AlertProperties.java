@@ -49,7 +49,8 @@ public record AlertProperties(
                     && (channel.maxPerWindow() < 1 || channel.maxPerWindow() > MAX_PER_WINDOW))
                 throw new IllegalArgumentException(
                         "ax.alerts.channels." + name + ".max-per-window must be 1.." + MAX_PER_WINDOW);
-            channel.check(name);
+            // a node with alerts off keeps whatever channels it was given, unused
+            if (enabled) channel.check(name);
         });
     }
 
@@ -113,16 +114,19 @@ public record AlertProperties(
             }
             if (url == null || url.isBlank())
                 throw new IllegalArgumentException(prefix + ".url is required for a " + kind + " channel");
+            // the refusals never show the URL: a chat robot's carries its token in the path or query
             java.net.URI uri;
             try {
                 uri = new java.net.URI(url);
             } catch (java.net.URISyntaxException e) {
-                throw new IllegalArgumentException(prefix + ".url is not a URL: " + e.getMessage());
+                throw new IllegalArgumentException(
+                        prefix + ".url is not a URL (" + e.getReason() + " at character " + e.getIndex() + ")");
             }
             if (!("http".equalsIgnoreCase(uri.getScheme()) || "https".equalsIgnoreCase(uri.getScheme()))
                     || uri.getHost() == null)
-                throw new IllegalArgumentException(
-                        prefix + ".url must be an http(s) URL with a host, is '" + url + "'");
+                throw new IllegalArgumentException(prefix + ".url must be an http(s) URL with a host, is "
+                        + (uri.getScheme() == null ? "without a scheme" : "'" + uri.getScheme() + ":…'")
+                        + (uri.getHost() == null ? " and without a host" : ""));
         }
     }
 }

@@ -16,6 +16,12 @@ class AlertPropertiesTest {
         return new Binder(new MapConfigurationPropertySource(values)).bindOrCreate("ax.alerts", AlertProperties.class);
     }
 
+    private static String stackTrace(Throwable e) {
+        java.io.StringWriter out = new java.io.StringWriter();
+        e.printStackTrace(new java.io.PrintWriter(out));
+        return out.toString();
+    }
+
     @Test
     void a_rule_and_a_channel_take_their_own_limit_or_the_default() {
         AlertProperties p = bind(Map.of(
@@ -65,6 +71,15 @@ class AlertPropertiesTest {
                 .hasStackTraceContaining("ax.alerts.channels.oncall.url is required for a webhook channel");
         assertThatThrownBy(() -> bind(Map.of("ax.alerts.channels.oncall.url", "not-a-url")))
                 .hasStackTraceContaining("ax.alerts.channels.oncall.url must be an http(s) URL with a host");
+        // a robot's token in a mistyped URL is not repeated in the log
+        assertThatThrownBy(() -> bind(Map.of("ax.alerts.channels.oncall.url", "htps://hooks.example.com/T/B/sekrit")))
+                .hasStackTraceContaining("is 'htps:…'")
+                .satisfies(e -> org.assertj.core.api.Assertions.assertThat(stackTrace(e))
+                        .doesNotContain("sekrit"));
+        // a node with alerts off keeps channels it does not use
+        assertThat(bind(Map.of("ax.alerts.enabled", "false", "ax.alerts.channels.unused.type", "webook"))
+                        .channels())
+                .containsKey("unused");
         assertThatThrownBy(() -> bind(Map.of("ax.alerts.channels.mail.type", "email")))
                 .hasStackTraceContaining("ax.alerts.channels.mail.to must name one or more mail addresses");
         assertThat(bind(Map.of("ax.alerts.channels.hook.url", "http://127.0.0.1:9/x"))
