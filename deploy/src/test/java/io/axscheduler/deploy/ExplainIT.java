@@ -168,6 +168,10 @@ class ExplainIT {
         JsonNode noWorker = explainJob(absent);
         assertThat(codes(noWorker)).containsExactly("NO_LIVE_WORKER");
         assertThat(noWorker.at("/reasons/0/details/app").asText()).isEqualTo("ghost");
+        // its workers removed, no heartbeat is left to date it: it has waited since it fell due
+        assertThat(noWorker.at("/reasons/0/since").isTextual())
+                .as(noWorker.toString())
+                .isTrue();
         assertThat(codes(explainJob(unhandled))).containsExactly("NO_HANDLER");
         JsonNode noHandler = explainJob(typeGone);
         assertThat(codes(noHandler)).containsExactly("NO_HANDLER");
@@ -189,6 +193,8 @@ class ExplainIT {
             waiting = node.api.submit("{\"jobType\":\"noop\"}");
             JsonNode stuck = explainJob(waiting);
             assertThat(codes(stuck)).containsExactly("NO_NODE_SCANNING");
+            // since it became due, as the other waits say
+            assertThat(Instant.parse(stuck.at("/reasons/0/since").asText())).isBeforeOrEqualTo(Instant.now());
             // an operator paused it: said so, with who and when (the admin trail), not taken for a stall
             assertThat(stuck.at("/reasons/0/message").asText())
                     .contains("scanning is paused or switched off on every live node [explain-node]"

@@ -323,7 +323,8 @@ public class ExplainJob {
             reasons.add(reason(
                     "NO_NODE_SCANNING",
                     live.whyNoneScans(now, false) + ": nothing claims it",
-                    null,
+                    // since the job has waited: when scanning stopped is in the message, node by node
+                    dueAndWaiting(job),
                     "nodes",
                     nodeSummary(now)));
         }
@@ -336,7 +337,7 @@ public class ExplainJob {
                         "NO_LIVE_WORKER",
                         "no live worker of app " + c.executorApp() + " in namespace " + c.namespace() + " runs it"
                                 + givenUpNote(givenUpAt(job)),
-                        heard == null ? null : Instant.ofEpochMilli(heard),
+                        heard == null ? dueAndWaiting(job) : Instant.ofEpochMilli(heard),
                         "app",
                         c.executorApp(),
                         "namespace",
