@@ -83,7 +83,10 @@ final class JobTransitions {
 
     static void check(String jobId, JobStatus from, JobStatus to) {
         if (!isAllowed(from, to)) {
-            throw new IllegalTransitionException("job " + jobId + " is " + from + " and cannot move to " + to);
+            throw new IllegalTransitionException(
+                    from == to
+                            ? "job " + jobId + " is already " + from
+                            : "job " + jobId + " is " + from + " and cannot move to " + to);
         }
     }
 }

@@ -52,7 +52,9 @@ class JobTransitionsTest {
                     .isInstanceOf(IllegalTransitionException.class)
                     .hasMessageContaining("job-1")
                     .hasMessageContaining(from.name())
-                    .hasMessageContaining(to.name());
+                    .hasMessageContaining(to.name())
+                    // a move to where it is reads as such: "already CANCELED", not "CANCELED cannot move to CANCELED"
+                    .hasMessageContaining(from == to ? "is already " + from : "and cannot move to " + to);
         }
     }
 
