@@ -55,8 +55,16 @@ public class WorkerAddresses {
         } catch (IllegalArgumentException e) {
             return Optional.of("must be an http(s) base URL");
         }
-        if (uri.getHost() == null || !("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))) {
+        if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))) {
             return Optional.of("must be an http(s) base URL");
+        }
+        if (uri.getHost() == null) {
+            // java.net.URI leaves the host out of an authority it cannot read as one: 127.1, a name with '_'
+            return Optional.of(
+                    uri.getRawAuthority() == null
+                            ? "must be an http(s) base URL"
+                            : "has no host Java can read in '" + uri.getRawAuthority() + "': write a host name, an IPv4"
+                                    + " address as a.b.c.d or an IPv6 one in brackets");
         }
         if (uri.getRawUserInfo() != null) return Optional.of("must not carry user information");
         // URI takes any digits for a port; -1 is none given (the scheme's)

@@ -45,6 +45,14 @@ class WorkerAddressesTest {
     }
 
     @Test
+    void a_host_java_cannot_read_is_named_with_how_to_write_it() {
+        assertThat(loopbackAllowed.refusal("http://127.1:9001"))
+                .contains("has no host Java can read in '127.1:9001': write a host name, an IPv4 address as a.b.c.d"
+                        + " or an IPv6 one in brackets");
+        assertThat(loopbackAllowed.refusal("ftp://127.0.0.1:9999")).contains("must be an http(s) base URL");
+    }
+
+    @Test
     void admits_a_base_url_inside_the_allowed_range() {
         assertThat(loopbackAllowed.refusal("http://127.0.0.1:9001")).isEmpty();
         assertThat(loopbackAllowed.refusal("http://127.0.0.1:9001/worker-a")).isEmpty();
