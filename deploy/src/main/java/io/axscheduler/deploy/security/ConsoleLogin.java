@@ -84,16 +84,7 @@ final class ConsoleLogin implements AuthenticationProvider {
      * guessing (the user name as typed, cut short and without control characters: it is the client's text).
      */
     private static BadCredentialsException refused(String username, String address, String why) {
-        String shown = username.length() > 100 ? username.substring(0, 100) + "…" : username;
-        shown = shown.codePoints()
-                .map(c -> Character.isISOControl(c)
-                                || c == 0x2028
-                                || c == 0x2029
-                                || io.axscheduler.api.TextLimit.bidiFormatting(c)
-                        ? '?'
-                        : c)
-                .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append)
-                .toString();
+        String shown = Oidc.printable(username, 100);
         log.warn("console sign-in refused for user '{}' from {}: {}", shown, address, why);
         return new BadCredentialsException("bad credentials");
     }

@@ -94,9 +94,20 @@ public class Oidc {
             "consent_required",
             "interaction_required");
 
-    /** {@code text} without control characters (a forged line in the log), at most {@code max} characters. */
+    /**
+     * {@code text} without control characters, line separators (a forged line in the log) or bidirectional formatting
+     * characters (a line that reads otherwise than it is), at most {@code max} characters.
+     */
     static String printable(String text, int max) {
-        String clean = text.replaceAll("\\p{Cntrl}", "?");
+        String clean = text.codePoints()
+                .map(c -> Character.isISOControl(c)
+                                || c == 0x2028
+                                || c == 0x2029
+                                || io.axscheduler.api.TextLimit.bidiFormatting(c)
+                        ? '?'
+                        : c)
+                .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append)
+                .toString();
         return clean.length() > max ? clean.substring(0, max) + "…" : clean;
     }
 
