@@ -44,38 +44,28 @@ class ProblemHandlers extends ResponseEntityExceptionHandler {
 
     @ExceptionHandler(NotFoundException.class)
     ProblemDetail notFound(NotFoundException e) {
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.NOT_FOUND, e.getMessage());
-        problem.setTitle("Not found");
-        return problem;
+        return titled(HttpStatus.NOT_FOUND, "Not found", e.getMessage());
     }
 
     @ExceptionHandler(ForbiddenException.class)
     ProblemDetail forbidden(ForbiddenException e) {
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.FORBIDDEN, e.getMessage());
-        problem.setTitle("Forbidden");
-        return problem;
+        return titled(HttpStatus.FORBIDDEN, "Forbidden", e.getMessage());
     }
 
     /** Spring Security's own refusals inside a controller: a 403 answer, not an internal error. */
     @ExceptionHandler(org.springframework.security.access.AccessDeniedException.class)
     ProblemDetail denied(org.springframework.security.access.AccessDeniedException e) {
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.FORBIDDEN, "not allowed");
-        problem.setTitle("Forbidden");
-        return problem;
+        return titled(HttpStatus.FORBIDDEN, "Forbidden", "not allowed");
     }
 
     @ExceptionHandler(IllegalTransitionException.class)
     ProblemDetail conflict(IllegalTransitionException e) {
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.CONFLICT, e.getMessage());
-        problem.setTitle("Illegal transition");
-        return problem;
+        return titled(HttpStatus.CONFLICT, "Illegal transition", e.getMessage());
     }
 
     @ExceptionHandler(AlreadyExistsException.class)
     ProblemDetail taken(AlreadyExistsException e) {
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.CONFLICT, e.getMessage());
-        problem.setTitle("Already exists");
-        return problem;
+        return titled(HttpStatus.CONFLICT, "Already exists", e.getMessage());
     }
 
     @ExceptionHandler(Exception.class)
@@ -177,6 +167,13 @@ class ProblemHandlers extends ResponseEntityExceptionHandler {
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, detail);
         problem.setTitle("Invalid request");
         problem.setProperty("errors", errors);
+        return problem;
+    }
+
+    /** A problem of {@code status} titled {@code title}, saying {@code detail}. */
+    private static ProblemDetail titled(HttpStatus status, String title, String detail) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail);
+        problem.setTitle(title);
         return problem;
     }
 }
