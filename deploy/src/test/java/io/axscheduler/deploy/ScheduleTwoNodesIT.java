@@ -301,6 +301,24 @@ class ScheduleTwoNodesIT {
         assertThat(afterDelete.body().path("state").asText()).isEqualTo("DELETED");
     }
 
+    private static void awaitFirstFire(String id) {
+        Await.until(
+                Duration.ofSeconds(20),
+                () -> a.api.get("/api/v1/schedules/" + id)
+                                .body()
+                                .path("fireCount")
+                                .asInt()
+                        == 1,
+                () -> a.api.get("/api/v1/schedules/" + id).body().toString());
+    }
+
+    /** A spent schedule: completed, its state still ACTIVE, no next fire time. */
+    private static void assertSpent(JsonNode read) {
+        assertThat(read.path("completed").asBoolean()).as(read.toString()).isTrue();
+        assertThat(read.path("state").asText()).isEqualTo("ACTIVE");
+        assertThat(read.path("nextFireTime").isNull()).isTrue();
+    }
+
     @Test
     void a_cron_schedule_past_its_last_fire_time_is_completed_and_says_it_fires_no_more() {
         // far enough ahead that a slow create still finds its one time in the future
@@ -318,18 +336,9 @@ class ScheduleTwoNodesIT {
                 {"name":"last-cron","trigger":{"type":"cron","expression":"%s"},"job":{"jobType":"noop"}}""".formatted(expression));
         assertThat(a.api.get("/api/v1/schedules/" + id).body().path("completed").asBoolean())
                 .isFalse();
-        Await.until(
-                Duration.ofSeconds(20),
-                () -> a.api.get("/api/v1/schedules/" + id)
-                                .body()
-                                .path("fireCount")
-                                .asInt()
-                        == 1,
-                () -> a.api.get("/api/v1/schedules/" + id).body().toString());
+        awaitFirstFire(id);
         JsonNode read = b.api.get("/api/v1/schedules/" + id).body();
-        assertThat(read.path("completed").asBoolean()).as(read.toString()).isTrue();
-        assertThat(read.path("state").asText()).isEqualTo("ACTIVE");
-        assertThat(read.path("nextFireTime").isNull()).isTrue();
+        assertSpent(read);
         JsonNode explained = b.api.get("/api/v1/schedules/" + id + "/explain?at="
                         + at.toInstant().plusSeconds(5))
                 .body();
@@ -342,19 +351,10 @@ class ScheduleTwoNodesIT {
         Instant at = Instant.now().plusSeconds(2).truncatedTo(ChronoUnit.MILLIS);
         String id = ScheduleHttp.create(a.api, """
                 {"name":"once-rt","trigger":{"type":"once","at":"%s"},"job":{"jobType":"noop"}}""".formatted(at));
-        Await.until(
-                Duration.ofSeconds(20),
-                () -> a.api.get("/api/v1/schedules/" + id)
-                                .body()
-                                .path("fireCount")
-                                .asInt()
-                        == 1,
-                () -> a.api.get("/api/v1/schedules/" + id).body().toString());
+        awaitFirstFire(id);
         JsonNode read = a.api.get("/api/v1/schedules/" + id).body();
         // its one time is past: it fires no more by itself, and says so, while its state stays ACTIVE
-        assertThat(read.path("completed").asBoolean()).as(read.toString()).isTrue();
-        assertThat(read.path("state").asText()).isEqualTo("ACTIVE");
-        assertThat(read.path("nextFireTime").isNull()).isTrue();
+        assertSpent(read);
         com.fasterxml.jackson.databind.node.ObjectNode sentBack = Api.JSON.createObjectNode();
         for (String field : List.of("name", "trigger", "job", "misfirePolicy", "overlapPolicy", "namespace"))
             sentBack.set(field, read.path(field));
