@@ -121,7 +121,9 @@ class ConsoleIT {
         browser.driver.executeScript("window.axNotReloaded = true");
 
         List<String> ids = new ArrayList<>();
-        for (int i = 0; i < 3; i++) ids.add(node.api.submit("{\"jobType\":\"sleep\",\"params\":{\"ms\":1000}}"));
+        // long enough a run that a refresh lands inside it on a loaded machine too (a refresh waits out a 500 ms
+        // throttle, then the fragment's request; 1 s runs were missed once in CI)
+        for (int i = 0; i < 3; i++) ids.add(node.api.submit("{\"jobType\":\"sleep\",\"params\":{\"ms\":4000}}"));
         browser.await(Duration.ofSeconds(10), d -> Long.parseLong(browser.text("count-RUNNING")) > 0);
         for (String id : ids) node.api.awaitStatus(id, "SUCCEEDED");
         long after = total("SUCCEEDED");
