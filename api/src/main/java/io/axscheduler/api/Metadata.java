@@ -23,6 +23,12 @@ public final class Metadata {
      * lock's holder may be waiting for one of those rows as it commits.
      */
     public static final String HOLDS_ROW_LOCKS = "holdsRowLocks";
+    /**
+     * On a {@code SubmitJob} with a key: the fingerprint of the request that asked for it (64 hexadecimal digits of a
+     * SHA-256), kept with the key. The key sent again with another fingerprint is refused; without one (the
+     * scheduler's own submits, keys taken before fingerprints were kept) it is never compared. Not carried to events.
+     */
+    public static final String REQUEST_HASH = "requestHash";
 
     public static final String ANONYMOUS = "anonymous";
     public static final String SCHEDULER = "scheduler";

@@ -2,6 +2,7 @@ package io.axscheduler.command;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.axscheduler.api.Metadata;
 import io.axscheduler.api.TextLimit;
 import io.axscheduler.api.job.CancelJob;
 import io.axscheduler.api.job.RetryJob;
@@ -9,6 +10,7 @@ import io.axscheduler.api.job.SubmitJob;
 import io.axscheduler.api.job.SubmitResult;
 import io.axscheduler.api.problem.FieldError;
 import io.axscheduler.api.problem.InvalidRequestException;
+import io.axscheduler.api.problem.KeyReusedException;
 import io.axscheduler.api.problem.NotFoundException;
 import io.axscheduler.api.query.FindJob;
 import io.axscheduler.api.query.JobView;
@@ -53,7 +55,7 @@ class JobCommandController {
         SubmitJob command = parser.parse(body, "", errors, Caller.homeNamespace(actor));
         if (!errors.isEmpty()) throw new InvalidRequestException(errors);
         Access.act(actor, command.namespace(), Role.OPERATOR);
-        SubmitResult result = sender.send("job", command.jobId(), command, actor);
+        SubmitResult result = sender.send("job", command.jobId(), command, actor, fingerprint(command, body));
         return ResponseEntity.status(result.created() ? HttpStatus.CREATED : HttpStatus.OK)
                 .body(result);
     }
@@ -73,12 +75,24 @@ class JobCommandController {
         for (SubmitJob command : commands) Access.act(actor, command.namespace(), Role.OPERATOR);
         List<SubmitResult> results = sender.inOneTransaction("job batch", () -> {
             List<SubmitResult> made = new ArrayList<>(commands.size());
-            for (SubmitJob command : commands) {
-                made.add(sender.sendOnce("job", command.jobId(), command, actor));
+            for (int i = 0; i < commands.size(); i++) {
+                SubmitJob command = commands.get(i);
+                try {
+                    made.add(
+                            sender.sendOnce("job", command.jobId(), command, actor, fingerprint(command, jobs.get(i))));
+                } catch (KeyReusedException e) {
+                    throw e.under("jobs[" + i + "]");
+                }
             }
             return made;
         });
         return Map.of("results", results);
+    }
+
+    /** A keyed job's request fingerprint, as the key's metadata; a job without a key has none. */
+    private static Map<String, String> fingerprint(SubmitJob command, JsonNode body) {
+        if (command.jobKey() == null) return Map.of();
+        return Map.of(Metadata.REQUEST_HASH, RequestFingerprint.of(body, "jobKey"));
     }
 
     @PostMapping("/{jobId}/cancel")

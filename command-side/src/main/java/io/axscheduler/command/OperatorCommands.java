@@ -7,6 +7,7 @@ import io.axscheduler.api.problem.RefusedOnCachedState;
 import io.axscheduler.api.security.Caller;
 import java.sql.SQLException;
 import java.sql.SQLTransactionRollbackException;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
@@ -63,6 +64,11 @@ public class OperatorCommands {
      * job's in-memory lock, and leave none to the scanner.
      */
     public <R> R send(String kind, String id, Object command, Caller actor) {
+        return send(kind, id, command, actor, Map.of());
+    }
+
+    /** {@link #send(String, String, Object, Caller)} with {@code metadata} beside the actor's. */
+    public <R> R send(String kind, String id, Object command, Caller actor, Map<String, ?> metadata) {
         ReentrantLock line = LINES[Math.floorMod(id.hashCode(), LINES.length)];
         try {
             if (!line.tryLock(LINE_WAIT_MS, TimeUnit.MILLISECONDS))
@@ -73,7 +79,7 @@ public class OperatorCommands {
             throw new IllegalTransitionException(kind + " " + id + ": interrupted while waiting for other commands");
         }
         try {
-            return retried(kind + " " + id, () -> sendOnce(kind, id, command, actor));
+            return retried(kind + " " + id, () -> sendOnce(kind, id, command, actor, metadata));
         } finally {
             line.unlock();
         }
@@ -98,9 +104,15 @@ public class OperatorCommands {
 
     /** Meant inside {@link #inOneTransaction}: a lost race aborts the transaction, which is then run again. */
     public <R> R sendOnce(String kind, String id, Object command, Caller actor) {
+        return sendOnce(kind, id, command, actor, Map.of());
+    }
+
+    /** {@link #sendOnce(String, String, Object, Caller)} with {@code metadata} beside the actor's. */
+    public <R> R sendOnce(String kind, String id, Object command, Caller actor, Map<String, ?> metadata) {
         try {
-            return commands.sendAndWait(
-                    GenericCommandMessage.asCommandMessage(command).andMetaData(Caller.metadataOf(actor)));
+            return commands.sendAndWait(GenericCommandMessage.asCommandMessage(command)
+                    .andMetaData(Caller.metadataOf(actor))
+                    .andMetaData(metadata));
         } catch (AggregateNotFoundException e) {
             throw new NotFoundException(kind, id);
         } catch (RuntimeException e) {

@@ -4,14 +4,17 @@ import io.axscheduler.api.Metadata;
 import io.axscheduler.api.job.JobStatus;
 import io.axscheduler.api.job.SubmitJob;
 import io.axscheduler.api.job.SubmitResult;
+import io.axscheduler.api.problem.KeyReusedException;
 import io.axscheduler.api.query.FindJob;
 import io.axscheduler.api.query.JobView;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.axonframework.commandhandling.CommandHandler;
 import org.axonframework.messaging.annotation.MetaDataValue;
@@ -55,14 +58,18 @@ class SubmitJobHandler {
     }
 
     @CommandHandler
-    SubmitResult handle(SubmitJob command, @MetaDataValue(Metadata.TAKEN_KEY_FAILS) Boolean takenKeyFails)
+    SubmitResult handle(
+            SubmitJob command,
+            @MetaDataValue(Metadata.TAKEN_KEY_FAILS) Boolean takenKeyFails,
+            @MetaDataValue(Metadata.REQUEST_HASH) String requestHash)
             throws Exception {
         if (command.jobKey() != null) {
             if (Boolean.TRUE.equals(takenKeyFails)) {
                 keysAtCommit().add(command.jobKey(), command.namespace(), command.jobId());
-            } else if (!claimKey(command.jobKey(), command.namespace(), command.jobId())) {
+            } else if (!claimKey(command.jobKey(), command.namespace(), command.jobId(), requestHash)) {
+                SubmitResult first = existingJobOf(command.jobKey(), command.namespace(), requestHash);
                 keyConflicts.increment();
-                return existingJobOf(command.jobKey(), command.namespace());
+                return first;
             }
         }
         jobs.newInstance(() -> new Job(command));
@@ -79,9 +86,14 @@ class SubmitJobHandler {
         });
     }
 
-    private boolean claimKey(String jobKey, String namespace, String jobId) {
+    private boolean claimKey(String jobKey, String namespace, String jobId, String requestHash) {
         try {
-            jdbc.update("INSERT INTO job_keys (job_key, namespace, job_id) VALUES (?, ?, ?)", jobKey, namespace, jobId);
+            jdbc.update(
+                    "INSERT INTO job_keys (job_key, namespace, job_id, request_hash) VALUES (?, ?, ?, ?)",
+                    jobKey,
+                    namespace,
+                    jobId,
+                    RequestFingerprint.bytes(requestHash));
             return true;
         } catch (DuplicateKeyException taken) {
             return false;
@@ -126,9 +138,22 @@ class SubmitJobHandler {
         }
     }
 
-    private SubmitResult existingJobOf(String jobKey, String namespace) {
-        String jobId = jdbc.queryForObject(
-                "SELECT job_id FROM job_keys WHERE job_key = ? AND namespace = ?", String.class, jobKey, namespace);
+    /**
+     * The job {@code jobKey} made, as a taken key's answer; refused when the key was first sent with a request other
+     * than {@code requestHash} (either not known: not compared).
+     */
+    private SubmitResult existingJobOf(String jobKey, String namespace, String requestHash) {
+        Map<String, Object> key = jdbc.queryForMap(
+                "SELECT job_id, request_hash FROM job_keys WHERE job_key = ? AND namespace = ?", jobKey, namespace);
+        String jobId = (String) key.get("job_id");
+        byte[] firstHash = (byte[]) key.get("request_hash");
+        if (requestHash != null
+                && firstHash != null
+                && !Arrays.equals(firstHash, RequestFingerprint.bytes(requestHash)))
+            throw new KeyReusedException(
+                    "jobKey",
+                    "was sent before with a different request, which made job " + jobId
+                            + ": a key names one request; send that request again, or this one with a new key");
         Optional<JobView> job = queries.query(new FindJob(jobId), ResponseTypes.optionalInstanceOf(JobView.class))
                 .join();
         return new SubmitResult(jobId, false, job.map(JobView::status).orElse(JobStatus.WAITING));

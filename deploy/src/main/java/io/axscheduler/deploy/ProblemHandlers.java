@@ -7,6 +7,7 @@ import io.axscheduler.api.problem.ForbiddenException;
 import io.axscheduler.api.problem.IllegalTransitionException;
 import io.axscheduler.api.problem.InvalidRequestException;
 import io.axscheduler.api.problem.JsonRefusals;
+import io.axscheduler.api.problem.KeyReusedException;
 import io.axscheduler.api.problem.NotFoundException;
 import io.axscheduler.scheduler.DatabaseUnreachable;
 import jakarta.servlet.http.HttpServletRequest;
@@ -40,6 +41,15 @@ class ProblemHandlers extends ResponseEntityExceptionHandler {
     @ExceptionHandler(InvalidRequestException.class)
     ProblemDetail invalid(InvalidRequestException e) {
         return withErrors(e.getMessage(), e.errors());
+    }
+
+    /** An idempotency key sent again with another request: 422, as the IETF's Idempotency-Key draft answers it. */
+    @ExceptionHandler(KeyReusedException.class)
+    ProblemDetail keyReused(KeyReusedException e) {
+        ProblemDetail problem = withErrors(e.getMessage(), e.errors());
+        problem.setStatus(HttpStatus.UNPROCESSABLE_ENTITY);
+        problem.setTitle("Key reused");
+        return problem;
     }
 
     @ExceptionHandler(NotFoundException.class)

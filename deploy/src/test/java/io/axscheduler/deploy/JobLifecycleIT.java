@@ -372,7 +372,8 @@ class JobLifecycleIT {
                     .append(i)
                     .append("\"}");
         }
-        body.append(",{\"jobType\":\"noop\",\"jobKey\":\"batch-7\"}]}");
+        // item 7 again, its fields in another order
+        body.append(",{\"jobKey\":\"batch-7\",\"priority\":1,\"jobType\":\"noop\"}]}");
         var answer = node.api.post("/api/v1/jobs/batch", body.toString());
 
         assertThat(answer.status()).isEqualTo(200);
@@ -382,6 +383,43 @@ class JobLifecycleIT {
         assertThat(results.get(50).path("jobId").asText())
                 .isEqualTo(results.get(7).path("jobId").asText());
         for (int i = 0; i < 50; i++) awaitStatus(results.get(i).path("jobId").asText(), "SUCCEEDED");
+    }
+
+    @Test
+    void a_job_key_sent_again_with_another_request_is_refused_and_writes_nothing() {
+        var first = node.api.post("/api/v1/jobs", """
+                {"jobType":"noop","jobKey":"bill-2026-12","delayMs":600000,"params":{"month":12,"to":{"a":1,"b":2}}}""");
+        assertThat(first.status()).as(first.body().toString()).isEqualTo(201);
+        String jobId = first.text("jobId");
+        // the same request, its fields in another order at every depth: the first job
+        var same = node.api.post("/api/v1/jobs", """
+                {"params":{"to":{"b":2,"a":1},"month":12},"delayMs":600000,"jobKey":"bill-2026-12","jobType":"noop"}""");
+        assertThat(same.status()).as(same.body().toString()).isEqualTo(200);
+        assertThat(same.text("jobId")).isEqualTo(jobId);
+
+        long events = node.jdbc().queryForObject("SELECT COUNT(*) FROM DomainEventEntry", Long.class);
+        var other = node.api.post("/api/v1/jobs", """
+                {"jobType":"noop","jobKey":"bill-2026-12","delayMs":600000,"params":{"month":11,"to":{"a":1,"b":2}}}""");
+        assertThat(other.status()).as(other.body().toString()).isEqualTo(422);
+        assertThat(other.contentType()).startsWith("application/problem+json");
+        assertThat(other.body().path("errors").get(0).path("field").asText()).isEqualTo("jobKey");
+        assertThat(other.body().path("errors").get(0).path("message").asText())
+                .contains("different request")
+                .contains(jobId);
+
+        // in a batch: the batch names the item, and its other jobs are not made either
+        var batch = node.api.post("/api/v1/jobs/batch", """
+                {"jobs":[{"jobType":"noop","jobKey":"bill-2026-12-extra"},
+                         {"jobType":"noop","jobKey":"bill-2026-12","delayMs":600000}]}""");
+        assertThat(batch.status()).as(batch.body().toString()).isEqualTo(422);
+        assertThat(batch.body().path("errors").get(0).path("field").asText()).isEqualTo("jobs[1].jobKey");
+        assertThat(node.jdbc().queryForObject("SELECT COUNT(*) FROM DomainEventEntry", Long.class))
+                .isEqualTo(events);
+        assertThat(node.jdbc()
+                        .queryForObject(
+                                "SELECT COUNT(*) FROM job_keys WHERE job_key = 'bill-2026-12-extra'", Integer.class))
+                .isZero();
+        assertThat(node.api.get("/api/v1/jobs/" + jobId).text("status")).isEqualTo("WAITING");
     }
 
     @Test

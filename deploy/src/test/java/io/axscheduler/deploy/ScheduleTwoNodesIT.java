@@ -222,6 +222,43 @@ class ScheduleTwoNodesIT {
     }
 
     @Test
+    void a_schedule_key_sent_again_with_another_request_is_refused_and_writes_nothing() {
+        var first = a.api.post("/api/v1/schedules", """
+                {"name":"report","scheduleKey":"weekly-report",
+                 "trigger":{"type":"cron","expression":"0 0 8 ? * MON","timezone":"Europe/Berlin"},
+                 "job":{"jobType":"noop","params":{"to":"ops"}}}""");
+        assertThat(first.status()).as(first.body().toString()).isEqualTo(201);
+        String id = first.text("scheduleId");
+        // the same body with its fields in another order, on the other node: the first schedule
+        var same = b.api.post("/api/v1/schedules", """
+                {"job":{"params":{"to":"ops"},"jobType":"noop"},"scheduleKey":"weekly-report",
+                 "trigger":{"timezone":"Europe/Berlin","type":"cron","expression":"0 0 8 ? * MON"},"name":"report"}""");
+        assertThat(same.status()).as(same.body().toString()).isEqualTo(200);
+        assertThat(same.text("scheduleId")).isEqualTo(id);
+
+        long events = a.jdbc().queryForObject("SELECT COUNT(*) FROM DomainEventEntry", Long.class);
+        String otherBody = """
+                {"name":"report","scheduleKey":"weekly-report",
+                 "trigger":{"type":"cron","expression":"0 0 9 ? * MON","timezone":"Europe/Berlin"},
+                 "job":{"jobType":"noop","params":{"to":"ops"}}}""";
+        var other = b.api.post("/api/v1/schedules", otherBody);
+        assertThat(other.status()).as(other.body().toString()).isEqualTo(422);
+        assertThat(other.body().path("errors").get(0).path("field").asText()).isEqualTo("scheduleKey");
+        assertThat(other.body().path("errors").get(0).path("message").asText())
+                .contains("different request")
+                .contains(id);
+        var batch = a.api.post("/api/v1/schedules/batch", """
+                {"schedules":[{"name":"fresh","trigger":{"type":"fixedRate","intervalMs":3600000},
+                               "job":{"jobType":"noop"}},%s]}""".formatted(otherBody));
+        assertThat(batch.status()).as(batch.body().toString()).isEqualTo(422);
+        assertThat(batch.body().path("errors").get(0).path("field").asText()).isEqualTo("schedules[1].scheduleKey");
+        assertThat(a.jdbc().queryForObject("SELECT COUNT(*) FROM DomainEventEntry", Long.class))
+                .isEqualTo(events);
+        assertThat(a.jdbc().queryForObject("SELECT COUNT(*) FROM schedules WHERE name = 'fresh'", Integer.class))
+                .isZero();
+    }
+
+    @Test
     void a_schedule_key_makes_one_schedule_however_often_and_wherever_the_create_is_sent() throws Exception {
         String body = """
                 {"name":"keyed","scheduleKey":"%s","trigger":{"type":"fixedRate","intervalMs":3600000},

@@ -7,6 +7,7 @@ import io.axscheduler.api.job.SubmitJob;
 import io.axscheduler.api.job.SubmitResult;
 import io.axscheduler.api.problem.FieldError;
 import io.axscheduler.api.problem.InvalidRequestException;
+import io.axscheduler.api.problem.KeyReusedException;
 import io.axscheduler.api.problem.NotFoundException;
 import io.axscheduler.api.schedule.*;
 import io.axscheduler.api.security.Access;
@@ -17,6 +18,7 @@ import io.axscheduler.command.JobRequestParser;
 import io.axscheduler.command.JsonFields;
 import io.axscheduler.command.NoFields;
 import io.axscheduler.command.OperatorCommands;
+import io.axscheduler.command.RequestFingerprint;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -71,7 +73,8 @@ class ScheduleCommandController {
         }
         // the key and the schedule land together; a key taken answers with its schedule and makes nothing
         String taken = sender.inOneTransaction("schedule " + scheduleId, () -> {
-            String first = keys.claim(r.scheduleKey(), r.namespace(), scheduleId);
+            String first =
+                    keys.claim(r.scheduleKey(), r.namespace(), scheduleId, RequestFingerprint.of(body, "scheduleKey"));
             if (first == null) sender.sendOnce("schedule", scheduleId, r.create(scheduleId, now), actor);
             return first;
         });
@@ -122,7 +125,18 @@ class ScheduleCommandController {
             List<CreateSchedule> creates = new ArrayList<>(requests.size());
             for (int i = 0; i < requests.size(); i++) {
                 ScheduleRequest r = requests.get(i);
-                String owner = r.scheduleKey() == null ? null : keys.claim(r.scheduleKey(), r.namespace(), ids.get(i));
+                String owner = null;
+                if (r.scheduleKey() != null) {
+                    try {
+                        owner = keys.claim(
+                                r.scheduleKey(),
+                                r.namespace(),
+                                ids.get(i),
+                                RequestFingerprint.of(items.get(i), "scheduleKey"));
+                    } catch (KeyReusedException e) {
+                        throw e.under("schedules[" + i + "]");
+                    }
+                }
                 first.add(owner);
                 if (owner == null) creates.add(r.create(ids.get(i), now));
             }

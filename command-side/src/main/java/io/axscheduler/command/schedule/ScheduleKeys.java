@@ -1,6 +1,10 @@
 package io.axscheduler.command.schedule;
 
+import io.axscheduler.api.problem.KeyReusedException;
+import io.axscheduler.command.RequestFingerprint;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
@@ -18,17 +22,32 @@ class ScheduleKeys {
         this.jdbc = jdbc;
     }
 
-    /** Null when {@code key} is now {@code scheduleId}'s; else the schedule the key already names. */
-    String claim(String key, String namespace, String scheduleId) {
+    /**
+     * Null when {@code key} is now {@code scheduleId}'s, kept with {@code requestHash} (a {@link RequestFingerprint});
+     * else the schedule the key already names. Refused when the key was first sent with another request.
+     */
+    String claim(String key, String namespace, String scheduleId, String requestHash) {
         try {
             jdbc.update(
-                    "INSERT INTO schedule_keys (schedule_key, namespace, schedule_id) VALUES (?, ?, ?)",
+                    "INSERT INTO schedule_keys (schedule_key, namespace, schedule_id, request_hash) VALUES (?, ?, ?, ?)",
                     key,
                     namespace,
-                    scheduleId);
+                    scheduleId,
+                    RequestFingerprint.bytes(requestHash));
             return null;
         } catch (DuplicateKeyException taken) {
-            return scheduleOf(key, namespace);
+            Map<String, Object> first = jdbc.queryForMap(
+                    "SELECT schedule_id, request_hash FROM schedule_keys WHERE schedule_key = ? AND namespace = ?",
+                    key,
+                    namespace);
+            String firstId = (String) first.get("schedule_id");
+            byte[] firstHash = (byte[]) first.get("request_hash");
+            if (firstHash != null && !Arrays.equals(firstHash, RequestFingerprint.bytes(requestHash)))
+                throw new KeyReusedException(
+                        "scheduleKey",
+                        "was sent before with a different request, which made schedule " + firstId
+                                + ": a key names one request; send that request again, or this one with a new key");
+            return firstId;
         }
     }
 
