@@ -193,13 +193,18 @@ class AlertsIT {
     }
 
     @Test
-    void a_job_failed_for_good_raises_then_resolves_when_the_window_passes() {
+    void a_job_failed_for_good_raises_then_resolves_when_the_window_passes() throws Exception {
         rule("failed", "JOB_FAILED", "{\"jobType\":\"flaky\"}", 1L, "[\"hook\",\"mail\"]");
         String job = node.api.submit("{\"jobType\":\"flaky\",\"params\":{\"failTimes\":9},\"maxRetries\":0}");
         node.api.awaitStatus(job, "FAILED");
         JsonNode fired = awaitHook("failed", "FIRING");
         assertThat(fired.path("type").asText()).isEqualTo("JOB_FAILED");
         assertThat(fired.at("/details/jobs/0/jobId").asText()).isEqualTo(job);
+        // the alerts page links to the failed job
+        ConsoleSessionsIT.Browser admin = new ConsoleSessionsIT.Browser();
+        admin.signIn(node, "admin", Node.ADMIN_PASSWORD);
+        assertThat(admin.get(node, "/console/alerts?rule=failed").body())
+                .contains("data-testid=\"alert-job\"", "href=\"/console/jobs/" + job + "\"");
         awaitHook("failed", "RESOLVED");
         Await.until(Duration.ofSeconds(20), () -> smtp.mails.size() >= 2, () -> smtp.mails.toString());
         assertThat(smtp.mails.get(0).to()).containsExactly("ops@example.com");
@@ -298,6 +303,7 @@ class AlertsIT {
                     .doesNotContain("data-testid=\"alerts-firing\"");
             // the alerts page lists it, firing, with its rule; narrowed to resolved ones it does not
             String page = admin.get(node, "/console/alerts").body();
+            assertThat(page).contains("data-testid=\"alert-schedule\"", "href=\"/console/schedules/" + id + "\"");
             assertThat(page).contains("data-testid=\"alert-row\"", ">behind<", ">firing<", "SCHEDULE_BEHIND");
             assertThat(admin.get(node, "/console/alerts?state=RESOLVED&rule=behind")
                             .body())

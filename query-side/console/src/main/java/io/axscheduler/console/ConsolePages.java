@@ -396,14 +396,41 @@ class ConsolePages {
         String st = blank(state);
         String ru = bounded("rule", rule);
         Caller caller = access.current();
-        model.addAttribute(
-                "alerts", alerts.list(st, ru, ALERTS_SHOWN + 1, caller).get("items"));
+        Object listed = alerts.list(st, ru, ALERTS_SHOWN + 1, caller).get("items");
+        model.addAttribute("alerts", listed);
+        model.addAttribute("alertLinks", alertLinks(listed));
         model.addAttribute("alertsShown", ALERTS_SHOWN);
         model.addAttribute("rules", alerts.rules(caller));
         model.addAttribute("state", st);
         model.addAttribute("rule", ru);
         model.addAttribute("page", "alerts");
         return "console/alerts";
+    }
+
+    /** A job or schedule an alert names, to link to from it. */
+    public record AlertLink(String kind, String id) {}
+
+    /**
+     * For each alert (by id), the schedule and the jobs its details name (a failed jobs' rule keeps up to ten, the
+     * latest first): what an operator opens next.
+     */
+    @SuppressWarnings("unchecked")
+    static Map<String, List<AlertLink>> alertLinks(Object listed) {
+        Map<String, List<AlertLink>> links = new java.util.HashMap<>();
+        for (Map<String, Object> alert : (List<Map<String, Object>>) listed) {
+            List<AlertLink> found = new ArrayList<>();
+            if (alert.get("details") instanceof com.fasterxml.jackson.databind.JsonNode details) {
+                if (details.path("scheduleId").isTextual())
+                    found.add(
+                            new AlertLink("schedule", details.path("scheduleId").asText()));
+                for (com.fasterxml.jackson.databind.JsonNode job : details.path("jobs")) {
+                    if (job.path("jobId").isTextual())
+                        found.add(new AlertLink("job", job.path("jobId").asText()));
+                }
+            }
+            links.put((String) alert.get("alertId"), found);
+        }
+        return links;
     }
 
     @GetMapping("/console/workers")
