@@ -9,6 +9,11 @@ import java.util.regex.Pattern;
 public final class Namespaces {
 
     public static final String DEFAULT = "default";
+    /**
+     * The scheduler's own jobs (the deliveries of alerts, which carry what the alerts of every namespace say): seen
+     * and changed by a global role only. No request puts a job, schedule, worker or grant there.
+     */
+    public static final String SYSTEM = "ax-system";
     /** Lowercase letters, digits and '-', 1 to 63 of them: safe in a URL, a metric label and a grant's text. */
     public static final Pattern PATTERN = Pattern.compile("[a-z0-9-]{1,63}");
 
@@ -25,6 +30,21 @@ public final class Namespaces {
     public static boolean isValid(String namespace) {
         return namespace != null && PATTERN.matcher(namespace).matches();
     }
+
+    /**
+     * Where alert deliveries' jobs are: {@link #SYSTEM}, and {@link #DEFAULT} for those made before they moved there
+     * (release of 2026-12-07).
+     */
+    public static final java.util.List<String> DELIVERIES = java.util.List.of(SYSTEM, DEFAULT);
+
+    /** Whether {@code namespace} is the scheduler's own ({@link #SYSTEM}), which no request may name for its work. */
+    public static boolean isReserved(String namespace) {
+        return SYSTEM.equals(namespace);
+    }
+
+    /** The refusal of a request that names {@link #SYSTEM} for its work. */
+    public static final String RESERVED_MESSAGE =
+            "must not be " + SYSTEM + ": that namespace holds the scheduler's own jobs (alert deliveries)";
 
     /** Whether a filter value (null or blank: any) lets rows of {@code namespace} through. */
     public static boolean matches(String filter, String namespace) {

@@ -54,7 +54,7 @@ class JobCommandController {
         List<FieldError> errors = new ArrayList<>();
         SubmitJob command = parser.parse(body, "", errors, Caller.homeNamespace(actor));
         if (!errors.isEmpty()) throw new InvalidRequestException(errors);
-        Access.act(actor, command.namespace(), Role.OPERATOR);
+        Access.act(actor, command.namespace(), Role.OPERATOR, body);
         SubmitResult result = sender.send("job", command.jobId(), command, actor, fingerprint(command, body));
         return ResponseEntity.status(result.created() ? HttpStatus.CREATED : HttpStatus.OK)
                 .body(result);
@@ -72,7 +72,8 @@ class JobCommandController {
             commands.add(parser.parse(jobs.get(i), "jobs[" + i + "]", errors, Caller.homeNamespace(actor)));
         }
         if (!errors.isEmpty()) throw new InvalidRequestException(errors);
-        for (SubmitJob command : commands) Access.act(actor, command.namespace(), Role.OPERATOR);
+        for (int i = 0; i < commands.size(); i++)
+            Access.act(actor, commands.get(i).namespace(), Role.OPERATOR, jobs.get(i));
         List<SubmitResult> results = sender.inOneTransaction("job batch", () -> {
             List<SubmitResult> made = new ArrayList<>(commands.size());
             for (int i = 0; i < commands.size(); i++) {

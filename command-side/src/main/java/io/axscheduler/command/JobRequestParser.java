@@ -186,7 +186,7 @@ public final class JobRequestParser {
     public static void mayActInNamed(Caller who, JsonNode item, Role role) {
         if (item == null || !item.isObject()) return;
         String namespace = namespace(new JsonFields(item, "", new ArrayList<>()), Caller.homeNamespace(who));
-        if (namespace != null) Access.act(who, namespace, role);
+        if (namespace != null) Access.act(who, namespace, role, item);
     }
 
     /**
@@ -198,6 +198,10 @@ public final class JobRequestParser {
         String namespace = f.string("namespace", 63);
         if (namespace != null && !Namespaces.isValid(namespace)) {
             f.error("namespace", "must be 1-63 lowercase letters, digits or '-'");
+            return null;
+        }
+        if (Namespaces.isReserved(namespace)) {
+            f.error("namespace", Namespaces.RESERVED_MESSAGE);
             return null;
         }
         return namespace;

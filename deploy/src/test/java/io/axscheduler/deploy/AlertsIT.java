@@ -796,6 +796,33 @@ class AlertsIT {
         assertThat(delivered.path("status").asText()).as(delivered.toString()).isEqualTo("SUCCEEDED");
         assertThat(delivered.path("jobId").asText())
                 .isEqualTo(delivery.path("jobId").asText());
+
+        // a delivery carries what the alert says: the scheduler's own namespace holds it, which ADMIN alone sees
+        assertThat(delivery.path("namespace").asText()).isEqualTo("ax-system");
+        Api.Response key = node.api.post("/api/v1/admin/api-keys", """
+                {"name":"default-operator","grants":[{"namespace":"default","role":"OPERATOR"}]}""");
+        assertThat(key.status()).as(key.body().toString()).isEqualTo(201);
+        Api operator = node.api.as(key.text("key"));
+        assertThat(operator.get("/api/v1/jobs?jobType=ax-alert")
+                        .body()
+                        .path("total")
+                        .asLong())
+                .isZero();
+        String deliveryId = delivery.path("jobId").asText();
+        assertThat(operator.get("/api/v1/jobs/" + deliveryId).status()).isEqualTo(404);
+        assertThat(operator.get("/api/v1/jobs/" + deliveryId + "/history").status())
+                .isEqualTo(404);
+        assertThat(operator.post("/api/v1/jobs/" + deliveryId + "/cancel", "{}").status())
+                .isEqualTo(404);
+        // nor may any request put work or grants there
+        var granted = node.api.post("/api/v1/admin/api-keys", """
+                {"name":"system-viewer","grants":[{"namespace":"ax-system","role":"VIEWER"}]}""");
+        assertThat(granted.status()).isEqualTo(400);
+        assertThat(granted.body().path("errors").get(0).path("field").asText()).isEqualTo("grants[0].namespace");
+        var submitted = node.api.post("/api/v1/jobs", "{\"jobType\":\"noop\",\"namespace\":\"ax-system\"}");
+        assertThat(submitted.status()).isEqualTo(400);
+        assertThat(submitted.body().path("errors").get(0).path("field").asText())
+                .isEqualTo("namespace");
     }
 
     @Test

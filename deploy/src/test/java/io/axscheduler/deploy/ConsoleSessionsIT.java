@@ -198,6 +198,18 @@ class ConsoleSessionsIT {
     }
 
     @Test
+    void a_teams_editor_starts_a_new_schedule_in_the_teams_namespace() throws Exception {
+        Browser editor = Browser.signedInAs(a, "hana", "team-h", "EDITOR");
+        HttpResponse<String> form = editor.get(a, "/console/schedules/new");
+        assertThat(form.statusCode()).isEqualTo(200);
+        assertThat(form.body()).containsPattern("data-testid=\"schedule-namespace\"[^>]*value=\"team-h\"");
+        Browser admin = new Browser();
+        admin.signIn(a, "admin", Node.ADMIN_PASSWORD);
+        assertThat(admin.get(a, "/console/schedules/new").body())
+                .containsPattern("data-testid=\"schedule-namespace\"[^>]*value=\"default\"");
+    }
+
+    @Test
     void pause_and_resume_from_the_console_hold_whichever_node_takes_them() throws Exception {
         makeUser("olga", "default", "OPERATOR");
         String id = ScheduleHttp.create(a.api, """

@@ -138,10 +138,17 @@ class SecurityIT {
         assertThat(elsewhere.status()).as(elsewhere.body().toString()).isEqualTo(403);
         assertThat(elsewhere.text("detail"))
                 .isEqualTo("not allowed in namespace default: this needs a grant of OPERATOR, EDITOR or ADMIN there");
+        // named nowhere, the job went to default: the refusal says so and where the key may submit
+        Api.Response unnamed = a.api.as(teamOperator).post("/api/v1/jobs", "{\"jobType\":\"noop\"}");
+        assertThat(unnamed.status()).isEqualTo(403);
+        assertThat(unnamed.text("detail"))
+                .endsWith("; the request names no namespace, so it went to default: name one in \"namespace\""
+                        + " (this caller's as OPERATOR: team-a)");
         Api.Response keys = a.api.as(viewer).get("/api/v1/admin/api-keys");
         assertThat(keys.status()).isEqualTo(403);
         assertThat(keys.text("detail"))
-                .isEqualTo("the credentials do not allow this: it needs a grant of ADMIN in some namespace");
+                .isEqualTo(
+                        "the credentials do not allow this: it needs the ADMIN role (global: it takes no namespace)");
         assertThat(a.api.as(viewer).post("/api/v1/schedules", "{}").text("detail"))
                 .isEqualTo("the credentials do not allow this: it needs a grant of EDITOR or ADMIN in some namespace");
         assertThat(a.api.as(viewer).get("/actuator/prometheus").status()).isEqualTo(200);

@@ -192,7 +192,8 @@
     if (field(form, 'routeStrategy').value) job.routeStrategy = field(form, 'routeStrategy').value;
     var body = {
       name: field(form, 'name').value,
-      namespace: field(form, 'namespace').value.trim() || 'default',
+      // left out when blank: the API puts it in the user's own namespace, as for any client
+      namespace: field(form, 'namespace').value.trim() || undefined,
       trigger: triggerOf(form),
       job: job,
       misfirePolicy: field(form, 'misfirePolicy').value,

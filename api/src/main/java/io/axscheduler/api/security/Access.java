@@ -36,6 +36,24 @@ public final class Access {
     }
 
     /**
+     * {@link #act} for a request {@code body} that may name its namespace: one that named none and went to the
+     * caller's home namespace is told so, with the namespaces it may act in (a key of several teams lands in
+     * {@code default}, which it may not be granted).
+     */
+    public static void act(Caller caller, String namespace, Role role, com.fasterxml.jackson.databind.JsonNode body) {
+        if (caller != null && !caller.can(namespace, role) && body != null && !body.has("namespace")) {
+            Set<String> mine = caller.namespaces(role);
+            throw new ForbiddenException(notAllowed(namespace, role).getMessage()
+                    + "; the request names no namespace, so it went to " + namespace
+                    + (mine == null || mine.isEmpty()
+                            ? ""
+                            : ": name one in \"namespace\" (this caller's as " + role + ": "
+                                    + String.join(", ", new java.util.TreeSet<>(mine)) + ")"));
+        }
+        act(caller, namespace, role);
+    }
+
+    /**
      * The namespaces a list may show: those the caller may see, narrowed to {@code requested} if given; {@code null}
      * means every namespace (an admin asking for all).
      */

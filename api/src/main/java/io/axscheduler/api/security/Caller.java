@@ -36,10 +36,12 @@ public record Caller(String actor, String onBehalfOf, Set<Grant> grants) impleme
 
     /** Whether the caller may do what {@code role} allows in {@code namespace}. */
     public boolean can(String namespace, Role role) {
+        // the scheduler's own namespace is a global role's only, whatever a token's groups claim
         return admin()
-                || grants.stream()
-                        .anyMatch(
-                                g -> g.namespace().equals(namespace) && g.role().covers(role));
+                || !Namespaces.isReserved(namespace)
+                        && grants.stream()
+                                .anyMatch(g -> g.namespace().equals(namespace)
+                                        && g.role().covers(role));
     }
 
     /**
@@ -72,6 +74,7 @@ public record Caller(String actor, String onBehalfOf, Set<Grant> grants) impleme
         return grants.stream()
                 .filter(g -> g.role().covers(role))
                 .map(Grant::namespace)
+                .filter(namespace -> !Namespaces.isReserved(namespace))
                 .collect(Collectors.toUnmodifiableSet());
     }
 

@@ -65,7 +65,7 @@ class ScheduleCommandController {
         // before the errors, which list the job types of the namespace named
         JobRequestParser.mayActInNamed(actor, body, Role.EDITOR);
         ScheduleRequest r = parser.parse(body, now, Caller.homeNamespace(actor));
-        Access.act(actor, r.namespace(), Role.EDITOR);
+        Access.act(actor, r.namespace(), Role.EDITOR, body);
         String scheduleId = TimeOrderedIds.next(now.toEpochMilli());
         if (r.scheduleKey() == null) {
             sender.send("schedule", scheduleId, r.create(scheduleId, now), actor);
@@ -116,7 +116,8 @@ class ScheduleCommandController {
             requests.add(parser.parse(items.get(i), "schedules[" + i + "]", errors, now, Caller.homeNamespace(actor)));
         }
         if (!errors.isEmpty()) throw new InvalidRequestException(errors);
-        for (ScheduleRequest r : requests) Access.act(actor, r.namespace(), Role.EDITOR);
+        for (int i = 0; i < requests.size(); i++)
+            Access.act(actor, requests.get(i).namespace(), Role.EDITOR, items.get(i));
         List<String> ids = new ArrayList<>(requests.size());
         for (int i = 0; i < requests.size(); i++) ids.add(TimeOrderedIds.next(now.toEpochMilli()));
         // each key claimed with the batch: one taken (before, or by an earlier item) answers with its schedule

@@ -77,6 +77,11 @@ final class Grants {
                 errors.add(new FieldError("grants[" + i + "].namespace", "must match [a-z0-9-]{1,63}"));
                 continue;
             }
+            if (!role.global() && Namespaces.isReserved(namespace)) {
+                errors.add(new FieldError(
+                        "grants[" + i + "].namespace", Namespaces.RESERVED_MESSAGE + ", which ADMIN alone sees"));
+                continue;
+            }
             grants.add(Grant.of(namespace, role));
         }
         return grants;

@@ -288,8 +288,10 @@ class SecuritySetup {
         static String of(org.springframework.security.access.AccessDeniedException refused) {
             return refused instanceof org.springframework.security.authorization.AuthorizationDeniedException denied
                             && denied.getAuthorizationResult() instanceof NeedsRole needs
-                    ? "the credentials do not allow this: it needs a grant of " + needs.role.grantsCovering()
-                            + " in some namespace"
+                    ? "the credentials do not allow this: it needs "
+                            + (needs.role.global()
+                                    ? "the " + needs.role + " role (global: it takes no namespace)"
+                                    : "a grant of " + needs.role.grantsCovering() + " in some namespace")
                     : null;
         }
     }

@@ -1,6 +1,6 @@
 package io.axscheduler.console;
 
-import io.axscheduler.api.problem.ForbiddenException;
+import io.axscheduler.api.Namespaces;
 import io.axscheduler.api.security.Access;
 import io.axscheduler.api.security.Caller;
 import io.axscheduler.api.security.Role;
@@ -85,10 +85,12 @@ public class ConsoleAccess {
         return Access.listable(caller(), requested);
     }
 
-    /** Throws {@link ForbiddenException} (403) unless the user may. */
+    /** Throws {@link io.axscheduler.api.problem.ForbiddenException} (403) unless the user may. */
     public void require(Action action, String namespace) {
         if (!may(action, namespace)) {
-            throw new ForbiddenException("not allowed: " + action + " in namespace " + namespace);
+            // in the words of the API's refusals: the grants that would do, not the console's own name of the action
+            Access.act(
+                    caller(), namespace == null || namespace.isBlank() ? Namespaces.DEFAULT : namespace, role(action));
         }
     }
 }

@@ -267,7 +267,8 @@ class ConsolePages {
     String newSchedule(Model model) {
         // the form is for one who may save it: an EDITOR somewhere (the API checks the namespace it is saved in)
         if (!access.mayIn(ConsoleAccess.Action.EDIT_SCHEDULE.name(), null))
-            throw new ForbiddenException("not allowed: " + ConsoleAccess.Action.EDIT_SCHEDULE);
+            throw new ForbiddenException("not allowed: making a schedule needs a grant of "
+                    + io.axscheduler.api.security.Role.EDITOR.grantsCovering() + " in some namespace");
         return scheduleForm(null, model);
     }
 
@@ -276,6 +277,19 @@ class ConsolePages {
         ScheduleView schedule = schedule(scheduleId);
         access.require(ConsoleAccess.Action.EDIT_SCHEDULE, schedule.namespace());
         return scheduleForm(schedule, model);
+    }
+
+    /**
+     * The namespace a new schedule's form starts with: {@code default} for one who may save there (an admin, an
+     * editor of it), else the first namespace, by name, in which the user is an editor (a team's user: its own).
+     */
+    static String formNamespace(Caller caller) {
+        if (caller == null || caller.can(Namespaces.DEFAULT, io.axscheduler.api.security.Role.EDITOR))
+            return Namespaces.DEFAULT;
+        Set<String> editable = caller.namespaces(io.axscheduler.api.security.Role.EDITOR);
+        return editable == null || editable.isEmpty()
+                ? Namespaces.DEFAULT
+                : editable.stream().sorted().findFirst().orElseThrow();
     }
 
     /** The form posts to the schedule API itself, which validates it as it validates any client's request. */
@@ -305,7 +319,7 @@ class ConsolePages {
         model.addAttribute(
                 "startAtLocal", trigger == null || trigger.startAt() == null ? "" : localUtc(trigger.startAt()));
         model.addAttribute("onceAtLocal", trigger == null || trigger.at() == null ? "" : localUtc(trigger.at()));
-        model.addAttribute("defaultNamespace", Namespaces.DEFAULT);
+        model.addAttribute("defaultNamespace", formNamespace(access.current()));
         model.addAttribute("misfirePolicies", io.axscheduler.api.schedule.MisfirePolicy.values());
         model.addAttribute("overlapPolicies", io.axscheduler.api.schedule.OverlapPolicy.values());
         model.addAttribute("warnAbove", firesPerDayWarning);

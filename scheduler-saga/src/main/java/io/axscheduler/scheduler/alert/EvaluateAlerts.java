@@ -444,7 +444,9 @@ public class EvaluateAlerts implements SmartLifecycle {
                 2 * properties.deliveryTimeoutMs() + 5_000,
                 null,
                 null,
-                null));
+                null,
+                // what an alert says is its rule's viewers' to read, and paging is not a namespace's to switch off
+                io.axscheduler.api.Namespaces.SYSTEM));
     }
 
     @Override

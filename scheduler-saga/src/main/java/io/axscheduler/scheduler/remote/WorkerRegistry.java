@@ -540,6 +540,8 @@ public class WorkerRegistry {
         }
         if (!Namespaces.isValid(request.namespace())) {
             errors.add(new FieldError("namespace", "must be 1-63 lowercase letters, digits or '-'"));
+        } else if (Namespaces.isReserved(request.namespace())) {
+            errors.add(new FieldError("namespace", Namespaces.RESERVED_MESSAGE));
         }
         if (request.capacity() < 1 || request.capacity() > properties.maxCapacity()) {
             errors.add(new FieldError("capacity", "must be 1.." + properties.maxCapacity()));
