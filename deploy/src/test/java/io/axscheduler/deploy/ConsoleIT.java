@@ -734,7 +734,11 @@ class ConsoleIT {
             browser.open("/console/workers");
             List<String> rows =
                     browser.all("worker-row").stream().map(WebElement::getText).toList();
-            assertThat(rows).anySatisfy(r -> assertThat(r).contains(live).contains("live"));
+            assertThat(rows)
+                    .anySatisfy(r -> assertThat(r)
+                            .contains(live)
+                            .contains("default state-live")
+                            .contains("live"));
             assertThat(rows).anySatisfy(r -> assertThat(r).contains(silent).contains("silent (missed heartbeats)"));
             assertThat(node.api.get("/api/v1/workers").body().path("items"))
                     .anySatisfy(w -> {

@@ -263,20 +263,29 @@ class MetricsIT {
 
     @Test
     @Order(4)
-    void workers_are_counted_by_app_and_state_and_an_app_whose_workers_left_shows_zero() throws Exception {
+    void workers_are_counted_by_namespace_app_and_state_and_an_app_whose_workers_left_shows_zero() throws Exception {
         ClusterGauges gauges = node.bean(ClusterGauges.class);
         Api.Response registered = WorkerRemoteIT.registerUnreachable(node, "metrics-app", "metrics-type");
         assertThat(registered.status()).as(registered.body().toString()).isEqualTo(201);
+        // another team's app of the same name is counted in its own namespace
+        Api.Response other = node.api.post(
+                "/api/v1/workers/register",
+                "{\"app\":\"metrics-app\",\"namespace\":\"metrics-other\",\"address\":\"http://127.0.0.1:"
+                        + WorkerRemoteIT.closedPort() + "\",\"jobTypes\":[\"metrics-type\"],\"capacity\":1}");
+        assertThat(other.status()).as(other.body().toString()).isEqualTo(201);
         gauges.refresh();
         Scrape with = Scrape.of(node);
-        assertThat(with.value("ax_workers", "app", "metrics-app", "state", "live"))
+        assertThat(with.value("ax_workers", "namespace", "default", "app", "metrics-app", "state", "live"))
                 .isEqualTo(1);
-        assertThat(with.value("ax_workers", "app", "metrics-app", "state", "cooling"))
+        assertThat(with.value("ax_workers", "namespace", "metrics-other", "app", "metrics-app", "state", "live"))
+                .isEqualTo(1);
+        assertThat(with.value("ax_workers", "namespace", "default", "app", "metrics-app", "state", "cooling"))
                 .isZero();
 
         assertThat(WorkerRemoteIT.deregister(node, registered.text("workerId"))).isEqualTo(204);
+        assertThat(WorkerRemoteIT.deregister(node, other.text("workerId"))).isEqualTo(204);
         gauges.refresh();
-        assertThat(Scrape.of(node).value("ax_workers", "app", "metrics-app", "state", "live"))
+        assertThat(Scrape.of(node).value("ax_workers", "namespace", "default", "app", "metrics-app", "state", "live"))
                 .as("the series stays, at zero, once the app's last worker is gone")
                 .isZero();
     }

@@ -49,7 +49,9 @@ public class ClusterGauges implements SmartLifecycle {
     private final MultiGauge workers;
     private final BoundedLabels apps = new BoundedLabels(200);
     /** Every app label shown since this node started: an app whose workers all left still shows its zeros. */
-    private final Set<String> appsShown = new TreeSet<>();
+    /** The (namespace, app) pairs seen since start: each keeps its series, zeros included. */
+    private final Set<List<String>> appsShown = new TreeSet<>(
+            java.util.Comparator.comparing((List<String> k) -> k.get(0)).thenComparing(k -> k.get(1)));
 
     private ScheduledExecutorService timer;
 
@@ -74,7 +76,7 @@ public class ClusterGauges implements SmartLifecycle {
                 .description("active schedules whose next fire time is older than ax.observe.schedule-behind-ms")
                 .register(meters);
         this.workers = MultiGauge.builder("ax.workers")
-                .description("registered remote workers by app and state, cluster-wide")
+                .description("registered remote workers by namespace, app and state, cluster-wide")
                 .register(meters);
     }
 
@@ -143,21 +145,23 @@ public class ClusterGauges implements SmartLifecycle {
 
         Map<List<String>, Integer> byState = new HashMap<>();
         jdbc.query(
-                "SELECT app, CASE WHEN last_heartbeat < " + NOW_MS + " - :silent THEN 'silent' WHEN cooling_until > "
-                        + NOW_MS + " THEN 'cooling' ELSE 'live' END state FROM workers",
+                "SELECT namespace, app, CASE WHEN last_heartbeat < " + NOW_MS + " - :silent THEN 'silent' WHEN"
+                        + " cooling_until > " + NOW_MS + " THEN 'cooling' ELSE 'live' END state FROM workers",
                 Map.of("silent", workerSilentMs),
                 rs -> {
-                    byState.merge(List.of(apps.of(rs.getString(1)), rs.getString(2)), 1, Integer::sum);
+                    // one team's app of the same name as another's is counted apart: an alert on one is not fooled
+                    byState.merge(List.of(rs.getString(1), apps.of(rs.getString(2)), rs.getString(3)), 1, Integer::sum);
                 });
         // every state of every app seen, zeros included: an alert on ax_workers{state="live"} < 1 needs the series to
         // stay when the app's last worker is removed
         List<MultiGauge.Row<?>> workerRows = new ArrayList<>();
         synchronized (appsShown) {
-            byState.keySet().forEach(key -> appsShown.add(key.get(0)));
-            for (String app : appsShown) {
+            byState.keySet().forEach(key -> appsShown.add(List.of(key.get(0), key.get(1))));
+            for (List<String> app : appsShown) {
                 for (String state : WORKER_STATES) {
-                    int n = byState.getOrDefault(List.of(app, state), 0);
-                    workerRows.add(MultiGauge.Row.of(Tags.of("app", app, "state", state), n));
+                    int n = byState.getOrDefault(List.of(app.get(0), app.get(1), state), 0);
+                    workerRows.add(
+                            MultiGauge.Row.of(Tags.of("namespace", app.get(0), "app", app.get(1), "state", state), n));
                 }
             }
         }

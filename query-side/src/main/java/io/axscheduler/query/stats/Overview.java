@@ -80,6 +80,7 @@ public record Overview(
 
     public record WorkerRow(
             String workerId,
+            String namespace,
             String app,
             String address,
             Instant lastHeartbeat,

@@ -356,19 +356,21 @@ public class StatsQueries {
     public List<Overview.WorkerRow> workers(long now, Set<String> namespaces) {
         if (namespaces != null && namespaces.isEmpty()) return List.of();
         return jdbc.query(
-                "SELECT worker_id, app, address, last_heartbeat, in_flight, capacity, cooling_until FROM workers"
+                "SELECT worker_id, namespace, app, address, last_heartbeat, in_flight, capacity, cooling_until"
+                        + " FROM workers"
                         + (namespaces == null ? "" : " WHERE namespace IN (:ns)")
-                        + " ORDER BY app, worker_id LIMIT 500",
+                        + " ORDER BY namespace, app, worker_id LIMIT 500",
                 namespaces == null ? Map.of() : Map.of("ns", namespaces),
                 (rs, i) -> new Overview.WorkerRow(
                         rs.getString(1),
                         rs.getString(2),
                         rs.getString(3),
-                        Instant.ofEpochMilli(rs.getLong(4)),
-                        rs.getInt(5),
+                        rs.getString(4),
+                        Instant.ofEpochMilli(rs.getLong(5)),
                         rs.getInt(6),
-                        rs.getLong(7) > now,
-                        rs.getLong(4) < now - workerSilentMs));
+                        rs.getInt(7),
+                        rs.getLong(8) > now,
+                        rs.getLong(5) < now - workerSilentMs));
     }
 
     private Overview.SchedulesBehind schedulesBehind(long now, Set<String> namespaces) {
