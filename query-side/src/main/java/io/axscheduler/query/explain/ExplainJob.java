@@ -359,7 +359,7 @@ public class ExplainJob {
                         "givenUpAt",
                         givenUpAt(job)));
             } else {
-                workersBusy(job, workers, now, reasons);
+                workersBusy(job, workers, now, reasons, live.workerSilenceMs());
             }
         } else {
             List<LiveState.NodeRow> withPool = now.nodes().stream()
@@ -369,7 +369,7 @@ public class ExplainJob {
             boolean remote =
                     workers.values().stream().anyMatch(w -> w.jobTypes().contains(c.jobType()));
             if (withPool.isEmpty() && remote) {
-                workersBusy(job, workers, now, reasons);
+                workersBusy(job, workers, now, reasons, live.workerSilenceMs());
             } else if (withPool.isEmpty()) {
                 reasons.add(reason(
                         "NO_HANDLER",
@@ -430,18 +430,27 @@ public class ExplainJob {
      * running as many jobs as its capacity (or one and the other).
      */
     private static void workersBusy(
-            Fold job, Map<String, LiveState.Worker> workers, LiveState.Snapshot now, List<Reason> reasons) {
+            Fold job,
+            Map<String, LiveState.Worker> workers,
+            LiveState.Snapshot now,
+            List<Reason> reasons,
+            long silenceMs) {
         JobCreated c = job.created;
         if (job.runAt.toEpochMilli() > now.nowMs()) return;
         Map<String, Instant> cooling = new LinkedHashMap<>();
+        Map<String, String> pushErrors = new LinkedHashMap<>();
+        Map<String, Instant> quiet = new LinkedHashMap<>();
         Map<String, Object> full = new LinkedHashMap<>();
         for (Map.Entry<String, LiveState.Worker> w : workers.entrySet()) {
             LiveState.Worker worker = w.getValue();
             if (!worker.jobTypes().contains(c.jobType())) continue;
             boolean coolingDown = worker.coolingUntil() > now.nowMs();
             if (!coolingDown && !worker.full()) return;
-            if (coolingDown) cooling.put(w.getKey(), Instant.ofEpochMilli(worker.coolingUntil()));
-            else full.put(w.getKey(), Map.of("capacity", worker.capacity(), "inFlight", worker.inFlight()));
+            if (coolingDown) {
+                cooling.put(w.getKey(), Instant.ofEpochMilli(worker.coolingUntil()));
+                if (worker.lastPushError() != null) pushErrors.put(w.getKey(), worker.lastPushError());
+                if (worker.quiet()) quiet.put(w.getKey(), Instant.ofEpochMilli(worker.lastHeartbeat()));
+            } else full.put(w.getKey(), Map.of("capacity", worker.capacity(), "inFlight", worker.inFlight()));
         }
         if (full.isEmpty() && cooling.isEmpty()) return;
         // a job bound to an app waits for that app's workers only: said, lest its other workers seem to be meant
@@ -450,15 +459,28 @@ public class ExplainJob {
                 : "every live worker of app " + c.executorApp() + " that registered job type " + c.jobType();
         if (full.isEmpty()) {
             Instant first = java.util.Collections.min(cooling.values());
+            // what the pushes met: a node's allow-list or a worker's security filter is not a sick worker
+            String met = pushErrors.isEmpty()
+                    ? ""
+                    : "; the last failed push: "
+                            + pushErrors.values().iterator().next();
+            String silent = quiet.isEmpty()
+                    ? ""
+                    : "; " + String.join(", ", quiet.keySet()) + (quiet.size() == 1 ? " has" : " have")
+                            + " also missed " + (quiet.size() == 1 ? "its" : "their") + " heartbeats (last heard at "
+                            + java.util.Collections.max(quiet.values()) + ") and " + (quiet.size() == 1 ? "is" : "are")
+                            + " removed if silent for " + silenceMs / 1000 + " s";
             reasons.add(reason(
                     "WORKERS_COOLING_DOWN",
                     whose + " failed its pushes too often in a row and gets no new work until its cool-down ends (the"
-                            + " first at " + first + ")",
+                            + " first at " + first + ")" + met + silent,
                     dueAndWaiting(job),
                     "jobType",
                     c.jobType(),
                     "coolingUntil",
-                    cooling));
+                    cooling,
+                    "lastPushErrors",
+                    pushErrors));
             return;
         }
         reasons.add(reason(

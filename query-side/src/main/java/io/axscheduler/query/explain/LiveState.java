@@ -152,8 +152,19 @@ public class LiveState {
         return new Snapshot(now, nodes, scanStallMs);
     }
 
-    /** A live worker's registered job types, and until when (database time) it gets no new work after failed pushes. */
-    public record Worker(List<String> jobTypes, long coolingUntil, int capacity, int inFlight) {
+    /**
+     * A live worker's registered job types, until when (database time) it gets no new work after failed pushes, what
+     * the last failed push met (null: none kept), and whether it has missed its heartbeats (quiet: removed if it
+     * stays silent).
+     */
+    public record Worker(
+            List<String> jobTypes,
+            long coolingUntil,
+            int capacity,
+            int inFlight,
+            String lastPushError,
+            boolean quiet,
+            long lastHeartbeat) {
 
         boolean full() {
             return inFlight >= capacity;
@@ -166,19 +177,27 @@ public class LiveState {
      */
     public Map<String, Worker> liveWorkers(String app, String namespace) {
         Map<String, Worker> workers = new LinkedHashMap<>();
-        Map<String, Object> params = new java.util.HashMap<>(Map.of("silence", workerSilenceMs, "ns", namespace));
+        Map<String, Object> params =
+                new java.util.HashMap<>(Map.of("silence", workerSilenceMs, "quiet", workerQuietMs, "ns", namespace));
         if (app != null) params.put("app", app);
         jdbc.query(
-                "SELECT worker_id, job_types, cooling_until, capacity, in_flight FROM workers WHERE last_heartbeat >= "
-                        + NOW_MS
-                        + " - :silence"
+                "SELECT worker_id, job_types, cooling_until, capacity, in_flight, last_push_error,"
+                        + " last_heartbeat < " + NOW_MS + " - :quiet, last_heartbeat"
+                        + " FROM workers WHERE last_heartbeat >= " + NOW_MS + " - :silence"
                         + " AND namespace = :ns" + (app == null ? "" : " AND app = :app")
                         + " ORDER BY worker_id LIMIT 1000",
                 params,
                 rs -> {
                     workers.put(
                             rs.getString(1),
-                            new Worker(List.of(rs.getString(2).split(",")), rs.getLong(3), rs.getInt(4), rs.getInt(5)));
+                            new Worker(
+                                    List.of(rs.getString(2).split(",")),
+                                    rs.getLong(3),
+                                    rs.getInt(4),
+                                    rs.getInt(5),
+                                    rs.getString(6),
+                                    rs.getBoolean(7),
+                                    rs.getLong(8)));
                 });
         return workers;
     }

@@ -50,6 +50,7 @@ public class DispatchRemote {
     private final ThreadPoolExecutor pool;
     private final NodeMetrics metrics;
     private final StopRemoteRuns stops;
+    private final String node;
 
     public DispatchRemote(
             WorkerRegistry registry,
@@ -61,7 +62,9 @@ public class DispatchRemote {
             ObjectMapper json,
             WorkerProperties properties,
             NodeMetrics metrics,
-            StopRemoteRuns stops) {
+            StopRemoteRuns stops,
+            io.axscheduler.scheduler.NodeProperties node) {
+        this.node = node.id();
         this.stops = stops;
         this.registry = registry;
         this.metrics = metrics;
@@ -212,13 +215,14 @@ public class DispatchRemote {
     private boolean tryPush(Candidate worker, PushedJob pushed, String app) {
         dispatches.pushing(
                 pushed.jobId(), pushed.attempt(), pushed.shardIndex(), pushed.shardTotal(), worker.workerId());
-        PushToWorker.Result result = pushes.push(worker, pushed);
+        String[] why = {null};
+        PushToWorker.Result result = pushes.push(worker, pushed, failure -> why[0] = failure);
         if (result == PushToWorker.Result.ACCEPTED) {
             registry.pushed(worker.workerId());
             return true;
         }
         if (result == PushToWorker.Result.FAILED) {
-            registry.pushFailed(worker.workerId());
+            registry.pushFailed(worker.workerId(), why[0] == null ? null : "node " + node + ": " + why[0]);
             metrics.pushFailed(app == null ? "any" : app);
         }
         return false;

@@ -85,23 +85,32 @@ public class PushToWorker {
     }
 
     public Result push(Candidate worker, PushedJob job) {
+        return push(worker, job, why -> {});
+    }
+
+    /** {@link #push(Candidate, PushedJob)}, telling {@code whyFailed} what a {@code FAILED} push met. */
+    public Result push(Candidate worker, PushedJob job, java.util.function.Consumer<String> whyFailed) {
         Optional<String> refused = addresses.refusal(worker.address());
         if (refused.isPresent()) {
             log.warn("not pushing job {} to worker {}: its address {}", job.jobId(), worker.workerId(), refused.get());
+            whyFailed.accept("not pushed: its address " + refused.get());
             return Result.FAILED;
         }
         String secret = secret(worker.workerId());
-        if (secret == null) return Result.FAILED;
+        if (secret == null) {
+            whyFailed.accept("not pushed: the worker's secret is gone (the worker was removed)");
+            return Result.FAILED;
+        }
         long answerWithinMs = properties.pushTimeoutMs(job.timeoutMs());
         long giveUpAt = clock.millis() + answerWithinMs;
         String body;
         try {
             body = json.writeValueAsString(job);
         } catch (IOException e) {
-            return failed(worker, job, e);
+            return failed(worker, job, e, whyFailed);
         }
         try {
-            return ask(worker, job, secret, body, answerWithinMs);
+            return ask(worker, job, secret, body, answerWithinMs, whyFailed);
         } catch (HttpTimeoutException
                 | InterruptedIOException
                 | ConnectException
@@ -110,15 +119,15 @@ public class PushToWorker {
                 | SSLHandshakeException notTaken) {
             // no answer in time (a worker that slow is given up: one that reads the push later refuses it as stale),
             // or no connection: the next worker may have it
-            return failed(worker, job, notTaken);
+            return failed(worker, job, notTaken, whyFailed);
         } catch (IllegalArgumentException | SecurityException bad) {
-            return failed(worker, job, bad);
+            return failed(worker, job, bad, whyFailed);
         } catch (IOException lost) {
             // the push went out and the connection broke before its answer: the worker may have taken it. The same
             // push again is answered with what the worker knows of it (it never runs one push twice), where the next
             // worker would run the job a second time. Within the answer's time, as the first ask.
             long leftMs = giveUpAt - clock.millis();
-            if (leftMs < MIN_ASK_AGAIN_MS) return failed(worker, job, lost);
+            if (leftMs < MIN_ASK_AGAIN_MS) return failed(worker, job, lost, whyFailed);
             log.info(
                     "push of job {} attempt {} to worker {} got no answer ({}); asking it again",
                     job.jobId(),
@@ -126,9 +135,9 @@ public class PushToWorker {
                     worker.workerId(),
                     lost.toString());
             try {
-                return ask(worker, job, secret, body, leftMs);
+                return ask(worker, job, secret, body, leftMs, whyFailed);
             } catch (IOException | IllegalArgumentException | SecurityException again) {
-                return failed(worker, job, again);
+                return failed(worker, job, again, whyFailed);
             }
         }
     }
@@ -175,7 +184,13 @@ public class PushToWorker {
     }
 
     /** One signed request of the push and its answer; an answer that is not one of a worker's is {@code FAILED}. */
-    private Result ask(Candidate worker, PushedJob job, String secret, String body, long answerWithinMs)
+    private Result ask(
+            Candidate worker,
+            PushedJob job,
+            String secret,
+            String body,
+            long answerWithinMs,
+            java.util.function.Consumer<String> whyFailed)
             throws IOException {
         PinnedHttp.Answer response = signedPost(
                 worker.address() + PushedJob.PATH,
@@ -193,6 +208,7 @@ public class PushToWorker {
                     job.jobId(),
                     job.attempt(),
                     answerWithinMs);
+            whyFailed.accept("the worker refused the push as given up: its clock is ahead of the node's");
             return Result.FAILED;
         }
         if (response.status() / 100 != 2) {
@@ -203,18 +219,24 @@ public class PushToWorker {
                     job.jobId(),
                     job.attempt(),
                     response.status());
+            whyFailed.accept("the worker answered the push with HTTP " + response.status()
+                    + (response.status() == 401 || response.status() == 403
+                            ? " (a security filter in the worker's service, before the library?)"
+                            : ""));
             return Result.FAILED;
         }
         PushAnswer answer;
         try {
             answer = json.readValue(response.body(), PushAnswer.class);
         } catch (JsonProcessingException notAnAnswer) {
-            return failed(worker, job, notAnAnswer);
+            return failed(worker, job, notAnAnswer, whyFailed);
         }
         return answer.state() == PushState.BUSY ? Result.BUSY : Result.ACCEPTED;
     }
 
-    private static Result failed(Candidate worker, PushedJob job, Exception e) {
+    private static Result failed(
+            Candidate worker, PushedJob job, Exception e, java.util.function.Consumer<String> whyFailed) {
+        whyFailed.accept("the push failed: " + e);
         log.warn(
                 "push of job {} attempt {} to worker {} failed: {}; the push goes to the job's next worker, or the job"
                         + " back to the queue (failures-before-cool-down in a row cool the worker down)",

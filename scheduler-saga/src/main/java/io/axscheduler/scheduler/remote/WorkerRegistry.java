@@ -453,18 +453,30 @@ public class WorkerRegistry {
      * MySQL evaluates SET left to right with the values already assigned.
      */
     public void pushFailed(String workerId) {
+        pushFailed(workerId, null);
+    }
+
+    /** {@link #pushFailed(String)}, keeping {@code why} (say which node met it) for "why didn't my job run?". */
+    public void pushFailed(String workerId, String why) {
+        String said = why;
         jdbc.update(
                 "UPDATE workers SET cooling_until = CASE WHEN consecutive_failures + 1 >= :limit THEN "
                         + DatabaseTime.NOW_MS + " + :coolDown ELSE cooling_until END,"
-                        + " consecutive_failures = consecutive_failures + 1 WHERE worker_id = :id",
-                Map.of(
-                        "id",
-                        workerId,
-                        "limit",
-                        properties.failuresBeforeCoolDown(),
-                        "coolDown",
-                        properties.coolDownMs()));
+                        + " consecutive_failures = consecutive_failures + 1,"
+                        + " last_push_error = COALESCE(:why, last_push_error) WHERE worker_id = :id",
+                new org.springframework.jdbc.core.namedparam.MapSqlParameterSource()
+                        .addValue("id", workerId)
+                        .addValue("limit", properties.failuresBeforeCoolDown())
+                        .addValue("coolDown", properties.coolDownMs())
+                        .addValue(
+                                "why",
+                                said == null || said.length() <= MAX_PUSH_ERROR
+                                        ? said
+                                        : said.substring(0, MAX_PUSH_ERROR)));
     }
+
+    /** workers.last_push_error's width. */
+    static final int MAX_PUSH_ERROR = 512;
 
     public void callbackReceived(String workerId) {
         jdbc.update(

@@ -48,6 +48,22 @@ class PushToWorkerTest {
     }
 
     @Test
+    void a_push_the_allow_list_refuses_says_so_for_the_explain() throws Exception {
+        WorkerAddresses addresses = new WorkerAddresses(io.axscheduler.scheduler.net.AddressPolicy.of(
+                WorkerAddresses.SETTING, java.util.List.of("10.0.0.0/8"), host ->
+                        new java.net.InetAddress[] {java.net.InetAddress.getByName("127.0.0.1")}));
+        Candidate worker = new Candidate("w-1", "http://127.0.0.1:9", Set.of("echo"), 4, 0, 0, 0, 0);
+        java.util.List<String> why = new java.util.ArrayList<>();
+
+        assertThat(pusher(addresses).push(worker, job(), why::add)).isEqualTo(PushToWorker.Result.FAILED);
+        assertThat(why)
+                .singleElement()
+                .asString()
+                .contains("not pushed: its address")
+                .contains("not allowed by");
+    }
+
+    @Test
     void a_push_goes_to_the_checked_address_with_the_workers_host_name() throws Exception {
         try (RebindingHosts hosts = new RebindingHosts("{\"state\":\"ACCEPTED\"}")) {
             WorkerAddresses addresses = new WorkerAddresses(io.axscheduler.scheduler.net.AddressPolicy.of(
