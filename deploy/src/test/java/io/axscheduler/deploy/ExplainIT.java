@@ -168,6 +168,11 @@ class ExplainIT {
         JsonNode noWorker = explainJob(absent);
         assertThat(codes(noWorker)).containsExactly("NO_LIVE_WORKER");
         assertThat(noWorker.at("/reasons/0/details/app").asText()).isEqualTo("ghost");
+        // no worker of that name at all: the apps that are there, in case the name is misspelt
+        assertThat(noWorker.at("/reasons/0/message").asText())
+                .contains("no worker of app ghost is registered there (apps registered there now: ")
+                .contains("half")
+                .contains("is executorApp spelt right?");
         // its workers removed, no heartbeat is left to date it: it has waited since it fell due
         assertThat(noWorker.at("/reasons/0/since").isTextual())
                 .as(noWorker.toString())

@@ -333,10 +333,19 @@ public class ExplainJob {
             Map<String, LiveState.Worker> workers = live.liveWorkers(c.executorApp(), c.namespace());
             if (workers.isEmpty()) {
                 Long heard = live.lastHeardOf(c.executorApp(), c.namespace());
+                // none registered under that name at all: a misspelt executorApp reads the same as a stopped app
+                List<String> others = heard == null ? live.appsIn(c.namespace()) : List.of();
+                String registered = heard != null
+                        ? ""
+                        : "; no worker of app " + c.executorApp() + " is registered there"
+                                + (others.isEmpty()
+                                        ? ""
+                                        : " (apps registered there now: " + String.join(", ", others)
+                                                + "; is executorApp spelt right?)");
                 reasons.add(reason(
                         "NO_LIVE_WORKER",
                         "no live worker of app " + c.executorApp() + " in namespace " + c.namespace() + " runs it"
-                                + givenUpNote(givenUpAt(job)),
+                                + registered + givenUpNote(givenUpAt(job)),
                         heard == null ? dueAndWaiting(job) : Instant.ofEpochMilli(heard),
                         "app",
                         c.executorApp(),

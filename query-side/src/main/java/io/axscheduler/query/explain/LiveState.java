@@ -214,6 +214,14 @@ public class LiveState {
                 .orElse(null);
     }
 
+    /** The apps with a worker registered in {@code namespace} (up to 20, by name). */
+    public List<String> appsIn(String namespace) {
+        return jdbc.queryForList(
+                "SELECT DISTINCT app FROM workers WHERE namespace = :ns ORDER BY app LIMIT 20",
+                Map.of("ns", namespace),
+                String.class);
+    }
+
     /** When the app's last worker in {@code namespace} was last heard from, or null when none is registered there. */
     public Long lastHeardOf(String app, String namespace) {
         return jdbc.queryForObject(
