@@ -137,6 +137,11 @@ public class SchedulerClient {
         return answer;
     }
 
+    /** The scheduler URL that answered last (the first configured before any call). */
+    public String lastAnswered() {
+        return bases.get(preferred.get());
+    }
+
     /** Not reached, or a server error: another node may do better (every call here may be repeated). */
     static boolean unavailable(Answer answer) {
         return answer.status() == 0 || answer.status() / 100 == 5;

@@ -131,8 +131,7 @@ public class WorkerRuntime implements SmartLifecycle, WorkerRuns.Reporter {
                     if (removed) return;
                     registration = made;
                 }
-                log.info(
-                        "registered with {} as {} for {}", properties.schedulerUrl(), made.workerId(), runs.jobTypes());
+                log.info("registered with {} as {} for {}", scheduler.lastAnswered(), made.workerId(), runs.jobTypes());
                 next = made.heartbeatIntervalMs();
                 problem(null);
             } else {
