@@ -29,8 +29,8 @@ class TimelineTest {
                 event(5, "JobSucceeded", "{\"attempt\":1,\"result\":\"ok\",\"durationMs\":7}")));
 
         assertThat(timeline.steps().get(2).detail())
-                .isEqualTo("handed back before it started: no worker took it (each was full, refused it or could not"
-                        + " be reached)");
+                .isEqualTo("handed back before it started: no worker took it: each was full, refused it or could not"
+                        + " be reached");
         assertThat(timeline.attempts()).hasSize(1);
         assertThat(timeline.attempts().get(0).outcome()).isEqualTo("SUCCEEDED");
     }
