@@ -153,7 +153,9 @@ class SubmitJobHandler {
             throw new KeyReusedException(
                     "jobKey",
                     "was sent before with a different request, which made job " + jobId
-                            + ": a key names one request; send that request again, or this one with a new key");
+                            + ": a key names one request; send that request again, or this one with a new key",
+                    "jobId",
+                    jobId);
         Optional<JobView> job = queries.query(new FindJob(jobId), ResponseTypes.optionalInstanceOf(JobView.class))
                 .join();
         return new SubmitResult(jobId, false, job.map(JobView::status).orElse(JobStatus.WAITING));

@@ -49,6 +49,7 @@ class ProblemHandlers extends ResponseEntityExceptionHandler {
         ProblemDetail problem = withErrors(e.getMessage(), e.errors());
         problem.setStatus(HttpStatus.UNPROCESSABLE_ENTITY);
         problem.setTitle("Key reused");
+        problem.setProperty(e.idField(), e.id());
         return problem;
     }
 

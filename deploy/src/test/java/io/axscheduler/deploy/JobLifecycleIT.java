@@ -403,6 +403,9 @@ class JobLifecycleIT {
         assertThat(other.status()).as(other.body().toString()).isEqualTo(422);
         assertThat(other.contentType()).startsWith("application/problem+json");
         assertThat(other.body().path("errors").get(0).path("field").asText()).isEqualTo("jobKey");
+        assertThat(other.text("jobId"))
+                .as("what the key names, for a client to find")
+                .isEqualTo(jobId);
         assertThat(other.body().path("errors").get(0).path("message").asText())
                 .contains("different request")
                 .contains(jobId);
@@ -420,6 +423,43 @@ class JobLifecycleIT {
                                 "SELECT COUNT(*) FROM job_keys WHERE job_key = 'bill-2026-12-extra'", Integer.class))
                 .isZero();
         assertThat(node.api.get("/api/v1/jobs/" + jobId).text("status")).isEqualTo("WAITING");
+
+        // a key taken before request fingerprints were kept is not compared: it answers with its job as it did
+        node.jdbc().update("UPDATE job_keys SET request_hash = NULL WHERE job_key = 'bill-2026-12'");
+        var unfingerprinted = node.api.post("/api/v1/jobs", """
+                {"jobType":"noop","jobKey":"bill-2026-12","delayMs":5}""");
+        assertThat(unfingerprinted.status())
+                .as(unfingerprinted.body().toString())
+                .isEqualTo(200);
+        assertThat(unfingerprinted.text("jobId")).isEqualTo(jobId);
+    }
+
+    @Test
+    void the_same_job_key_sent_at_once_with_two_requests_makes_one_job_and_refuses_the_other_request()
+            throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        List<Future<Api.Response>> answers = new ArrayList<>();
+        for (int i = 0; i < 16; i++) {
+            String month = i % 2 == 0 ? "11" : "12";
+            answers.add(pool.submit(() -> node.api.post(
+                    "/api/v1/jobs",
+                    "{\"jobType\":\"noop\",\"jobKey\":\"raced-bill\",\"delayMs\":600000,\"params\":{\"month\":" + month
+                            + "}}")));
+        }
+        java.util.Map<Integer, Integer> statuses = new java.util.TreeMap<>();
+        Set<String> ids = new HashSet<>();
+        for (Future<Api.Response> answer : answers) {
+            Api.Response r = answer.get();
+            statuses.merge(r.status(), 1, Integer::sum);
+            ids.add(r.text("jobId"));
+        }
+        pool.shutdown();
+        // one made it; the other seven of its request are answered with it, the eight of the other refused
+        assertThat(statuses).isEqualTo(java.util.Map.of(200, 7, 201, 1, 422, 8));
+        assertThat(ids).as("the refusals name the job too").hasSize(1);
+        assertThat(node.jdbc()
+                        .queryForObject("SELECT COUNT(*) FROM job_queue WHERE job_key = 'raced-bill'", Integer.class))
+                .isEqualTo(1);
     }
 
     @Test

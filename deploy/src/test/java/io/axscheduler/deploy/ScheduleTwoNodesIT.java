@@ -244,6 +244,7 @@ class ScheduleTwoNodesIT {
         var other = b.api.post("/api/v1/schedules", otherBody);
         assertThat(other.status()).as(other.body().toString()).isEqualTo(422);
         assertThat(other.body().path("errors").get(0).path("field").asText()).isEqualTo("scheduleKey");
+        assertThat(other.text("scheduleId")).isEqualTo(id);
         assertThat(other.body().path("errors").get(0).path("message").asText())
                 .contains("different request")
                 .contains(id);

@@ -809,7 +809,7 @@ class WorkerRemoteIT {
                 .as("bound to an app: its workers, not every worker of the type")
                 .startsWith("every live worker of app unreachable that registered job type unreachable-type failed")
                 // what the pushes met, and where: not a sick worker's doing when a node's allow-list refuses it
-                .containsPattern("the last failed push: node \\S+: the push failed: .*Connection refused");
+                .containsPattern("worker \\S+'s last failed push: node \\S+: the push failed: .*Connection refused");
         assertThat(why.at("/reasons/0/details/lastPushErrors").has(workerId)).isTrue();
         assertThat(why.at("/reasons/1/details/reason").asText()).isEqualTo("NO_WORKER_TOOK_IT");
         assertThat(why.at("/reasons/1/details/times").asInt()).isGreaterThanOrEqualTo(5);

@@ -17,7 +17,11 @@ public record JobCreated(
         String routeStrategy,
         String namespace) {
     public JobCreated {
-        namespace = io.axscheduler.api.Namespaces.orDefault(namespace);
+        // the scheduler's own jobs (alert deliveries) are ax-system's, also those stored in default before it existed:
+        // every reader (read models, their rebuilds, history, streams) sees them where only an admin sees them
+        namespace = io.axscheduler.api.spi.JobTypeCatalog.reserved(jobType)
+                ? io.axscheduler.api.Namespaces.SYSTEM
+                : io.axscheduler.api.Namespaces.orDefault(namespace);
     }
 
     /** The job a submit creates: every value as the submit gave it. */

@@ -9,13 +9,30 @@ import java.util.List;
  */
 public class KeyReusedException extends InvalidRequestException {
 
-    public KeyReusedException(String field, String message) {
+    private final String idField;
+    private final String id;
+
+    /**
+     * {@code idField} and {@code id}: what the key made ({@code jobId} or {@code scheduleId}), answered as a property
+     * of the problem, so a client that changed its request can find what its key names.
+     */
+    public KeyReusedException(String field, String message, String idField, String id) {
         super(List.of(new FieldError(field, message)));
+        this.idField = idField;
+        this.id = id;
     }
 
     /** The same refusal with its field under {@code path} (a batch's {@code jobs[3]}). */
     public KeyReusedException under(String path) {
         FieldError error = errors().get(0);
-        return new KeyReusedException(path + "." + error.field(), error.message());
+        return new KeyReusedException(path + "." + error.field(), error.message(), idField, id);
+    }
+
+    public String idField() {
+        return idField;
+    }
+
+    public String id() {
+        return id;
     }
 }

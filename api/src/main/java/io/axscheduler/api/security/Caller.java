@@ -54,6 +54,7 @@ public record Caller(String actor, String onBehalfOf, Set<Grant> grants) impleme
         Set<String> named = grants.stream()
                 .filter(g -> !g.role().global())
                 .map(Grant::namespace)
+                .filter(namespace -> !Namespaces.isReserved(namespace))
                 .collect(Collectors.toSet());
         return named.size() == 1 ? named.iterator().next() : Namespaces.DEFAULT;
     }
@@ -65,7 +66,7 @@ public record Caller(String actor, String onBehalfOf, Set<Grant> grants) impleme
 
     /** Whether some namespace allows {@code role}: the coarse check before the namespace is known. */
     public boolean canSomewhere(Role role) {
-        return admin() || grants.stream().anyMatch(g -> g.role().covers(role));
+        return admin() || grants.stream().anyMatch(g -> g.role().covers(role) && !Namespaces.isReserved(g.namespace()));
     }
 
     /** The namespaces the caller may see with {@code role}; {@code null} means all (an admin). */

@@ -36,4 +36,22 @@ class JobCreatedTest {
                     .isEqualTo(submitted);
         }
     }
+
+    @Test
+    void the_schedulers_own_jobs_are_ax_systems_also_when_stored_in_default() throws Exception {
+        // as a delivery of an alert made before ax-system existed is stored, read back through Jackson
+        com.fasterxml.jackson.databind.ObjectMapper json =
+                new com.fasterxml.jackson.databind.ObjectMapper().findAndRegisterModules();
+        JobCreated stored = json.readValue(
+                "{\"jobId\":\"d-1\",\"jobKey\":\"alert:a:FIRING:hook\",\"jobType\":\"ax-alert\",\"params\":{},"
+                        + "\"priority\":0,\"runAt\":\"2026-12-01T00:00:00Z\",\"timeoutMs\":1000,\"namespace\":\"default\"}",
+                JobCreated.class);
+        assertThat(stored.namespace()).isEqualTo("ax-system");
+        JobCreated older = json.readValue(
+                "{\"jobId\":\"d-2\",\"jobType\":\"ax-alert\",\"runAt\":\"2026-12-01T00:00:00Z\"}", JobCreated.class);
+        assertThat(older.namespace()).isEqualTo("ax-system");
+        JobCreated teams = json.readValue(
+                "{\"jobId\":\"j-1\",\"jobType\":\"noop\",\"runAt\":\"2026-12-01T00:00:00Z\"}", JobCreated.class);
+        assertThat(teams.namespace()).isEqualTo("default");
+    }
 }

@@ -46,7 +46,9 @@ class ScheduleKeys {
                 throw new KeyReusedException(
                         "scheduleKey",
                         "was sent before with a different request, which made schedule " + firstId
-                                + ": a key names one request; send that request again, or this one with a new key");
+                                + ": a key names one request; send that request again, or this one with a new key",
+                        "scheduleId",
+                        firstId);
             return firstId;
         }
     }

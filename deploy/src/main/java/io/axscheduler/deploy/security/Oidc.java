@@ -358,7 +358,11 @@ public class Oidc {
         for (String text : texts) {
             if (text.isBlank()) continue;
             try {
-                grants.add(Grant.parse(text));
+                Grant grant = Grant.parse(text);
+                if (!grant.role().global() && io.axscheduler.api.Namespaces.isReserved(grant.namespace()))
+                    throw new IllegalArgumentException(io.axscheduler.api.Namespaces.SYSTEM
+                            + " is the scheduler's own namespace, which only ADMIN sees");
+                grants.add(grant);
             } catch (IllegalArgumentException e) {
                 // said once per grant text (a token is read on every request): an operator mapping claims sees why
                 if (ignoredGrants.size() < 1_000 && ignoredGrants.add(text)) {

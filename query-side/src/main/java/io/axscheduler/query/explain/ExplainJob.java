@@ -471,7 +471,7 @@ public class ExplainJob {
             // what the pushes met: a node's allow-list or a worker's security filter is not a sick worker
             String met = pushErrors.isEmpty()
                     ? ""
-                    : "; the last failed push: "
+                    : "; worker " + pushErrors.keySet().iterator().next() + "'s last failed push: "
                             + pushErrors.values().iterator().next();
             String silent = quiet.isEmpty()
                     ? ""

@@ -48,8 +48,9 @@ public class ClusterGauges implements SmartLifecycle {
     private final MultiGauge behind;
     private final MultiGauge workers;
     private final BoundedLabels apps = new BoundedLabels(200);
-    /** Every app label shown since this node started: an app whose workers all left still shows its zeros. */
-    /** The (namespace, app) pairs seen since start: each keeps its series, zeros included. */
+    /**
+     * Every (namespace, app) shown since this node started: an app whose workers all left still shows its zeros.
+     */
     private final Set<List<String>> appsShown = new TreeSet<>(
             java.util.Comparator.comparing((List<String> k) -> k.get(0)).thenComparing(k -> k.get(1)));
 

@@ -443,7 +443,8 @@ public class WorkerRegistry {
     /** The worker took a push: its failures are forgiven, it is one job busier and was just used. */
     public void pushed(String workerId) {
         jdbc.update(
-                "UPDATE workers SET consecutive_failures = 0, in_flight = in_flight + 1, last_used = "
+                "UPDATE workers SET consecutive_failures = 0, last_push_error = NULL, in_flight = in_flight + 1,"
+                        + " last_used = "
                         + DatabaseTime.NOW_MS + " WHERE worker_id = :id",
                 Map.of("id", workerId));
     }
