@@ -53,6 +53,22 @@ class SecurityIT {
     }
 
     @Test
+    void a_keys_grants_read_the_same_in_its_create_answer_and_in_the_list() {
+        Api.Response made = a.api.post("/api/v1/admin/api-keys", """
+                {"name":"grants-order","grants":[{"role":"VIEWER","namespace":"zeta"},{"namespace":"alpha","role":"OPERATOR"}]}""");
+        assertThat(made.status()).as(made.body().toString()).isEqualTo(201);
+        String listed = null;
+        for (var k : a.api.get("/api/v1/admin/api-keys").body().path("keys")) {
+            if (k.path("name").asText().equals("grants-order"))
+                listed = k.path("grants").toString();
+        }
+        assertThat(made.body().path("grants").toString())
+                .isEqualTo(listed)
+                .isEqualTo(
+                        "[{\"namespace\":\"alpha\",\"role\":\"OPERATOR\"},{\"namespace\":\"zeta\",\"role\":\"VIEWER\"}]");
+    }
+
+    @Test
     void without_valid_credentials_every_endpoint_answers_401_as_a_problem() {
         for (Api caller : new Api[] {a.api.anonymous(), a.api.as("ax_not-a-key-of-this-scheduler-at-all")}) {
             for (String path :

@@ -77,12 +77,7 @@ class AdminController {
         answer.put("id", id);
         answer.put("key", key);
         answer.put("name", name);
-        answer.put(
-                "grants",
-                grants.stream()
-                        .map(g -> Map.of(
-                                "namespace", g.namespace(), "role", g.role().name()))
-                        .toList());
+        answer.put("grants", Grants.views(grants));
         answer.put("createdBy", caller.actor());
         answer.put("expiresAt", expiresAt);
         return ResponseEntity.status(HttpStatus.CREATED).body(answer);
@@ -128,12 +123,7 @@ class AdminController {
         users.create(username, password, grants, caller);
         Map<String, Object> answer = new LinkedHashMap<>();
         answer.put("username", username);
-        answer.put(
-                "grants",
-                grants.stream()
-                        .map(g -> Map.of(
-                                "namespace", g.namespace(), "role", g.role().name()))
-                        .toList());
+        answer.put("grants", Grants.views(grants));
         answer.put("createdBy", caller.actor());
         return ResponseEntity.status(HttpStatus.CREATED).body(answer);
     }

@@ -138,13 +138,7 @@ public class ApiKeys {
                 (rs, i) -> new KeyView(
                         rs.getString("id"),
                         rs.getString("name"),
-                        Grants.parse(rs.getString("grants")).stream()
-                                .map(g -> Map.of(
-                                        "namespace",
-                                        g.namespace(),
-                                        "role",
-                                        g.role().name()))
-                                .toList(),
+                        Grants.views(Grants.parse(rs.getString("grants"))),
                         rs.getString("created_by"),
                         Instant.ofEpochMilli(rs.getLong("created_at")),
                         instant(rs.getObject("last_used_at")),

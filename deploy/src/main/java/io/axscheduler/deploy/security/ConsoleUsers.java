@@ -96,13 +96,7 @@ public class ConsoleUsers {
                 Map.of(),
                 (rs, i) -> new UserView(
                         rs.getString("username"),
-                        Grants.parse(rs.getString("grants")).stream()
-                                .map(g -> Map.of(
-                                        "namespace",
-                                        g.namespace(),
-                                        "role",
-                                        g.role().name()))
-                                .toList(),
+                        Grants.views(Grants.parse(rs.getString("grants"))),
                         rs.getString("created_by"),
                         Instant.ofEpochMilli(rs.getLong("created_at"))));
     }

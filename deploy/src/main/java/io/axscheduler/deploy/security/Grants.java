@@ -9,6 +9,7 @@ import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -21,6 +22,22 @@ final class Grants {
 
     static String format(Set<Grant> grants) {
         return grants.stream().map(Grant::text).sorted().collect(Collectors.joining(","));
+    }
+
+    /**
+     * Grants as the API shows them: {@code {"namespace", "role"}} each, in that field order, sorted as they are stored,
+     * so a key's or user's create answer and its listing read alike.
+     */
+    static List<Map<String, String>> views(Set<Grant> grants) {
+        return grants.stream()
+                .sorted(java.util.Comparator.comparing(Grant::text))
+                .map(g -> {
+                    Map<String, String> view = new java.util.LinkedHashMap<>();
+                    view.put("namespace", g.namespace());
+                    view.put("role", g.role().name());
+                    return view;
+                })
+                .toList();
     }
 
     static Set<Grant> parse(String text) {
