@@ -31,12 +31,6 @@ public final class Namespaces {
         return namespace != null && PATTERN.matcher(namespace).matches();
     }
 
-    /**
-     * Where alert deliveries' jobs are: {@link #SYSTEM}, and {@link #DEFAULT} for those made before they moved there
-     * (release of 2026-12-07).
-     */
-    public static final java.util.List<String> DELIVERIES = java.util.List.of(SYSTEM, DEFAULT);
-
     /** Whether {@code namespace} is the scheduler's own ({@link #SYSTEM}), which no request may name for its work. */
     public static boolean isReserved(String namespace) {
         return SYSTEM.equals(namespace);

@@ -27,7 +27,10 @@ public record Caller(String actor, String onBehalfOf, Set<Grant> grants) impleme
     public static final Caller SCHEDULER = new Caller("scheduler", null, Set.of(new Grant(Grant.ALL, Role.ADMIN)));
 
     public Caller {
-        grants = Set.copyOf(grants);
+        // the scheduler's own namespace is a global role's only: a grant naming it (a token's group) grants nothing
+        grants = grants.stream()
+                .filter(g -> g.role().global() || !Namespaces.isReserved(g.namespace()))
+                .collect(Collectors.toUnmodifiableSet());
     }
 
     public boolean admin() {
@@ -36,12 +39,10 @@ public record Caller(String actor, String onBehalfOf, Set<Grant> grants) impleme
 
     /** Whether the caller may do what {@code role} allows in {@code namespace}. */
     public boolean can(String namespace, Role role) {
-        // the scheduler's own namespace is a global role's only, whatever a token's groups claim
         return admin()
-                || !Namespaces.isReserved(namespace)
-                        && grants.stream()
-                                .anyMatch(g -> g.namespace().equals(namespace)
-                                        && g.role().covers(role));
+                || grants.stream()
+                        .anyMatch(
+                                g -> g.namespace().equals(namespace) && g.role().covers(role));
     }
 
     /**
@@ -54,7 +55,6 @@ public record Caller(String actor, String onBehalfOf, Set<Grant> grants) impleme
         Set<String> named = grants.stream()
                 .filter(g -> !g.role().global())
                 .map(Grant::namespace)
-                .filter(namespace -> !Namespaces.isReserved(namespace))
                 .collect(Collectors.toSet());
         return named.size() == 1 ? named.iterator().next() : Namespaces.DEFAULT;
     }
@@ -66,7 +66,7 @@ public record Caller(String actor, String onBehalfOf, Set<Grant> grants) impleme
 
     /** Whether some namespace allows {@code role}: the coarse check before the namespace is known. */
     public boolean canSomewhere(Role role) {
-        return admin() || grants.stream().anyMatch(g -> g.role().covers(role) && !Namespaces.isReserved(g.namespace()));
+        return admin() || grants.stream().anyMatch(g -> g.role().covers(role));
     }
 
     /** The namespaces the caller may see with {@code role}; {@code null} means all (an admin). */
@@ -75,7 +75,6 @@ public record Caller(String actor, String onBehalfOf, Set<Grant> grants) impleme
         return grants.stream()
                 .filter(g -> g.role().covers(role))
                 .map(Grant::namespace)
-                .filter(namespace -> !Namespaces.isReserved(namespace))
                 .collect(Collectors.toUnmodifiableSet());
     }
 

@@ -166,8 +166,8 @@ public class AlertQueries {
         if (byKey.isEmpty()) return;
         jdbc.query(
                 "SELECT k.job_key, q.job_id, q.status, q.attempt, q.last_error FROM job_keys k"
-                        + " JOIN job_queue q ON q.job_id = k.job_id WHERE k.job_key IN (:keys) AND k.namespace IN (:ns)",
-                Map.of("keys", byKey.keySet(), "ns", Namespaces.DELIVERIES),
+                        + " JOIN job_queue q ON q.job_id = k.job_id WHERE k.job_key IN (:keys) AND k.namespace = :ns",
+                Map.of("keys", byKey.keySet(), "ns", Namespaces.SYSTEM),
                 rs -> {
                     Map<String, Object> delivery =
                             byKey.get(new String(rs.getBytes("job_key"), java.nio.charset.StandardCharsets.UTF_8));

@@ -116,7 +116,7 @@ public class DeliverAlert implements JobHandler {
         if (!"RESOLVED".equals(alert.get("state"))) return;
         List<String> pending = jdbc.queryForList(
                 "SELECT q.status FROM job_keys k JOIN job_queue q ON q.job_id = k.job_id"
-                        + " WHERE k.job_key = :key AND k.namespace IN (:ns)"
+                        + " WHERE k.job_key = :key AND k.namespace = :ns"
                         + " AND (q.status IN ('WAITING', 'RETRY_WAITING', 'CLAIMED', 'RUNNING')"
                         // failed with a retry left: the retry is about to be scheduled
                         + " OR (q.status IN ('FAILED', 'TIMED_OUT') AND q.attempt <= q.max_retries))",
@@ -124,7 +124,7 @@ public class DeliverAlert implements JobHandler {
                         "key",
                         AlertJobKeys.of(String.valueOf(alert.get("alertId")), "FIRING", channel),
                         "ns",
-                        Namespaces.DELIVERIES),
+                        Namespaces.SYSTEM),
                 String.class);
         if (!pending.isEmpty())
             throw new IllegalStateException("the alert's FIRING delivery to " + channel + " has not gone out yet ("
