@@ -33,6 +33,15 @@ public final class RequestFingerprint {
         }
     }
 
+    /**
+     * Whether a key's {@code stored} fingerprint and the one a request sent again carries ({@code hex}) name
+     * different requests: false when either is not known (a key taken before fingerprints were kept, the scheduler's
+     * own submits), which are never compared.
+     */
+    public static boolean differs(byte[] stored, String hex) {
+        return stored != null && hex != null && !java.util.Arrays.equals(stored, bytes(hex));
+    }
+
     /** {@code hex} as the 32 bytes a key table stores; null stays null. */
     public static byte[] bytes(String hex) {
         return hex == null ? null : HexFormat.of().parseHex(hex);

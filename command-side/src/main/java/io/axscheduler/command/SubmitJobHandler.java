@@ -11,7 +11,6 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -146,16 +145,8 @@ class SubmitJobHandler {
         Map<String, Object> key = jdbc.queryForMap(
                 "SELECT job_id, request_hash FROM job_keys WHERE job_key = ? AND namespace = ?", jobKey, namespace);
         String jobId = (String) key.get("job_id");
-        byte[] firstHash = (byte[]) key.get("request_hash");
-        if (requestHash != null
-                && firstHash != null
-                && !Arrays.equals(firstHash, RequestFingerprint.bytes(requestHash)))
-            throw new KeyReusedException(
-                    "jobKey",
-                    "was sent before with a different request, which made job " + jobId
-                            + ": a key names one request; send that request again, or this one with a new key",
-                    "jobId",
-                    jobId);
+        if (RequestFingerprint.differs((byte[]) key.get("request_hash"), requestHash))
+            throw new KeyReusedException("jobKey", "job", jobId);
         Optional<JobView> job = queries.query(new FindJob(jobId), ResponseTypes.optionalInstanceOf(JobView.class))
                 .join();
         return new SubmitResult(jobId, false, job.map(JobView::status).orElse(JobStatus.WAITING));

@@ -13,10 +13,20 @@ public class KeyReusedException extends InvalidRequestException {
     private final String id;
 
     /**
-     * {@code idField} and {@code id}: what the key made ({@code jobId} or {@code scheduleId}), answered as a property
-     * of the problem, so a client that changed its request can find what its key names.
+     * The key in {@code field} first made the {@code kind} ({@code job}, {@code schedule}) {@code id}, which the
+     * problem names as a property ({@code jobId}, {@code scheduleId}), so a client that changed its request can find
+     * what its key names.
      */
-    public KeyReusedException(String field, String message, String idField, String id) {
+    public KeyReusedException(String field, String kind, String id) {
+        this(
+                field,
+                "was sent before with a different request, which made " + kind + " " + id
+                        + ": a key names one request; send that request again, or this one with a new key",
+                kind + "Id",
+                id);
+    }
+
+    private KeyReusedException(String field, String message, String idField, String id) {
         super(List.of(new FieldError(field, message)));
         this.idField = idField;
         this.id = id;

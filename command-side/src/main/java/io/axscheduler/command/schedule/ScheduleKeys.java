@@ -2,7 +2,6 @@ package io.axscheduler.command.schedule;
 
 import io.axscheduler.api.problem.KeyReusedException;
 import io.axscheduler.command.RequestFingerprint;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.springframework.dao.DuplicateKeyException;
@@ -41,14 +40,8 @@ class ScheduleKeys {
                     key,
                     namespace);
             String firstId = (String) first.get("schedule_id");
-            byte[] firstHash = (byte[]) first.get("request_hash");
-            if (firstHash != null && !Arrays.equals(firstHash, RequestFingerprint.bytes(requestHash)))
-                throw new KeyReusedException(
-                        "scheduleKey",
-                        "was sent before with a different request, which made schedule " + firstId
-                                + ": a key names one request; send that request again, or this one with a new key",
-                        "scheduleId",
-                        firstId);
+            if (RequestFingerprint.differs((byte[]) first.get("request_hash"), requestHash))
+                throw new KeyReusedException("scheduleKey", "schedule", firstId);
             return firstId;
         }
     }

@@ -368,7 +368,7 @@ public class ExplainJob {
                         "givenUpAt",
                         givenUpAt(job)));
             } else {
-                workersBusy(job, workers, now, reasons, live.workerSilenceMs());
+                workersBusy(job, workers, now, reasons, live);
             }
         } else {
             List<LiveState.NodeRow> withPool = now.nodes().stream()
@@ -378,7 +378,7 @@ public class ExplainJob {
             boolean remote =
                     workers.values().stream().anyMatch(w -> w.jobTypes().contains(c.jobType()));
             if (withPool.isEmpty() && remote) {
-                workersBusy(job, workers, now, reasons, live.workerSilenceMs());
+                workersBusy(job, workers, now, reasons, live);
             } else if (withPool.isEmpty()) {
                 reasons.add(reason(
                         "NO_HANDLER",
@@ -443,7 +443,7 @@ public class ExplainJob {
             Map<String, LiveState.Worker> workers,
             LiveState.Snapshot now,
             List<Reason> reasons,
-            long silenceMs) {
+            LiveState live) {
         JobCreated c = job.created;
         if (job.runAt.toEpochMilli() > now.nowMs()) return;
         Map<String, Instant> cooling = new LinkedHashMap<>();
@@ -458,7 +458,9 @@ public class ExplainJob {
             if (coolingDown) {
                 cooling.put(w.getKey(), Instant.ofEpochMilli(worker.coolingUntil()));
                 if (worker.lastPushError() != null) pushErrors.put(w.getKey(), worker.lastPushError());
-                if (worker.quiet()) quiet.put(w.getKey(), Instant.ofEpochMilli(worker.lastHeartbeat()));
+                // missing its heartbeats: what /workers calls SILENT, removed if it stays so
+                if (worker.lastHeartbeat() < now.nowMs() - live.workerQuietMs())
+                    quiet.put(w.getKey(), Instant.ofEpochMilli(worker.lastHeartbeat()));
             } else full.put(w.getKey(), Map.of("capacity", worker.capacity(), "inFlight", worker.inFlight()));
         }
         if (full.isEmpty() && cooling.isEmpty()) return;
@@ -475,10 +477,10 @@ public class ExplainJob {
                             + pushErrors.values().iterator().next();
             String silent = quiet.isEmpty()
                     ? ""
-                    : "; " + String.join(", ", quiet.keySet()) + (quiet.size() == 1 ? " has" : " have")
-                            + " also missed " + (quiet.size() == 1 ? "its" : "their") + " heartbeats (last heard at "
-                            + java.util.Collections.max(quiet.values()) + ") and " + (quiet.size() == 1 ? "is" : "are")
-                            + " removed if silent for " + silenceMs / 1000 + " s";
+                    : "; missing heartbeats too (removed when silent for " + live.workerSilenceMs() / 1000 + " s): "
+                            + quiet.entrySet().stream()
+                                    .map(e -> e.getKey() + " last heard at " + e.getValue())
+                                    .collect(java.util.stream.Collectors.joining(", "));
             reasons.add(reason(
                     "WORKERS_COOLING_DOWN",
                     whose + " failed its pushes too often in a row and gets no new work until its cool-down ends (the"

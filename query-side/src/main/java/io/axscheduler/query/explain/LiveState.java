@@ -154,8 +154,7 @@ public class LiveState {
 
     /**
      * A live worker's registered job types, until when (database time) it gets no new work after failed pushes, what
-     * the last failed push met (null: none kept), and whether it has missed its heartbeats (quiet: removed if it
-     * stays silent).
+     * the last failed push met (null: none kept), and when it was last heard from (database time).
      */
     public record Worker(
             List<String> jobTypes,
@@ -163,7 +162,6 @@ public class LiveState {
             int capacity,
             int inFlight,
             String lastPushError,
-            boolean quiet,
             long lastHeartbeat) {
 
         boolean full() {
@@ -177,12 +175,10 @@ public class LiveState {
      */
     public Map<String, Worker> liveWorkers(String app, String namespace) {
         Map<String, Worker> workers = new LinkedHashMap<>();
-        Map<String, Object> params =
-                new java.util.HashMap<>(Map.of("silence", workerSilenceMs, "quiet", workerQuietMs, "ns", namespace));
+        Map<String, Object> params = new java.util.HashMap<>(Map.of("silence", workerSilenceMs, "ns", namespace));
         if (app != null) params.put("app", app);
         jdbc.query(
-                "SELECT worker_id, job_types, cooling_until, capacity, in_flight, last_push_error,"
-                        + " last_heartbeat < " + NOW_MS + " - :quiet, last_heartbeat"
+                "SELECT worker_id, job_types, cooling_until, capacity, in_flight, last_push_error, last_heartbeat"
                         + " FROM workers WHERE last_heartbeat >= " + NOW_MS + " - :silence"
                         + " AND namespace = :ns" + (app == null ? "" : " AND app = :app")
                         + " ORDER BY worker_id LIMIT 1000",
@@ -196,8 +192,7 @@ public class LiveState {
                                     rs.getInt(4),
                                     rs.getInt(5),
                                     rs.getString(6),
-                                    rs.getBoolean(7),
-                                    rs.getLong(8)));
+                                    rs.getLong(7)));
                 });
         return workers;
     }

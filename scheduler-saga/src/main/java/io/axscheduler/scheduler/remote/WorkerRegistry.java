@@ -451,15 +451,10 @@ public class WorkerRegistry {
 
     /**
      * A push failed. The failure that reaches the limit starts the cool-down; cooling_until is assigned first because
-     * MySQL evaluates SET left to right with the values already assigned.
+     * MySQL evaluates SET left to right with the values already assigned. {@code why} (which node met what) is kept for
+     * "why didn't my job run?"; null keeps the one before.
      */
-    public void pushFailed(String workerId) {
-        pushFailed(workerId, null);
-    }
-
-    /** {@link #pushFailed(String)}, keeping {@code why} (say which node met it) for "why didn't my job run?". */
     public void pushFailed(String workerId, String why) {
-        String said = why;
         jdbc.update(
                 "UPDATE workers SET cooling_until = CASE WHEN consecutive_failures + 1 >= :limit THEN "
                         + DatabaseTime.NOW_MS + " + :coolDown ELSE cooling_until END,"
@@ -471,9 +466,9 @@ public class WorkerRegistry {
                         .addValue("coolDown", properties.coolDownMs())
                         .addValue(
                                 "why",
-                                said == null || said.length() <= MAX_PUSH_ERROR
-                                        ? said
-                                        : said.substring(0, MAX_PUSH_ERROR)));
+                                why == null || why.length() <= MAX_PUSH_ERROR
+                                        ? why
+                                        : why.substring(0, MAX_PUSH_ERROR)));
     }
 
     /** workers.last_push_error's width. */
