@@ -266,7 +266,8 @@ final class CronSupport {
 
     /**
      * A time or year field's step from an offset or within a range ({@code 5/15}, {@code 3-23/6}) as the list of its
-     * values when they are at most {@code most}, else with its range spelt out ({@code 5-59/2}); any other field,
+     * values when they are at most {@code most}, else with its range spelt out ({@code 5-59/2}), a step of one as its
+     * range ({@code 1/1}: {@code 1-23}); any other field,
      * and a step from the field's start ({@code *\/15}, {@code 0/15}: "every 15 minutes"), as it is.
      */
     static String offsetStep(String field, int min, int max, int most) {
@@ -276,6 +277,7 @@ final class CronSupport {
         int to = step.group(2) == null ? max : Integer.parseInt(step.group(2));
         int by = Integer.parseInt(step.group(3));
         if (by < 1 || from < min || to > max || from > to || (from == min && step.group(2) == null)) return field;
+        if (by == 1) return from + "-" + to;
         if ((to - from) / by + 1 > most) return from + "-" + to + "/" + by;
         StringBuilder values = new StringBuilder();
         for (int v = from; v <= to; v += by)

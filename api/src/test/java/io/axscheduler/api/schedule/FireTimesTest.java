@@ -383,6 +383,10 @@ class FireTimesTest {
         assertThat(describe("0 0 12 * * ? 2027-2030/2")).isEqualTo("at 12:00 every day in 2027 and 2029");
         assertThat(describe("5/15 * * * *", CronDialect.UNIX)).isEqualTo("at minutes 5, 20, 35 and 50");
         assertThat(describe("0 5/15 * * *", CronDialect.UNIX)).isEqualTo("in hours 5 and 20");
+        // a step of one is a range, not a list of every value in it
+        assertThat(describe("0 0 1/1 * * ?")).isEqualTo("every hour between 1 and 23");
+        assertThat(describe("0 5/1 * * * ?")).isEqualTo("every minute between 5 and 59");
+        assertThat(describe("0 0 3-20/1 * * ?")).isEqualTo("every hour between 3 and 20");
         // from the field's start, cron-utils' words are right
         assertThat(describe("0 0/15 * * * ?")).isEqualTo("every 15 minutes");
         assertThat(describe("*/5 * * * * ?")).isEqualTo("every 5 seconds");
