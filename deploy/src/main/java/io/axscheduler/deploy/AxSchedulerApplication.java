@@ -37,7 +37,13 @@ public class AxSchedulerApplication {
         quietAxon();
         nameTheHost();
         List<String> arguments = new ArrayList<>(List.of(args));
-        EmbeddedDatabase.startUnlessConfigured(arguments);
+        try {
+            EmbeddedDatabase.startUnlessConfigured(arguments);
+        } catch (EmbeddedDatabase.DataDirectoryInUse inUse) {
+            System.err.println(inUse.getMessage());
+            System.exit(1);
+            return;
+        }
         org.springframework.context.ConfigurableApplicationContext context;
         try {
             context = SpringApplication.run(AxSchedulerApplication.class, arguments.toArray(String[]::new));

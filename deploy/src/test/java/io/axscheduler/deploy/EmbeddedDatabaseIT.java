@@ -117,6 +117,78 @@ class EmbeddedDatabaseIT {
         }
     }
 
+    @Test
+    void aSecondNodeOnTheSameDataDirectoryIsRefusedAndAKilledOnesServerIsTakenOver() throws Exception {
+        Path home = Files.createTempDirectory("ax-embedded-two-nodes");
+        Process first = startInAnotherProcess(home);
+        try {
+            String started;
+            try (var out = new java.io.BufferedReader(new java.io.InputStreamReader(first.getInputStream()))) {
+                started = out.lines()
+                        .filter(line -> line.startsWith("started "))
+                        .findFirst()
+                        .orElseThrow(() -> new AssertionError("the first node's server did not start"));
+                String url = started.substring("started ".length());
+                String password = Files.readString(home.resolve(EmbeddedDatabase.PASSWORD_FILE))
+                        .trim();
+                try (Connection c = DriverManager.getConnection(url, EmbeddedDatabase.USER, password)) {
+                    c.createStatement().execute("CREATE TABLE kept (note VARCHAR(40))");
+                    c.createStatement().execute("INSERT INTO kept VALUES ('written by the first node')");
+                }
+
+                // a second node on the same directory: refused, and the first node's server left running
+                assertThatThrownBy(() -> EmbeddedDatabase.start(home, 0))
+                        .isInstanceOf(EmbeddedDatabase.DataDirectoryInUse.class)
+                        .hasMessageContaining("another node (pid " + first.pid() + ")")
+                        .hasMessageContaining(home.toString());
+                try (Connection c = DriverManager.getConnection(url, EmbeddedDatabase.USER, password)) {
+                    assertThat(c.createStatement().executeQuery("SELECT 1").next())
+                            .isTrue();
+                }
+
+                // killed: its mariadbd lives on without it, and the next node takes the directory over
+                first.destroyForcibly().waitFor();
+                try (Connection c = DriverManager.getConnection(url, EmbeddedDatabase.USER, password)) {
+                    assertThat(c.isValid(2))
+                            .as("the orphaned server still answers")
+                            .isTrue();
+                }
+            }
+            EmbeddedDatabase.Started next = EmbeddedDatabase.start(home, 0);
+            try (Connection c = DriverManager.getConnection(next.url(), next.user(), next.password())) {
+                ResultSet rs = c.createStatement().executeQuery("SELECT note FROM kept");
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getString(1)).isEqualTo("written by the first node");
+            } finally {
+                next.db().stop();
+            }
+        } finally {
+            first.destroyForcibly();
+            try (var files = Files.walk(home)) {
+                files.sorted(java.util.Comparator.reverseOrder())
+                        .forEach(f -> f.toFile().delete());
+            }
+        }
+    }
+
+    /** Another JVM that starts the embedded server on {@code home} as a node does, says its URL, and waits. */
+    private static Process startInAnotherProcess(Path home) throws Exception {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        return new ProcessBuilder(
+                        java, "-cp", System.getProperty("java.class.path"), FirstNode.class.getName(), home.toString())
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start();
+    }
+
+    static final class FirstNode {
+        public static void main(String[] args) throws Exception {
+            EmbeddedDatabase.Started started = EmbeddedDatabase.start(Path.of(args[0]), 0);
+            System.out.println("started " + started.url());
+            System.out.flush();
+            Thread.sleep(Long.MAX_VALUE);
+        }
+    }
+
     /** The earlier version: no grant checks, any address. It wrote data the new one must keep. */
     private static void startAsTheEarlierVersionDid(Path home) throws Exception {
         DBConfigurationBuilder config = DBConfigurationBuilder.newBuilder()
