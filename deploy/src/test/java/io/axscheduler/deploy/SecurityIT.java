@@ -474,6 +474,29 @@ class SecurityIT {
     }
 
     @Test
+    void a_deleted_admin_user_stays_deleted_when_the_next_start_is_given_its_password() throws Exception {
+        String db = TestDatabase.freshDatabase("bootstrap_deleted");
+        Map<String, String> settings = Map.of(
+                "ax.data-dir", Files.createTempDirectory("ax-bootstrap-deleted").toString());
+        try (Node first = Node.start(db, "first", settings)) {
+            assertThat(first.api
+                            .post(
+                                    "/api/v1/admin/users",
+                                    "{\"username\":\"ops-lead\",\"password\":\"a-long-password-1\","
+                                            + "\"grants\":[{\"role\":\"ADMIN\"}]}")
+                            .status())
+                    .isEqualTo(201);
+            assertThat(first.api.delete("/api/v1/admin/users/admin").status()).isEqualTo(204);
+        }
+        try (Node again = Node.start(db, "again", settings)) {
+            assertThat(again.jdbc().queryForList("SELECT username FROM console_users ORDER BY username", String.class))
+                    .containsExactly("ops-lead");
+            // the given key is still added at any start, as the documentation says
+            assertThat(again.api.get("/api/v1/admin/api-keys").status()).isEqualTo(200);
+        }
+    }
+
+    @Test
     void a_first_start_that_fails_halfway_leaves_the_next_start_to_make_the_admin() throws Exception {
         Path dataDir = Files.createTempDirectory("ax-bootstrap-halfway");
         String db = TestDatabase.freshDatabase("bootstrap_halfway");

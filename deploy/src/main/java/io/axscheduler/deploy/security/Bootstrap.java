@@ -28,7 +28,8 @@ import org.springframework.transaction.support.TransactionTemplate;
  * The first node on an empty database makes an admin API key and the console user {@code admin} with random secrets,
  * logs them once and writes them to {@code <data dir>/initial-admin.txt} (mode 600). {@code ax.bootstrap.admin-key}
  * (AX_BOOTSTRAP_ADMIN_KEY) and {@code ax.bootstrap.admin-password} (AX_BOOTSTRAP_ADMIN_PASSWORD) give them instead,
- * for scripts and CI: that key is added at any start if it is not known yet. There is no default secret.
+ * for scripts and CI: that key is added at any start if it is not known yet (a revoked key stays known), the password
+ * makes the user on the first start only (a deleted user stays deleted). There is no default secret.
  */
 @Component
 @Order(Ordered.HIGHEST_PRECEDENCE)
@@ -79,14 +80,6 @@ class Bootstrap implements ApplicationRunner {
                 if (!keys.hashExists(givenKey)) throw madeMeanwhile;
             }
         }
-        if (!givenPassword.isEmpty() && !users.exists("admin")) {
-            try {
-                users.create("admin", givenPassword, ADMIN, BY);
-                log.info("added the console user admin with the password given in AX_BOOTSTRAP_ADMIN_PASSWORD");
-            } catch (IllegalTransitionException madeMeanwhile) {
-                if (!users.exists("admin")) throw madeMeanwhile;
-            }
-        }
         // the mark of the first start, the key, the user and the file in one transaction: a node stopped halfway (a
         // probe's restart, a Ctrl-C just after "Started") had marked the start done with neither key nor user made,
         // and no later start made them. The file is written before the commit, so secrets stored are never lost
@@ -113,9 +106,16 @@ class Bootstrap implements ApplicationRunner {
             key = ApiKeys.newKey();
             keys.create(freeName("initial-admin"), ADMIN, null, BY, key);
         }
+        // the given password makes the user on the first start only, as a random one does: an admin who deleted
+        // the user does not find it back at the next start with the password still in the environment
         if (!users.exists("admin")) {
-            password = randomPassword();
-            users.create("admin", password, ADMIN, BY);
+            if (givenPassword.isEmpty()) {
+                password = randomPassword();
+                users.create("admin", password, ADMIN, BY);
+            } else {
+                users.create("admin", givenPassword, ADMIN, BY);
+                log.info("added the console user admin with the password given in AX_BOOTSTRAP_ADMIN_PASSWORD");
+            }
         }
         if (key == null && password == null) return null;
         StringBuilder text = new StringBuilder("# ax-scheduler initial admin credentials, shown once\n");
