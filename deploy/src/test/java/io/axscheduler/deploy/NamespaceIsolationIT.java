@@ -358,6 +358,78 @@ class NamespaceIsolationIT {
     }
 
     @Test
+    void alert_deliveries_made_before_ax_system_move_there_with_their_keys_failures_and_counts() throws SQLException {
+        String db = TestDatabase.freshDatabase("system_migration");
+        Flyway.configure()
+                .dataSource(db, TestDatabase.user(), TestDatabase.password())
+                .locations("classpath:db/migration")
+                .target("44")
+                .load()
+                .migrate();
+        try (Connection c = TestDatabase.connect(db)) {
+            var s = c.createStatement();
+            s.execute("INSERT INTO job_queue (job_id, job_key, job_type, status, claimable, priority, neg_priority,"
+                    + " run_at, attempt, max_retries, timeout_ms, created_at, updated_at, namespace) VALUES"
+                    + " ('delivery', 'alert:r1:FIRING:1:hook', 'ax-alert', 'RETRY_WAITING', 1, 0, 0, 1, 1, 5, 1000,"
+                    + " 1, 1, 'default'),"
+                    + " ('billing-job', 'nightly-bill', 'noop', 'FAILED', 0, 0, 0, 1, 1, 0, 1000, 1, 1,"
+                    + " 'billing')");
+            s.execute("INSERT INTO job_keys (job_key, namespace, job_id) VALUES"
+                    + " ('alert:r1:FIRING:1:hook', 'default', 'delivery'), ('nightly-bill', 'billing',"
+                    + " 'billing-job')");
+            s.execute("INSERT INTO job_failures (job_id, attempt, job_type, outcome, for_good, failed_at, namespace)"
+                    + " VALUES ('delivery', 1, 'ax-alert', 'FAILED', 0, 1, 'default'),"
+                    + " ('billing-job', 1, 'noop', 'FAILED', 1, 1, 'billing')");
+            // counts of the same minute in two namespaces, one already in ax-system, and a team's own
+            s.execute("INSERT INTO stats_outcomes (minute_at, namespace, job_type, outcome, jobs) VALUES"
+                    + " (60000, 'default', 'ax-alert', 'FAILED', 3), (60000, 'billing', 'ax-alert', 'FAILED', 2),"
+                    + " (60000, 'ax-system', 'ax-alert', 'FAILED', 1), (60000, 'default', 'noop', 'FAILED', 7),"
+                    + " (120000, 'default', 'ax-alert', 'SUCCEEDED', 4)");
+            s.execute("INSERT INTO stats_outcomes_hourly (hour_at, namespace, job_type, outcome, jobs) VALUES"
+                    + " (0, 'default', 'ax-alert', 'FAILED', 5), (0, 'default', 'noop', 'FAILED', 7)");
+        }
+        Flyway.configure()
+                .dataSource(db, TestDatabase.user(), TestDatabase.password())
+                .locations("classpath:db/migration")
+                .load()
+                .migrate();
+        try (Connection c = TestDatabase.connect(db)) {
+            var s = c.createStatement();
+            assertThat(rows(s, "SELECT job_id, namespace FROM job_queue ORDER BY job_id"))
+                    .containsExactly("billing-job|billing", "delivery|ax-system");
+            assertThat(rows(s, "SELECT job_key, namespace FROM job_keys ORDER BY job_key"))
+                    .containsExactly("alert:r1:FIRING:1:hook|ax-system", "nightly-bill|billing");
+            assertThat(rows(s, "SELECT job_id, namespace FROM job_failures ORDER BY job_id"))
+                    .containsExactly("billing-job|billing", "delivery|ax-system");
+            assertThat(rows(
+                            s,
+                            "SELECT minute_at, namespace, job_type, outcome, jobs FROM stats_outcomes"
+                                    + " ORDER BY minute_at, namespace, job_type"))
+                    .containsExactly(
+                            "60000|ax-system|ax-alert|FAILED|6",
+                            "60000|default|noop|FAILED|7",
+                            "120000|ax-system|ax-alert|SUCCEEDED|4");
+            assertThat(rows(
+                            s,
+                            "SELECT hour_at, namespace, job_type, outcome, jobs FROM stats_outcomes_hourly"
+                                    + " ORDER BY namespace"))
+                    .containsExactly("0|ax-system|ax-alert|FAILED|5", "0|default|noop|FAILED|7");
+        }
+    }
+
+    private static List<String> rows(java.sql.Statement s, String sql) throws SQLException {
+        var rs = s.executeQuery(sql);
+        int columns = rs.getMetaData().getColumnCount();
+        List<String> rows = new ArrayList<>();
+        while (rs.next()) {
+            StringBuilder row = new StringBuilder();
+            for (int i = 1; i <= columns; i++) row.append(i == 1 ? "" : "|").append(rs.getString(i));
+            rows.add(row.toString());
+        }
+        return rows;
+    }
+
+    @Test
     void the_change_stream_tells_a_subscriber_only_of_the_namespaces_it_may_see() {
         Api.Response made = node.api.post(
                 "/api/v1/admin/api-keys",
