@@ -114,4 +114,42 @@ class NodeRestartIT {
             }
         }
     }
+    /**
+     * A node stopping gracefully lets its running attempts finish for the shutdown grace; a cancel decided meanwhile
+     * (here on another node) still reaches the handler, which stops, and the node's stop does not wait out the job.
+     */
+    @Test
+    void a_cancel_during_a_nodes_shutdown_grace_stops_the_running_handler() throws Exception {
+        String db = TestDatabase.freshDatabase("cancel_in_grace");
+        Node other = Node.start(db, "grace-other", Map.of("ax.scheduler.scan.enabled", "false"));
+        try {
+            Node stopping = Node.start(db, "grace-runner", Map.of("ax.scheduler.execution.shutdown-grace-ms", "30000"));
+            String job = stopping.api.submit("{\"jobType\":\"sleep\",\"params\":{\"ms\":25000},\"timeoutMs\":600000}");
+            stopping.api.awaitStatus(job, "RUNNING");
+            long closeStarted = System.nanoTime();
+            Thread closing = new Thread(stopping::close, "close-grace-runner");
+            closing.start();
+            Thread.sleep(1_500); // the context is closing: scheduled tasks are cancelled, the grace has begun
+            assertThat(closing.isAlive())
+                    .as("the node waits for its running attempt")
+                    .isTrue();
+            assertThat(other.api
+                            .post("/api/v1/jobs/" + job + "/cancel", "{\"reason\":\"doing damage\"}")
+                            .status())
+                    .isEqualTo(200);
+            closing.join(60_000);
+            long closedAfterMs = (System.nanoTime() - closeStarted) / 1_000_000;
+            assertThat(closedAfterMs)
+                    .as("the handler was told of the cancel and stopped, instead of sleeping its 25 s out")
+                    .isLessThan(15_000);
+            assertThat(other.api
+                            .get("/api/v1/jobs/" + job)
+                            .body()
+                            .path("status")
+                            .asText())
+                    .isEqualTo("CANCELED");
+        } finally {
+            other.close();
+        }
+    }
 }

@@ -6,19 +6,28 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
-import org.springframework.scheduling.annotation.SchedulingConfigurer;
-import org.springframework.scheduling.config.FixedDelayTask;
-import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.stereotype.Component;
 
 /**
  * A cancel or a run timeout may be decided on any node; the node running the attempt learns of it here, from the
  * job_queue, and signals the handler to stop. One query per tick for all running attempts.
+ *
+ * <p>On a thread of its own that stops after the job scan: a stopping node lets its running attempts finish for the
+ * shutdown grace, and a cancel or a timeout decided meanwhile must still reach them (Spring's scheduled tasks are
+ * cancelled as the context begins to close, before the grace).
  */
 @Component
-public class WatchCancellations implements SchedulingConfigurer {
+public class WatchCancellations implements SmartLifecycle {
+
+    private static final Logger log = LoggerFactory.getLogger(WatchCancellations.class);
 
     private final DispatchClaimed dispatcher;
     private final NamedParameterJdbcTemplate jdbc;
@@ -31,9 +40,47 @@ public class WatchCancellations implements SchedulingConfigurer {
         this.every = Duration.ofMillis(properties.execution().cancelCheckMs());
     }
 
+    private volatile ScheduledExecutorService timer;
+
     @Override
-    public void configureTasks(ScheduledTaskRegistrar tasks) {
-        tasks.addFixedDelayTask(new FixedDelayTask(this::signalEndedAttempts, every, Duration.ZERO));
+    public void start() {
+        ScheduledExecutorService started = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "ax-watch-cancellations");
+            t.setDaemon(true);
+            return t;
+        });
+        started.scheduleWithFixedDelay(this::tick, every.toMillis(), every.toMillis(), TimeUnit.MILLISECONDS);
+        timer = started;
+    }
+
+    private void tick() {
+        try {
+            signalEndedAttempts();
+        } catch (RuntimeException e) {
+            // an outage is told once by the scans and the outcome writer; this one only waits it out
+            if (io.axscheduler.scheduler.DatabaseUnreachable.in(e))
+                log.debug("could not check running attempts for cancels and timeouts: {}", e.toString());
+            else log.warn("could not check running attempts for cancels and timeouts: {}", e.toString());
+        }
+    }
+
+    @Override
+    public void stop() {
+        ScheduledExecutorService stopping = timer;
+        if (stopping == null) return;
+        stopping.shutdownNow();
+        timer = null;
+    }
+
+    @Override
+    public boolean isRunning() {
+        return timer != null;
+    }
+
+    /** Stops after the job scan (Integer.MAX_VALUE - 1), whose stop waits out the running attempts' grace. */
+    @Override
+    public int getPhase() {
+        return Integer.MAX_VALUE - 2;
     }
 
     public void signalEndedAttempts() {
