@@ -201,6 +201,20 @@ final class CronSupport {
         String[] fields = cron.asString().split("\\s+");
         boolean quartz = cron.getCronDefinition().equals(QUARTZ_DEFINITION);
         boolean changed = false;
+        // one second other than 0 beside a step in the minutes or hours: cron-utils drops the second ("every 15
+        // minutes" for 30 */15 * * * ?) or says only it ("and second 30" for 30 0 0/1 * * ?). Described at second
+        // 0, the second said after
+        if (quartz
+                && fields.length >= 6
+                && ONE_SECOND.matcher(fields[0]).matches()
+                && (fields[1].contains("/") || fields[2].contains("/"))) {
+            String[] atZero = fields.clone();
+            atZero[0] = "0";
+            String text = phrased(QUARTZ.parse(String.join(" ", atZero)));
+            return text
+                    + (AT_ONE_MINUTE.matcher(text).find() ? " and second " : ", at second ")
+                    + Integer.parseInt(fields[0]);
+        }
         // Quartz's day-of-week L alone is the week's last day, Saturday; cron-utils describes it as "last Sunday of
         // every month"
         if (quartz && fields.length >= 6 && fields[5].equalsIgnoreCase("L")) {
@@ -284,6 +298,10 @@ final class CronSupport {
             values.append(values.isEmpty() ? "" : ",").append(v);
         return values.toString();
     }
+
+    private static final Pattern ONE_SECOND = Pattern.compile("[1-5]?[1-9]|[1-5]0");
+
+    private static final Pattern AT_ONE_MINUTE = Pattern.compile("at minute \\d+$");
 
     private static final Pattern WIDE_STEP = Pattern.compile("(?:\\*|(\\d{1,4})(?:-(\\d{1,4}))?)/(\\d{1,4})");
 

@@ -383,6 +383,11 @@ class FireTimesTest {
         assertThat(describe("0 0 12 * * ? 2027-2030/2")).isEqualTo("at 12:00 every day in 2027 and 2029");
         assertThat(describe("5/15 * * * *", CronDialect.UNIX)).isEqualTo("at minutes 5, 20, 35 and 50");
         assertThat(describe("0 5/15 * * *", CronDialect.UNIX)).isEqualTo("in hours 5 and 20");
+        // one second beside a step in the minutes or hours: cron-utils alone says "and second 30", "every 15 minutes"
+        assertThat(describe("30 0 0/1 * * ?")).isEqualTo("every hour, at second 30");
+        assertThat(describe("30 */15 * * * ?")).isEqualTo("every 15 minutes, at second 30");
+        assertThat(describe("15 10 */2 * * ?")).isEqualTo("every 2 hours at minute 10 and second 15");
+        assertThat(describe("30 5/15 * * * ?")).isEqualTo("at minutes 5, 20, 35 and 50, at second 30");
         // a step of one is a range, not a list of every value in it
         assertThat(describe("0 0 1/1 * * ?")).isEqualTo("every hour between 1 and 23");
         assertThat(describe("0 5/1 * * * ?")).isEqualTo("every minute between 5 and 59");
