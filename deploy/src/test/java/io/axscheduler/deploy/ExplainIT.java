@@ -391,7 +391,7 @@ class ExplainIT {
         assertThat(codes(catchUp)).as(catchUp.toString()).containsExactly("FIRED");
         assertThat(catchUp.at("/reasons/0/details/catchUpOf").asText())
                 .as(catchUp.toString())
-                .contains("misfire policy FIRE_ONCE fired the first");
+                .contains("misfire policy FIRE_ONCE makes one catch-up fire for the first");
         assertThat(catchUp.at("/reasons/0/message").asText()).contains("as the catch-up fire of its misfire policy");
         // a time the skip covers, a second after its first: that time, not the recorded one a second away
         Instant firstSkipped =

@@ -151,6 +151,14 @@ class MetricsIT {
             gauges.refresh();
             assertThat(Scrape.of(node).value("ax_schedules_behind", "namespace", "default"))
                     .isEqualTo(1);
+            // the overview (and the console) count with the same threshold as the gauge
+            assertThat(node.api
+                            .get("/api/v1/stats/overview")
+                            .body()
+                            .path("schedulesBehind")
+                            .path("count")
+                            .asLong())
+                    .isEqualTo(1);
         } finally {
             schedules.resumeScanning();
         }

@@ -68,9 +68,11 @@ public final class PlanFires {
                 fires.add(PlannedFire.fire(due));
                 // the other missed times are a skip too, recorded from the second one up to the next fire time
                 if (dueTimes.size() > 1) {
-                    fires.add(PlannedFire.skip(
-                            dueTimes.get(1),
-                            missedCount + "; misfire policy FIRE_ONCE fired the first, the rest are skipped"));
+                    fires.add(
+                            PlannedFire.skip(
+                                    dueTimes.get(1),
+                                    missedCount
+                                            + "; misfire policy FIRE_ONCE makes one catch-up fire for the first, the rest are skipped"));
                 }
             }
             case SKIP -> fires.add(PlannedFire.skip(due, missedCount + "; misfire policy SKIP"));
@@ -79,7 +81,7 @@ public final class PlanFires {
                 if (beyondBound) {
                     fires.add(PlannedFire.skip(
                             dueTimes.get(fireAllMax),
-                            missedCount + "; misfire policy FIRE_ALL fired the first " + fireAllMax
+                            missedCount + "; misfire policy FIRE_ALL makes fires for the first " + fireAllMax
                                     + ", the rest are skipped"));
                 }
             }

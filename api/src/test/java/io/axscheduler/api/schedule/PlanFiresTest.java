@@ -62,7 +62,7 @@ class PlanFiresTest {
                         PlannedFire.skip(
                                 due.plusSeconds(1),
                                 "4 fire times missed since " + due
-                                        + "; misfire policy FIRE_ONCE fired the first, the rest are skipped"));
+                                        + "; misfire policy FIRE_ONCE makes one catch-up fire for the first, the rest are skipped"));
         assertThat(plan(EVERY_SECOND, due, MisfirePolicy.FIRE_ONCE).nextFireTime())
                 .isEqualTo(due.plusSeconds(4));
         assertThat(plan(EVERY_SECOND, due, MisfirePolicy.SKIP).fires())

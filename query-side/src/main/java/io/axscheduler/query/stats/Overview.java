@@ -89,7 +89,7 @@ public record Overview(
             boolean coolingDown,
             boolean silent) {}
 
-    /** Active schedules whose next fire time passed more than {@link StatsQueries#BEHIND_MS} ago. */
+    /** Active schedules whose next fire time passed more than {@code ax.observe.schedule-behind-ms} ago. */
     public record SchedulesBehind(long count, List<Behind> oldest) {}
 
     public record Behind(String scheduleId, String name, Instant nextFireTime, long behindMs) {}

@@ -25,7 +25,6 @@ import org.springframework.stereotype.Component;
 public class StatsQueries {
 
     static final long NODE_ALIVE_MS = 30_000;
-    static final long BEHIND_MS = 5_000;
     static final int LAG_WINDOW_MINUTES = 5;
     private static final long MINUTE = StatsProjection.MINUTE_MS;
     private static final long HOUR = 60 * MINUTE;
@@ -34,6 +33,7 @@ public class StatsQueries {
     private final NamedParameterJdbcTemplate jdbc;
     private final StatusCounts statusCounts;
     private final long workerSilentMs;
+    private final long behindMs;
     private final Clock clock;
     private final ScanningPauses pauses;
 
@@ -42,8 +42,11 @@ public class StatsQueries {
             StatusCounts statusCounts,
             Clock clock,
             LivenessProperties liveness,
+            io.axscheduler.query.observe.ObserveProperties observe,
             ScanningPauses pauses) {
         this.jdbc = jdbc;
+        // as the ax_schedules_behind gauge: one meaning of "behind" wherever it is shown
+        this.behindMs = observe.scheduleBehindMs();
         this.pauses = pauses;
         // as the ax_workers gauge and the workers list: SILENT before the registry removes the worker
         this.workerSilentMs = liveness.workers().quietMs();
@@ -375,7 +378,7 @@ public class StatsQueries {
 
     private Overview.SchedulesBehind schedulesBehind(long now, Set<String> namespaces) {
         Map<String, Object> p = new LinkedHashMap<>();
-        p.put("before", now - BEHIND_MS);
+        p.put("before", now - behindMs);
         String in = "";
         if (namespaces != null) {
             p.put("ns", namespaces);
