@@ -113,7 +113,9 @@ class ExplainIT {
     @Test
     void a_job_behind_full_pools_is_no_free_slot_and_a_running_one_says_where_and_until_when() {
         String first = node.api.submit("{\"jobType\":\"sleep\",\"params\":{\"ms\":6000},\"timeoutMs\":60000}");
-        String second = node.api.submit("{\"jobType\":\"sleep\",\"params\":{\"ms\":6000}}");
+        // another namespace's job fills the type's pool as well: pools are per type, shared by the namespaces
+        String second =
+                node.api.submit("{\"jobType\":\"sleep\",\"namespace\":\"explain-team\",\"params\":{\"ms\":6000}}");
         node.api.awaitStatus(first, "RUNNING");
         node.api.awaitStatus(second, "RUNNING");
         String third = node.api.submit("{\"jobType\":\"sleep\",\"params\":{\"ms\":10}}");
@@ -122,6 +124,10 @@ class ExplainIT {
         assertThat(codes(blocked)).containsExactly("NO_FREE_SLOT");
         assertThat(blocked.at("/reasons/0/details/pools/explain-node/threads").asInt())
                 .isEqualTo(2);
+        assertThat(blocked.at("/reasons/0/details/inPoolsByNamespace").toString())
+                .isEqualTo("{\"default\":1,\"explain-team\":1}");
+        assertThat(blocked.at("/reasons/0/message").asText())
+                .endsWith("; their slots hold jobs of namespace default (1), namespace explain-team (1)");
         // a worker that registered the type changes nothing: a job bound to no app, of a type this node runs in
         // its own pools, is never pushed to a worker (it was told DUE, as if the worker had room for it)
         String worker = register("bystander", List.of("sleep"), "http://127.0.0.1:9");

@@ -411,14 +411,28 @@ public class ExplainJob {
                                     n.pools().get(c.jobType()).get(0),
                                     "busy",
                                     n.pools().get(c.jobType()).get(1))));
+                    Map<String, Integer> holders = live.inPoolsByNamespace(
+                            c.jobType(),
+                            scanningWithPool.stream()
+                                    .map(LiveState.NodeRow::nodeId)
+                                    .toList());
+                    // the pools are the type's, shared by every namespace: say whose jobs fill them
+                    String heldBy = holders.isEmpty()
+                            ? ""
+                            : "; their slots hold jobs of "
+                                    + holders.entrySet().stream()
+                                            .map(h -> "namespace " + h.getKey() + " (" + h.getValue() + ")")
+                                            .collect(java.util.stream.Collectors.joining(", "));
                     reasons.add(reason(
                             "NO_FREE_SLOT",
-                            "every pool of job type " + c.jobType() + " is full on every scanning node",
+                            "every pool of job type " + c.jobType() + " is full on every scanning node" + heldBy,
                             dueAndWaiting(job),
                             "jobType",
                             c.jobType(),
                             "pools",
-                            pools));
+                            pools,
+                            "inPoolsByNamespace",
+                            holders));
                 }
             }
         }

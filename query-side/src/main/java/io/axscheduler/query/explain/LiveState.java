@@ -217,6 +217,24 @@ public class LiveState {
                 String.class);
     }
 
+    /**
+     * The jobs of {@code jobType} claimed or running in the pools of {@code nodes} (not bound to a worker app), counted
+     * by namespace, most first: who holds a full pool's slots. Pools are per job type, shared by every namespace.
+     */
+    public Map<String, Integer> inPoolsByNamespace(String jobType, java.util.Collection<String> nodes) {
+        Map<String, Integer> counts = new java.util.LinkedHashMap<>();
+        if (nodes.isEmpty()) return counts;
+        jdbc.query(
+                "SELECT namespace, COUNT(*) FROM job_queue WHERE job_type = :type AND status IN ('CLAIMED', 'RUNNING')"
+                        + " AND executor_app IS NULL AND node IN (:nodes) GROUP BY namespace ORDER BY COUNT(*) DESC,"
+                        + " namespace LIMIT 20",
+                Map.of("type", jobType, "nodes", nodes),
+                rs -> {
+                    counts.put(rs.getString(1), rs.getInt(2));
+                });
+        return counts;
+    }
+
     /** When the app's last worker in {@code namespace} was last heard from, or null when none is registered there. */
     public Long lastHeardOf(String app, String namespace) {
         return jdbc.queryForObject(
