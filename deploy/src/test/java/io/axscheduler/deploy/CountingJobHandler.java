@@ -18,6 +18,8 @@ class CountingJobHandler implements JobHandler {
     static final Map<String, AtomicInteger> executions = new ConcurrentHashMap<>();
     static final Map<String, String> executedOn = new ConcurrentHashMap<>();
     static final Map<String, Long> startedAtMs = new ConcurrentHashMap<>();
+    /** The fire time a schedule's job was made for, as its handler reads it from its context. */
+    static final Map<String, java.time.Instant> scheduledFireTimes = new ConcurrentHashMap<>();
 
     @Override
     public String jobType() {
@@ -29,6 +31,7 @@ class CountingJobHandler implements JobHandler {
         startedAtMs.putIfAbsent(context.jobId(), System.currentTimeMillis());
         executions.computeIfAbsent(context.jobId(), id -> new AtomicInteger()).incrementAndGet();
         executedOn.put(context.jobId(), Thread.currentThread().getName());
+        context.scheduledFireTime().ifPresent(t -> scheduledFireTimes.put(context.jobId(), t));
         Object ms = context.params().get("ms");
         if (ms instanceof Number n && n.longValue() > 0 && context.awaitCancellation(n.longValue())) {
             throw new InterruptedException("cancelled");

@@ -36,7 +36,7 @@ class ScheduleTwoNodesIT {
     @Test
     void a_schedule_firing_every_second_on_two_nodes_makes_exactly_one_job_per_fire_time() throws Exception {
         String id = ScheduleHttp.create(a.api, """
-                {"name":"every-second","trigger":{"type":"cron","expression":"* * * * * ?"},"job":{"jobType":"noop"}}""");
+                {"name":"every-second","trigger":{"type":"cron","expression":"* * * * * ?"},"job":{"jobType":"count"}}""");
         JdbcTemplate jdbc = a.jdbc();
         Await.until(Duration.ofSeconds(30), () -> jobsOf(jdbc, id) >= 10, () -> jobsOf(jdbc, id) + " jobs");
         assertThat(b.api.post("/api/v1/schedules/" + id + "/pause", "{}").status())
@@ -85,6 +85,14 @@ class ScheduleTwoNodesIT {
                                 .path("lastJobStatus")
                                 .asText()),
                 () -> b.api.get("/api/v1/schedules/" + id).body().toString());
+        // each job's handler was told the fire time it was made for, and its schedule
+        List<Map<String, Object>> succeeded = jdbc.queryForList(
+                "SELECT job_id, run_at FROM job_queue WHERE schedule_id = ? AND status = 'SUCCEEDED'", id);
+        assertThat(succeeded).isNotEmpty();
+        for (Map<String, Object> job : succeeded) {
+            assertThat(CountingJobHandler.scheduledFireTimes.get((String) job.get("job_id")))
+                    .isEqualTo(java.time.Instant.ofEpochMilli(((Number) job.get("run_at")).longValue()));
+        }
     }
 
     @Test

@@ -1,6 +1,9 @@
 package io.axscheduler.api.spi;
 
+import io.axscheduler.api.schedule.ScheduleJobKeys;
+import java.time.Instant;
 import java.util.Map;
+import java.util.Optional;
 
 /** What a handler knows of the attempt it runs. */
 public interface JobContext {
@@ -16,6 +19,20 @@ public interface JobContext {
     String idempotencyKey();
 
     Map<String, Object> params();
+
+    /** The schedule that made this job; empty for a job submitted by itself. */
+    default Optional<String> scheduleId() {
+        return ScheduleJobKeys.parse(idempotencyKey()).map(ScheduleJobKeys.Fire::scheduleId);
+    }
+
+    /**
+     * For a job a schedule made, the fire time it was made for (Quartz's scheduled fire time): the missed time for a
+     * catch-up fire, each missed time for those of {@code FIRE_ALL}, the moment of the trigger for a manual one. So a
+     * handler can tell which period it works on however late it runs. Empty for a job submitted by itself.
+     */
+    default Optional<Instant> scheduledFireTime() {
+        return ScheduleJobKeys.parse(idempotencyKey()).map(ScheduleJobKeys.Fire::fireTime);
+    }
 
     /** The whole-number parameter {@code name}, or {@code fallback} when absent; any other value is refused. */
     default long longParam(String name, long fallback) {
