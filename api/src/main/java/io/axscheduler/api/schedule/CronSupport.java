@@ -42,6 +42,8 @@ final class CronSupport {
                     ? UNIX.parse(sundayFirst(expression)).validate()
                     : QUARTZ.parse(expression).validate();
         } catch (IllegalArgumentException e) {
+            String nickname = nickname(expression.trim(), dialect);
+            if (nickname != null) throw new InvalidTriggerException("expression", nickname);
             String bothDays = dialect == CronDialect.UNIX ? null : dayFields(expression);
             if (bothDays != null) throw new InvalidTriggerException("expression", bothDays);
             String hint = dialect == CronDialect.UNIX
@@ -58,15 +60,62 @@ final class CronSupport {
         return cron;
     }
 
+    /** A cron nickname ({@code @daily}) refused with the fields to write instead; null for any other expression. */
+    private static String nickname(String expression, CronDialect dialect) {
+        if (!expression.startsWith("@")) return null;
+        String unix = switch (expression.toLowerCase(java.util.Locale.ROOT)) {
+            case "@yearly", "@annually" -> "0 0 1 1 *";
+            case "@monthly" -> "0 0 1 * *";
+            case "@weekly" -> "0 0 * * 0";
+            case "@daily", "@midnight" -> "0 0 * * *";
+            case "@hourly" -> "0 * * * *";
+            default -> null;
+        };
+        String quartz = switch (expression.toLowerCase(java.util.Locale.ROOT)) {
+            case "@yearly", "@annually" -> "0 0 0 1 1 ?";
+            case "@monthly" -> "0 0 0 1 * ?";
+            case "@weekly" -> "0 0 0 ? * SUN";
+            case "@daily", "@midnight" -> "0 0 0 * * ?";
+            case "@hourly" -> "0 0 * * * ?";
+            default -> null;
+        };
+        if (unix == null) {
+            return "is not a valid cron expression: nicknames such as @daily are not taken, and " + expression
+                    + " is none of @yearly, @monthly, @weekly, @daily or @hourly; write the fields";
+        }
+        return "is not a valid cron expression: nicknames such as " + expression + " are not taken; write the fields: "
+                + (dialect == CronDialect.UNIX ? unix : quartz + " (or " + unix + " with \"dialect\":\"unix\")");
+    }
+
     /** Why an expression that never fires does not, where the expression shows it; else empty. */
     static String whyNever(String expression, CronDialect dialect) {
         String[] fields = expression.trim().split("\\s+");
         if (dialect == CronDialect.UNIX || fields.length < 6) return "";
         Matcher nth = NTH.matcher(fields[5]);
-        return nth.find() && Integer.parseInt(nth.group(1)) > 5
-                ? ": day-of-week " + fields[5] + " asks for the " + nth.group(1) + "th such weekday of a month, and"
-                        + " a month has at most five (#1 to #5)"
-                : "";
+        if (nth.find() && Integer.parseInt(nth.group(1)) > 5)
+            return ": day-of-week " + fields[5] + " asks for the " + nth.group(1) + "th such weekday of a month, and"
+                    + " a month has at most five (#1 to #5)";
+        return dayNoMonthHas(fields[3], fields[4]);
+    }
+
+    /** Day-of-month a single number its month (a single month) never has: {@code 31 2} (February 31st). */
+    private static String dayNoMonthHas(String day, String month) {
+        if (!day.matches("\\d{1,2}")) return "";
+        java.time.Month m;
+        try {
+            m = month.matches("\\d{1,2}")
+                    ? java.time.Month.of(Integer.parseInt(month))
+                    : java.util.Arrays.stream(java.time.Month.values())
+                            .filter(x -> x.name().startsWith(month.toUpperCase(java.util.Locale.ROOT))
+                                    && month.length() == 3)
+                            .findFirst()
+                            .orElse(null);
+        } catch (java.time.DateTimeException e) {
+            return "";
+        }
+        if (m == null || Integer.parseInt(day) <= m.maxLength()) return "";
+        return ": " + m.getDisplayName(java.time.format.TextStyle.FULL, Locale.UK) + " has no day " + day + " (at most "
+                + m.maxLength() + ")";
     }
 
     private static final Pattern NTH = Pattern.compile("#(\\d+)");

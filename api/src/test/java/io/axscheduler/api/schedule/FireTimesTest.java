@@ -417,6 +417,15 @@ class FireTimesTest {
                 .isInstanceOf(InvalidTriggerException.class)
                 .hasMessageContaining("never fires after 2026-12-01T00:00:00.000Z: day-of-week 1#6 asks for the 6th");
         assertThat(describe("0 0 12 ? * 1#5")).isEqualTo("at 12:00 on the fifth Sunday of every month");
+        for (String feb31 : List.of("0 0 2 31 2 ?", "0 0 2 30 FEB ?"))
+            assertThatThrownBy(() -> FireTimes.requireFires(
+                            Trigger.cron(feb31, "UTC", null), Instant.parse("2026-12-01T00:00:00Z")))
+                    .as(feb31)
+                    .hasMessageContaining(": February has no day 3")
+                    .hasMessageEndingWith("(at most 29)");
+        assertThatThrownBy(() -> FireTimes.requireFires(
+                        Trigger.cron("0 0 2 31 4 ?", "UTC", null), Instant.parse("2026-12-01T00:00:00Z")))
+                .hasMessageEndingWith(": April has no day 31 (at most 30)");
     }
 
     @Test

@@ -28,6 +28,19 @@ class TriggerTest {
     }
 
     @Test
+    void a_nickname_is_refused_with_the_fields_to_write() {
+        assertThatThrownBy(() -> Trigger.cron("@daily", "UTC", null))
+                .isInstanceOf(InvalidTriggerException.class)
+                .hasMessageContaining("nicknames such as @daily are not taken; write the fields: 0 0 0 * * ?")
+                .hasMessageContaining("0 0 * * * with \"dialect\":\"unix\"")
+                .hasMessageNotContaining("Nicknames not supported");
+        assertThatThrownBy(() -> Trigger.cron("@hourly", "UTC", CronDialect.UNIX))
+                .hasMessageEndingWith("write the fields: 0 * * * *");
+        assertThatThrownBy(() -> Trigger.cron("@reboot", "UTC", CronDialect.UNIX))
+                .hasMessageContaining("@reboot is none of @yearly, @monthly, @weekly, @daily or @hourly");
+    }
+
+    @Test
     void bad_cron_unknown_zone_negative_intervals_and_missing_fields_name_their_field() {
         refused(() -> Trigger.cron("61 * * * * ?", "UTC", null), "expression");
         refused(() -> Trigger.cron("0 * * * * *", "UTC", null), "expression");
