@@ -326,6 +326,32 @@ class AlertsIT {
     }
 
     @Test
+    void fire_times_a_misfire_policy_skipped_raise_the_misfire_alert_until_the_window_passes() throws Exception {
+        ScanSchedules schedules = node.bean(ScanSchedules.class);
+        String id = ScheduleHttp.create(node.api, """
+                {"name":"missed","trigger":{"type":"fixedRate","intervalMs":1000},"misfirePolicy":"SKIP",
+                 "job":{"jobType":"noop"}}""");
+        rule("misfired", "SCHEDULE_MISFIRED", "{\"scheduleId\":\"" + id + "\"}", null, "[\"hook\"]");
+        // nothing fires for a while (as when no node runs), then the schedule's misfire policy skips the missed times
+        schedules.pauseScanning();
+        try {
+            sleep(4000);
+        } finally {
+            schedules.resumeScanning();
+        }
+        JsonNode fired = awaitHook("misfired", "FIRING");
+        assertThat(fired.at("/details/scheduleId").asText()).isEqualTo(id);
+        assertThat(fired.path("message").asText())
+                .contains("schedule missed (" + id + ") skipped missed fire times once by its misfire policy")
+                .contains("fire times missed since")
+                .contains("misfire policy SKIP");
+        assertThat(fired.at("/details/skips/0/fireTime").asText()).isNotEmpty();
+        deleteSchedules(List.of(id));
+        // the skip leaves the event window (3 s here): the alert resolves
+        awaitHook("misfired", "RESOLVED");
+    }
+
+    @Test
     void no_node_scanning_raises_the_stalled_scanner_alert_then_resolves() {
         rule("stalled", "SCANNER_STALLED", "null", 1500L, "[\"hook\"]");
         pausedJobScan(() -> {

@@ -8,6 +8,11 @@ public enum AlertType {
     JOB_TIMED_OUT,
     /** Active schedules whose next fire time is older than threshold ms (default 10000). */
     SCHEDULE_BEHIND,
+    /**
+     * A schedule whose misfire policy skipped fire times within the event window (nodes down, scanning paused, the
+     * schedule paused); threshold: how many skip records (default 1).
+     */
+    SCHEDULE_MISFIRED,
     /** A node whose scan did not complete for threshold ms (default 30000), or no node scanning at all. */
     SCANNER_STALLED,
     /** Due jobs waiting to be claimed, at least threshold of them (default 1000). */
@@ -39,7 +44,7 @@ public enum AlertType {
 
     public long defaultThreshold() {
         return switch (this) {
-            case JOB_FAILED, JOB_TIMED_OUT -> 1;
+            case JOB_FAILED, JOB_TIMED_OUT, SCHEDULE_MISFIRED -> 1;
             case SCHEDULE_BEHIND -> 10_000;
             case SCANNER_STALLED -> 30_000;
             case QUEUE_DEPTH -> 1_000;

@@ -110,6 +110,24 @@ public class AlertsProjection {
                 .register(meters);
     }
 
+    /** A misfire's skip, for SCHEDULE_MISFIRED; an overlap policy's skip is the policy at work, not a miss. */
+    @EventHandler
+    void on(io.axscheduler.api.schedule.ScheduleFireSkipped e, @Timestamp Instant at) {
+        if (io.axscheduler.query.metrics.SkipCause.of(e.reason()) != io.axscheduler.query.metrics.SkipCause.MISFIRE)
+            return;
+        jdbc.update(
+                """
+                INSERT INTO schedule_misfires (schedule_id, fire_time, namespace, reason, skipped_at)
+                VALUES (:schedule, :fireTime, :namespace, :reason, :at)
+                ON DUPLICATE KEY UPDATE reason = VALUES(reason)""",
+                new MapSqlParameterSource()
+                        .addValue("schedule", e.scheduleId())
+                        .addValue("fireTime", e.fireTime().toEpochMilli())
+                        .addValue("namespace", e.namespace())
+                        .addValue("reason", TextLimit.truncate(e.reason()))
+                        .addValue("at", at.toEpochMilli()));
+    }
+
     @EventHandler
     void on(JobFailed e, @Timestamp Instant at) {
         failure(e.jobId(), e.attempt(), "FAILED", e.error(), at);

@@ -72,6 +72,7 @@ class AlertConditions {
             case JOB_TIMED_OUT ->
                 failures(nowMs, f, threshold, " AND outcome = 'TIMED_OUT'", false, "run(s)", "timed out");
             case SCHEDULE_BEHIND -> schedulesBehind(nowMs, f, threshold);
+            case SCHEDULE_MISFIRED -> schedulesMisfired(nowMs, f, threshold);
             case SCANNER_STALLED -> scannersStalled(nowMs, threshold, rule.forMsOrZero(), open);
             case QUEUE_DEPTH -> queueDepth(nowMs, f, threshold);
             case OLDEST_WAITING -> oldestWaiting(nowMs, f, threshold);
@@ -156,6 +157,42 @@ class AlertConditions {
                                             "nextFireTime", Instant.ofEpochMilli(next),
                                             "behindMs", nowMs - next)));
                 });
+        return out;
+    }
+
+    /** Schedules with at least {@code threshold} misfire skips within the event window, newest skip first. */
+    private Map<String, Violation> schedulesMisfired(long nowMs, AlertRule.Filter f, long threshold) {
+        Map<String, Object> p = new HashMap<>(Map.of("since", nowMs - properties.eventWindowMs()));
+        String where = filter(f, p, "m.namespace", "s.job_type", "m.schedule_id");
+        Map<String, List<Map<String, Object>>> bySchedule = new LinkedHashMap<>();
+        Map<String, String> names = new HashMap<>();
+        jdbc.query(
+                "SELECT m.schedule_id, s.name, m.fire_time, m.reason, m.skipped_at FROM schedule_misfires m"
+                        + " LEFT JOIN schedules s ON s.schedule_id = m.schedule_id WHERE m.skipped_at >= :since"
+                        + where + " ORDER BY m.skipped_at DESC LIMIT 1000",
+                p,
+                rs -> {
+                    String id = rs.getString("schedule_id");
+                    names.putIfAbsent(id, rs.getString("name"));
+                    Map<String, Object> skip = new LinkedHashMap<>();
+                    skip.put("fireTime", Instant.ofEpochMilli(rs.getLong("fire_time")));
+                    skip.put("reason", rs.getString("reason"));
+                    skip.put("at", Instant.ofEpochMilli(rs.getLong("skipped_at")));
+                    bySchedule.computeIfAbsent(id, k -> new ArrayList<>()).add(skip);
+                });
+        Map<String, Violation> out = new LinkedHashMap<>();
+        bySchedule.forEach((id, skips) -> {
+            if (skips.size() < Math.max(1, threshold) || out.size() >= MAX_KEYS) return;
+            Map<String, Object> newest = skips.get(0);
+            out.put(
+                    id,
+                    new Violation(
+                            "schedule " + names.get(id) + " (" + id + ") skipped missed fire times "
+                                    + (skips.size() == 1 ? "once" : skips.size() + " times")
+                                    + " by its misfire policy; the latest at " + newest.get("at") + ": "
+                                    + newest.get("reason"),
+                            Map.of("scheduleId", id, "skips", skips.subList(0, Math.min(10, skips.size())))));
+        });
         return out;
     }
 
@@ -505,7 +542,16 @@ class AlertConditions {
      * The filter's namespace, job type and schedule as SQL conditions on the given columns, adding their parameters.
      */
     private static String filter(AlertRule.Filter f, Map<String, Object> p, String typeColumn, String scheduleColumn) {
-        StringBuilder sql = new StringBuilder(namespace(f, p, "namespace"));
+        return filter(f, p, "namespace", typeColumn, scheduleColumn);
+    }
+
+    private static String filter(
+            AlertRule.Filter f,
+            Map<String, Object> p,
+            String namespaceColumn,
+            String typeColumn,
+            String scheduleColumn) {
+        StringBuilder sql = new StringBuilder(namespace(f, p, namespaceColumn));
         if (f.jobType() != null) {
             sql.append(" AND ").append(typeColumn).append(" = :jobType");
             p.put("jobType", f.jobType());

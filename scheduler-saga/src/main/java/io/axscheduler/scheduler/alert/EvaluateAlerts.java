@@ -132,6 +132,9 @@ public class EvaluateAlerts implements SmartLifecycle {
             jdbc.update(
                     "DELETE FROM job_failures WHERE failed_at < :cut LIMIT " + PRUNE_BATCH,
                     Map.of("cut", nowMs - AlertProperties.MAX_WINDOW_MS));
+            jdbc.update(
+                    "DELETE FROM schedule_misfires WHERE skipped_at < :cut LIMIT " + PRUNE_BATCH,
+                    Map.of("cut", nowMs - AlertProperties.MAX_WINDOW_MS));
             List<String> names = all.stream().map(AlertRule::name).toList();
             Map<String, Object> p = new HashMap<>(Map.of("stale", nowMs - staleMs()));
             if (!names.isEmpty()) p.put("names", names);
