@@ -358,7 +358,7 @@ class NamespaceIsolationIT {
     }
 
     @Test
-    void alert_deliveries_made_before_ax_system_move_there_with_their_keys_failures_and_counts() throws SQLException {
+    void alert_deliveries_made_before_ax_system_move_there_and_a_teams_own_types_stay() throws SQLException {
         String db = TestDatabase.freshDatabase("system_migration");
         Flyway.configure()
                 .dataSource(db, TestDatabase.user(), TestDatabase.password())
@@ -373,13 +373,21 @@ class NamespaceIsolationIT {
                     + " ('delivery', 'alert:r1:FIRING:1:hook', 'ax-alert', 'RETRY_WAITING', 1, 0, 0, 1, 1, 5, 1000,"
                     + " 1, 1, 'default'),"
                     + " ('billing-job', 'nightly-bill', 'noop', 'FAILED', 0, 0, 0, 1, 1, 0, 1000, 1, 1,"
-                    + " 'billing')");
+                    + " 'billing'),"
+                    // a team's own type spelt in capitals: only lower-case ax- is the scheduler's
+                    + " ('team-ax', 'Alert:team-key', 'AX-report', 'RETRY_WAITING', 1, 0, 0, 1, 1, 3, 1000, 1, 1,"
+                    + " 'team-a')");
+            s.execute("INSERT INTO DomainEventEntry (aggregateIdentifier, sequenceNumber, type, eventIdentifier,"
+                    + " payload, payloadType, timeStamp) VALUES ('team-ax', 0, 'Job', 'e-team-ax',"
+                    + " '{\"jobId\":\"team-ax\",\"jobType\":\"AX-report\",\"namespace\":\"team-a\"}',"
+                    + " 'io.axscheduler.api.job.JobCreated', '2026-12-01T00:00:00Z')");
             s.execute("INSERT INTO job_keys (job_key, namespace, job_id) VALUES"
                     + " ('alert:r1:FIRING:1:hook', 'default', 'delivery'), ('nightly-bill', 'billing',"
-                    + " 'billing-job')");
+                    + " 'billing-job'), ('Alert:team-key', 'team-a', 'team-ax')");
             s.execute("INSERT INTO job_failures (job_id, attempt, job_type, outcome, for_good, failed_at, namespace)"
                     + " VALUES ('delivery', 1, 'ax-alert', 'FAILED', 0, 1, 'default'),"
-                    + " ('billing-job', 1, 'noop', 'FAILED', 1, 1, 'billing')");
+                    + " ('billing-job', 1, 'noop', 'FAILED', 1, 1, 'billing'),"
+                    + " ('team-ax', 1, 'AX-report', 'FAILED', 0, 1, 'team-a')");
             // counts of the same minute in two namespaces, one already in ax-system, and a team's own
             s.execute("INSERT INTO stats_outcomes (minute_at, namespace, job_type, outcome, jobs) VALUES"
                     + " (60000, 'default', 'ax-alert', 'FAILED', 3), (60000, 'billing', 'ax-alert', 'FAILED', 2),"
@@ -395,12 +403,14 @@ class NamespaceIsolationIT {
                 .migrate();
         try (Connection c = TestDatabase.connect(db)) {
             var s = c.createStatement();
+            // V45 moved the team's AX-report job too (its comparison ignored case); V46 puts it back
             assertThat(rows(s, "SELECT job_id, namespace FROM job_queue ORDER BY job_id"))
-                    .containsExactly("billing-job|billing", "delivery|ax-system");
+                    .containsExactly("billing-job|billing", "delivery|ax-system", "team-ax|team-a");
             assertThat(rows(s, "SELECT job_key, namespace FROM job_keys ORDER BY job_key"))
-                    .containsExactly("alert:r1:FIRING:1:hook|ax-system", "nightly-bill|billing");
+                    .containsExactly(
+                            "Alert:team-key|team-a", "alert:r1:FIRING:1:hook|ax-system", "nightly-bill|billing");
             assertThat(rows(s, "SELECT job_id, namespace FROM job_failures ORDER BY job_id"))
-                    .containsExactly("billing-job|billing", "delivery|ax-system");
+                    .containsExactly("billing-job|billing", "delivery|ax-system", "team-ax|team-a");
             assertThat(rows(
                             s,
                             "SELECT minute_at, namespace, job_type, outcome, jobs FROM stats_outcomes"

@@ -95,7 +95,9 @@ class AlertConditions {
         String where = filter(f, p, "job_type", "schedule_id");
         // the scheduler's own jobs (an alert's delivery) only when a rule names their type: a channel that is down
         // would otherwise raise alerts about itself, to itself
-        if (f.jobType() == null) where += " AND job_type NOT LIKE '" + JobTypeCatalog.RESERVED_PREFIX + "%'";
+        // compared as bytes: the column's collation ignores case, and a team's own AX-… type is not the scheduler's
+        if (f.jobType() == null)
+            where += " AND CAST(job_type AS BINARY) NOT LIKE '" + JobTypeCatalog.RESERVED_PREFIX + "%'";
         Map<String, List<Map<String, Object>>> byKey = new LinkedHashMap<>();
         Set<String> jobsSeen = new HashSet<>();
         jdbc.query(
