@@ -359,6 +359,10 @@ class ExplainIT {
             JsonNode noScan = explainSchedule(stalled, missed);
             assertThat(codes(noScan)).containsExactly("NO_NODE_SCANNING");
             assertThat(noScan.at("/reasons/0/message").asText()).contains("scanning is paused or switched off");
+            // stuck since the first fire time not made, before the one asked about: the answer says since when
+            String stuckSince = noScan.at("/reasons/0/since").asText();
+            assertThat(Instant.parse(stuckSince)).isBefore(missed);
+            assertThat(noScan.at("/reasons/0/message").asText()).contains("as every fire time since " + stuckSince);
             // asked between fire times (as the console asks about now) while a fire is due and not made: that fire,
             // not "no fire time here" with the times after it
             String sparse = ScheduleHttp.create(node.api, """

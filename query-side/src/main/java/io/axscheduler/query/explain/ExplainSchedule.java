@@ -314,22 +314,27 @@ public class ExplainSchedule {
         List<Long> next = jdbc.queryForList(
                 "SELECT next_fire_at FROM schedules WHERE schedule_id = :id", Map.of("id", scheduleId), Long.class);
         boolean pending = !next.isEmpty() && next.get(0) != null && next.get(0) <= fireTime.toEpochMilli();
+        // the first fire time not made: the schedule has been stuck since then, not only since the one asked about
+        Instant stuckSince = pending ? Instant.ofEpochMilli(next.get(0)) : fireTime;
+        String due = stuckSince.isBefore(fireTime)
+                ? "due at " + fireTime + ", as every fire time since " + stuckSince + ","
+                : "due at " + fireTime;
         if (pending && now.scanningSchedules().isEmpty()) {
             reasons.add(reason(
                     "NO_NODE_SCANNING",
-                    "due at " + fireTime + " and not fired: " + live.whyNoneScans(now, true),
-                    fireTime,
+                    due + " and not fired: " + live.whyNoneScans(now, true),
+                    stuckSince,
                     "liveNodes",
                     now.nodes().stream().map(LiveState.NodeRow::nodeId).toList()));
         } else if (pending && heldBack(scheduleId, now)) {
             reasons.add(reason(
                     "HELD_BACK",
-                    "due at " + fireTime + " and held back: jobs of its type in its namespace have waited to be claimed"
+                    due + " and held back: jobs of its type in its namespace have waited to be claimed"
                             + " for more than "
                             + holdBackAfterMs
                             + " ms (ax.scheduler.schedules.hold-back-after-ms); its type's schedules fire"
                             + " only as fast as those jobs are claimed until they catch up, as its misfire policy says",
-                    fireTime,
+                    stuckSince,
                     "holdBackAfterMs",
                     holdBackAfterMs));
         } else if (pending) {
