@@ -40,6 +40,14 @@ public class ProjectionAdminController {
         commands.sendAndWait(GenericCommandMessage.asCommandMessage(
                         new RequestProjectionRebuild(UUID.randomUUID().toString(), name))
                 .andMetaData(Caller.metadataOf(caller)));
-        return rebuild.rebuild();
+        try {
+            return rebuild.rebuild();
+        } catch (org.springframework.dao.DataIntegrityViolationException
+                | org.springframework.dao.ConcurrencyFailureException busy) {
+            // a live write met the replay's rows (a job made, claimed or ended meanwhile): nothing was changed
+            throw new io.axscheduler.api.problem.IllegalTransitionException("the " + name + " rebuild met a change"
+                    + " written while it ran, and was rolled back: run it while the nodes are quiet (no submits,"
+                    + " scans or runs; stop the other nodes or set AX_SCHEDULER_SCAN_ENABLED=false on all)");
+        }
     }
 }
