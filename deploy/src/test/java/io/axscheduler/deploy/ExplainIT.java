@@ -16,6 +16,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -542,6 +543,63 @@ class ExplainIT {
         }
         assertThat(node.api.get("/api/v1/jobs/no-such-job/explain").status()).isEqualTo(404);
         assertThat(node.api.get("/api/v1/schedules/no-such/explain").status()).isEqualTo(404);
+    }
+
+    /**
+     * A schedule with more fire records than the explain reads around the moment asked (its window): answers at
+     * either end name the right fire, and a pause recorded long before the window still counts.
+     */
+    @Test
+    void a_schedule_with_many_fire_records_is_explained_from_a_window_with_its_whole_configuration() {
+        String id = ScheduleHttp.create(node.api, """
+                {"name":"long-lived","trigger":{"type":"cron","expression":"0 0 0 1 1 ? 2099"},
+                 "job":{"jobType":"noop"}}""");
+        // its record as the store would hold it after long firing: made two hours ago, paused first (seq 1), then
+        // 1,500 fires, one a second, written straight into the store (the aggregate is never asked to act on them)
+        Instant t0 = Instant.now().minusSeconds(7_200).truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+        java.time.format.DateTimeFormatter axon = java.time.format.DateTimeFormatter.ofPattern(
+                        "yyyy-MM-dd'T'HH:mm:ss.SSS'Z'")
+                .withZone(java.time.ZoneOffset.UTC);
+        org.springframework.jdbc.core.JdbcTemplate jdbc = node.jdbc();
+        jdbc.update(
+                "UPDATE DomainEventEntry SET timeStamp = ? WHERE aggregateIdentifier = ? AND sequenceNumber = 0",
+                axon.format(t0.minusSeconds(120)),
+                id);
+        jdbc.update(
+                "INSERT INTO DomainEventEntry (aggregateIdentifier, sequenceNumber, type, eventIdentifier, metaData,"
+                        + " payload, payloadType, timeStamp) VALUES (?, 1, 'Schedule', ?, '{}', ?, ?, ?)",
+                id,
+                UUID.randomUUID().toString(),
+                "{\"scheduleId\":\"" + id + "\"}",
+                "io.axscheduler.api.schedule.SchedulePaused",
+                axon.format(t0.minusSeconds(60)));
+        List<Object[]> fires = new ArrayList<>();
+        for (int i = 1; i <= 1_500; i++) {
+            Instant fire = t0.plusSeconds(i);
+            fires.add(new Object[] {
+                id,
+                1L + i,
+                UUID.randomUUID().toString(),
+                "{\"scheduleId\":\"" + id + "\",\"fireTime\":\"" + fire + "\",\"kind\":\"SCHEDULED\",\"jobId\":\"job-"
+                        + i + "\",\"nextFireTime\":\"" + fire.plusSeconds(1) + "\",\"namespace\":\"default\"}",
+                "io.axscheduler.api.schedule.ScheduleFired",
+                axon.format(fire.plusMillis(5))
+            });
+        }
+        jdbc.batchUpdate(
+                "INSERT INTO DomainEventEntry (aggregateIdentifier, sequenceNumber, type, eventIdentifier, metaData,"
+                        + " payload, payloadType, timeStamp) VALUES (?, ?, 'Schedule', ?, '{}', ?, ?, ?)",
+                fires);
+        for (int i : new int[] {3, 750, 1_497}) {
+            JsonNode answer = explainSchedule(id, t0.plusSeconds(i));
+            assertThat(Instant.parse(answer.path("fireTime").asText()))
+                    .as(answer.toString())
+                    .isEqualTo(t0.plusSeconds(i));
+            assertThat(codes(answer)).as(answer.toString()).containsExactly("PAUSED", "FIRED");
+            assertThat(answer.toString()).contains("\"jobId\":\"job-" + i + "\"");
+        }
+        JsonNode changes = node.api.get("/api/v1/schedules/" + id + "/changes").body();
+        assertThat(changes.path("changes").findValuesAsText("change")).containsExactly("CREATED", "PAUSED");
     }
 
     private static JsonNode explainSchedule(String id, Instant at) {

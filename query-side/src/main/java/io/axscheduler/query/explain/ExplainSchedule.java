@@ -63,6 +63,33 @@ public class ExplainSchedule {
 
     private record Timed<T>(T event, Instant at, String actor) {}
 
+    /** A schedule's events that change what it is, as opposed to its fire records. */
+    static final List<Class<?>> CONFIGURATION =
+            List.of(ScheduleUpdated.class, SchedulePaused.class, ScheduleResumed.class, ScheduleDeleted.class);
+
+    /** Events read whole before and after the moment asked about; the rest of the stream is only its configuration. */
+    static final int WINDOW_EVENTS = 500;
+
+    /**
+     * What the answer about {@code at} reads, in order: the creation; the configuration changes before the window;
+     * then every event of the window, from {@link #WINDOW_EVENTS} events before the last one recorded at or before
+     * {@code at} to as many after it. Fire records lie in their fire times' order, so the fires near {@code at}, the
+     * one before it, a later skip covering it and the next few are all in the window, and a schedule that fires every
+     * second for a month is not read whole for one answer. {@code windowFrom[0]}: the window's first sequence number.
+     */
+    private List<DomainEventMessage<?>> eventsAround(String scheduleId, Instant at, long[] windowFrom) {
+        List<DomainEventMessage<?>> events =
+                new ArrayList<>(streams.readPage("schedule", scheduleId, ScheduleCreated.class, 0, 1));
+        long last = streams.lastSequenceAtOrBefore(scheduleId, at);
+        Long oldest = last <= 0 ? null : streams.oldestOfNewest(scheduleId, last, WINDOW_EVENTS);
+        long from = oldest == null ? 1 : Math.max(1, oldest);
+        windowFrom[0] = from;
+        if (from > 1) events.addAll(streams.readOfTypes(scheduleId, CONFIGURATION, from));
+        // at most WINDOW_EVENTS from the window's start to the last one at or before at, then as many after it
+        events.addAll(streams.readPage("schedule", scheduleId, ScheduleCreated.class, from, 2 * WINDOW_EVENTS));
+        return events;
+    }
+
     private record Pause(Instant from, Instant until, String actor) {
         boolean covers(Instant t) {
             return !t.isBefore(from) && (until == null || t.isBefore(until));
@@ -72,7 +99,8 @@ public class ExplainSchedule {
     public ScheduleExplanation explain(String scheduleId, Instant asked) {
         // the API's instants have milliseconds; the clock's now may have nanoseconds, which the messages would print
         Instant at = asked.truncatedTo(ChronoUnit.MILLIS);
-        List<DomainEventMessage<?>> events = streams.read("schedule", scheduleId, ScheduleCreated.class);
+        long[] windowFrom = new long[1];
+        List<DomainEventMessage<?>> events = eventsAround(scheduleId, at, windowFrom);
         Instant createdAt = events.get(0).getTimestamp();
         ScheduleCreated created = (ScheduleCreated) events.get(0).getPayload();
         Trigger trigger = created.trigger();
@@ -88,7 +116,9 @@ public class ExplainSchedule {
         for (DomainEventMessage<?> message : events) {
             Object e = message.getPayload();
             Instant t = message.getTimestamp();
-            if (message.getSequenceNumber() != sequence + 1) wholeFrom = t;
+            // a gap in the sequence numbers read whole (the window): the retention deleted the records in it
+            if (message.getSequenceNumber() > windowFrom[0] && message.getSequenceNumber() != sequence + 1)
+                wholeFrom = t;
             sequence = message.getSequenceNumber();
             Object by = message.getMetaData().get(Metadata.ACTOR);
             String actor = by == null ? null : by.toString();

@@ -56,6 +56,69 @@ public class EventStreams {
     }
 
     /**
+     * The sequence number of the stream's last event recorded at or before {@code at}, found by index dives (a binary
+     * search over the sequence numbers, each probe one row), not by reading the stream; -1 when none is.
+     */
+    public long lastSequenceAtOrBefore(String id, java.time.Instant at) {
+        Long max = jdbc.queryForObject(
+                "SELECT MAX(sequenceNumber) FROM DomainEventEntry WHERE aggregateIdentifier = :id",
+                Map.of("id", id),
+                Long.class);
+        if (max == null) return -1;
+        long lo = 0, hi = max, found = -1;
+        // invariant: every event before lo is at or before at (found is the last such seen); events after hi are later
+        while (lo <= hi) {
+            long mid = lo + (hi - lo) / 2;
+            List<Map<String, Object>> probe = jdbc.queryForList(
+                    "SELECT sequenceNumber, timeStamp FROM DomainEventEntry WHERE aggregateIdentifier = :id"
+                            + " AND sequenceNumber >= :from ORDER BY sequenceNumber LIMIT 1",
+                    Map.of("id", id, "from", mid));
+            if (probe.isEmpty()) {
+                hi = mid - 1;
+                continue;
+            }
+            long seq = ((Number) probe.get(0).get("sequenceNumber")).longValue();
+            java.time.Instant t =
+                    java.time.Instant.parse(probe.get(0).get("timeStamp").toString());
+            if (!t.isAfter(at)) {
+                found = seq;
+                lo = seq + 1;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return found;
+    }
+
+    /**
+     * The stream's events of the given payload types before sequence number {@code before}, in order: picked out by
+     * the database, so a schedule's configuration changes are read without its (many) fire records.
+     */
+    public List<DomainEventMessage<?>> readOfTypes(String id, java.util.Collection<Class<?>> types, long before) {
+        List<Long> sequences = jdbc.queryForList(
+                "SELECT sequenceNumber FROM DomainEventEntry WHERE aggregateIdentifier = :id"
+                        + " AND sequenceNumber < :before AND payloadType IN (:types) ORDER BY sequenceNumber",
+                Map.of(
+                        "id",
+                        id,
+                        "before",
+                        before,
+                        "types",
+                        types.stream().map(Class::getName).toList()),
+                Long.class);
+        List<DomainEventMessage<?>> events = new java.util.ArrayList<>();
+        for (long sequence : sequences) {
+            eventStore
+                    .readEvents(id, sequence)
+                    .asStream()
+                    .findFirst()
+                    .filter(e -> e.getSequenceNumber() == sequence)
+                    .ifPresent(events::add);
+        }
+        return events;
+    }
+
+    /**
      * The whole stream of {@code id}, which must begin with {@code creation}: jobs and schedules share the store,
      * and a schedule's id is not a job. Unknown → 404 naming {@code kind}.
      */

@@ -45,7 +45,13 @@ public class ScheduleChanges {
     public record ChangesView(String scheduleId, List<Change> changes) {}
 
     public ChangesView changes(String scheduleId) {
-        List<DomainEventMessage<?>> events = streams.read("schedule", scheduleId, ScheduleCreated.class);
+        // the creation and the configuration changes only: a schedule's fire records may be millions
+        List<DomainEventMessage<?>> events =
+                new ArrayList<>(streams.readPage("schedule", scheduleId, ScheduleCreated.class, 0, 1));
+        events.addAll(streams.readOfTypes(
+                scheduleId,
+                List.of(ScheduleUpdated.class, SchedulePaused.class, ScheduleResumed.class, ScheduleDeleted.class),
+                Long.MAX_VALUE));
         List<Change> changes = new ArrayList<>();
         Map<String, JsonNode> current = Map.of();
         for (DomainEventMessage<?> event : events) {
