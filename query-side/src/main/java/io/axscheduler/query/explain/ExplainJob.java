@@ -411,18 +411,23 @@ public class ExplainJob {
                                     n.pools().get(c.jobType()).get(0),
                                     "busy",
                                     n.pools().get(c.jobType()).get(1))));
-                    Map<String, Integer> holders = live.inPoolsByNamespace(
+                    Map<String, Integer> byNamespace = live.inPoolsByNamespace(
                             c.jobType(),
                             scanningWithPool.stream()
                                     .map(LiveState.NodeRow::nodeId)
                                     .toList());
-                    // the pools are the type's, shared by every namespace: say whose jobs fill them
-                    String heldBy = holders.isEmpty()
-                            ? ""
-                            : "; their slots hold jobs of "
-                                    + holders.entrySet().stream()
-                                            .map(h -> "namespace " + h.getKey() + " (" + h.getValue() + ")")
-                                            .collect(java.util.stream.Collectors.joining(", "));
+                    // the pools are the type's, shared by every namespace: how many of their jobs are this job's
+                    // namespace's and how many others' (counted, not named: the caller may not see the others)
+                    int own = byNamespace.getOrDefault(c.namespace(), 0);
+                    int others = byNamespace.values().stream()
+                                    .mapToInt(Integer::intValue)
+                                    .sum()
+                            - own;
+                    Map<String, Integer> holders = new LinkedHashMap<>();
+                    holders.put("thisNamespace", own);
+                    holders.put("otherNamespaces", others);
+                    String heldBy = "; their slots hold " + own + " job(s) of namespace " + c.namespace() + " and "
+                            + others + " of other namespaces";
                     reasons.add(reason(
                             "NO_FREE_SLOT",
                             "every pool of job type " + c.jobType() + " is full on every scanning node" + heldBy,
