@@ -125,10 +125,12 @@ class ExplainIT {
         assertThat(codes(blocked)).containsExactly("NO_FREE_SLOT");
         assertThat(blocked.at("/reasons/0/details/pools/explain-node/threads").asInt())
                 .isEqualTo(2);
+        // the other namespace is counted, not named: the caller may not see it
         assertThat(blocked.at("/reasons/0/details/inPoolsByNamespace").toString())
-                .isEqualTo("{\"default\":1,\"explain-team\":1}");
+                .isEqualTo("{\"thisNamespace\":1,\"otherNamespaces\":1}");
         assertThat(blocked.at("/reasons/0/message").asText())
-                .endsWith("; their slots hold jobs of namespace default (1), namespace explain-team (1)");
+                .endsWith("; their slots hold 1 job(s) of namespace default and 1 of other namespaces")
+                .doesNotContain("explain-team");
         // a worker that registered the type changes nothing: a job bound to no app, of a type this node runs in
         // its own pools, is never pushed to a worker (it was told DUE, as if the worker had room for it)
         String worker = register("bystander", List.of("sleep"), "http://127.0.0.1:9");
@@ -586,17 +588,33 @@ class ExplainIT {
                 axon.format(fire.plusMillis(5))
             });
         }
+        // then an outage of 1,200 s, whose fire times FIRE_ALL fires at once when the scan comes back: recorded
+        // after the last event before them, far more than the window's 500 on
+        Instant back = t0.plusSeconds(2_700).plusMillis(500);
+        for (int i = 1_501; i <= 2_700; i++) {
+            Instant fire = t0.plusSeconds(i);
+            fires.add(new Object[] {
+                id,
+                1L + i,
+                UUID.randomUUID().toString(),
+                "{\"scheduleId\":\"" + id + "\",\"fireTime\":\"" + fire + "\",\"kind\":\"SCHEDULED\",\"jobId\":\"job-"
+                        + i + "\",\"nextFireTime\":\"" + fire.plusSeconds(1) + "\",\"namespace\":\"default\"}",
+                "io.axscheduler.api.schedule.ScheduleFired",
+                axon.format(back)
+            });
+        }
         jdbc.batchUpdate(
                 "INSERT INTO DomainEventEntry (aggregateIdentifier, sequenceNumber, type, eventIdentifier, metaData,"
                         + " payload, payloadType, timeStamp) VALUES (?, ?, 'Schedule', ?, '{}', ?, ?, ?)",
                 fires);
-        for (int i : new int[] {3, 750, 1_497}) {
+        for (int i : new int[] {3, 750, 1_497, 1_600, 2_650}) {
             JsonNode answer = explainSchedule(id, t0.plusSeconds(i));
             assertThat(Instant.parse(answer.path("fireTime").asText()))
                     .as(answer.toString())
                     .isEqualTo(t0.plusSeconds(i));
             assertThat(codes(answer)).as(answer.toString()).containsExactly("PAUSED", "FIRED");
             assertThat(answer.toString()).contains("\"jobId\":\"job-" + i + "\"");
+            if (i > 1_500) assertThat(answer.toString()).contains("after its time");
         }
         JsonNode changes = node.api.get("/api/v1/schedules/" + id + "/changes").body();
         assertThat(changes.path("changes").findValuesAsText("change")).containsExactly("CREATED", "PAUSED");

@@ -64,7 +64,7 @@ public class ExplainSchedule {
     private record Timed<T>(T event, Instant at, String actor) {}
 
     /** A schedule's events that change what it is, as opposed to its fire records. */
-    static final List<Class<?>> CONFIGURATION =
+    public static final List<Class<?>> CONFIGURATION =
             List.of(ScheduleUpdated.class, SchedulePaused.class, ScheduleResumed.class, ScheduleDeleted.class);
 
     /** Events read whole before and after the moment asked about; the rest of the stream is only its configuration. */
@@ -86,8 +86,46 @@ public class ExplainSchedule {
         windowFrom[0] = from;
         if (from > 1) events.addAll(streams.readOfTypes(scheduleId, CONFIGURATION, from));
         // at most WINDOW_EVENTS from the window's start to the last one at or before at, then as many after it
-        events.addAll(streams.readPage("schedule", scheduleId, ScheduleCreated.class, from, 2 * WINDOW_EVENTS));
+        List<DomainEventMessage<?>> window = new ArrayList<>(
+                streams.readPage("schedule", scheduleId, ScheduleCreated.class, from, 2 * WINDOW_EVENTS));
+        // and on, a page at a time, while the record about at may still come: FIRE_ALL's catch-up fires are all
+        // recorded when the scan comes back, and a fire held by overlap policy QUEUE is recorded when its job ends,
+        // after the skips of the fire times meanwhile
+        for (int page = 0; page < MAX_PAGES_AFTER && mayComeLater(window, at); page++) {
+            long next = window.isEmpty() ? from : window.get(window.size() - 1).getSequenceNumber() + 1;
+            List<DomainEventMessage<?>> more =
+                    streams.readPage("schedule", scheduleId, ScheduleCreated.class, next, WINDOW_EVENTS);
+            if (more.isEmpty()) break;
+            window.addAll(more);
+        }
+        events.addAll(window);
         return events;
+    }
+
+    /** Pages read on after the window at most: FIRE_ALL fires up to 10,000 missed times at once. */
+    static final int MAX_PAGES_AFTER = 40;
+
+    /**
+     * Whether the record of the fire near {@code at} may lie after these events: none of them is of a fire time
+     * past it yet, or a fire near it held by overlap policy QUEUE has not been fired (nor the schedule deleted).
+     */
+    private static boolean mayComeLater(List<DomainEventMessage<?>> events, Instant at) {
+        Instant limit = at.plusMillis(NEAR_MS);
+        boolean past = false;
+        List<Instant> held = new ArrayList<>();
+        for (DomainEventMessage<?> message : events) {
+            Object e = message.getPayload();
+            Instant fireTime = e instanceof ScheduleFired f
+                    ? f.fireTime()
+                    : e instanceof ScheduleFireSkipped s
+                            ? s.fireTime()
+                            : e instanceof ScheduleFireQueued q ? q.fireTime() : null;
+            if (fireTime != null && fireTime.isAfter(limit)) past = true;
+            if (e instanceof ScheduleFireQueued q && !q.fireTime().isAfter(limit)) held.add(q.fireTime());
+            if (e instanceof ScheduleFired f && f.kind() == FireKind.QUEUED) held.remove(f.fireTime());
+            if (e instanceof ScheduleDeleted) held.clear();
+        }
+        return !past || !held.isEmpty();
     }
 
     private record Pause(Instant from, Instant until, String actor) {

@@ -49,9 +49,7 @@ public class ScheduleChanges {
         List<DomainEventMessage<?>> events =
                 new ArrayList<>(streams.readPage("schedule", scheduleId, ScheduleCreated.class, 0, 1));
         events.addAll(streams.readOfTypes(
-                scheduleId,
-                List.of(ScheduleUpdated.class, SchedulePaused.class, ScheduleResumed.class, ScheduleDeleted.class),
-                Long.MAX_VALUE));
+                scheduleId, io.axscheduler.query.explain.ExplainSchedule.CONFIGURATION, Long.MAX_VALUE));
         List<Change> changes = new ArrayList<>();
         Map<String, JsonNode> current = Map.of();
         for (DomainEventMessage<?> event : events) {
