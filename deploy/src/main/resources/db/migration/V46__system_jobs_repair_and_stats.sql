@@ -5,7 +5,10 @@
 -- on these prefixes are binary from here on.
 UPDATE job_queue q
     JOIN DomainEventEntry e ON e.aggregateIdentifier = q.job_id AND e.sequenceNumber = 0
-SET q.namespace = COALESCE(JSON_VALUE(CONVERT(e.payload USING utf8mb4), '$.namespace'), 'default')
+SET q.namespace = CASE
+    WHEN JSON_TYPE(JSON_EXTRACT(CONVERT(e.payload USING utf8mb4), '$.namespace')) = 'STRING'
+        THEN JSON_UNQUOTE(JSON_EXTRACT(CONVERT(e.payload USING utf8mb4), '$.namespace'))
+    ELSE 'default' END
 WHERE q.namespace = 'ax-system' AND CAST(q.job_type AS BINARY) NOT LIKE 'ax-%';
 UPDATE job_failures f
     JOIN job_queue q ON q.job_id = f.job_id
