@@ -189,7 +189,13 @@ final class EmbeddedDatabase {
      * the JVM exits; a second start in the same JVM (tests) finds it held already.
      */
     private static void lockDataDirectory(Path dataHome) {
-        Path lockFile = dataHome.resolve(LOCK_FILE);
+        Path lockFile;
+        try {
+            // one key for one directory, however it was named
+            lockFile = dataHome.toRealPath().resolve(LOCK_FILE);
+        } catch (IOException e) {
+            throw new IllegalStateException("could not resolve the data directory " + dataHome, e);
+        }
         synchronized (LOCKS) {
             if (LOCKS.containsKey(lockFile)) return;
             try {
@@ -202,7 +208,7 @@ final class EmbeddedDatabase {
                     throw new DataDirectoryInUse(
                             "another node" + (holder.matches("\\d+") ? " (pid " + holder + ")" : "")
                                     + " is running on the data directory " + dataHome
-                                    + ": stop it and wait until it has exited (a graceful stop may take 40 s), or give this"
+                                    + ": stop it and wait until it has exited (a graceful stop may take a minute), or give this"
                                     + " node another AX_DATA_DIR");
                 }
                 channel.truncate(0);
@@ -243,6 +249,8 @@ final class EmbeddedDatabase {
             }
             ProcessHandle.of(pid)
                     .filter(ProcessHandle::isAlive)
+                    // this JVM's own server (a second start in one JVM, as tests do) is not an orphan
+                    .filter(p -> ProcessHandle.current().descendants().noneMatch(p::equals))
                     .filter(p -> p.info()
                             .command()
                             .map(c -> new File(c).getName().startsWith("mariadbd"))

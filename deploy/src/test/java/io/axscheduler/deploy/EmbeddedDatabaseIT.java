@@ -164,6 +164,19 @@ class EmbeddedDatabaseIT {
             }
         } finally {
             first.destroyForcibly();
+            // a failure after the kill would leave the first node's server running with nothing to stop it
+            try (var pids = Files.list(home.resolve("mariadb"))) {
+                pids.filter(f -> f.getFileName().toString().endsWith(".pid")).forEach(f -> {
+                    try {
+                        ProcessHandle.of(Long.parseLong(Files.readString(f).trim()))
+                                .ifPresent(ProcessHandle::destroyForcibly);
+                    } catch (Exception ignored) {
+                        // gone already
+                    }
+                });
+            } catch (java.io.IOException ignored) {
+                // no data directory made
+            }
             try (var files = Files.walk(home)) {
                 files.sorted(java.util.Comparator.reverseOrder())
                         .forEach(f -> f.toFile().delete());
