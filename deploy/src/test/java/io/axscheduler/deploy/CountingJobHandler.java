@@ -20,6 +20,8 @@ class CountingJobHandler implements JobHandler {
     static final Map<String, Long> startedAtMs = new ConcurrentHashMap<>();
     /** The fire time a schedule's job was made for, as its handler reads it from its context. */
     static final Map<String, java.time.Instant> scheduledFireTimes = new ConcurrentHashMap<>();
+    /** The schedule a job's handler was told made it. */
+    static final Map<String, String> scheduleIds = new ConcurrentHashMap<>();
 
     @Override
     public String jobType() {
@@ -32,6 +34,7 @@ class CountingJobHandler implements JobHandler {
         executions.computeIfAbsent(context.jobId(), id -> new AtomicInteger()).incrementAndGet();
         executedOn.put(context.jobId(), Thread.currentThread().getName());
         context.scheduledFireTime().ifPresent(t -> scheduledFireTimes.put(context.jobId(), t));
+        context.scheduleId().ifPresent(s -> scheduleIds.put(context.jobId(), s));
         Object ms = context.params().get("ms");
         if (ms instanceof Number n && n.longValue() > 0 && context.awaitCancellation(n.longValue())) {
             throw new InterruptedException("cancelled");

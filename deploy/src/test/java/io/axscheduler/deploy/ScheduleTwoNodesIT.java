@@ -92,6 +92,8 @@ class ScheduleTwoNodesIT {
         for (Map<String, Object> job : succeeded) {
             assertThat(CountingJobHandler.scheduledFireTimes.get((String) job.get("job_id")))
                     .isEqualTo(java.time.Instant.ofEpochMilli(((Number) job.get("run_at")).longValue()));
+            assertThat(CountingJobHandler.scheduleIds.get((String) job.get("job_id")))
+                    .isEqualTo(id);
         }
     }
 

@@ -9,8 +9,8 @@ public enum AlertType {
     /** Active schedules whose next fire time is older than threshold ms (default 10000). */
     SCHEDULE_BEHIND,
     /**
-     * A schedule whose misfire policy skipped fire times within the event window (nodes down, scanning paused, the
-     * schedule paused); threshold: how many skip records (default 1).
+     * A schedule whose misfire policy skipped fire times within the event window (nodes down, scanning paused, its
+     * type held back, the schedule paused); threshold: how many skip records (default 1).
      */
     SCHEDULE_MISFIRED,
     /** A node whose scan did not complete for threshold ms (default 30000), or no node scanning at all. */

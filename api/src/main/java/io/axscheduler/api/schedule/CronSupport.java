@@ -81,7 +81,7 @@ final class CronSupport {
         };
         if (unix == null) {
             return "is not a valid cron expression: nicknames such as @daily are not taken, and " + expression
-                    + " is none of @yearly, @monthly, @weekly, @daily or @hourly; write the fields";
+                    + " is none of @yearly, @annually, @monthly, @weekly, @daily, @midnight or @hourly; write the fields";
         }
         return "is not a valid cron expression: nicknames such as " + expression + " are not taken; write the fields: "
                 + (dialect == CronDialect.UNIX ? unix : quartz + " (or " + unix + " with \"dialect\":\"unix\")");

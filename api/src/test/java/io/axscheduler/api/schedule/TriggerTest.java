@@ -37,7 +37,7 @@ class TriggerTest {
         assertThatThrownBy(() -> Trigger.cron("@hourly", "UTC", CronDialect.UNIX))
                 .hasMessageEndingWith("write the fields: 0 * * * *");
         assertThatThrownBy(() -> Trigger.cron("@reboot", "UTC", CronDialect.UNIX))
-                .hasMessageContaining("@reboot is none of @yearly, @monthly, @weekly, @daily or @hourly");
+                .hasMessageContaining("@reboot is none of @yearly, @annually, @monthly, @weekly, @daily, @midnight or");
     }
 
     @Test

@@ -48,6 +48,9 @@ class Bootstrap implements ApplicationRunner {
     private final Clock clock;
     private final String givenKey;
     private final String givenPassword;
+    /** This start made the user admin with the given password. */
+    private boolean madeGivenUser;
+
     private final Path dataDir;
     private final TransactionTemplate transaction;
 
@@ -85,6 +88,9 @@ class Bootstrap implements ApplicationRunner {
         // and no later start made them. The file is written before the commit, so secrets stored are never lost
         // with the log; a node that starts alongside waits on the mark's row lock and then finds it taken.
         String text = transaction.execute(status -> firstStart());
+        if (!givenPassword.isEmpty() && !madeGivenUser)
+            log.info("AX_BOOTSTRAP_ADMIN_PASSWORD is set but not used: it makes the console user admin on the first"
+                    + " start of a database only");
         if (text == null) return;
         log.warn(
                 "\n\n==== first start: initial admin credentials (also in {}); they are not shown again ====\n{}"
@@ -114,6 +120,7 @@ class Bootstrap implements ApplicationRunner {
                 users.create("admin", password, ADMIN, BY);
             } else {
                 users.create("admin", givenPassword, ADMIN, BY);
+                madeGivenUser = true;
                 log.info("added the console user admin with the password given in AX_BOOTSTRAP_ADMIN_PASSWORD");
             }
         }

@@ -169,7 +169,7 @@ class AlertConditions {
         Map<String, List<Map<String, Object>>> bySchedule = new LinkedHashMap<>();
         Map<String, String> names = new HashMap<>();
         jdbc.query(
-                "SELECT m.schedule_id, s.name, m.fire_time, m.reason, m.skipped_at FROM schedule_misfires m"
+                "SELECT m.schedule_id, COALESCE(s.name, '(deleted)') AS name, m.fire_time, m.reason, m.skipped_at FROM schedule_misfires m"
                         + " LEFT JOIN schedules s ON s.schedule_id = m.schedule_id WHERE m.skipped_at >= :since"
                         + where + " ORDER BY m.skipped_at DESC LIMIT 1000",
                 p,
@@ -193,7 +193,13 @@ class AlertConditions {
                                     + (skips.size() == 1 ? "once" : skips.size() + " times")
                                     + " by its misfire policy; the latest at " + newest.get("at") + ": "
                                     + newest.get("reason"),
-                            Map.of("scheduleId", id, "skips", skips.subList(0, Math.min(10, skips.size())))));
+                            Map.of(
+                                    "scheduleId",
+                                    id,
+                                    "count",
+                                    skips.size(),
+                                    "skips",
+                                    skips.subList(0, Math.min(10, skips.size())))));
         });
         return out;
     }
