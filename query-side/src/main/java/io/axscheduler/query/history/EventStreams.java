@@ -65,6 +65,12 @@ public class EventStreams {
                 Map.of("id", id),
                 Long.class);
         if (max == null) return -1;
+        // the usual question is about now: the newest event is then the answer, and no search is needed
+        List<String> newest = jdbc.queryForList(
+                "SELECT timeStamp FROM DomainEventEntry WHERE aggregateIdentifier = :id AND sequenceNumber = :max",
+                Map.of("id", id, "max", max),
+                String.class);
+        if (!newest.isEmpty() && !java.time.Instant.parse(newest.get(0)).isAfter(at)) return max;
         long lo = 0, hi = max, found = -1;
         // invariant: every event before lo is at or before at (found is the last such seen); events after hi are later
         while (lo <= hi) {
