@@ -63,10 +63,6 @@ public class ExplainSchedule {
 
     private record Timed<T>(T event, Instant at, String actor) {}
 
-    /** A schedule's events that change what it is, as opposed to its fire records. */
-    public static final List<Class<?>> CONFIGURATION =
-            List.of(ScheduleUpdated.class, SchedulePaused.class, ScheduleResumed.class, ScheduleDeleted.class);
-
     /** Events read whole before and after the moment asked about; the rest of the stream is only its configuration. */
     static final int WINDOW_EVENTS = 500;
 
@@ -84,7 +80,7 @@ public class ExplainSchedule {
         Long oldest = last <= 0 ? null : streams.oldestOfNewest(scheduleId, last, WINDOW_EVENTS);
         long from = oldest == null ? 1 : Math.max(1, oldest);
         windowFrom[0] = from;
-        if (from > 1) events.addAll(streams.readOfTypes(scheduleId, CONFIGURATION, from));
+        if (from > 1) events.addAll(streams.readOfTypes(scheduleId, EventStreams.SCHEDULE_CONFIGURATION, from));
         // at most WINDOW_EVENTS from the window's start to the last one at or before at, then as many after it
         List<DomainEventMessage<?>> window = new ArrayList<>(
                 streams.readPage("schedule", scheduleId, ScheduleCreated.class, from, 2 * WINDOW_EVENTS));

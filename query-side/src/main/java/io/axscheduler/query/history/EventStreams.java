@@ -20,6 +20,13 @@ public class EventStreams {
 
     static final String CORRELATION_ID = "correlationId";
 
+    /** A schedule's events that change what it is, as opposed to its fire records. */
+    public static final List<Class<?>> SCHEDULE_CONFIGURATION = List.of(
+            io.axscheduler.api.schedule.ScheduleUpdated.class,
+            io.axscheduler.api.schedule.SchedulePaused.class,
+            io.axscheduler.api.schedule.ScheduleResumed.class,
+            io.axscheduler.api.schedule.ScheduleDeleted.class);
+
     private final EventStore eventStore;
     private final ObjectMapper objectMapper;
     private final NamedParameterJdbcTemplate jdbc;

@@ -48,8 +48,7 @@ public class ScheduleChanges {
         // the creation and the configuration changes only: a schedule's fire records may be millions
         List<DomainEventMessage<?>> events =
                 new ArrayList<>(streams.readPage("schedule", scheduleId, ScheduleCreated.class, 0, 1));
-        events.addAll(streams.readOfTypes(
-                scheduleId, io.axscheduler.query.explain.ExplainSchedule.CONFIGURATION, Long.MAX_VALUE));
+        events.addAll(streams.readOfTypes(scheduleId, EventStreams.SCHEDULE_CONFIGURATION, Long.MAX_VALUE));
         List<Change> changes = new ArrayList<>();
         Map<String, JsonNode> current = Map.of();
         for (DomainEventMessage<?> event : events) {
