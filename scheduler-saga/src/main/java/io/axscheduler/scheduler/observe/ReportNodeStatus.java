@@ -71,8 +71,11 @@ public class ReportNodeStatus implements SmartLifecycle {
         this.startedAt = clock.millis();
     }
 
-    /** Writes the row now; the timer calls it, and tests to see a change at once. */
-    public void report() {
+    /**
+     * Writes the row now; the timer calls it, and so do a pause or resume of scanning, to be seen at once. One at a
+     * time: a timer's report that read the state before a pause must not write it after the pause's own report.
+     */
+    public synchronized void report() {
         long now = clock.millis();
         boolean scanning = properties.scan().enabled() && !scan.isPaused() && !schedules.isPaused();
         Map<String, List<Integer>> pools = new LinkedHashMap<>();
@@ -145,10 +148,13 @@ public class ReportNodeStatus implements SmartLifecycle {
     public void stop() {
         if (timer == null) return;
         timer.shutdownNow();
-        try {
-            jdbc.update("UPDATE ax_nodes SET scanning = 0 WHERE node_id = :node", Map.of("node", node));
-        } catch (RuntimeException e) {
-            log.debug("could not mark this node stopped: {}", e.toString());
+        // after a report in flight, which could otherwise write "scanning" over it
+        synchronized (this) {
+            try {
+                jdbc.update("UPDATE ax_nodes SET scanning = 0 WHERE node_id = :node", Map.of("node", node));
+            } catch (RuntimeException e) {
+                log.debug("could not mark this node stopped: {}", e.toString());
+            }
         }
         timer = null;
     }
