@@ -559,13 +559,10 @@ class ExplainIT {
         // its record as the store would hold it after long firing: made two hours ago, paused first (seq 1), then
         // 1,500 fires, one a second, written straight into the store (the aggregate is never asked to act on them)
         Instant t0 = Instant.now().minusSeconds(7_200).truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
-        java.time.format.DateTimeFormatter axon = java.time.format.DateTimeFormatter.ofPattern(
-                        "yyyy-MM-dd'T'HH:mm:ss.SSS'Z'")
-                .withZone(java.time.ZoneOffset.UTC);
         org.springframework.jdbc.core.JdbcTemplate jdbc = node.jdbc();
         jdbc.update(
                 "UPDATE DomainEventEntry SET timeStamp = ? WHERE aggregateIdentifier = ? AND sequenceNumber = 0",
-                axon.format(t0.minusSeconds(120)),
+                AXON_TIME.format(t0.minusSeconds(120)),
                 id);
         jdbc.update(
                 "INSERT INTO DomainEventEntry (aggregateIdentifier, sequenceNumber, type, eventIdentifier, metaData,"
@@ -574,35 +571,14 @@ class ExplainIT {
                 UUID.randomUUID().toString(),
                 "{\"scheduleId\":\"" + id + "\"}",
                 "io.axscheduler.api.schedule.SchedulePaused",
-                axon.format(t0.minusSeconds(60)));
+                AXON_TIME.format(t0.minusSeconds(60)));
         List<Object[]> fires = new ArrayList<>();
-        for (int i = 1; i <= 1_500; i++) {
-            Instant fire = t0.plusSeconds(i);
-            fires.add(new Object[] {
-                id,
-                1L + i,
-                UUID.randomUUID().toString(),
-                "{\"scheduleId\":\"" + id + "\",\"fireTime\":\"" + fire + "\",\"kind\":\"SCHEDULED\",\"jobId\":\"job-"
-                        + i + "\",\"nextFireTime\":\"" + fire.plusSeconds(1) + "\",\"namespace\":\"default\"}",
-                "io.axscheduler.api.schedule.ScheduleFired",
-                axon.format(fire.plusMillis(5))
-            });
-        }
+        for (int i = 1; i <= 1_500; i++)
+            fires.add(fireRow(id, i, t0.plusSeconds(i), t0.plusSeconds(i).plusMillis(5)));
         // then an outage of 1,200 s, whose fire times FIRE_ALL fires at once when the scan comes back: recorded
         // after the last event before them, far more than the window's 500 on
         Instant back = t0.plusSeconds(2_700).plusMillis(500);
-        for (int i = 1_501; i <= 2_700; i++) {
-            Instant fire = t0.plusSeconds(i);
-            fires.add(new Object[] {
-                id,
-                1L + i,
-                UUID.randomUUID().toString(),
-                "{\"scheduleId\":\"" + id + "\",\"fireTime\":\"" + fire + "\",\"kind\":\"SCHEDULED\",\"jobId\":\"job-"
-                        + i + "\",\"nextFireTime\":\"" + fire.plusSeconds(1) + "\",\"namespace\":\"default\"}",
-                "io.axscheduler.api.schedule.ScheduleFired",
-                axon.format(back)
-            });
-        }
+        for (int i = 1_501; i <= 2_700; i++) fires.add(fireRow(id, i, t0.plusSeconds(i), back));
         jdbc.batchUpdate(
                 "INSERT INTO DomainEventEntry (aggregateIdentifier, sequenceNumber, type, eventIdentifier, metaData,"
                         + " payload, payloadType, timeStamp) VALUES (?, ?, 'Schedule', ?, '{}', ?, ?, ?)",
@@ -619,6 +595,24 @@ class ExplainIT {
         JsonNode changes = node.api.get("/api/v1/schedules/" + id + "/changes").body();
         assertThat(changes.path("changes").findValuesAsText("change")).containsExactly("CREATED", "PAUSED");
     }
+
+    /** The store's row of fire {@code i} (sequence number i + 1) of schedule {@code id}, recorded at {@code at}. */
+    private static Object[] fireRow(String id, int i, Instant fire, Instant at) {
+        return new Object[] {
+            id,
+            1L + i,
+            UUID.randomUUID().toString(),
+            "{\"scheduleId\":\"" + id + "\",\"fireTime\":\"" + fire + "\",\"kind\":\"SCHEDULED\",\"jobId\":\"job-" + i
+                    + "\",\"nextFireTime\":\"" + fire.plusSeconds(1) + "\",\"namespace\":\"default\"}",
+            "io.axscheduler.api.schedule.ScheduleFired",
+            AXON_TIME.format(at)
+        };
+    }
+
+    /** How Axon's JDBC store writes an event's timestamp. */
+    private static final java.time.format.DateTimeFormatter AXON_TIME = java.time.format.DateTimeFormatter.ofPattern(
+                    "yyyy-MM-dd'T'HH:mm:ss.SSS'Z'")
+            .withZone(java.time.ZoneOffset.UTC);
 
     private static JsonNode explainSchedule(String id, Instant at) {
         Api.Response r = node.api.get("/api/v1/schedules/" + id + "/explain?at=" + at);

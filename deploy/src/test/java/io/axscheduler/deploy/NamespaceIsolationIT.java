@@ -322,12 +322,7 @@ class NamespaceIsolationIT {
     @Test
     void existing_job_keys_are_migrated_into_their_jobs_namespace() throws SQLException {
         String db = TestDatabase.freshDatabase("keys_migration");
-        Flyway.configure()
-                .dataSource(db, TestDatabase.user(), TestDatabase.password())
-                .locations("classpath:db/migration")
-                .target("19")
-                .load()
-                .migrate();
+        migrate(db, "19");
         try (Connection c = TestDatabase.connect(db)) {
             var s = c.createStatement();
             s.execute("INSERT INTO job_queue (job_id, job_key, job_type, status, claimable, priority, neg_priority,"
@@ -337,11 +332,7 @@ class NamespaceIsolationIT {
             s.execute("INSERT INTO job_keys (job_key, job_id) VALUES ('k-a', 'job-a'), ('k-d', 'job-d'),"
                     + " ('k-gone', 'job-without-row')");
         }
-        Flyway.configure()
-                .dataSource(db, TestDatabase.user(), TestDatabase.password())
-                .locations("classpath:db/migration")
-                .load()
-                .migrate();
+        migrate(db, null);
         try (Connection c = TestDatabase.connect(db)) {
             var s = c.createStatement();
             var rs = s.executeQuery("SELECT job_key, namespace, job_id FROM job_keys ORDER BY job_key");
@@ -360,12 +351,7 @@ class NamespaceIsolationIT {
     @Test
     void alert_deliveries_made_before_ax_system_move_there_and_a_teams_own_types_stay() throws SQLException {
         String db = TestDatabase.freshDatabase("system_migration");
-        Flyway.configure()
-                .dataSource(db, TestDatabase.user(), TestDatabase.password())
-                .locations("classpath:db/migration")
-                .target("44")
-                .load()
-                .migrate();
+        migrate(db, "44");
         try (Connection c = TestDatabase.connect(db)) {
             var s = c.createStatement();
             s.execute("INSERT INTO job_queue (job_id, job_key, job_type, status, claimable, priority, neg_priority,"
@@ -396,11 +382,7 @@ class NamespaceIsolationIT {
             s.execute("INSERT INTO stats_outcomes_hourly (hour_at, namespace, job_type, outcome, jobs) VALUES"
                     + " (0, 'default', 'ax-alert', 'FAILED', 5), (0, 'default', 'noop', 'FAILED', 7)");
         }
-        Flyway.configure()
-                .dataSource(db, TestDatabase.user(), TestDatabase.password())
-                .locations("classpath:db/migration")
-                .load()
-                .migrate();
+        migrate(db, null);
         try (Connection c = TestDatabase.connect(db)) {
             var s = c.createStatement();
             // V45 moved the team's AX-report job too (its comparison ignored case); V46 puts it back
@@ -425,6 +407,15 @@ class NamespaceIsolationIT {
                                     + " ORDER BY namespace"))
                     .containsExactly("0|ax-system|ax-alert|FAILED|5", "0|default|noop|FAILED|7");
         }
+    }
+
+    /** Migrates {@code db} up to {@code target}, or to the latest when null. */
+    private static void migrate(String db, String target) {
+        var flyway = Flyway.configure()
+                .dataSource(db, TestDatabase.user(), TestDatabase.password())
+                .locations("classpath:db/migration");
+        if (target != null) flyway.target(target);
+        flyway.load().migrate();
     }
 
     private static List<String> rows(java.sql.Statement s, String sql) throws SQLException {
