@@ -60,29 +60,25 @@ final class CronSupport {
         return cron;
     }
 
+    /** Each cron nickname's fields: unix, then quartz. */
+    private static final Map<String, String[]> NICKNAMES = Map.of(
+            "@yearly", new String[] {"0 0 1 1 *", "0 0 0 1 1 ?"},
+            "@annually", new String[] {"0 0 1 1 *", "0 0 0 1 1 ?"},
+            "@monthly", new String[] {"0 0 1 * *", "0 0 0 1 * ?"},
+            "@weekly", new String[] {"0 0 * * 0", "0 0 0 ? * SUN"},
+            "@daily", new String[] {"0 0 * * *", "0 0 0 * * ?"},
+            "@midnight", new String[] {"0 0 * * *", "0 0 0 * * ?"},
+            "@hourly", new String[] {"0 * * * *", "0 0 * * * ?"});
+
     /** A cron nickname ({@code @daily}) refused with the fields to write instead; null for any other expression. */
     private static String nickname(String expression, CronDialect dialect) {
         if (!expression.startsWith("@")) return null;
-        String unix = switch (expression.toLowerCase(java.util.Locale.ROOT)) {
-            case "@yearly", "@annually" -> "0 0 1 1 *";
-            case "@monthly" -> "0 0 1 * *";
-            case "@weekly" -> "0 0 * * 0";
-            case "@daily", "@midnight" -> "0 0 * * *";
-            case "@hourly" -> "0 * * * *";
-            default -> null;
-        };
-        String quartz = switch (expression.toLowerCase(java.util.Locale.ROOT)) {
-            case "@yearly", "@annually" -> "0 0 0 1 1 ?";
-            case "@monthly" -> "0 0 0 1 * ?";
-            case "@weekly" -> "0 0 0 ? * SUN";
-            case "@daily", "@midnight" -> "0 0 0 * * ?";
-            case "@hourly" -> "0 0 * * * ?";
-            default -> null;
-        };
-        if (unix == null) {
+        String[] fields = NICKNAMES.get(expression.toLowerCase(java.util.Locale.ROOT));
+        if (fields == null) {
             return "is not a valid cron expression: nicknames such as @daily are not taken, and " + expression
                     + " is none of @yearly, @annually, @monthly, @weekly, @daily, @midnight or @hourly; write the fields";
         }
+        String unix = fields[0], quartz = fields[1];
         return "is not a valid cron expression: nicknames such as " + expression + " are not taken; write the fields: "
                 + (dialect == CronDialect.UNIX ? unix : quartz + " (or " + unix + " with \"dialect\":\"unix\")");
     }
