@@ -71,15 +71,14 @@ public class ExplainSchedule {
      * then every event of the window, from {@link #WINDOW_EVENTS} events before the last one recorded at or before
      * {@code at} to as many after it. Fire records lie in their fire times' order, so the fires near {@code at}, the
      * one before it, a later skip covering it and the next few are all in the window, and a schedule that fires every
-     * second for a month is not read whole for one answer. {@code windowFrom[0]}: the window's first sequence number.
+     * second for a month is not read whole for one answer.
      */
-    private List<DomainEventMessage<?>> eventsAround(String scheduleId, Instant at, long[] windowFrom) {
+    private Around eventsAround(String scheduleId, Instant at) {
         List<DomainEventMessage<?>> events =
                 new ArrayList<>(streams.readPage("schedule", scheduleId, ScheduleCreated.class, 0, 1));
         long last = streams.lastSequenceAtOrBefore(scheduleId, at);
         Long oldest = last <= 0 ? null : streams.oldestOfNewest(scheduleId, last, WINDOW_EVENTS);
         long from = oldest == null ? 1 : Math.max(1, oldest);
-        windowFrom[0] = from;
         if (from > 1) events.addAll(streams.readOfTypes(scheduleId, EventStreams.SCHEDULE_CONFIGURATION, from));
         // at most WINDOW_EVENTS from the window's start to the last one at or before at, then as many after it
         List<DomainEventMessage<?>> window = new ArrayList<>(
@@ -95,8 +94,11 @@ public class ExplainSchedule {
             window.addAll(more);
         }
         events.addAll(window);
-        return events;
+        return new Around(events, from);
     }
+
+    /** The events read for one answer, and the first sequence number of the part read whole (the window). */
+    private record Around(List<DomainEventMessage<?>> events, long windowFrom) {}
 
     /** Pages read on after the window at most: FIRE_ALL fires up to 10,000 missed times at once. */
     static final int MAX_PAGES_AFTER = 40;
@@ -133,8 +135,8 @@ public class ExplainSchedule {
     public ScheduleExplanation explain(String scheduleId, Instant asked) {
         // the API's instants have milliseconds; the clock's now may have nanoseconds, which the messages would print
         Instant at = asked.truncatedTo(ChronoUnit.MILLIS);
-        long[] windowFrom = new long[1];
-        List<DomainEventMessage<?>> events = eventsAround(scheduleId, at, windowFrom);
+        Around around = eventsAround(scheduleId, at);
+        List<DomainEventMessage<?>> events = around.events();
         Instant createdAt = events.get(0).getTimestamp();
         ScheduleCreated created = (ScheduleCreated) events.get(0).getPayload();
         Trigger trigger = created.trigger();
@@ -151,7 +153,7 @@ public class ExplainSchedule {
             Object e = message.getPayload();
             Instant t = message.getTimestamp();
             // a gap in the sequence numbers read whole (the window): the retention deleted the records in it
-            if (message.getSequenceNumber() > windowFrom[0] && message.getSequenceNumber() != sequence + 1)
+            if (message.getSequenceNumber() > around.windowFrom() && message.getSequenceNumber() != sequence + 1)
                 wholeFrom = t;
             sequence = message.getSequenceNumber();
             Object by = message.getMetaData().get(Metadata.ACTOR);
