@@ -48,8 +48,6 @@ class Bootstrap implements ApplicationRunner {
     private final Clock clock;
     private final String givenKey;
     private final String givenPassword;
-    /** This start made the user admin with the given password. */
-    private boolean madeGivenUser;
 
     private final Path dataDir;
     private final TransactionTemplate transaction;
@@ -88,9 +86,6 @@ class Bootstrap implements ApplicationRunner {
         // and no later start made them. The file is written before the commit, so secrets stored are never lost
         // with the log; a node that starts alongside waits on the mark's row lock and then finds it taken.
         String text = transaction.execute(status -> firstStart());
-        if (!givenPassword.isEmpty() && !madeGivenUser)
-            log.info("AX_BOOTSTRAP_ADMIN_PASSWORD is set but not used: it makes the console user admin on the first"
-                    + " start of a database only");
         if (text == null) return;
         log.warn(
                 "\n\n==== first start: initial admin credentials (also in {}); they are not shown again ====\n{}"
@@ -99,13 +94,22 @@ class Bootstrap implements ApplicationRunner {
                 text);
     }
 
+    private void passwordUnused() {
+        if (!givenPassword.isEmpty())
+            log.info("AX_BOOTSTRAP_ADMIN_PASSWORD is set but not used: it makes the console user admin on the first"
+                    + " start of a database only");
+    }
+
     /** On the first start, makes what is missing and writes the file; the credentials' text, or null. */
     private String firstStart() {
         boolean first = jdbc.update(
                         "INSERT IGNORE INTO security_bootstrap (id, done_at) VALUES (1, :at)",
                         Map.of("at", clock.millis()))
                 == 1;
-        if (!first) return null;
+        if (!first) {
+            passwordUnused();
+            return null;
+        }
         String key = null;
         String password = null;
         if (!keys.anyAdmin()) {
@@ -114,13 +118,14 @@ class Bootstrap implements ApplicationRunner {
         }
         // the given password makes the user on the first start only, as a random one does: an admin who deleted
         // the user does not find it back at the next start with the password still in the environment
-        if (!users.exists("admin")) {
+        if (users.exists("admin")) {
+            passwordUnused();
+        } else {
             if (givenPassword.isEmpty()) {
                 password = randomPassword();
                 users.create("admin", password, ADMIN, BY);
             } else {
                 users.create("admin", givenPassword, ADMIN, BY);
-                madeGivenUser = true;
                 log.info("added the console user admin with the password given in AX_BOOTSTRAP_ADMIN_PASSWORD");
             }
         }
