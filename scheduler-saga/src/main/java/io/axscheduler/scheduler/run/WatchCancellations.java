@@ -1,5 +1,6 @@
 package io.axscheduler.scheduler.run;
 
+import io.axscheduler.scheduler.DatabaseUnreachable;
 import io.axscheduler.scheduler.SchedulerProperties;
 import java.time.Duration;
 import java.util.HashMap;
@@ -58,7 +59,7 @@ public class WatchCancellations implements SmartLifecycle {
             signalEndedAttempts();
         } catch (RuntimeException e) {
             // an outage is told once by the scans and the outcome writer; this one only waits it out
-            if (io.axscheduler.scheduler.DatabaseUnreachable.in(e))
+            if (DatabaseUnreachable.in(e))
                 log.debug("could not check running attempts for cancels and timeouts: {}", e.toString());
             else log.warn("could not check running attempts for cancels and timeouts: {}", e.toString());
         }
